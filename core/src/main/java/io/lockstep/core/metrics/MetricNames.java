@@ -1,0 +1,26 @@
+package io.lockstep.core.metrics;
+
+/** The names the core reports under; units are in the names. */
+public final class MetricNames {
+    private MetricNames() {
+    }
+
+    /** Table counter: successful load requests. */
+    public static final String LOADS = "loads";
+    /** Table counter: bytes sent in successful loads. */
+    public static final String LOADED_BYTES = "loadedBytes";
+    /** Table counter: rows sent in successful loads. */
+    public static final String LOADED_ROWS = "loadedRows";
+    /** Counter: transactions committed (a multi-table commit counts once). */
+    public static final String COMMITS = "commits";
+    /** Counter: transactions rolled back. */
+    public static final String ROLLBACKS = "rollbacks";
+    /** Histogram: commit call latency, ms. */
+    public static final String COMMIT_LATENCY_MS = "commitLatencyMs";
+    /** Counter prefix: retries, suffixed by the retry class, e.g. {@code retries.TXN_IN_PROCESSING}. */
+    public static final String RETRIES_PREFIX = "retries.";
+    /** Gauge: bytes buffered in all regions. */
+    public static final String BUFFERED_BYTES = "bufferedBytes";
+    /** Gauge: server transactions currently open. */
+    public static final String OPEN_TRANSACTIONS = "openTransactions";
+}
