@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * {@code load_mem_limit}; a non-numeric {@code load_dop}; an unknown {@code format} → INTERNAL_ERROR
  * "unknown data format, format=X". Headers the BE reads leniently stay lenient: {@code strip_outer_array} is true
  * only for "true" (any case), anything else is false; {@code max_filter_ratio} is read like C {@code strtod}
- * (a leading number, else 0). Features the emulator does not implement ({@code where}, {@code partial_update},
+ * (a leading number, else 0). Features the emulator does not implement ({@code partial_update},
  * {@code merge_condition}, {@code negative}, compressed payloads and compressed CSV formats) fail with
  * NOT_IMPLEMENTED_ERROR naming the header, so a test never passes by accident.
  *
@@ -32,6 +32,7 @@ public final class StreamLoadFormat implements LoadFormat {
 
     private final String formatName;
     private final ColumnsHeader columns;
+    private final String where;
     private final Delimiter columnSeparator;
     private final Delimiter rowDelimiter;
     private final List<String> jsonPaths;
@@ -56,9 +57,7 @@ public final class StreamLoadFormat implements LoadFormat {
         }
         String columnsHeader = nonEmpty(headers.get("columns"));
         this.columns = columnsHeader == null ? null : ColumnsHeader.parse(columnsHeader);
-        if (nonEmpty(headers.get("where")) != null) {
-            throw notImplemented("the where header");
-        }
+        this.where = nonEmpty(headers.get("where"));
         String separator = nonEmpty(headers.get("column_separator"));
         this.columnSeparator = separator == null ? Delimiter.TAB : Delimiter.parse("column_separator", separator);
         String delimiter = nonEmpty(headers.get("row_delimiter"));
@@ -232,6 +231,11 @@ public final class StreamLoadFormat implements LoadFormat {
     /** The parsed {@code columns} header, or null when absent. */
     public ColumnsHeader columns() {
         return columns;
+    }
+
+    /** The {@code where} header, or null; parsed against the table by the body parser ({@link WherePredicate}). */
+    public String where() {
+        return where;
     }
 
     Delimiter columnSeparator() {

@@ -96,7 +96,6 @@ class StreamLoadFormatTest {
 
     @Test
     void unsupportedFeaturesFailLoudly() {
-        assertRejected("NOT_IMPLEMENTED_ERROR", "the where header is not supported by the emulator", "where", "k > 1");
         assertRejected("NOT_IMPLEMENTED_ERROR", "partial_update: true is not supported by the emulator",
                 "partial_update", "true");
         assertRejected("NOT_IMPLEMENTED_ERROR", "format=gzip (compressed CSV) is not supported by the emulator",
