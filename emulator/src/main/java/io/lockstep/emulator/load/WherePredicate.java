@@ -182,7 +182,8 @@ final class WherePredicate {
                 expectWord("AND");
                 Operand high = operand(column);
                 return v -> {
-                    Boolean inside = and(cmp(left.value(v), low.value(v), ">="), cmp(left.value(v), high.value(v), "<="));
+                    Object value = left.value(v);
+                    Boolean inside = and(cmp(value, low.value(v), ">="), cmp(value, high.value(v), "<="));
                     return negated ? not(inside) : inside;
                 };
             }
