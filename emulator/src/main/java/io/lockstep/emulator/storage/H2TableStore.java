@@ -286,6 +286,8 @@ public final class H2TableStore implements TableStore {
                     value = timestamp.toLocalDateTime();
                 } else if (value instanceof java.sql.Date date) {
                     value = date.toLocalDate();
+                } else if (value instanceof java.sql.Clob clob) {
+                    value = clob.getSubString(1, (int) clob.length());
                 }
                 row[i - 1] = value;
             }

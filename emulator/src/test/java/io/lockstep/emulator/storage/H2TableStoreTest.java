@@ -31,6 +31,7 @@ class H2TableStoreTest {
                 CREATE TABLE shop.all_types (k INT NOT NULL, b BOOLEAN, ti TINYINT, si SMALLINT, bi BIGINT,
                   li LARGEINT, f FLOAT, d DOUBLE, dec DECIMAL(10, 3), c CHAR(4), s STRING, dt DATE, ts DATETIME,
                   j JSON) PRIMARY KEY (k);
+                CREATE TABLE shop.big (k INT NOT NULL, v VARCHAR(1048576)) PRIMARY KEY (k);
                 """);
     }
 
@@ -117,6 +118,13 @@ class H2TableStoreTest {
         assertThat(row).containsExactly(1, true, -7, 300, 1L << 40,
                 new BigDecimal(BigInteger.ONE.shiftLeft(120)), 1.5f, 2.25d, new BigDecimal("12.345"), "ab", "text",
                 LocalDate.of(2024, 2, 29), LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123456000), "{\"a\":1}");
+    }
+
+    @Test
+    void longestStarRocksVarcharFitsAndReadsBackAsString() {
+        String value = "x".repeat(1_048_576);
+        store.publish(1, List.of(new TableChanges(table("big"), List.of(upsert(1, value)))));
+        assertThat(store.query("SELECT v FROM shop.big").rows()).containsExactly(List.of(value));
     }
 
     @Test
