@@ -169,4 +169,20 @@ class JsonLoadTest {
         assertThat(batch.errorRows()).containsExactly(
                 "Error: '{oops' is not valid JSON. Row: 2\t{oops");
     }
+
+    @Test
+    void streamedArrayRowsEqualTreeReadRows() throws LoadFormatException {
+        String row = """
+                {"k": 1, "b": false, "ti": 1, "si": 2, "i": 3, "bi": 12345678901, "li": 170141183460469231731687303715884105727,
+                 "f": 0.25, "db": 1e3, "dec": 12.50, "c": "a", "vc": "b", "s": {"nested": [1, {"x": null}]},
+                 "dt": "2024-01-01", "ts": "2024-01-01 00:00:00", "j": "text", "unknown": {"skip": [1, 2]},
+                 "K": 2}
+                """;
+        ParsedBatch tree = parse("types", row, "format", "json");
+        ParsedBatch streamed = parse("types", "[" + row + "]", "format", "json", "strip_outer_array", "true");
+        assertThat(tree.errorRows()).isEmpty();
+        assertThat(values(streamed.rows().get(0))).isEqualTo(values(tree.rows().get(0)));
+        assertThat(values(streamed.rows().get(0))).startsWith(2, false)
+                .contains("{\"nested\":[1,{\"x\":null}]}", "\"text\"", new BigDecimal("12.50"));
+    }
 }
