@@ -143,5 +143,8 @@ class StreamLoadFormatTest {
         assertThat(first.sameLoadRequest(format("format", "json", "strip_outer_array", "true",
                 "strict_mode", "false"))).as("an explicit false differs from an absent header in the thrift request")
                 .isFalse();
+        assertThat(format("partial_update_mode", "bogus").sameLoadRequest(format()))
+                .as("the BE ignores an unknown partial_update_mode").isTrue();
+        assertThat(format("partial_update_mode", "row").sameLoadRequest(format())).isFalse();
     }
 }
