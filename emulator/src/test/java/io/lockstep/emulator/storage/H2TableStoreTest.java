@@ -165,5 +165,7 @@ class H2TableStoreTest {
         store.close();
         assertThatThrownBy(() -> store.publish(1, List.of(new TableChanges(table("orders"), List.of()))))
                 .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
+        assertThatThrownBy(() -> store.query("SELECT 1"))
+                .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
     }
 }
