@@ -102,13 +102,16 @@ public final class SinkOption<T> {
      * Reads this option from an option map (keys as given to the builder).
      *
      * @param options the option map
-     * @return the parsed value if present, else the default (may be {@code null})
-     * @throws InvalidSinkOptionException if the present value does not parse
+     * @return the parsed value if the key is present, else the default (may be {@code null})
+     * @throws InvalidSinkOptionException if the key is present with a null value or a value that
+     *     does not parse
      */
     @Nullable
     public T valueIn(Map<String, String> options) {
-        String text = options.get(key);
-        return text == null ? defaultValue : parse(text);
+        if (!options.containsKey(key)) {
+            return defaultValue;
+        }
+        return parse(options.get(key));
     }
 
     @Override
