@@ -34,6 +34,7 @@ public final class SinkFunctionFactory {
      *     {@link #validate})
      * @throws UnsupportedOperationException always, until the sink is built (issue 4)
      */
+    @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(StarRocksSinkOptions sinkOptions) {
         validate(sinkOptions);
         // TODO(lead, issue 4 "Sink behaviour"): return the engine-backed SinkFunction here
