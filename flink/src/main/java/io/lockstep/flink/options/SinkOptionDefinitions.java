@@ -83,12 +83,17 @@ public final class SinkOptionDefinitions {
                     + "checkpoints (one transaction per table per checkpoint, committed when the "
                     + "checkpoint completes); multi-table mode supports only `at-least-once`.");
 
+    /** Longest accepted label prefix; StarRocks labels are at most 128 characters (reference §4.3). */
+    public static final int LABEL_PREFIX_MAX_LENGTH = 64;
+
     public static final SinkOption<String> LABEL_PREFIX = SinkOption
-            .patternOption("sink.label-prefix", Pattern.compile("^[-\\w]*$"),
-                    "expected only letters, digits, '_' and '-' (pattern ^[-\\w]*$)")
-            .description("Prefix of the stream load labels this sink generates. Only letters, "
-                    + "digits, `_` and `-`. In exactly-once mode a stable prefix lets a restored job "
-                    + "find and roll back its own lingering transactions.");
+            .patternOption("sink.label-prefix", Pattern.compile("^[-\\w]{0," + LABEL_PREFIX_MAX_LENGTH + "}$"),
+                    "expected at most " + LABEL_PREFIX_MAX_LENGTH + " characters, only letters, digits, '_' and '-' "
+                            + "(pattern ^[-\\w]*$)")
+            .description("Prefix of the stream load labels this sink generates: at most 64 characters, "
+                    + "only letters, digits, `_` and `-` (StarRocks labels match `^[-\\w]{1,128}$` and the "
+                    + "sink appends its own suffix). In exactly-once mode a stable prefix lets "
+                    + "a restored job find and roll back its own lingering transactions.");
 
     public static final SinkOption<Boolean> MULTI_TABLE_ENABLED = SinkOption
             .booleanOption("sink.transaction.multi-table.enabled")

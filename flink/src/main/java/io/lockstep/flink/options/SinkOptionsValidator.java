@@ -32,8 +32,8 @@ import java.util.TreeMap;
  *       stream load, which ignores the header: reference §2.2);</li>
  *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
  *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
- *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints; the sink checks the
- *       checkpoint interval when it opens.</li>
+ *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints, whose interval is
+ *       only known when the sink opens: that check belongs to the sink (issue 4).</li>
  * </ul>
  *
  * <p>Unknown keys are rejected, not ignored: a misspelt key silently falling back to a default can

@@ -90,8 +90,10 @@ class SinkOptionsValidationTest {
     @Test
     void labelPrefixWithForbiddenCharactersIsRejected() {
         assertRejected(required().withProperty("sink.label-prefix", "job.1"), "sink.label-prefix")
-                .hasMessage("Invalid sink option 'sink.label-prefix' = 'job.1': expected only letters, digits, '_' "
-                        + "and '-' (pattern ^[-\\w]*$)");
+                .hasMessage("Invalid sink option 'sink.label-prefix' = 'job.1': expected at most 64 characters, only "
+                        + "letters, digits, '_' and '-' (pattern ^[-\\w]*$)");
+        assertRejected(required().withProperty("sink.label-prefix", "a".repeat(65)), "sink.label-prefix");
+        assertThat(required().withProperty("sink.label-prefix", "a".repeat(64)).build().getLabelPrefix()).hasSize(64);
         assertRejected(required().withProperty("sink.label-prefix", "jöb"), "sink.label-prefix");
         assertThat(required().withProperty("sink.label-prefix", "Job_1-a").build().getLabelPrefix()).isEqualTo("Job_1-a");
     }
