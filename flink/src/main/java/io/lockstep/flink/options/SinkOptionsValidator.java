@@ -147,7 +147,7 @@ public final class SinkOptionsValidator {
         }
         String suggestion = closestKey(key);
         throw new InvalidSinkOptionException(key, "Unknown sink option '" + key + "'"
-                + (suggestion == null ? "" : "; did you mean '" + suggestion + "'?")
+                + (suggestion == null ? "." : "; did you mean '" + suggestion + "'?")
                 + " Known options are listed in docs/options.md; stream load headers go under '"
                 + SINK_PROPERTIES_PREFIX + "<header>'");
     }

@@ -192,7 +192,7 @@ class SinkOptionsValidationTest {
                 .hasMessage("Unknown sink option 'sink.semantics'; did you mean 'sink.semantic'? Known options are "
                         + "listed in docs/options.md; stream load headers go under 'sink.properties.<header>'");
         assertRejected(required().withProperty("flavour", "vanilla"), "flavour")
-                .hasMessage("Unknown sink option 'flavour' Known options are listed in docs/options.md; stream load "
+                .hasMessage("Unknown sink option 'flavour'. Known options are listed in docs/options.md; stream load "
                         + "headers go under 'sink.properties.<header>'");
     }
 
