@@ -1,0 +1,162 @@
+package com.starrocks.connector.flink.table.data;
+
+import java.util.Objects;
+
+/**
+ * Mutable {@link StarRocksRowData} with setters for all six fields; a Flink POJO (public no-arg
+ * constructor, getters and setters), so it travels between operators without Kryo.
+ *
+ * <p>Defaults: every string field {@code null}, {@code transactionEnd = false},
+ * {@code sourcePartition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no
+ * explicit key is set. Not thread safe: one instance belongs to one operator at a time.
+ *
+ * <p>Source: DESIGN.md §2 and seed {@code starrocks-flink-multi-table-transactions}, section
+ * "DefaultStarRocksRowData" (same constructors, setters and getters).
+ */
+public class DefaultStarRocksRowData implements StarRocksRowData {
+
+    private String uniqueKey;
+    private String database;
+    private String table;
+    private String row;
+
+    private boolean transactionEnd;
+    private int sourcePartition = -1;
+
+    /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
+    public DefaultStarRocksRowData() {
+    }
+
+    /**
+     * Creates a row bound to a table; the row content is set later with {@link #setRow}.
+     *
+     * @param database target database
+     * @param table target table
+     */
+    public DefaultStarRocksRowData(String database, String table) {
+        this(null, database, table, null);
+    }
+
+    /**
+     * Creates a complete row.
+     *
+     * @param uniqueKey region routing key, or {@code null} to derive {@code database.table}
+     * @param database target database
+     * @param table target table
+     * @param row serialized row (one JSON object or one CSV line)
+     */
+    public DefaultStarRocksRowData(String uniqueKey, String database, String table, String row) {
+        this.uniqueKey = uniqueKey;
+        this.database = database;
+        this.table = table;
+        this.row = row;
+    }
+
+    /** @param uniqueKey region routing key; {@code null} restores the derived key */
+    public void setUniqueKey(String uniqueKey) {
+        this.uniqueKey = uniqueKey;
+    }
+
+    /** @param database target database */
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    /** @param table target table */
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    /** @param row serialized row (one JSON object or one CSV line) */
+    public void setRow(String row) {
+        this.row = row;
+    }
+
+    /** @param transactionEnd {@code true} if this row is the last of its source transaction */
+    public void setTransactionEnd(boolean transactionEnd) {
+        this.transactionEnd = transactionEnd;
+    }
+
+    /** @param sourcePartition source partition id (&gt;= 0), or -1 when not tracked */
+    public void setSourcePartition(int sourcePartition) {
+        this.sourcePartition = sourcePartition;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the explicit key if one is set; otherwise {@code database + "." + table}, or
+     *     {@code null} when the database or the table is not set either
+     */
+    @Override
+    public String getUniqueKey() {
+        if (uniqueKey != null) {
+            return uniqueKey;
+        }
+        if (database == null || table == null) {
+            return null;
+        }
+        return database + "." + table;
+    }
+
+    @Override
+    public String getDatabase() {
+        return database;
+    }
+
+    @Override
+    public String getTable() {
+        return table;
+    }
+
+    @Override
+    public String getRow() {
+        return row;
+    }
+
+    @Override
+    public boolean isTransactionEnd() {
+        return transactionEnd;
+    }
+
+    @Override
+    public int getSourcePartition() {
+        return sourcePartition;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof DefaultStarRocksRowData)) {
+            return false;
+        }
+        DefaultStarRocksRowData that = (DefaultStarRocksRowData) o;
+        return transactionEnd == that.transactionEnd
+                && sourcePartition == that.sourcePartition
+                && Objects.equals(uniqueKey, that.uniqueKey)
+                && Objects.equals(database, that.database)
+                && Objects.equals(table, that.table)
+                && Objects.equals(row, that.row);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(uniqueKey, database, table, row, transactionEnd, sourcePartition);
+    }
+
+    /**
+     * Describes the row without its content (rows may hold personal data and must not reach
+     * logs): target, partition, transaction end and the row's length in characters.
+     */
+    @Override
+    public String toString() {
+        return "DefaultStarRocksRowData{table=" + database + "." + table
+                + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
+                + ", sourcePartition=" + sourcePartition
+                + ", transactionEnd=" + transactionEnd
+                + ", rowChars=" + (row == null ? "null" : String.valueOf(row.length()))
+                + "}";
+    }
+}

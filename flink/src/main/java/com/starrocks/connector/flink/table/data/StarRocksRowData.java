@@ -1,0 +1,58 @@
+package com.starrocks.connector.flink.table.data;
+
+/**
+ * One row for the StarRocks sink, already serialized, with its target table and, in multi-table
+ * transaction mode, its source-transaction bookkeeping.
+ *
+ * <p>This is the documented connector API (DESIGN.md §2; seed
+ * {@code starrocks-flink-multi-table-transactions}, section "StarRocksRowData"): jobs written
+ * against the StarRocks Flink connector compile unchanged against Lockstep.
+ *
+ * <p>Multi-table transaction contract (seed, "ユーザー実装コンポーネント"): rows of one source
+ * transaction are emitted together; the last of them has {@link #isTransactionEnd()} {@code true};
+ * every row carries its {@link #getSourcePartition()}, and the stream is keyed by it before the
+ * sink.
+ */
+public interface StarRocksRowData {
+
+    /**
+     * The routing key of the row's region (one buffer per target table).
+     *
+     * @return the key, or {@code null}; implementations that store no explicit key derive
+     *     {@code database + "." + table}
+     */
+    String getUniqueKey();
+
+    /** @return the target database name */
+    String getDatabase();
+
+    /** @return the target table name */
+    String getTable();
+
+    /**
+     * @return the row serialized in the load format of the sink ({@code sink.properties.format}):
+     *     one JSON object for {@code json}, one delimited line for {@code csv}
+     */
+    String getRow();
+
+    /**
+     * Marks the last row of a source transaction. In multi-table transaction mode the sink
+     * commits only at such boundaries, so a source transaction is never split across two
+     * StarRocks transactions.
+     *
+     * @return {@code true} if this row closes its source transaction; {@code false} by default
+     */
+    default boolean isTransactionEnd() {
+        return false;
+    }
+
+    /**
+     * The source partition this row came from (for example a Kafka partition). Multi-table
+     * transaction mode tracks transaction boundaries per source partition.
+     *
+     * @return the partition id (&gt;= 0), or {@code -1} when partition tracking does not apply
+     */
+    default int getSourcePartition() {
+        return -1;
+    }
+}

@@ -1,0 +1,265 @@
+package io.lockstep.flink.options;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The catalogue of sink options: every key the sink accepts, its type, default and meaning. This
+ * is the single source for validation ({@link SinkOptionsValidator}), for the typed getters of
+ * {@code StarRocksSinkOptions} and for {@code docs/options.md} ({@link SinkOptionsMarkdown}).
+ *
+ * <p>Names and defaults follow the documents: DESIGN.md §2, seed
+ * {@code starrocks-flink-multi-table-transactions} ("設定") and, for options the seeds do not
+ * define, the StarRocks Flink connector's option reference ({@code StarRocksSinkOptions.java},
+ * reference table tag FLK-OPT). Where Lockstep deviates (a range, an unsupported option) the
+ * description says so.
+ *
+ * <p>Keys under {@link #SINK_PROPERTIES_PREFIX} are passed to the server as stream load headers
+ * (the prefix removed, the rest lower-cased); three of them are also catalogue entries because the
+ * sink reads them ({@link #STREAM_LOAD_TIMEOUT_SECONDS}, {@link #STREAM_LOAD_FORMAT},
+ * {@link #MERGE_COMMIT_ENABLED}). Any other key is rejected (see {@link SinkOptionsValidator}).
+ */
+public final class SinkOptionDefinitions {
+
+    /** Prefix of the options passed through as stream load headers. */
+    public static final String SINK_PROPERTIES_PREFIX = "sink.properties.";
+
+    /** Value of {@code database-name} / {@code table-name} that routes each row by its own target. */
+    public static final String WILDCARD = "*";
+
+    private static final long MIB = 1024L * 1024L;
+    private static final long GIB = 1024L * MIB;
+
+    public static final SinkOption<String> JDBC_URL = SinkOption.stringOption("jdbc-url")
+            .description("MySQL-protocol URL of the FE, `jdbc:mysql://host:port[,host:port]`. Used only "
+                    + "for optional probes (server version, table checks); an unreachable URL logs a "
+                    + "warning and the job runs on (the embedded server has no MySQL port).");
+
+    public static final SinkOption<List<String>> LOAD_URL = SinkOption
+            .typedOption("load-url", "String (list)", LoadUrls::parse)
+            .required()
+            .description("HTTP addresses of the FE nodes for stream load, `host:port;host:port` "
+                    + "(separator `;`, not `,`), each optionally prefixed by `http://` or `https://` "
+                    + "(default `http`).");
+
+    public static final SinkOption<String> DATABASE_NAME = SinkOption.nonBlankStringOption("database-name")
+            .required()
+            .description("Target database. `*` routes each row by its own `getDatabase()` "
+                    + "(dynamic multi-table routing).");
+
+    public static final SinkOption<String> TABLE_NAME = SinkOption.nonBlankStringOption("table-name")
+            .required()
+            .description("Target table. `*` routes each row by its own `getTable()` "
+                    + "(dynamic multi-table routing).");
+
+    public static final SinkOption<String> USERNAME = SinkOption.nonBlankStringOption("username")
+            .required()
+            .description("StarRocks user; needs INSERT privilege on the target tables.");
+
+    public static final SinkOption<String> PASSWORD = SinkOption.stringOption("password")
+            .defaultValue("")
+            .defaultText("(empty)")
+            .secret()
+            .description("Password of `username`. Never logged nor shown in error messages.");
+
+    public static final SinkOption<SinkVersion> SINK_VERSION = SinkOption
+            .typedOption("sink.version", "Enum (AUTO, V1, V2)", SinkVersion::fromOptionValue)
+            .defaultValue(SinkVersion.AUTO)
+            .description("Sink implementation. `V2` is the transaction stream load sink and is "
+                    + "required for multi-table transactions; `AUTO` selects `V2`. `V1` (the StarRocks "
+                    + "connector's legacy sink) is not implemented by Lockstep and is rejected when "
+                    + "the sink is created.");
+
+    public static final SinkOption<SinkSemantic> SINK_SEMANTIC = SinkOption
+            .typedOption("sink.semantic", "Enum (at-least-once, exactly-once)", SinkSemantic::fromOptionValue)
+            .defaultValue(SinkSemantic.AT_LEAST_ONCE)
+            .description("Delivery guarantee. `exactly-once` uses two-phase commit with Flink "
+                    + "checkpoints (one transaction per table per checkpoint, committed when the "
+                    + "checkpoint completes); multi-table mode supports only `at-least-once`.");
+
+    /** Longest accepted label prefix; StarRocks labels are at most 128 characters (reference §4.3). */
+    public static final int LABEL_PREFIX_MAX_LENGTH = 64;
+
+    public static final SinkOption<String> LABEL_PREFIX = SinkOption
+            .patternOption("sink.label-prefix", Pattern.compile("^[-\\w]{0," + LABEL_PREFIX_MAX_LENGTH + "}$"),
+                    "expected at most " + LABEL_PREFIX_MAX_LENGTH + " characters, only letters, digits, '_' and '-' "
+                            + "(pattern ^[-\\w]*$)")
+            .description("Prefix of the stream load labels this sink generates: at most 64 characters, "
+                    + "only letters, digits, `_` and `-` (StarRocks labels match `^[-\\w]{1,128}$` and the "
+                    + "sink appends its own suffix). In exactly-once mode a stable prefix lets "
+                    + "a restored job find and roll back its own lingering transactions.");
+
+    public static final SinkOption<Boolean> MULTI_TABLE_ENABLED = SinkOption
+            .booleanOption("sink.transaction.multi-table.enabled")
+            .defaultValue(Boolean.FALSE)
+            .description("Multi-table atomic transactions: all tables written in one commit cycle "
+                    + "share one StarRocks transaction label and become visible together; commits "
+                    + "happen only at source-transaction ends (`transactionEnd`). Requires "
+                    + "`sink.version` = `V2` and `sink.semantic` = `at-least-once`; cannot be combined "
+                    + "with `sink.properties.enable_merge_commit` = `true`.");
+
+    public static final SinkOption<Long> MULTI_TABLE_BUFFER_SIZE_BYTES = SinkOption
+            .longOption("sink.transaction.multi-table.buffer-size", 1, Long.MAX_VALUE)
+            .defaultValue(128 * MIB)
+            .defaultText("134217728 (128 MiB)")
+            .description("Multi-table mode: global buffer size in bytes over all tables. Reaching it "
+                    + "triggers loads (soft limit); at twice this size the task thread blocks "
+                    + "(backpressure) until loads drain.");
+
+    public static final SinkOption<Long> BUFFER_FLUSH_INTERVAL_MS = SinkOption
+            .longOption("sink.buffer-flush.interval-ms", 100, 3_600_000)
+            .defaultValue(300_000L)
+            .description("Commit interval in milliseconds: at-least-once modes commit the loaded "
+                    + "data at this period (multi-table mode: about `interval + miniInterval` "
+                    + "visibility latency). Range [100, 3600000]; the StarRocks connector's lower "
+                    + "bound is 1000.");
+
+    public static final SinkOption<Long> BUFFER_FLUSH_MAX_BYTES = SinkOption
+            .longOption("sink.buffer-flush.max-bytes", 1, 10 * GIB)
+            .defaultValue(90 * MIB)
+            .defaultText("94371840 (90 MiB)")
+            .description("Single-table modes: buffered bytes (over all tables of the subtask) that "
+                    + "trigger a flush. Range [1, 10 GiB].");
+
+    public static final SinkOption<Integer> MAX_RETRIES = SinkOption
+            .intOption("sink.max-retries", 0, 1000)
+            .defaultValue(3)
+            .description("Retries of a failed load or transaction call that is classified as "
+                    + "retryable (data errors are never retried). Range [0, 1000].");
+
+    public static final SinkOption<Long> RETRY_INTERVAL_MS = SinkOption
+            .longOption("sink.retry.interval-ms", 0, 3_600_000)
+            .defaultValue(10_000L)
+            .description("Upper bound in milliseconds of the backoff between two retries.");
+
+    public static final SinkOption<Long> CONNECT_TIMEOUT_MS = SinkOption
+            .longOption("sink.connect.timeout-ms", 100, 60_000)
+            .defaultValue(30_000L)
+            .description("Timeout in milliseconds to open an HTTP connection to a `load-url` "
+                    + "address (or a redirect target). Range [100, 60000].");
+
+    public static final SinkOption<Long> SOCKET_TIMEOUT_MS = SinkOption
+            .longOption("sink.socket.timeout-ms", -1, Integer.MAX_VALUE)
+            .defaultValue(-1L)
+            .description("Longest silence in milliseconds between two packets of an HTTP reply "
+                    + "before the call fails on the client side. `-1` leaves the HTTP client's "
+                    + "default, `0` waits forever.");
+
+    public static final SinkOption<Long> SCAN_FREQUENCY_MS = SinkOption
+            .longOption("sink.scan-frequency.ms", 1, 60_000)
+            .defaultValue(50L)
+            .description("Period in milliseconds of the sink's background thread, which starts "
+                    + "loads and timer-driven commits.");
+
+    public static final SinkOption<Integer> STREAM_LOAD_TIMEOUT_SECONDS = SinkOption
+            .intOption(SINK_PROPERTIES_PREFIX + "timeout", 1, 259_200)
+            .defaultValue(600)
+            .description("Server-side transaction timeout in seconds, sent as the `timeout` header "
+                    + "when a transaction begins. Must exceed the commit interval "
+                    + "(`sink.buffer-flush.interval-ms`), or the server aborts transactions before "
+                    + "they are committed. Multi-table mode renews its shared transaction at 80% of it.");
+
+    public static final SinkOption<StreamLoadFormat> STREAM_LOAD_FORMAT = SinkOption
+            .typedOption(SINK_PROPERTIES_PREFIX + "format", "Enum (csv, json)", StreamLoadFormat::fromHeaderValue)
+            .defaultValue(StreamLoadFormat.CSV)
+            .description("Format of `getRow()`: one CSV line or one JSON object. With `json` the sink "
+                    + "sends `strip_outer_array: true` and `ignore_json_size: true` unless set otherwise.");
+
+    public static final SinkOption<Boolean> MERGE_COMMIT_ENABLED = SinkOption
+            .booleanOption(SINK_PROPERTIES_PREFIX + "enable_merge_commit")
+            .defaultValue(Boolean.FALSE)
+            .description("StarRocks merge commit. Not supported by Lockstep: `true` is rejected "
+                    + "(with multi-table mode as the documents require; in single-table mode because "
+                    + "the transaction stream load path ignores the header).");
+
+    public static final SinkOption<Boolean> ABORT_LINGERING_TXN = SinkOption
+            .booleanOption("sink.exactly-once.enable-abort-lingering-txn")
+            .defaultValue(Boolean.TRUE)
+            .description("Exactly-once: on restore, roll back this subtask's prepared transactions "
+                    + "that are newer than the restored checkpoint (never a committed one). Effective "
+                    + "only with `sink.label-prefix`.");
+
+    public static final SinkOption<Integer> CHECK_NUM_LINGERING_TXN = SinkOption
+            .intOption("sink.exactly-once.check-num-lingering-txn", -1, 1_000_000)
+            .defaultValue(-1)
+            .description("Exactly-once: how many labels after the restored one to check for lingering "
+                    + "transactions. `-1` checks until the first label that is unknown to the server.");
+
+    /** Every catalogue entry, in documentation order. */
+    public static final List<SinkOption<?>> ALL = List.of(
+            JDBC_URL, LOAD_URL, DATABASE_NAME, TABLE_NAME, USERNAME, PASSWORD,
+            SINK_VERSION, SINK_SEMANTIC, LABEL_PREFIX,
+            MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES,
+            BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
+            MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
+            STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
+            ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN);
+
+    /**
+     * Options of the StarRocks Flink connector that Lockstep does not implement, with the reason
+     * given in the error. Listed so that a job ported from that connector gets a precise message
+     * instead of "unknown option".
+     */
+    public static final Map<String, String> UNSUPPORTED_CONNECTOR_OPTIONS = unsupportedOptions();
+
+    /**
+     * Stream load headers the sink sets itself (lower case); {@code sink.properties.<name>} with
+     * one of these names is rejected because it would break labels, routing or authentication.
+     */
+    public static final Set<String> RESERVED_STREAM_LOAD_HEADERS = Set.of(
+            "label", "db", "table", "transaction_type", "txn_id", "authorization", "expect",
+            "content-length", "transfer-encoding", "host");
+
+    private SinkOptionDefinitions() {
+    }
+
+    /**
+     * @param key an option key; {@code sink.properties.*} keys are matched case-insensitively
+     *     after the prefix
+     * @return the catalogue entry, if the key has one
+     */
+    public static Optional<SinkOption<?>> find(String key) {
+        String normalized = normalizeKey(key);
+        for (SinkOption<?> option : ALL) {
+            if (option.key().equals(normalized)) {
+                return Optional.of(option);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param key an option key as given
+     * @return the key with the part after {@code sink.properties.} lower-cased (header names are
+     *     case-insensitive); other keys unchanged
+     */
+    public static String normalizeKey(String key) {
+        if (key.startsWith(SINK_PROPERTIES_PREFIX)) {
+            return SINK_PROPERTIES_PREFIX + key.substring(SINK_PROPERTIES_PREFIX.length()).toLowerCase(Locale.ROOT);
+        }
+        return key;
+    }
+
+    private static Map<String, String> unsupportedOptions() {
+        Map<String, String> reasons = new LinkedHashMap<>();
+        reasons.put("sink.buffer-flush.max-rows", "flushes are triggered by bytes and time only");
+        reasons.put("sink.buffer-flush.enqueue-timeout-ms", "the task thread blocks on memory, not on a flush queue");
+        reasons.put("sink.chunk-limit", "chunks are bounded by the buffer options");
+        reasons.put("sink.io.thread-count", "each subtask loads from one background thread");
+        reasons.put("sink.wait-for-continue.timeout-ms", "use sink.socket.timeout-ms");
+        reasons.put("sink.at-least-once.use-transaction-stream-load", "every load uses transaction stream load");
+        reasons.put("sink.metric.histogram-window-size", "metrics come from the Lockstep core");
+        reasons.put("sink.ignore.update-before", "rows arrive already serialized (StarRocksRowData)");
+        reasons.put("sink.use.new-sink-api", "only the SinkFunction API is implemented");
+        reasons.put("sink.wrap-json-as-array", "each row is loaded as one JSON object");
+        reasons.put("sink.exactly-once.enable-label-gen", "exactly-once labels are always generated by the sink");
+        reasons.put("sink.parallelism", "set the parallelism on the DataStream instead");
+        return Collections.unmodifiableMap(reasons);
+    }
+}

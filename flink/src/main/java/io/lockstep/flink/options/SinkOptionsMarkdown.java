@@ -1,0 +1,98 @@
+package io.lockstep.flink.options;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Renders the option catalogue ({@link SinkOptionDefinitions}) as {@code docs/options.md}, so the
+ * documentation cannot drift from validation: a test compares the file with {@link #render()}.
+ * Regenerate with {@code java ... io.lockstep.flink.options.SinkOptionsMarkdown docs/options.md}
+ * or by running {@code SinkOptionsMarkdownTest} with {@code -Dlockstep.docs.regenerate=true}.
+ */
+public final class SinkOptionsMarkdown {
+
+    private SinkOptionsMarkdown() {
+    }
+
+    /** @return the full Markdown text of {@code docs/options.md}, ending with a newline */
+    public static String render() {
+        StringBuilder md = new StringBuilder();
+        md.append("# Sink options\n\n")
+          .append("<!-- Generated from io.lockstep.flink.options.SinkOptionDefinitions by SinkOptionsMarkdown;\n")
+          .append("     edit the catalogue, not this file. A test fails when the two differ. -->\n\n")
+          .append("Options of the StarRocks sink, set with\n")
+          .append("`StarRocksSinkOptions.builder().withProperty(key, value)...build()`. Names and defaults\n")
+          .append("follow the StarRocks Flink connector; `build()` validates them and fails with an\n")
+          .append("`InvalidSinkOptionException` that names the option, the rejected value and what is expected.\n\n")
+          .append("| Option | Type | Default | Required | Description |\n")
+          .append("|---|---|---|---|---|\n");
+        for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
+            md.append("| `").append(option.key()).append("` | ")
+              .append(cell(option.typeName())).append(" | ")
+              .append(cell(option.defaultText())).append(" | ")
+              .append(option.isRequired() ? "yes" : "no").append(" | ")
+              .append(cell(option.description())).append(" |\n");
+        }
+        md.append("\n## Stream load headers: `sink.properties.*`\n\n")
+          .append("Every option `sink.properties.<header>` is sent as the stream load header `<header>`\n")
+          .append("(names are case-insensitive and stored lower-case), e.g. `sink.properties.format=json`,\n")
+          .append("`sink.properties.strip_outer_array=true`, `sink.properties.columns=...`.\n")
+          .append("`StarRocksSinkOptions.addTableProperties(StreamLoadTableProperties)` overrides them for one\n")
+          .append("table. These header names are set by the sink itself and are rejected: ")
+          .append(codeList(SinkOptionDefinitions.RESERVED_STREAM_LOAD_HEADERS)).append(".\n\n")
+          .append("## Rules between options\n\n")
+          .append("- `sink.transaction.multi-table.enabled=true` requires `sink.version=V2` and\n")
+          .append("  `sink.semantic=at-least-once`, and rejects `sink.properties.enable_merge_commit=true`.\n")
+          .append("- `sink.properties.enable_merge_commit=true` is rejected in every mode (not supported).\n")
+          .append("- At-least-once: `sink.properties.timeout` (seconds, default 600) must exceed\n")
+          .append("  `sink.buffer-flush.interval-ms`. Exactly-once commits at checkpoints; the sink is to compare\n")
+          .append("  the timeout with the checkpoint interval when it opens (issue 4).\n")
+          .append("- Table properties must match a fixed `database-name` / `table-name` (not `*`), and each\n")
+          .append("  table may be added once.\n")
+          .append("- `sink.version=V1` parses but is rejected by `SinkFunctionFactory.createSinkFunction`.\n\n")
+          .append("## Unknown options\n\n")
+          .append("Unknown keys are rejected, not ignored: a misspelt key that silently fell back to its\n")
+          .append("default could change the delivery guarantee. The error suggests the closest known key.\n")
+          .append("These options of the StarRocks connector are not supported by Lockstep and get a\n")
+          .append("dedicated error:\n\n")
+          .append("| Option | Why not |\n")
+          .append("|---|---|\n");
+        for (Map.Entry<String, String> entry : SinkOptionDefinitions.UNSUPPORTED_CONNECTOR_OPTIONS.entrySet()) {
+            md.append("| `").append(entry.getKey()).append("` | ").append(cell(entry.getValue())).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    /**
+     * Writes {@link #render()} to a file.
+     *
+     * @param args one argument: the target path, e.g. {@code docs/options.md}
+     * @throws IOException if the file cannot be written
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: SinkOptionsMarkdown <path of docs/options.md>");
+        }
+        Files.writeString(Path.of(args[0]), render(), StandardCharsets.UTF_8);
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static String codeList(Set<String> names) {
+        StringBuilder out = new StringBuilder();
+        for (String name : new TreeSet<>(names)) {
+            if (out.length() > 0) {
+                out.append(", ");
+            }
+            out.append('`').append(name).append('`');
+        }
+        return out.toString();
+    }
+}

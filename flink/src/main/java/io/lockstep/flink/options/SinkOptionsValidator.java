@@ -1,0 +1,253 @@
+package io.lockstep.flink.options;
+
+import static io.lockstep.flink.options.SinkOptionDefinitions.BUFFER_FLUSH_INTERVAL_MS;
+import static io.lockstep.flink.options.SinkOptionDefinitions.DATABASE_NAME;
+import static io.lockstep.flink.options.SinkOptionDefinitions.MERGE_COMMIT_ENABLED;
+import static io.lockstep.flink.options.SinkOptionDefinitions.MULTI_TABLE_ENABLED;
+import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
+import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_SEMANTIC;
+import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_VERSION;
+import static io.lockstep.flink.options.SinkOptionDefinitions.STREAM_LOAD_FORMAT;
+import static io.lockstep.flink.options.SinkOptionDefinitions.STREAM_LOAD_TIMEOUT_SECONDS;
+import static io.lockstep.flink.options.SinkOptionDefinitions.TABLE_NAME;
+import static io.lockstep.flink.options.SinkOptionDefinitions.WILDCARD;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Checks a sink option map against the catalogue ({@link SinkOptionDefinitions}) and the rules that
+ * combine options. Every failure is an {@link InvalidSinkOptionException} naming the option, the
+ * rejected value and what is expected.
+ *
+ * <p>Order of checks: unknown keys first (a misspelt key is the likeliest reason a required option
+ * looks missing), then required options, then each value, then the stream load headers, then the
+ * rules between options:
+ * <ul>
+ *   <li>multi-table mode requires {@code sink.version = V2} and {@code sink.semantic =
+ *       at-least-once}, and rejects {@code sink.properties.enable_merge_commit = true} (seed
+ *       {@code starrocks-flink-multi-table-transactions}, "制限事項");</li>
+ *   <li>merge commit is rejected in single-table mode too (Lockstep loads through transaction
+ *       stream load, which ignores the header: reference §2.2);</li>
+ *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
+ *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
+ *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints, whose interval is
+ *       only known when the sink opens: that check belongs to the sink (issue 4).</li>
+ * </ul>
+ *
+ * <p>Unknown keys are rejected, not ignored: a misspelt key silently falling back to a default can
+ * change the delivery guarantee (for example a typo in {@code sink.semantic}). The error suggests
+ * the closest known key.
+ */
+public final class SinkOptionsValidator {
+
+    private static final int MAX_SUGGESTION_DISTANCE = 3;
+
+    private SinkOptionsValidator() {
+    }
+
+    /**
+     * Copies the options with {@code sink.properties.*} keys lower-cased after the prefix.
+     *
+     * @param given options as given to the builder
+     * @return a sorted copy
+     * @throws InvalidSinkOptionException if two keys differ only in the case of their header name
+     */
+    public static Map<String, String> normalize(Map<String, String> given) {
+        Map<String, String> normalized = new TreeMap<>();
+        for (Map.Entry<String, String> entry : given.entrySet()) {
+            String key = SinkOptionDefinitions.normalizeKey(entry.getKey());
+            if (normalized.containsKey(key)) {
+                throw new InvalidSinkOptionException(key, "Sink option '" + key
+                        + "' is set twice with different letter case; stream load header names are "
+                        + "case-insensitive, keep one of them");
+            }
+            normalized.put(key, entry.getValue());
+        }
+        return normalized;
+    }
+
+    /**
+     * Validates a normalized option map (see {@link #normalize}).
+     *
+     * @param options normalized options
+     * @throws InvalidSinkOptionException on the first violation found
+     */
+    public static void validate(Map<String, String> options) {
+        for (String key : options.keySet()) {
+            checkKnown(key);
+        }
+        for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
+            if (option.isRequired() && !options.containsKey(option.key())) {
+                throw new InvalidSinkOptionException(option.key(), "Missing required sink option '"
+                        + option.key() + "': " + firstSentence(option.description()));
+            }
+        }
+        for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
+            option.valueIn(options);
+        }
+        for (Map.Entry<String, String> entry : options.entrySet()) {
+            if (entry.getKey().startsWith(SINK_PROPERTIES_PREFIX)) {
+                checkHeader(entry.getKey(), entry.getValue());
+            }
+        }
+        checkCombinations(options);
+    }
+
+    /**
+     * Validates per-table stream load properties against the sink options they are added to.
+     *
+     * @param sinkOptions normalized and validated sink options
+     * @param database the table properties' database
+     * @param table the table properties' table
+     * @param properties the table's stream load headers (lower-case names)
+     * @throws InvalidSinkOptionException naming {@code sink.properties.<name>} or the database /
+     *     table option the properties contradict
+     */
+    public static void validateTableProperties(Map<String, String> sinkOptions, String database,
+            String table, Map<String, String> properties) {
+        String where = " (table properties of '" + database + "." + table + "')";
+        String configuredDatabase = DATABASE_NAME.valueIn(sinkOptions);
+        if (!WILDCARD.equals(configuredDatabase) && !configuredDatabase.equals(database)) {
+            throw new InvalidSinkOptionException(DATABASE_NAME.key(), "Table properties for '"
+                    + database + "." + table + "' do not match sink option 'database-name' = '"
+                    + configuredDatabase + "': expected database '" + configuredDatabase + "' or 'database-name' = '*'");
+        }
+        String configuredTable = TABLE_NAME.valueIn(sinkOptions);
+        if (!WILDCARD.equals(configuredTable) && !configuredTable.equals(table)) {
+            throw new InvalidSinkOptionException(TABLE_NAME.key(), "Table properties for '"
+                    + database + "." + table + "' do not match sink option 'table-name' = '"
+                    + configuredTable + "': expected table '" + configuredTable + "' or 'table-name' = '*'");
+        }
+        Map<String, String> merged = new TreeMap<>(sinkOptions);
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            String key = SINK_PROPERTIES_PREFIX + entry.getKey();
+            checkHeader(key, entry.getValue());
+            merged.put(key, entry.getValue());
+        }
+        try {
+            STREAM_LOAD_TIMEOUT_SECONDS.valueIn(merged);
+            STREAM_LOAD_FORMAT.valueIn(merged);
+            MERGE_COMMIT_ENABLED.valueIn(merged);
+            checkCombinations(merged);
+        } catch (InvalidSinkOptionException e) {
+            throw new InvalidSinkOptionException(e.getOptionKey(), e.getMessage() + where);
+        }
+    }
+
+    private static void checkKnown(String key) {
+        if (key.startsWith(SINK_PROPERTIES_PREFIX) || SinkOptionDefinitions.find(key).isPresent()) {
+            return;
+        }
+        String reason = SinkOptionDefinitions.UNSUPPORTED_CONNECTOR_OPTIONS.get(key);
+        if (reason != null) {
+            throw new InvalidSinkOptionException(key, "Sink option '" + key
+                    + "' of the StarRocks connector is not supported by Lockstep (" + reason + "); remove it");
+        }
+        String suggestion = closestKey(key);
+        throw new InvalidSinkOptionException(key, "Unknown sink option '" + key + "'"
+                + (suggestion == null ? "." : "; did you mean '" + suggestion + "'?")
+                + " Known options are listed in docs/options.md; stream load headers go under '"
+                + SINK_PROPERTIES_PREFIX + "<header>'");
+    }
+
+    private static void checkHeader(String key, String value) {
+        String header = key.substring(SINK_PROPERTIES_PREFIX.length());
+        if (header.isBlank()) {
+            throw new InvalidSinkOptionException(key, "Invalid sink option '" + key
+                    + "': expected a stream load header name after '" + SINK_PROPERTIES_PREFIX + "'");
+        }
+        if (SinkOptionDefinitions.RESERVED_STREAM_LOAD_HEADERS.contains(header.toLowerCase(Locale.ROOT))) {
+            throw new InvalidSinkOptionException(key, "Invalid sink option '" + key
+                    + "': the stream load header '" + header + "' is set by the sink itself "
+                    + "(labels, routing, authentication); remove the option");
+        }
+        if (value == null) {
+            throw new InvalidSinkOptionException(key, "Invalid sink option '" + key
+                    + "': the value is null; expected the header's value");
+        }
+    }
+
+    private static void checkCombinations(Map<String, String> options) {
+        boolean multiTable = MULTI_TABLE_ENABLED.valueIn(options);
+        SinkSemantic semantic = SINK_SEMANTIC.valueIn(options);
+        boolean mergeCommit = MERGE_COMMIT_ENABLED.valueIn(options);
+        if (multiTable) {
+            SinkVersion version = SINK_VERSION.valueIn(options);
+            if (version != SinkVersion.V2) {
+                throw new InvalidSinkOptionException(SINK_VERSION.key(), "Invalid sink option 'sink.version' = '"
+                        + version + "': 'sink.transaction.multi-table.enabled' = 'true' requires "
+                        + "'sink.version' = 'V2' (the transaction stream load sink)");
+            }
+            if (semantic != SinkSemantic.AT_LEAST_ONCE) {
+                throw new InvalidSinkOptionException(SINK_SEMANTIC.key(), "Invalid sink option 'sink.semantic' = '"
+                        + semantic.optionValue() + "': 'sink.transaction.multi-table.enabled' = 'true' "
+                        + "supports only 'at-least-once'");
+            }
+            if (mergeCommit) {
+                throw new InvalidSinkOptionException(MERGE_COMMIT_ENABLED.key(), "Invalid sink option "
+                        + "'sink.properties.enable_merge_commit' = 'true': merge commit cannot be combined "
+                        + "with 'sink.transaction.multi-table.enabled' = 'true' (it bypasses the "
+                        + "per-partition transaction boundaries multi-table mode commits at); expected "
+                        + "'false' or no value");
+            }
+        }
+        if (mergeCommit) {
+            throw new InvalidSinkOptionException(MERGE_COMMIT_ENABLED.key(), "Invalid sink option "
+                    + "'sink.properties.enable_merge_commit' = 'true': merge commit is not supported by "
+                    + "Lockstep (transaction stream load ignores it); expected 'false' or no value");
+        }
+        if (semantic == SinkSemantic.AT_LEAST_ONCE) {
+            int timeoutSeconds = STREAM_LOAD_TIMEOUT_SECONDS.valueIn(options);
+            long intervalMs = BUFFER_FLUSH_INTERVAL_MS.valueIn(options);
+            if (timeoutSeconds * 1000L <= intervalMs) {
+                boolean explicit = options.containsKey(STREAM_LOAD_TIMEOUT_SECONDS.key());
+                throw new InvalidSinkOptionException(STREAM_LOAD_TIMEOUT_SECONDS.key(), "Invalid sink option "
+                        + "'sink.properties.timeout' = '" + timeoutSeconds + "'" + (explicit ? "" : " (default)")
+                        + ": the transaction timeout (seconds) must exceed the commit interval "
+                        + "'sink.buffer-flush.interval-ms' = '" + intervalMs + "' ms, or the server aborts "
+                        + "transactions before they are committed; expected at least "
+                        + (intervalMs / 1000 + 1) + " seconds, or a shorter interval");
+            }
+        }
+    }
+
+    private static String firstSentence(String description) {
+        int end = description.indexOf(". ");
+        return end < 0 ? description : description.substring(0, end + 1);
+    }
+
+    private static String closestKey(String key) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
+            int distance = editDistance(key.toLowerCase(Locale.ROOT), option.key());
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = option.key();
+            }
+        }
+        return bestDistance <= MAX_SUGGESTION_DISTANCE ? best : null;
+    }
+
+    /** Levenshtein distance (insert, delete, substitute; each costs 1). */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}

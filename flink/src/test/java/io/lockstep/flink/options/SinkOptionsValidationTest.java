@@ -1,0 +1,269 @@
+package io.lockstep.flink.options;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** One test per validation rule, asserting the full error text users see. */
+class SinkOptionsValidationTest {
+
+    private static StarRocksSinkOptions.Builder required() {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", "127.0.0.1:8030")
+                .withProperty("database-name", "test")
+                .withProperty("table-name", "orders")
+                .withProperty("username", "root");
+    }
+
+    private static StarRocksSinkOptions.Builder multiTable() {
+        return required()
+                .withProperty("database-name", "*")
+                .withProperty("table-name", "*")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.semantic", "at-least-once")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .withProperty("sink.buffer-flush.interval-ms", "1000");
+    }
+
+    private static AbstractThrowableAssert<?, ?> assertRejected(StarRocksSinkOptions.Builder builder, String optionKey) {
+        return assertThatThrownBy(builder::build)
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .satisfies(e -> assertThat(((InvalidSinkOptionException) e).getOptionKey()).isEqualTo(optionKey));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"load-url", "database-name", "table-name", "username"})
+    void eachRequiredOptionIsNamedWhenMissing(String key) {
+        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder();
+        for (String other : new String[] {"load-url", "database-name", "table-name", "username"}) {
+            if (!other.equals(key)) {
+                builder.withProperty(other, other.equals("load-url") ? "fe:8030" : "x");
+            }
+        }
+
+        assertRejected(builder, key).hasMessageStartingWith("Missing required sink option '" + key + "': ");
+    }
+
+    @Test
+    void blankRequiredValueIsRejected() {
+        assertRejected(required().withProperty("username", "  "), "username")
+                .hasMessage("Invalid sink option 'username' = '  ': expected a non-blank value");
+    }
+
+    @Test
+    void nullValueIsRejected() {
+        assertRejected(required().withProperty("sink.semantic", null), "sink.semantic")
+                .hasMessage("Invalid sink option 'sink.semantic': the value is null; omit the option to use its default");
+    }
+
+    @Test
+    void commaInLoadUrlGetsADedicatedError() {
+        assertRejected(required().withProperty("load-url", "fe1:8030,fe2:8030"), "load-url")
+                .hasMessage("Invalid sink option 'load-url' = 'fe1:8030,fe2:8030': addresses are separated by ';', "
+                        + "not ','; expected 'host:port;host:port'");
+    }
+
+    @Test
+    void loadUrlWithoutPortIsRejected() {
+        assertRejected(required().withProperty("load-url", "fe1:8030;fe2"), "load-url")
+                .hasMessage("Invalid sink option 'load-url' = 'fe1:8030;fe2': address 'fe2' is not 'host:port' "
+                        + "(optionally prefixed by 'http://' or 'https://', no path)");
+    }
+
+    @Test
+    void loadUrlWithBadPortOrSchemeIsRejected() {
+        assertRejected(required().withProperty("load-url", "fe1:70000"), "load-url")
+                .hasMessage("Invalid sink option 'load-url' = 'fe1:70000': address 'fe1:70000' has port 70000; "
+                        + "expected a port in [1, 65535]");
+        assertRejected(required().withProperty("load-url", "ftp://fe1:8030"), "load-url")
+                .hasMessage("Invalid sink option 'load-url' = 'ftp://fe1:8030': address 'ftp://fe1:8030' has scheme "
+                        + "'ftp'; expected 'http://', 'https://' or none");
+        assertRejected(required().withProperty("load-url", ";fe1:8030"), "load-url")
+                .hasMessage("Invalid sink option 'load-url' = ';fe1:8030': address 1 is empty; expected 'host:port;host:port'");
+    }
+
+    @Test
+    void labelPrefixWithForbiddenCharactersIsRejected() {
+        assertRejected(required().withProperty("sink.label-prefix", "job.1"), "sink.label-prefix")
+                .hasMessage("Invalid sink option 'sink.label-prefix' = 'job.1': expected at most 64 characters, only "
+                        + "letters, digits, '_' and '-' (pattern ^[-\\w]*$)");
+        assertRejected(required().withProperty("sink.label-prefix", "a".repeat(65)), "sink.label-prefix");
+        assertThat(required().withProperty("sink.label-prefix", "a".repeat(64)).build().getLabelPrefix()).hasSize(64);
+        assertRejected(required().withProperty("sink.label-prefix", "jöb"), "sink.label-prefix");
+        assertThat(required().withProperty("sink.label-prefix", "Job_1-a").build().getLabelPrefix()).isEqualTo("Job_1-a");
+    }
+
+    @Test
+    void multiTableRequiresV2() {
+        assertRejected(multiTable().withProperty("sink.version", "AUTO"), "sink.version")
+                .hasMessage("Invalid sink option 'sink.version' = 'AUTO': 'sink.transaction.multi-table.enabled' = "
+                        + "'true' requires 'sink.version' = 'V2' (the transaction stream load sink)");
+        assertRejected(multiTable().withProperty("sink.version", "V1"), "sink.version")
+                .hasMessageStartingWith("Invalid sink option 'sink.version' = 'V1'");
+    }
+
+    @Test
+    void multiTableRequiresAtLeastOnce() {
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once"), "sink.semantic")
+                .hasMessage("Invalid sink option 'sink.semantic' = 'exactly-once': 'sink.transaction.multi-table.enabled' "
+                        + "= 'true' supports only 'at-least-once'");
+    }
+
+    @Test
+    void multiTableRejectsMergeCommit() {
+        assertRejected(multiTable().withProperty("sink.properties.enable_merge_commit", "true"),
+                "sink.properties.enable_merge_commit")
+                .hasMessage("Invalid sink option 'sink.properties.enable_merge_commit' = 'true': merge commit cannot be "
+                        + "combined with 'sink.transaction.multi-table.enabled' = 'true' (it bypasses the per-partition "
+                        + "transaction boundaries multi-table mode commits at); expected 'false' or no value");
+    }
+
+    @Test
+    void mergeCommitIsRejectedInSingleTableModeToo() {
+        assertRejected(required().withProperty("sink.properties.ENABLE_MERGE_COMMIT", "True"),
+                "sink.properties.enable_merge_commit")
+                .hasMessage("Invalid sink option 'sink.properties.enable_merge_commit' = 'true': merge commit is not "
+                        + "supported by Lockstep (transaction stream load ignores it); expected 'false' or no value");
+    }
+
+    @Test
+    void timeoutMustExceedTheCommitInterval() {
+        assertRejected(required().withProperty("sink.buffer-flush.interval-ms", "5000")
+                .withProperty("sink.properties.timeout", "5"), "sink.properties.timeout")
+                .hasMessage("Invalid sink option 'sink.properties.timeout' = '5': the transaction timeout (seconds) must "
+                        + "exceed the commit interval 'sink.buffer-flush.interval-ms' = '5000' ms, or the server aborts "
+                        + "transactions before they are committed; expected at least 6 seconds, or a shorter interval");
+        assertThat(required().withProperty("sink.buffer-flush.interval-ms", "5000")
+                .withProperty("sink.properties.timeout", "6").build().getStreamLoadTimeoutSeconds()).isEqualTo(6);
+    }
+
+    @Test
+    void defaultTimeoutIsCheckedAgainstALongInterval() {
+        assertRejected(required().withProperty("sink.buffer-flush.interval-ms", "600000"), "sink.properties.timeout")
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.timeout' = '600' (default): the transaction "
+                        + "timeout (seconds) must exceed the commit interval 'sink.buffer-flush.interval-ms' = '600000' ms");
+    }
+
+    @Test
+    void exactlyOnceDoesNotCompareTimeoutWithTheFlushInterval() {
+        StarRocksSinkOptions options = required()
+                .withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.buffer-flush.interval-ms", "600000")
+                .build();
+
+        assertThat(options.getBufferFlushIntervalMs()).isEqualTo(600_000L);
+    }
+
+    @Test
+    void malformedNumbersNameTheOptionValueAndRange() {
+        assertRejected(required().withProperty("sink.max-retries", "many"), "sink.max-retries")
+                .hasMessage("Invalid sink option 'sink.max-retries' = 'many': expected an integer in [0, 1000]");
+        assertRejected(required().withProperty("sink.max-retries", "1001"), "sink.max-retries")
+                .hasMessage("Invalid sink option 'sink.max-retries' = '1001': expected an integer in [0, 1000]");
+        assertRejected(required().withProperty("sink.buffer-flush.interval-ms", "50"), "sink.buffer-flush.interval-ms")
+                .hasMessage("Invalid sink option 'sink.buffer-flush.interval-ms' = '50': expected a whole number in "
+                        + "[100, 3600000]");
+        assertRejected(required().withProperty("sink.transaction.multi-table.buffer-size", "0"),
+                "sink.transaction.multi-table.buffer-size")
+                .hasMessage("Invalid sink option 'sink.transaction.multi-table.buffer-size' = '0': expected a whole "
+                        + "number in [1, ...]");
+    }
+
+    @Test
+    void malformedBooleansAndEnumsAreRejected() {
+        assertRejected(required().withProperty("sink.transaction.multi-table.enabled", "yes"),
+                "sink.transaction.multi-table.enabled")
+                .hasMessage("Invalid sink option 'sink.transaction.multi-table.enabled' = 'yes': expected 'true' or 'false'");
+        assertRejected(required().withProperty("sink.semantic", "at-most-once"), "sink.semantic")
+                .hasMessage("Invalid sink option 'sink.semantic' = 'at-most-once': expected one of 'at-least-once', "
+                        + "'exactly-once'");
+        assertRejected(required().withProperty("sink.version", "V3"), "sink.version")
+                .hasMessage("Invalid sink option 'sink.version' = 'V3': expected one of 'AUTO', 'V1', 'V2'");
+    }
+
+    @Test
+    void unknownKeyIsRejectedWithTheClosestKnownKey() {
+        assertRejected(required().withProperty("sink.semantics", "exactly-once"), "sink.semantics")
+                .hasMessage("Unknown sink option 'sink.semantics'; did you mean 'sink.semantic'? Known options are "
+                        + "listed in docs/options.md; stream load headers go under 'sink.properties.<header>'");
+        assertRejected(required().withProperty("flavour", "vanilla"), "flavour")
+                .hasMessage("Unknown sink option 'flavour'. Known options are listed in docs/options.md; stream load "
+                        + "headers go under 'sink.properties.<header>'");
+    }
+
+    @Test
+    void unknownKeyIsReportedBeforeAMissingRequiredOne() {
+        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder()
+                .withProperty("load-url", "fe:8030")
+                .withProperty("database_name", "test")
+                .withProperty("table-name", "orders")
+                .withProperty("username", "root");
+
+        assertRejected(builder, "database_name").hasMessageContaining("did you mean 'database-name'?");
+    }
+
+    @Test
+    void connectorOptionsLockstepDoesNotImplementGetADedicatedError() {
+        assertRejected(required().withProperty("sink.buffer-flush.max-rows", "500000"), "sink.buffer-flush.max-rows")
+                .hasMessage("Sink option 'sink.buffer-flush.max-rows' of the StarRocks connector is not supported by "
+                        + "Lockstep (flushes are triggered by bytes and time only); remove it");
+    }
+
+    @Test
+    void headersTheSinkSetsItselfAreRejected() {
+        assertRejected(required().withProperty("sink.properties.Label", "mine"), "sink.properties.label")
+                .hasMessage("Invalid sink option 'sink.properties.label': the stream load header 'label' is set by the "
+                        + "sink itself (labels, routing, authentication); remove the option");
+        assertRejected(required().withProperty("sink.properties.", "x"), "sink.properties.")
+                .hasMessage("Invalid sink option 'sink.properties.': expected a stream load header name after "
+                        + "'sink.properties.'");
+    }
+
+    @Test
+    void headerSetTwiceInDifferentCaseIsRejected() {
+        assertRejected(required().withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.FORMAT", "csv"), "sink.properties.format")
+                .hasMessage("Sink option 'sink.properties.format' is set twice with different letter case; stream load "
+                        + "header names are case-insensitive, keep one of them");
+    }
+
+    @Test
+    void passwordNeverAppearsInErrors() {
+        assertThat(SinkOptionDefinitions.PASSWORD.isSecret()).isTrue();
+        assertThat(StarRocksSinkOptions.builder().withProperty("password", "hunter2")
+                .withProperty("load-url", "bad,url").withProperty("database-name", "d")
+                .withProperty("table-name", "t").withProperty("username", "u"))
+                .satisfies(b -> assertThatThrownBy(b::build).message().doesNotContain("hunter2"));
+        // The password accepts any text, so prove masking through the parse path of a secret option.
+        SinkOption<Integer> secretNumber = SinkOption.intOption("test.secret", 0, 1).secret().description("d");
+        assertThatThrownBy(() -> secretNumber.parse("hunter2"))
+                .hasMessage("Invalid sink option 'test.secret' = '***': expected an integer in [0, 1]");
+    }
+
+    @Test
+    void theSeedsMultiTableOptionsAreValid() {
+        StarRocksSinkOptions options = multiTable()
+                .withProperty("jdbc-url", "jdbc:mysql://127.0.0.1:9030")
+                .withProperty("password", "")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true")
+                .build();
+
+        assertThat(options.isMultiTableTransactionEnabled()).isTrue();
+        assertThat(options.getSinkVersion()).isEqualTo(SinkVersion.V2);
+        assertThat(options.getBufferFlushIntervalMs()).isEqualTo(1000L);
+    }
+
+    @Test
+    void editDistanceCountsSingleCharacterEdits() {
+        assertThat(SinkOptionsValidator.editDistance("sink.semantic", "sink.semantic")).isZero();
+        assertThat(SinkOptionsValidator.editDistance("sink.semantics", "sink.semantic")).isEqualTo(1);
+        assertThat(SinkOptionsValidator.editDistance("database_name", "database-name")).isEqualTo(1);
+        assertThat(SinkOptionsValidator.editDistance("abc", "")).isEqualTo(3);
+    }
+}
