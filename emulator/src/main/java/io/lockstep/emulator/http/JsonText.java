@@ -1,0 +1,29 @@
+package io.lockstep.emulator.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The one Jackson mapper of the server: pretty-printed output, insertion-ordered objects. */
+public final class JsonText {
+    /** Shared, thread-safe after configuration. */
+    public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JsonText() {
+    }
+
+    /** A new empty JSON object; keys keep insertion order. */
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    /** Pretty-printed text of a JSON value. */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+    }
+}
