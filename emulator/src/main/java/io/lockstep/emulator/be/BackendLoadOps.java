@@ -81,11 +81,11 @@ public final class BackendLoadOps {
         }
         LoadFormat planned;
         try {
-            planned = channel.plan(LoadParameters.of(req.headers()), format);
+            planned = channel.plan(format);
         } catch (LoadParametersMismatch e) {
             return txnOps.fail(ctx, BeResult.INTERNAL_ERROR, e.getMessage(), null);
         }
-        boolean jsonChecked = LoadParameters.jsonSizeChecked(req.headers());
+        boolean jsonChecked = jsonSizeChecked(req.headers());
         long declared = contentLength(req);
         if (declared >= 0) {
             BeResult tooBig = checkSize(ctx, channel, declared, jsonChecked);
@@ -135,6 +135,16 @@ public final class BackendLoadOps {
                     null);
         }
         return null;
+    }
+
+    /**
+     * True when the 100 MB JSON batch check applies: {@code format: json} without {@code ignore_json_size: true}
+     * (reference §2.3).
+     */
+    static boolean jsonSizeChecked(java.util.Map<String, String> headers) {
+        String format = headers.getOrDefault("format", "csv").trim();
+        String ignore = headers.getOrDefault("ignore_json_size", "false").trim();
+        return format.equalsIgnoreCase("json") && !ignore.equalsIgnoreCase("true");
     }
 
     private static long contentLength(ServerRequest req) {

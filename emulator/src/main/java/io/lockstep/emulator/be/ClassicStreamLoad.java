@@ -72,7 +72,7 @@ public final class ClassicStreamLoad {
                 return abort(txnId, label, "body size " + body.length + " exceed limit: "
                         + be.config().maxBodyBytes(), Counters.NONE, null);
             }
-            if (LoadParameters.jsonSizeChecked(req.headers()) && body.length > be.config().maxJsonBatchBytes()) {
+            if (BackendLoadOps.jsonSizeChecked(req.headers()) && body.length > be.config().maxJsonBatchBytes()) {
                 return abort(txnId, label, "The size of this batch exceed the max size ["
                         + be.config().maxJsonBatchBytes() + "]  of json type data  data [ " + body.length
                         + " ]. Set ignore_json_size to skip the check, although it may lead huge memory consuming.",

@@ -5,7 +5,7 @@ public final class LoadParametersMismatch extends Exception {
     /** The BE's message, verbatim. */
     public static final String MESSAGE = "load request not equal last.";
 
-    public LoadParametersMismatch(LoadParameters planned, LoadParameters received) {
+    public LoadParametersMismatch() {
         super(MESSAGE);
     }
 }

@@ -28,8 +28,6 @@ public final class TableChannel {
     private final ReentrantLock inFlight = new ReentrantLock();
 
     @GuardedBy("this")
-    private LoadParameters plannedParameters;
-    @GuardedBy("this")
     private LoadFormat plannedFormat;
     @GuardedBy("this")
     private final List<RowChange> rows = new ArrayList<>();
@@ -64,21 +62,20 @@ public final class TableChannel {
     }
 
     /**
-     * Plans the channel with the first load's parameters, or checks a later load against them.
+     * Plans the channel with the first load's format, or checks a later load's against it with
+     * {@link LoadFormat#sameLoadRequest} (the §2.3 fields; {@code max_filter_ratio} is not compared).
      *
-     * @param parameters this load's compared headers
-     * @param format     this load's parsed format (kept when this is the first load)
+     * @param format this load's parsed format (kept when this is the first load)
      * @return the planned format every load of this channel is parsed with (the first load's)
-     * @throws LoadParametersMismatch when they differ from the first load's
+     * @throws LoadParametersMismatch when the request differs from the first load's
      */
-    public synchronized LoadFormat plan(LoadParameters parameters, LoadFormat format) throws LoadParametersMismatch {
-        if (plannedParameters == null) {
-            plannedParameters = parameters;
+    public synchronized LoadFormat plan(LoadFormat format) throws LoadParametersMismatch {
+        if (plannedFormat == null) {
             plannedFormat = format;
             return format;
         }
-        if (!plannedParameters.equals(parameters)) {
-            throw new LoadParametersMismatch(plannedParameters, parameters);
+        if (!plannedFormat.sameLoadRequest(format)) {
+            throw new LoadParametersMismatch();
         }
         return plannedFormat;
     }
