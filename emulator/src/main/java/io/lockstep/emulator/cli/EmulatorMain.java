@@ -77,6 +77,11 @@ public final class EmulatorMain implements Callable<Integer> {
         return 0;
     }
 
+    /** The emulator started by {@link #call()} while it runs; null before and after. */
+    public StarRocksEmulator emulator() {
+        return running;
+    }
+
     /** Stops a running emulator started by {@link #call()}. */
     public void stop() {
         StarRocksEmulator e = running;
