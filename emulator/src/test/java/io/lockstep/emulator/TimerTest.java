@@ -82,6 +82,22 @@ class TimerTest {
     }
 
     @Test
+    void idleTransactionTimeoutAbortsOnTheBeWhenNoDataArrives() {
+        http.txn("begin", orders("idle-1", "idle_transaction_timeout", "10"));
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(http.txn("load", ordersJson("idle-1"), orderRows(1, 1)).srStatus()).isEqualTo("OK");
+        clock.advance(Duration.ofSeconds(9));
+        sr.tick();
+        assertThat(sr.labelState("shop", "idle-1")).as("activity restarts the idle timer")
+                .isEqualTo(TransactionStatus.PREPARE);
+        clock.advance(Duration.ofSeconds(1));
+        sr.tick();
+        assertThat(sr.labelState("shop", "idle-1")).isEqualTo(TransactionStatus.ABORTED);
+        assertThat(sr.transaction("shop", "idle-1").orElseThrow().reason())
+                .isEqualTo("transaction is aborted by idle timeout 10 seconds.");
+    }
+
+    @Test
     void runningTransactionLimitCountsPrepareAndPrepared() {
         sr.faults().setMaxRunningTxnPerDb(2);
         http.txn("begin", orders("lim-1"));

@@ -60,9 +60,11 @@ public final class BackendLoadOps {
             return BeResult.error(BeResult.TXN_IN_PROCESSING, "Transaction is in processing").label(label);
         }
         try {
+            ctx.touch(be.clock().millis());
             be.faults().pause(FaultOp.LOAD);
             return loadEntered(req, ctx, channel);
         } finally {
+            ctx.touch(be.clock().millis());
             channel.exit();
         }
     }

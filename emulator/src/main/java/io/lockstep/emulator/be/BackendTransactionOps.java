@@ -72,7 +72,8 @@ public final class BackendTransactionOps {
             }
             return BeResult.error(BeResult.ANALYSIS_ERROR, e.getMessage());
         }
-        LoadContext ctx = new LoadContext(txn.txnId(), dbName, label, table.get(), be.clock().millis());
+        LoadContext ctx = new LoadContext(txn.txnId(), dbName, label, table.get(), be.clock().millis(),
+                idleSec > 0 ? idleSec * 1000 : -1);
         if (!be.contexts().add(ctx)) {
             be.transactions().abortIfRunning(txn.txnId(), "label already has a load context");
             return BeResult.error(BeResult.LABEL_ALREADY_EXISTS, "").existingJobStatus("");

@@ -25,6 +25,11 @@ public final class LoadContext {
     /** The single table of a single-table transaction; null for multi-table. */
     private final String table;
     private final long beginTimeMs;
+    /** BE-only idle abort ({@code idle_transaction_timeout}) in ms; -1 = off. */
+    private final long idleTimeoutMs;
+    /** Last time a request of this context finished or started (clock ms). */
+    @GuardedBy("this")
+    private long lastActiveMs;
 
     @GuardedBy("this")
     private final Map<String, TableChannel> channels = new LinkedHashMap<>();
@@ -37,7 +42,17 @@ public final class LoadContext {
      *                    multi-table (channels are added per table at the first load)
      */
     public LoadContext(long txnId, String database, String label, TableSchema singleTable, long beginTimeMs) {
+        this(txnId, database, label, singleTable, beginTimeMs, -1);
+    }
+
+    /**
+     * @param idleTimeoutMs {@code idle_transaction_timeout} in ms, or -1 when off
+     */
+    public LoadContext(long txnId, String database, String label, TableSchema singleTable, long beginTimeMs,
+                       long idleTimeoutMs) {
         this.txnId = txnId;
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.lastActiveMs = beginTimeMs;
         this.database = database;
         this.label = label;
         this.multiTable = singleTable == null;
@@ -99,6 +114,20 @@ public final class LoadContext {
             sum = sum.plus(c.totals());
         }
         return sum;
+    }
+
+    /** Records activity (a load started or finished) at {@code nowMs}. */
+    public synchronized void touch(long nowMs) {
+        lastActiveMs = Math.max(lastActiveMs, nowMs);
+    }
+
+    /** True when an idle timeout is set and no activity happened for that long. */
+    public synchronized boolean idleExpired(long nowMs) {
+        return idleTimeoutMs > 0 && nowMs - lastActiveMs >= idleTimeoutMs;
+    }
+
+    public long idleTimeoutMs() {
+        return idleTimeoutMs;
     }
 
     /** Marks the context aborted (first message wins). */

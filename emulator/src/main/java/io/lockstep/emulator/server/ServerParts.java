@@ -4,6 +4,7 @@ import io.lockstep.emulator.be.Backend;
 import io.lockstep.emulator.be.BackendLoadOps;
 import io.lockstep.emulator.be.BackendTransactionOps;
 import io.lockstep.emulator.be.ClassicStreamLoad;
+import io.lockstep.emulator.be.IdleTransactionCleaner;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.fe.FeRestActions;
 import io.lockstep.emulator.fe.FeTransactionRouter;
@@ -23,6 +24,7 @@ public final class ServerParts {
     final MultiTableService multi;
     final QueryAction query;
     final FaultAdminAction faultAdmin;
+    final IdleTransactionCleaner idleCleaner;
 
     /** Wires every service around one {@link Backend}. */
     public ServerParts(Backend backend, TableStore store, Faults faults) {
@@ -35,15 +37,20 @@ public final class ServerParts {
         this.classic = new ClassicStreamLoad(backend);
         this.query = new QueryAction(store);
         this.faultAdmin = new FaultAdminAction(faults);
+        this.idleCleaner = new IdleTransactionCleaner(backend);
     }
 
     public MultiTableService multi() {
         return multi;
     }
 
-    /** Evaluates timers: transaction expiry and deferred publishes (on every request and by the sweeper). */
+    /**
+     * Evaluates timers: transaction expiry, BE idle timeouts and deferred publishes (on every request and by the
+     * sweeper).
+     */
     public void tick() {
         backend.transactions().expire();
+        idleCleaner.clean();
         backend.publisher().publishDeferred();
     }
 }
