@@ -130,6 +130,22 @@ class RedirectAndAuthTest {
             assertThat(commit.hops()).containsExactly(200);
             assertThat(commit.srStatus()).isEqualTo("OK");
             assertThat(direct.rowCount("shop", "orders")).isEqualTo(2);
+
+            assertThat(client.txn("begin", TestSchema.multi("direct-m")).srStatus()).isEqualTo("OK");
+            Resp multiLoad = client.txn("load", TestSchema.multi("direct-m", "table", "order_items", "format", "json",
+                    "strip_outer_array", "true"),
+                    "[{\"order_id\":1,\"line_no\":1,\"sku\":\"a\"}]");
+            assertThat(multiLoad.hops()).containsExactly(200);
+            assertThat(multiLoad.srStatus()).isEqualTo("OK");
+            assertThat(client.txn("commit", TestSchema.multi("direct-m")).srStatus()).isEqualTo("OK");
+            assertThat(direct.rowCount("shop", "order_items")).isEqualTo(1);
+
+            Resp filtered = client.send("PUT", "/api/shop/orders/_stream_load",
+                    h("Expect", "100-continue", "label", "direct-c", "column_separator", ","), "9,x\n", true);
+            assertThat(filtered.json().get("ErrorURL").asText()).as("error logs are served by the FE port")
+                    .startsWith(direct.feUrl() + "/api/_load_error_log?file=");
+            assertThat(client.send("GET", filtered.json().get("ErrorURL").asText().substring(direct.feUrl().length()),
+                    java.util.Map.of(), null, false).status()).isEqualTo(200);
         }
     }
 }

@@ -42,7 +42,7 @@ final class JettyHandler extends Handler.Abstract {
         }
         boolean http11 = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1;
         ServerRequest req = new ServerRequest(request.getMethod(), request.getHttpURI().getPath(),
-                request.getHttpURI().getQuery(), query, headers, () -> readAll(request), http11);
+                request.getHttpURI().getQuery(), query, headers, new OnceBody(request), http11);
         Reply reply = dispatcher.dispatch(req);
         if (reply.httpStatus() == 0) {
             dropMidBody(request, headers);
@@ -61,9 +61,23 @@ final class JettyHandler extends Handler.Abstract {
         return true;
     }
 
-    private static byte[] readAll(Request request) throws IOException {
-        try (InputStream in = Request.asInputStream(request)) {
-            return in.readAllBytes();
+    /** Reads the body on first use and returns the same bytes afterwards; used by one request thread. */
+    private static final class OnceBody implements ServerRequest.BodySource {
+        private final Request request;
+        private byte[] bytes;
+
+        OnceBody(Request request) {
+            this.request = request;
+        }
+
+        @Override
+        public byte[] read() throws IOException {
+            if (bytes == null) {
+                try (InputStream in = Request.asInputStream(request)) {
+                    bytes = in.readAllBytes();
+                }
+            }
+            return bytes;
         }
     }
 
