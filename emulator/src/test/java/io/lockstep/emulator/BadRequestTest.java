@@ -138,7 +138,8 @@ class BadRequestTest {
         Resp db = http.txn("load", h("label", "dbm-1", "db", "other", "table", "events", "format", "json"), "[]");
         assertThat(db.srStatus()).isEqualTo("INVALID_ARGUMENT");
         assertThat(db.message()).isEqualTo("request db other transaction db shop not match");
-        Resp table = http.txn("load", h("label", "dbm-1", "db", "shop", "table", "order_items", "format", "json"), "[]");
+        Resp table = http.txn("load", h("label", "dbm-1", "db", "shop", "table", "order_items", "format", "json"),
+                "[]");
         assertThat(table.message()).isEqualTo("Request table order_items not equal transaction table orders");
     }
 

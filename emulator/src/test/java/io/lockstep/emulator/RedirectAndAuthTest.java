@@ -43,7 +43,8 @@ class RedirectAndAuthTest {
         Resp r = http.send("PUT", "/api/shop/orders/_stream_load?x=1&y=two", h("Expect", "100-continue"), null, false);
         assertThat(r.status()).isEqualTo(307);
         assertThat(r.body()).isEmpty();
-        assertThat(r.headers().get("location")).isEqualTo(SR.emulator().beUrl() + "/api/shop/orders/_stream_load?x=1&y=two");
+        assertThat(r.headers().get("location"))
+                .isEqualTo(SR.emulator().beUrl() + "/api/shop/orders/_stream_load?x=1&y=two");
         assertThat(URI.create(r.headers().get("location")).getScheme()).isEqualTo("http");
     }
 

@@ -110,7 +110,7 @@ class TimerTest {
         assertThat(third.message()).isEqualTo("current running txns on db " + dbId + " is 2, larger than limit 2");
         http.txn("rollback", orders("lim-1"));
         assertThat(http.txn("begin", orders("lim-3")).srStatus()).isEqualTo("OK");
-        assertThat(http.txn("begin", TestSchema.h("label", "lim-4", "db", "other", "table", "events")).srStatus()).as("the limit is per database")
-                .isEqualTo("OK");
+        assertThat(http.txn("begin", TestSchema.h("label", "lim-4", "db", "other", "table", "events")).srStatus())
+                .as("the limit is per database").isEqualTo("OK");
     }
 }

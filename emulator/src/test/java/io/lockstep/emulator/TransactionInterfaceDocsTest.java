@@ -60,7 +60,8 @@ class TransactionInterfaceDocsTest {
         Resp commit = http.txn("commit", orders("docs-1", "Expect", "100-continue"));
         assertThat(commit.srStatus()).isEqualTo("OK");
         assertThat(SR.emulator().labelState("shop", "docs-1")).isEqualTo(TransactionStatus.VISIBLE);
-        assertThat(SR.emulator().query("SELECT order_id, status FROM shop.orders WHERE order_id <= 3 ORDER BY order_id").rows())
+        assertThat(SR.emulator().query("SELECT order_id, status FROM shop.orders WHERE order_id <= 3 ORDER BY order_id")
+                .rows())
                 .containsExactly(List.of(1L, "new"), List.of(2L, "new"), List.of(3L, "paid"));
     }
 

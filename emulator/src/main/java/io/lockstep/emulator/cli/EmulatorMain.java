@@ -71,7 +71,8 @@ public final class EmulatorMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lockstep-emulator-shutdown"));
         System.out.println("FE (load-url): " + emulator.feUrl());
         System.out.println("BE:            " + emulator.beUrl());
-        System.out.println("mode:          " + (direct ? "direct" : "redirect (307 FE -> BE)") + ", storage: " + storage);
+        System.out.println("mode:          " + (direct ? "direct" : "redirect (307 FE -> BE)")
+                + ", storage: " + storage);
         System.out.flush();
         stopped.await();
         return 0;

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** The one Jackson mapper of the server: pretty-printed output, insertion-ordered objects, DECIMAL scale kept (801.50 stays 801.50). */
+/**
+ * The one Jackson mapper of the server: pretty-printed output, insertion-ordered objects, DECIMAL scale kept
+ * (801.50 stays 801.50).
+ */
 public final class JsonText {
     /** Shared, thread-safe after configuration. */
     public static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
