@@ -282,6 +282,19 @@ class MultiTableConformanceTest {
     }
 
     @Test
+    void opsWithoutTheMultiHeaderFindNoBeCoordinator() {
+        String label = label();
+        begin(label);
+        Resp commit = http.txn("commit", h("label", label, "db", "shop"));
+        assertThat(commit.srStatus()).isEqualTo("FAILED");
+        assertThat(commit.message()).endsWith("The source type for transaction stream load with db [shop] and label["
+                + label + "] should be BE, but is FE.");
+        Resp load = http.txn("load", h("label", label, "db", "shop", "table", "orders", "format", "json"), "[]");
+        assertThat(load.message()).endsWith("should be BE, but is FE.");
+        assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.PREPARE);
+    }
+
+    @Test
     void loadForAnUnknownLabelFails() {
         String label = label();
         Resp r = http.txn("load", loadTo(label, "orders"), orderRows(1, 1));

@@ -31,7 +31,7 @@ public final class BackendLoadOps {
         if (label.isEmpty()) {
             return BeResult.error(BeResult.INVALID_ARGUMENT, "empty label");
         }
-        Optional<LoadContext> found = be.contexts().get(label);
+        Optional<LoadContext> found = be.contexts().get(label).filter(c -> c.multiTable() == req.isMultiTable());
         if (found.isEmpty()) {
             return BackendTransactionOps.notExists(label);
         }

@@ -104,7 +104,7 @@ public final class BackendTransactionOps {
             }
             preparedTimeoutMs = sec * 1000;
         }
-        Optional<LoadContext> found = be.contexts().get(label);
+        Optional<LoadContext> found = be.contexts().get(label).filter(c -> !c.multiTable());
         if (found.isEmpty()) {
             return notExists(label);
         }
@@ -114,7 +114,7 @@ public final class BackendTransactionOps {
             return mismatch;
         }
         TableChannel channel = ctx.singleChannel();
-        if (channel == null || !channel.tryEnter()) {
+        if (!channel.tryEnter()) {
             return BeResult.error(BeResult.TXN_IN_PROCESSING, "Transaction in processing, please retry later")
                     .label(label);
         }
@@ -166,7 +166,7 @@ public final class BackendTransactionOps {
         if (label.isEmpty()) {
             return BeResult.error(BeResult.INVALID_ARGUMENT, "empty label");
         }
-        Optional<LoadContext> found = be.contexts().get(label);
+        Optional<LoadContext> found = be.contexts().get(label).filter(c -> !c.multiTable());
         if (found.isEmpty()) {
             return notExists(label);
         }

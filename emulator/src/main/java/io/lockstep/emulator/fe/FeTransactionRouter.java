@@ -112,7 +112,7 @@ public final class FeTransactionRouter {
         if (op == FaultOp.BEGIN) {
             return new FeDecision.Forward(op);
         }
-        boolean cached = be.contexts().get(label).isPresent();
+        boolean cached = be.contexts().get(label).filter(c -> !c.multiTable()).isPresent();
         if (op == FaultOp.LOAD) {
             if (cached) {
                 return new FeDecision.Forward(op);
@@ -120,12 +120,13 @@ public final class FeTransactionRouter {
             if (be.catalog().database(db).isEmpty()) {
                 return failed("Can't find db[" + db + "] for label[" + label + "]. The db may be dropped.");
             }
-            if (be.transactions().latest(db, label).isEmpty()) {
+            Optional<TransactionSnapshot> txn = be.transactions().latest(db, label);
+            if (txn.isEmpty()) {
                 return failed("Can't find the transaction with db [" + db + "] and label[" + label + "]."
                         + " The possible reasons: 1. FE leader is started or switched; "
                         + "2. The transaction timeouts and is cleaned.");
             }
-            return new FeDecision.Forward(op);
+            return forwardUnlessMulti(op, db, label, txn.get());
         }
         if (be.catalog().database(db).isEmpty()) {
             return failed("Database[" + db + "] does not exist.");
@@ -138,7 +139,7 @@ public final class FeTransactionRouter {
         long txnId = txn.txnId();
         switch (op) {
             case PREPARE:
-                return new FeDecision.Forward(op);
+                return forwardUnlessMulti(op, db, label, txn);
             case COMMIT:
                 switch (txn.status()) {
                     case PREPARED:
@@ -151,7 +152,7 @@ public final class FeTransactionRouter {
                     case ABORTED:
                         return failed("Can not commit ABORTED transaction " + txnId + ", label is " + label);
                     default:
-                        return new FeDecision.Forward(op);
+                        return forwardUnlessMulti(op, db, label, txn);
                 }
             default: // ROLLBACK
                 switch (txn.status()) {
@@ -165,9 +166,21 @@ public final class FeTransactionRouter {
                         return failed("Can not abort " + txn.status() + " transaction " + txnId + ", label is "
                                 + label);
                     default:
-                        return new FeDecision.Forward(op);
+                        return forwardUnlessMulti(op, db, label, txn);
                 }
         }
+    }
+
+    /**
+     * A single-table op (no {@code transaction_type: multi}) on a multi-table transaction finds no BE
+     * coordinator: the FE names the coordinator's source type (FE-TLCM {@code getNodeFromTransactionState}).
+     */
+    private static FeDecision forwardUnlessMulti(FaultOp op, String db, String label, TransactionSnapshot txn) {
+        if (txn.multiTable()) {
+            return failed("The source type for transaction stream load with db [" + db + "] and label[" + label
+                    + "] should be BE, but is FE.");
+        }
+        return new FeDecision.Forward(op);
     }
 
     /** FE-side commit of a PREPARED transaction; the publish wait may expire, leaving it COMMITTED. */
