@@ -18,7 +18,7 @@ final class ColumnTypeParser {
     private ColumnTypeParser() {
     }
 
-    static ColumnType parse(DdlParser p, String column) throws DdlException {
+    static ColumnType parse(DdlCursor p, String column) throws DdlException {
         DdlToken typeToken = p.peek();
         String word = p.identifier("type of column '" + column + "'");
         String upper = word.toUpperCase();
@@ -62,7 +62,7 @@ final class ColumnTypeParser {
     }
 
     /** Integer types accept (and ignore) a display width, e.g. INT(11), as StarRocks does. */
-    private static ColumnType integer(DdlParser p, ColumnType.Kind kind) throws DdlException {
+    private static ColumnType integer(DdlCursor p, ColumnType.Kind kind) throws DdlException {
         if (p.acceptSymbol("(")) {
             p.positiveInt("display width");
             p.expectSymbol(")");
@@ -70,7 +70,7 @@ final class ColumnTypeParser {
         return ColumnType.of(kind);
     }
 
-    private static ColumnType decimal(DdlParser p, String column, String name) throws DdlException {
+    private static ColumnType decimal(DdlCursor p, String column, String name) throws DdlException {
         int maxPrecision = switch (name) {
             case "DECIMAL32" -> 9;
             case "DECIMAL64" -> 18;
@@ -97,7 +97,7 @@ final class ColumnTypeParser {
         return new ColumnType(ColumnType.Kind.DECIMAL, -1, precision, scale);
     }
 
-    private static int length(DdlParser p, String column, String name, int max) throws DdlException {
+    private static int length(DdlCursor p, String column, String name, int max) throws DdlException {
         if (!p.acceptSymbol("(")) {
             return 1;
         }

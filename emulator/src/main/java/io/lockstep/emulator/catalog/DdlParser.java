@@ -20,14 +20,13 @@ import java.util.Map;
  * {@code DDL statement 2 (line 7): unknown column type 'INTEGR'}. Not thread-safe; use one parser per text.
  */
 public final class DdlParser {
-    private final List<DdlToken> tokens;
-    private int pos;
+    private final DdlCursor c;
     private int statementNumber;
     private int statementLine;
 
     /** A parser over the given DDL text; call {@link #next()} until it returns null. */
     public DdlParser(String ddl) {
-        this.tokens = DdlTokenizer.tokenize(ddl);
+        this.c = new DdlCursor(DdlTokenizer.tokenize(ddl));
     }
 
     /**
@@ -52,65 +51,66 @@ public final class DdlParser {
      * @throws DdlException naming the statement number, line and problem
      */
     public DdlStatement next() throws DdlException {
-        while (peek().isSymbol(";")) {
-            pos++;
+        while (c.peek().isSymbol(";")) {
+            c.advance();
         }
-        if (peek().kind() == DdlToken.Kind.END) {
+        if (c.peek().kind() == DdlToken.Kind.END) {
             return null;
         }
-        statementNumber++;
-        statementLine = peek().line();
+        statementNumber = c.startStatement();
+        statementLine = c.peek().line();
         DdlStatement statement;
-        if (peek().isKeyword("USE")) {
-            pos++;
-            statement = new DdlStatement.UseDatabase(statementNumber, statementLine, identifier("database name"));
-        } else if (peek().isKeyword("CREATE")) {
-            pos++;
-            if (accept("DATABASE") || accept("SCHEMA")) {
+        if (c.peek().isKeyword("USE")) {
+            c.advance();
+            statement = new DdlStatement.UseDatabase(statementNumber, statementLine,
+                    c.identifier("database name"));
+        } else if (c.peek().isKeyword("CREATE")) {
+            c.advance();
+            if (c.accept("DATABASE") || c.accept("SCHEMA")) {
                 boolean ifNotExists = ifNotExists();
                 statement = new DdlStatement.CreateDatabase(statementNumber, statementLine,
-                        identifier("database name"), ifNotExists);
-            } else if (accept("TABLE")) {
+                        c.identifier("database name"), ifNotExists);
+            } else if (c.accept("TABLE")) {
                 statement = createTable();
             } else {
-                throw error("only CREATE DATABASE and CREATE TABLE are supported, found " + peek().describe());
+                throw c.error("only CREATE DATABASE and CREATE TABLE are supported, found " + c.peek().describe());
             }
         } else {
-            throw error("unsupported statement starting with " + peek().describe()
+            throw c.error("unsupported statement starting with " + c.peek().describe()
                     + "; supported: CREATE DATABASE, CREATE TABLE, USE");
         }
-        DdlToken end = peek();
+        DdlToken end = c.peek();
         if (!end.isSymbol(";") && end.kind() != DdlToken.Kind.END) {
-            throw error("expected ';' or end of input, found " + end.describe());
+            throw c.error("expected ';' or end of input, found " + end.describe());
         }
         return statement;
     }
 
     private DdlStatement.CreateTable createTable() throws DdlException {
         boolean ifNotExists = ifNotExists();
-        String first = identifier("table name");
+        String first = c.identifier("table name");
         String database = null;
         String name = first;
-        if (peek().isSymbol(".")) {
-            pos++;
+        if (c.peek().isSymbol(".")) {
+            c.advance();
             database = first;
-            name = identifier("table name");
+            name = c.identifier("table name");
         }
-        expectSymbol("(");
+        c.expectSymbol("(");
         List<ColumnDraft> drafts = new ArrayList<>();
         do {
-            if (peek().isKeyword("INDEX")) {
+            if (c.peek().isKeyword("INDEX")) {
                 skipIndexDefinition();
                 continue;
             }
             drafts.add(columnDefinition());
-        } while (acceptSymbol(","));
-        expectSymbol(")");
-        if (accept("ENGINE")) {
-            expectSymbol("=");
-            String engine = identifier("engine name");
+        } while (c.acceptSymbol(","));
+        c.expectSymbol(")");
+        if (c.accept("ENGINE")) {
+            c.expectSymbol("=");
+            String engine = c.identifier("engine name");
             if (!engine.equalsIgnoreCase("OLAP")) {
-                throw error("ENGINE = " + engine + " is not supported by the emulator; only OLAP tables are");
+                throw c.error("ENGINE = " + engine + " is not supported by the emulator; only OLAP tables are");
             }
         }
         KeysType keysType = keysType();
@@ -121,36 +121,36 @@ public final class DdlParser {
         List<ColumnSchema> columns = resolveNullability(drafts, keysType, keyColumns);
         String violation = TableRules.violation(keysType, columns, keyColumns);
         if (violation != null) {
-            throw error(violation);
+            throw c.error(violation);
         }
-        while (!peek().isSymbol(";") && peek().kind() != DdlToken.Kind.END) {
-            if (accept("COMMENT")) {
-                string("table comment");
-            } else if (accept("PARTITION")) {
-                expectKeyword("BY");
+        while (!c.peek().isSymbol(";") && c.peek().kind() != DdlToken.Kind.END) {
+            if (c.accept("COMMENT")) {
+                c.string("table comment");
+            } else if (c.accept("PARTITION")) {
+                c.expectKeyword("BY");
                 skipPartitionClause();
-            } else if (accept("DISTRIBUTED")) {
-                expectKeyword("BY");
-                if (accept("HASH")) {
+            } else if (c.accept("DISTRIBUTED")) {
+                c.expectKeyword("BY");
+                if (c.accept("HASH")) {
                     distribution = nameList("distribution column");
                     for (String column : distribution) {
                         requireColumn(columns, column, "distribution column");
                     }
-                } else if (!accept("RANDOM")) {
-                    throw error("expected HASH(...) or RANDOM after DISTRIBUTED BY, found " + peek().describe());
+                } else if (!c.accept("RANDOM")) {
+                    throw c.error("expected HASH(...) or RANDOM after DISTRIBUTED BY, found " + c.peek().describe());
                 }
-                if (accept("BUCKETS")) {
-                    buckets = positiveInt("bucket number");
+                if (c.accept("BUCKETS")) {
+                    buckets = c.positiveInt("bucket number");
                 }
-            } else if (accept("ORDER")) {
-                expectKeyword("BY");
+            } else if (c.accept("ORDER")) {
+                c.expectKeyword("BY");
                 for (String column : nameList("ORDER BY column")) {
                     requireColumn(columns, column, "ORDER BY column");
                 }
-            } else if (accept("PROPERTIES")) {
+            } else if (c.accept("PROPERTIES")) {
                 properties.putAll(properties());
             } else {
-                throw error("unexpected " + peek().describe() + " after the key definition; expected COMMENT,"
+                throw c.error("unexpected " + c.peek().describe() + " after the key definition; expected COMMENT,"
                         + " PARTITION BY, DISTRIBUTED BY, ORDER BY or PROPERTIES");
             }
         }
@@ -159,20 +159,20 @@ public final class DdlParser {
     }
 
     private KeysType keysType() throws DdlException {
-        DdlToken token = peek();
-        if (accept("PRIMARY")) {
-            expectKeyword("KEY");
+        DdlToken token = c.peek();
+        if (c.accept("PRIMARY")) {
+            c.expectKeyword("KEY");
             return KeysType.PRIMARY_KEYS;
         }
-        if (accept("DUPLICATE")) {
-            expectKeyword("KEY");
+        if (c.accept("DUPLICATE")) {
+            c.expectKeyword("KEY");
             return KeysType.DUPLICATE_KEYS;
         }
         if (token.isKeyword("AGGREGATE") || token.isKeyword("UNIQUE")) {
-            throw error(token.text().toUpperCase() + " KEY tables are not supported by the emulator;"
+            throw c.error(token.text().toUpperCase() + " KEY tables are not supported by the emulator;"
                     + " use PRIMARY KEY or DUPLICATE KEY");
         }
-        throw error("expected PRIMARY KEY (...) or DUPLICATE KEY (...) after the column list, found "
+        throw c.error("expected PRIMARY KEY (...) or DUPLICATE KEY (...) after the column list, found "
                 + token.describe());
     }
 
@@ -182,27 +182,27 @@ public final class DdlParser {
     }
 
     private ColumnDraft columnDefinition() throws DdlException {
-        int line = peek().line();
-        String name = identifier("column name");
-        ColumnType type = ColumnTypeParser.parse(this, name);
+        int line = c.peek().line();
+        String name = c.identifier("column name");
+        ColumnType type = ColumnTypeParser.parse(c, name);
         Boolean nullable = null;
         String defaultValue = null;
         while (true) {
-            DdlToken token = peek();
-            if (accept("NOT")) {
-                expectKeyword("NULL");
+            DdlToken token = c.peek();
+            if (c.accept("NOT")) {
+                c.expectKeyword("NULL");
                 nullable = Boolean.FALSE;
-            } else if (accept("NULL")) {
+            } else if (c.accept("NULL")) {
                 nullable = Boolean.TRUE;
-            } else if (accept("DEFAULT")) {
+            } else if (c.accept("DEFAULT")) {
                 defaultValue = defaultValue(name);
-            } else if (accept("COMMENT")) {
-                string("column comment");
+            } else if (c.accept("COMMENT")) {
+                c.string("column comment");
             } else if (token.isKeyword("AUTO_INCREMENT") || token.isKeyword("AS")) {
-                throw error(token.text().toUpperCase() + " columns are not supported by the emulator (column '"
+                throw c.error(token.text().toUpperCase() + " columns are not supported by the emulator (column '"
                         + name + "')");
             } else if (token.kind() == DdlToken.Kind.IDENTIFIER && isAggregate(token.text())) {
-                throw error("aggregate column '" + name + "' (" + token.text().toUpperCase()
+                throw c.error("aggregate column '" + name + "' (" + token.text().toUpperCase()
                         + ") is not supported by the emulator");
             } else {
                 return new ColumnDraft(name, type, nullable, defaultValue, line);
@@ -211,24 +211,24 @@ public final class DdlParser {
     }
 
     private String defaultValue(String column) throws DdlException {
-        DdlToken token = peek();
+        DdlToken token = c.peek();
         if (token.kind() == DdlToken.Kind.STRING || token.kind() == DdlToken.Kind.NUMBER) {
-            pos++;
+            c.advance();
             return token.text();
         }
         if (token.isSymbol("-") || token.isSymbol("+")) {
-            pos++;
-            DdlToken number = peek();
+            c.advance();
+            DdlToken number = c.peek();
             if (number.kind() != DdlToken.Kind.NUMBER) {
-                throw error("expected a number after '" + token.text() + "' in DEFAULT of column '" + column + "'");
+                throw c.error("expected a number after '" + token.text() + "' in DEFAULT of column '" + column + "'");
             }
-            pos++;
+            c.advance();
             return token.isSymbol("-") ? "-" + number.text() : number.text();
         }
-        if (accept("NULL")) {
+        if (c.accept("NULL")) {
             return null;
         }
-        throw error("DEFAULT of column '" + column + "' must be a quoted literal, a number or NULL, found "
+        throw c.error("DEFAULT of column '" + column + "' must be a quoted literal, a number or NULL, found "
                 + token.describe() + " (DEFAULT CURRENT_TIMESTAMP and expressions are not supported by the emulator)");
     }
 
@@ -244,7 +244,7 @@ public final class DdlParser {
                 nullable = !(isKey && keysType == KeysType.PRIMARY_KEYS);
             }
             if (isKey && keysType == KeysType.PRIMARY_KEYS && nullable) {
-                throw new DdlException(prefix(draft.line()) + "primary key column '" + draft.name()
+                throw new DdlException(c.prefix(draft.line()) + "primary key column '" + draft.name()
                         + "' cannot be nullable; declare it NOT NULL");
             }
             columns.add(new ColumnSchema(draft.name(), draft.type(), nullable, draft.defaultValue()));
@@ -263,9 +263,9 @@ public final class DdlParser {
     private void skipIndexDefinition() throws DdlException {
         int depth = 0;
         while (true) {
-            DdlToken token = peek();
+            DdlToken token = c.peek();
             if (token.kind() == DdlToken.Kind.END || token.kind() == DdlToken.Kind.ERROR) {
-                throw error("unterminated INDEX definition");
+                throw c.error("unterminated INDEX definition");
             }
             if (depth == 0 && (token.isSymbol(",") || token.isSymbol(")"))) {
                 return;
@@ -275,7 +275,7 @@ public final class DdlParser {
             } else if (token.isSymbol(")")) {
                 depth--;
             }
-            pos++;
+            c.advance();
         }
     }
 
@@ -283,13 +283,13 @@ public final class DdlParser {
     private void skipPartitionClause() throws DdlException {
         int depth = 0;
         while (true) {
-            DdlToken token = peek();
+            DdlToken token = c.peek();
             if (token.kind() == DdlToken.Kind.ERROR) {
-                throw error(token.text());
+                throw c.error(token.text());
             }
             if (token.kind() == DdlToken.Kind.END) {
                 if (depth != 0) {
-                    throw error("unbalanced parentheses in PARTITION BY");
+                    throw c.error("unbalanced parentheses in PARTITION BY");
                 }
                 return;
             }
@@ -302,139 +302,48 @@ public final class DdlParser {
             } else if (token.isSymbol(")")) {
                 depth--;
             }
-            pos++;
+            c.advance();
         }
     }
 
     private Map<String, String> properties() throws DdlException {
         Map<String, String> properties = new LinkedHashMap<>();
-        expectSymbol("(");
-        if (acceptSymbol(")")) {
+        c.expectSymbol("(");
+        if (c.acceptSymbol(")")) {
             return properties;
         }
         do {
-            String key = string("property name");
-            expectSymbol("=");
-            String value = string("value of property '" + key + "'");
+            String key = c.string("property name");
+            c.expectSymbol("=");
+            String value = c.string("value of property '" + key + "'");
             properties.put(key, value);
-        } while (acceptSymbol(","));
-        expectSymbol(")");
+        } while (c.acceptSymbol(","));
+        c.expectSymbol(")");
         return properties;
     }
 
     private List<String> nameList(String what) throws DdlException {
-        expectSymbol("(");
+        c.expectSymbol("(");
         List<String> names = new ArrayList<>();
         do {
-            names.add(identifier(what));
-        } while (acceptSymbol(","));
-        expectSymbol(")");
+            names.add(c.identifier(what));
+        } while (c.acceptSymbol(","));
+        c.expectSymbol(")");
         return names;
     }
 
     private void requireColumn(List<ColumnSchema> columns, String name, String what) throws DdlException {
         if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(name))) {
-            throw error(what + " '" + name + "' is not a column of the table");
+            throw c.error(what + " '" + name + "' is not a column of the table");
         }
     }
 
     private boolean ifNotExists() throws DdlException {
-        if (accept("IF")) {
-            expectKeyword("NOT");
-            expectKeyword("EXISTS");
+        if (c.accept("IF")) {
+            c.expectKeyword("NOT");
+            c.expectKeyword("EXISTS");
             return true;
         }
         return false;
-    }
-
-    // ---- token helpers, also used by ColumnTypeParser ----
-
-    DdlToken peek() {
-        return tokens.get(pos);
-    }
-
-    private boolean accept(String keyword) {
-        if (peek().isKeyword(keyword)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    boolean acceptSymbol(String symbol) {
-        if (peek().isSymbol(symbol)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private void expectKeyword(String keyword) throws DdlException {
-        if (!accept(keyword)) {
-            throw error("expected " + keyword + ", found " + peek().describe());
-        }
-    }
-
-    void expectSymbol(String symbol) throws DdlException {
-        if (!acceptSymbol(symbol)) {
-            throw error("expected '" + symbol + "', found " + peek().describe());
-        }
-    }
-
-    String identifier(String what) throws DdlException {
-        DdlToken token = peek();
-        if (token.kind() != DdlToken.Kind.IDENTIFIER) {
-            throw error("expected " + what + ", found " + token.describe());
-        }
-        pos++;
-        return token.text();
-    }
-
-    private String string(String what) throws DdlException {
-        DdlToken token = peek();
-        if (token.kind() != DdlToken.Kind.STRING) {
-            throw error("expected " + what + " as a quoted string, found " + token.describe());
-        }
-        pos++;
-        return token.text();
-    }
-
-    int positiveInt(String what) throws DdlException {
-        int value = positiveIntOrZero(what);
-        if (value == 0) {
-            throw error(what + " must be greater than 0");
-        }
-        return value;
-    }
-
-    int positiveIntOrZero(String what) throws DdlException {
-        DdlToken token = peek();
-        if (token.kind() != DdlToken.Kind.NUMBER || token.text().contains(".")) {
-            throw error("expected " + what + " as a whole number, found " + token.describe());
-        }
-        pos++;
-        try {
-            return Integer.parseInt(token.text());
-        } catch (NumberFormatException e) {
-            throw error(what + " " + token.text() + " is too large");
-        }
-    }
-
-    /** An error at the current token; a tokenizer problem there is reported instead of the parse problem. */
-    DdlException error(String problem) {
-        DdlToken token = peek();
-        if (token.kind() == DdlToken.Kind.ERROR) {
-            return new DdlException(prefix(token.line()) + token.text());
-        }
-        return new DdlException(prefix(token.line()) + problem);
-    }
-
-    /** An error located at an earlier token. */
-    DdlException errorAt(DdlToken token, String problem) {
-        return new DdlException(prefix(token.line()) + problem);
-    }
-
-    private String prefix(int line) {
-        return "DDL statement " + statementNumber + " (line " + line + "): ";
     }
 }

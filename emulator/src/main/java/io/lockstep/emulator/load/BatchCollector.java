@@ -18,10 +18,16 @@ final class BatchCollector {
     private final List<String> errorRows = new ArrayList<>();
     private long totalRows;
     private long filteredRows;
+    private long unselectedRows;
 
+    /** A row that passed; null means the {@code where} predicate unselected it. */
     void loaded(RowChange row) {
         totalRows++;
-        rows.add(row);
+        if (row == null) {
+            unselectedRows++;
+        } else {
+            rows.add(row);
+        }
     }
 
     void filtered(String reason, String record) {
@@ -34,6 +40,6 @@ final class BatchCollector {
     }
 
     ParsedBatch toBatch() {
-        return new ParsedBatch(rows, totalRows, filteredRows, 0, errorRows);
+        return new ParsedBatch(rows, totalRows, filteredRows, unselectedRows, errorRows);
     }
 }

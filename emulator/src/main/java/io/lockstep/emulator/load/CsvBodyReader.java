@@ -8,10 +8,10 @@ import java.nio.charset.StandardCharsets;
  * {@code \N} is NULL and an empty field is an empty string; empty records are skipped; a record whose field count
  * differs from the number of source columns is filtered with "Value count does not match column count".
  *
- * <p>A final fragment not ended by the row delimiter is still read as a record, as the BE does at the end of a
- * stream. Note that in a real transaction the bodies of successive loads are one stream, so such a fragment would
- * be glued to the first record of the next load; the emulator parses each load on its own and does not reproduce
- * that gluing (reference §5: clients must end every record, including the last, with the row delimiter).
+ * <p>A final fragment not ended by the row delimiter is read as a record, as the BE does at the end of its input.
+ * In a real transaction the bodies of successive loads are one stream, so such a fragment is continued by the next
+ * load (reference §5: clients must end every record, including the last, with the row delimiter);
+ * {@link LoadStreamCarry} reproduces that across loads.
  *
  * <p>No enclose/escape handling: the transaction load path does not read those headers (reference §2.2).
  */
@@ -72,6 +72,20 @@ final class CsvBodyReader {
             return null;
         }
         return new String(body, start, end - start, StandardCharsets.UTF_8);
+    }
+
+    /** Last index of {@code needle} in {@code haystack}, or -1. */
+    static int lastIndexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = haystack.length - needle.length; i >= 0; i--) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /** First index of {@code needle} in {@code haystack[from, to)}, or -1. */

@@ -5,6 +5,13 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
@@ -19,12 +26,15 @@ import java.util.Map;
  * takes source column i from {@code jsonpaths[i]}. Absent keys are NULL.
  *
  * <p>Data problems are filtered records, never exceptions: a document that is not valid JSON (one filtered record
- * for the unreadable rest; rows read before it are kept), an array without {@code strip_outer_array}, an object
- * with it, a row that is not an object, a {@code json_root} that selects nothing.
+ * for everything from the syntax error on, shown as the body's first 4096 characters; rows read before it are
+ * kept), an array without {@code strip_outer_array}, an object with it, a row that is not an object, a
+ * {@code json_root} that selects nothing.
  */
 final class JsonBodyReader {
+    /** Decimals are kept exactly as written (no trailing zeros stripped), as StarRocks reads the text. */
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
 
     private JsonBodyReader() {
     }
@@ -52,9 +62,14 @@ final class JsonBodyReader {
                     // Stream the elements so a large array is never held as one tree.
                     while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
                         if (token == null) {
+                            out.filtered("Malformed JSON: the body ends inside an array", tail(body));
                             return;
                         }
-                        readRow(JSON.readTree(parser), paths, plan, out);
+                        if (paths == null && token == JsonToken.START_OBJECT) {
+                            readObjectStreaming(parser, body, plan, out);
+                        } else {
+                            readRow(JSON.readTree(parser), paths, plan, out);
+                        }
                     }
                     continue;
                 }
@@ -93,6 +108,45 @@ final class JsonBodyReader {
         }
     }
 
+    /**
+     * Simple mode without a tree: reads the fields of the object at the parser's START_OBJECT straight into the
+     * source values (nested objects and arrays become trees). Gives the same values as {@link #readRow}; a
+     * filtered row's text is re-read from the body only then.
+     */
+    private static void readObjectStreaming(JsonParser parser, byte[] body, LoadPlan plan, BatchCollector out)
+            throws IOException {
+        long start = parser.currentTokenLocation().getByteOffset();
+        Object[] values = new Object[plan.sourceNames().size()];
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            int index = plan.sourceIndex(parser.currentName());
+            JsonToken value = parser.nextToken();
+            if (index < 0) {
+                parser.skipChildren();
+                continue;
+            }
+            values[index] = switch (value) {
+                case VALUE_STRING -> TextNode.valueOf(parser.getText());
+                case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+                    case INT -> IntNode.valueOf(parser.getIntValue());
+                    case LONG -> LongNode.valueOf(parser.getLongValue());
+                    default -> BigIntegerNode.valueOf(parser.getBigIntegerValue());
+                };
+                case VALUE_NUMBER_FLOAT -> DecimalNode.valueOf(parser.getDecimalValue());
+                case VALUE_TRUE -> BooleanNode.TRUE;
+                case VALUE_FALSE -> BooleanNode.FALSE;
+                case VALUE_NULL -> null;
+                default -> JSON.readTree(parser);
+            };
+        }
+        try {
+            out.loaded(plan.assemble(values));
+        } catch (ValueConversionException e) {
+            long end = parser.currentLocation().getByteOffset();
+            String raw = new String(body, (int) start, (int) (end - start), StandardCharsets.UTF_8);
+            out.filtered(e.getMessage(), JSON.readTree(raw).toString());
+        }
+    }
+
     private static void readRow(JsonNode row, List<JsonPath> paths, LoadPlan plan, BatchCollector out) {
         if (!row.isObject()) {
             out.filtered("JSON value is not an object: expected one row as a JSON object", row.toString());
@@ -108,7 +162,7 @@ final class JsonBodyReader {
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 int index = plan.sourceIndex(field.getKey());
-                if (index >= 0 && values[index] == null) {
+                if (index >= 0) {
                     values[index] = field.getValue();
                 }
             }

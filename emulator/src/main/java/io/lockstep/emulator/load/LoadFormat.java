@@ -23,7 +23,12 @@ public interface LoadFormat {
         return LoadFormats.fromHeaders(headers);
     }
 
-    /** {@code max_filter_ratio} in [0, 1]; default 0. Checked by the transaction layer at prepare/commit. */
+    /**
+     * {@code max_filter_ratio}; default 0. Read as the BE reads it (C {@code strtod}: the leading number, 0 when
+     * there is none, no range check; BE {@code stream_load.cpp} and {@code transaction_stream_load.cpp}). The load
+     * fails with "too many filtered rows" when filtered / (total - unselected) exceeds it; the transaction layer
+     * checks this at prepare/commit (reference §5).
+     */
     double maxFilterRatio();
 
     /** {@code format} as sent, lower-cased ({@code csv} when absent). */

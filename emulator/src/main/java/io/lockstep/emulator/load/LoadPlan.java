@@ -31,8 +31,12 @@ final class LoadPlan {
     private final boolean strictMode;
     private final List<String> sourceNames;
     private final Map<String, Integer> sourceIndexByLowerName;
+    /** Fast path for keys spelled as declared. */
+    private final Map<String, Integer> sourceIndexByExactName;
     private final Source[] columnSources;
     private final Source opSource;
+    /** The where header's predicate, or null. */
+    private final WherePredicate where;
 
     /** Where one value of the row comes from. */
     private sealed interface Source {
@@ -48,13 +52,21 @@ final class LoadPlan {
     }
 
     private LoadPlan(TableSchema table, boolean strictMode, List<String> sourceNames, Source[] columnSources,
-                     Source opSource) {
+                     Source opSource, WherePredicate where) {
+        this.where = where;
         this.table = table;
         this.strictMode = strictMode;
         this.sourceNames = List.copyOf(sourceNames);
         this.sourceIndexByLowerName = new HashMap<>();
+        this.sourceIndexByExactName = new HashMap<>();
         for (int i = 0; i < sourceNames.size(); i++) {
             sourceIndexByLowerName.putIfAbsent(sourceNames.get(i).toLowerCase(Locale.ROOT), i);
+        }
+        for (int i = 0; i < sourceNames.size(); i++) {
+            String name = sourceNames.get(i);
+            if (sourceIndexByLowerName.get(name.toLowerCase(Locale.ROOT)) == i) {
+                sourceIndexByExactName.putIfAbsent(name, i);
+            }
         }
         this.columnSources = columnSources;
         this.opSource = opSource;
@@ -123,7 +135,8 @@ final class LoadPlan {
                 op = new FromSource(sourceIndex.get(OP_COLUMN));
             }
         }
-        return new LoadPlan(table, format.strictMode(), sourceNames, sources, op);
+        WherePredicate where = format.where() == null ? null : WherePredicate.parse(format.where(), table);
+        return new LoadPlan(table, format.strictMode(), sourceNames, sources, op, where);
     }
 
     private static Source resolve(ColumnsHeader.Expression expression, Map<String, Integer> sourceIndex,
@@ -151,7 +164,10 @@ final class LoadPlan {
 
     /** Index of a source column by name (case-insensitive), or -1. */
     int sourceIndex(String name) {
-        Integer index = sourceIndexByLowerName.get(name.toLowerCase(Locale.ROOT));
+        Integer index = sourceIndexByExactName.get(name);
+        if (index == null) {
+            index = sourceIndexByLowerName.get(name.toLowerCase(Locale.ROOT));
+        }
         return index == null ? -1 : index;
     }
 
@@ -159,12 +175,13 @@ final class LoadPlan {
      * Builds one row from the source values of one record.
      *
      * @param sourceValues one value per source column: a String, a JsonNode, or null for NULL / absent
-     * @return the row
+     * @return the row, or null when the {@code where} predicate unselects it
      * @throws ValueConversionException with the reason the row is filtered
      */
     RowChange assemble(Object[] sourceValues) throws ValueConversionException {
         List<ColumnSchema> columns = table.columns();
         Object[] values = new Object[columns.size()];
+        String[] problems = null;
         for (int c = 0; c < values.length; c++) {
             ColumnSchema column = columns.get(c);
             Object raw = rawValue(columnSources[c], sourceValues);
@@ -180,11 +197,24 @@ final class LoadPlan {
                     conversionProblem = e.getMessage();
                 }
             }
-            if (value == null && !column.nullable()) {
-                throw new ValueConversionException("NULL value in non-nullable column '" + column.name() + "'"
-                        + (conversionProblem == null ? "" : " (" + conversionProblem + ")"));
+            if (conversionProblem != null) {
+                if (problems == null) {
+                    problems = new String[values.length];
+                }
+                problems[c] = conversionProblem;
             }
             values[c] = value;
+        }
+        if (where != null && !where.selects(values)) {
+            return null;
+        }
+        for (int c = 0; c < values.length; c++) {
+            ColumnSchema column = columns.get(c);
+            if (values[c] == null && !column.nullable()) {
+                String problem = problems == null ? null : problems[c];
+                throw new ValueConversionException("NULL value in non-nullable column '" + column.name() + "'"
+                        + (problem == null ? "" : " (" + problem + ")"));
+            }
         }
         return new RowChange(values, opSource != null && isDelete(rawValue(opSource, sourceValues)));
     }

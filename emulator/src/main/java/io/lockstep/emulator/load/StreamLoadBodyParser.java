@@ -30,9 +30,7 @@ public final class StreamLoadBodyParser implements LoadBodyParser {
     public ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body) throws LoadFormatException {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(body, "body");
-        if (!(format instanceof StreamLoadFormat streamFormat)) {
-            throw new IllegalArgumentException("format must come from LoadFormat.fromHeaders, got " + format);
-        }
+        StreamLoadFormat streamFormat = streamFormat(format);
         BatchCollector out = new BatchCollector();
         if (streamFormat.isJson()) {
             boolean implicitOp = streamFormat.jsonPaths() == null;
@@ -43,5 +41,48 @@ public final class StreamLoadBodyParser implements LoadBodyParser {
             CsvBodyReader.read(body, streamFormat, plan, out);
         }
         return out.toBatch();
+    }
+
+    /**
+     * Parses one load of a transaction whose loads form one stream: for CSV, the bytes after the last row
+     * delimiter are not read but kept in {@code carry} and put in front of the next load's body, as the BE reads
+     * the concatenated bodies (see {@link LoadStreamCarry}). JSON bodies are parsed whole and leave no carry.
+     *
+     * @param carry the transaction-table's carry; updated
+     * @throws LoadFormatException as {@link #parse(TableSchema, LoadFormat, byte[])}
+     */
+    public ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body, LoadStreamCarry carry)
+            throws LoadFormatException {
+        Objects.requireNonNull(carry, "carry");
+        StreamLoadFormat streamFormat = streamFormat(format);
+        if (streamFormat.isJson()) {
+            return parse(table, format, body);
+        }
+        byte[] data = carry.takeJoinedWith(Objects.requireNonNull(body, "body"));
+        byte[] delimiter = streamFormat.rowDelimiter().bytes();
+        int end = CsvBodyReader.lastIndexOf(data, delimiter);
+        int complete = end < 0 ? 0 : end + delimiter.length;
+        carry.keep(data, complete);
+        byte[] records = complete == data.length ? data : java.util.Arrays.copyOf(data, complete);
+        return parse(table, format, records);
+    }
+
+    /**
+     * Ends a transaction's stream (prepare or commit): reads the carried unterminated record, if any, as the BE
+     * does at the end of its input.
+     *
+     * @return the last record's outcome; an empty batch when nothing was carried
+     * @throws LoadFormatException as {@link #parse(TableSchema, LoadFormat, byte[])}
+     */
+    public ParsedBatch finish(TableSchema table, LoadFormat format, LoadStreamCarry carry)
+            throws LoadFormatException {
+        return parse(table, format, carry.takeAll());
+    }
+
+    private static StreamLoadFormat streamFormat(LoadFormat format) {
+        if (!(format instanceof StreamLoadFormat streamFormat)) {
+            throw new IllegalArgumentException("format must come from LoadFormat.fromHeaders, got " + format);
+        }
+        return streamFormat;
     }
 }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import javax.annotation.concurrent.Immutable;
 
 /**
  * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load}
@@ -20,18 +21,20 @@ import java.util.TreeMap;
  * {@code load_mem_limit}; a non-numeric {@code load_dop}; an unknown {@code format} → INTERNAL_ERROR
  * "unknown data format, format=X". Headers the BE reads leniently stay lenient: {@code strip_outer_array} is true
  * only for "true" (any case), anything else is false; {@code max_filter_ratio} is read like C {@code strtod}
- * (a leading number, else 0). Features the emulator does not implement ({@code where}, {@code partial_update},
+ * (a leading number, else 0). Features the emulator does not implement ({@code partial_update},
  * {@code merge_condition}, {@code negative}, compressed payloads and compressed CSV formats) fail with
  * NOT_IMPLEMENTED_ERROR naming the header, so a test never passes by accident.
  *
  * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of
  * one transaction (reference §2.3, "load request not equal last.").
  */
+@Immutable
 public final class StreamLoadFormat implements LoadFormat {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String formatName;
     private final ColumnsHeader columns;
+    private final String where;
     private final Delimiter columnSeparator;
     private final Delimiter rowDelimiter;
     private final List<String> jsonPaths;
@@ -56,9 +59,7 @@ public final class StreamLoadFormat implements LoadFormat {
         }
         String columnsHeader = nonEmpty(headers.get("columns"));
         this.columns = columnsHeader == null ? null : ColumnsHeader.parse(columnsHeader);
-        if (nonEmpty(headers.get("where")) != null) {
-            throw notImplemented("the where header");
-        }
+        this.where = nonEmpty(headers.get("where"));
         String separator = nonEmpty(headers.get("column_separator"));
         this.columnSeparator = separator == null ? Delimiter.TAB : Delimiter.parse("column_separator", separator);
         String delimiter = nonEmpty(headers.get("row_delimiter"));
@@ -117,12 +118,17 @@ public final class StreamLoadFormat implements LoadFormat {
         fields.put("format", formatName);
         for (String name : List.of("columns", "where", "column_separator", "row_delimiter", "partitions",
                 "temporary_partitions", "timezone", "load_mem_limit", "jsonpaths", "json_root", "merge_condition",
-                "partial_update_mode", "transmission_compression_type", "load_dop", "compression",
+                "transmission_compression_type", "load_dop", "compression",
                 "content-encoding")) {
             String value = nonEmpty(headers.get(name));
             if (value != null) {
                 fields.put(name, value);
             }
+        }
+        String mode = headers.get("partial_update_mode");
+        if ("row".equals(mode) || "auto".equals(mode) || "column".equals(mode)) {
+            // The BE sets the mode only for these three values and ignores any other.
+            fields.put("partial_update_mode", mode);
         }
         fields.put("negative", String.valueOf("true".equals(headers.get("negative"))));
         fields.put("partial_update", String.valueOf("true".equals(headers.get("partial_update"))));
@@ -234,6 +240,11 @@ public final class StreamLoadFormat implements LoadFormat {
         return columns;
     }
 
+    /** The {@code where} header, or null; parsed against the table by the body parser ({@link WherePredicate}). */
+    public String where() {
+        return where;
+    }
+
     Delimiter columnSeparator() {
         return columnSeparator;
     }
@@ -252,10 +263,12 @@ public final class StreamLoadFormat implements LoadFormat {
         return jsonRoot;
     }
 
+    /** {@code strip_outer_array}: true only for "true" in any case (BE rule), else false. */
     public boolean stripOuterArray() {
         return stripOuterArray;
     }
 
+    /** {@code strict_mode}: true filters rows with values that fail conversion; false (default) makes them NULL. */
     public boolean strictMode() {
         return strictMode;
     }
@@ -265,6 +278,7 @@ public final class StreamLoadFormat implements LoadFormat {
         return timezone;
     }
 
+    /** {@inheritDoc} Header values are compared as the BE compares its thrift request fields. */
     @Override
     public boolean sameLoadRequest(LoadFormat other) {
         return other instanceof StreamLoadFormat o && requestFields.equals(o.requestFields);

@@ -105,6 +105,13 @@ final class ValueConverter {
 
     private static long integer(String raw, ColumnSchema column, long min, long max)
             throws ValueConversionException {
+        long fast = plainLong(raw);
+        if (fast != NOT_PLAIN) {
+            if (fast < min || fast > max) {
+                throw outOfRange(raw, column);
+            }
+            return fast;
+        }
         String text = raw.trim();
         if (!INTEGER.matcher(text).matches()) {
             throw failure(raw, column);
@@ -123,6 +130,32 @@ final class ValueConverter {
         } catch (NumberFormatException e) {
             throw outOfRange(raw, column);
         }
+    }
+
+    /** Marks text that {@link #plainLong} does not read; never a result (it has more than 18 digits). */
+    private static final long NOT_PLAIN = Long.MIN_VALUE;
+
+    /** Reads an optional '-' and 1..18 digits without allocating, else returns {@link #NOT_PLAIN}. */
+    private static long plainLong(String text) {
+        int length = text.length();
+        int i = 0;
+        boolean negative = false;
+        if (length > 0 && text.charAt(0) == '-') {
+            negative = true;
+            i = 1;
+        }
+        if (length == i || length - i > 18) {
+            return NOT_PLAIN;
+        }
+        long value = 0;
+        for (; i < length; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return NOT_PLAIN;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return negative ? -value : value;
     }
 
     private static BigInteger largeInt(String raw, ColumnSchema column) throws ValueConversionException {
@@ -153,12 +186,23 @@ final class ValueConverter {
 
     private static BigDecimal decimal(String raw, ColumnSchema column) throws ValueConversionException {
         String text = raw.trim();
-        if (!FLOATING.matcher(text).matches()) {
+        BigDecimal parsed;
+        try {
+            parsed = new BigDecimal(text);
+        } catch (NumberFormatException e) {
             throw failure(raw, column);
         }
         int precision = column.type().precision();
         int scale = column.type().scale();
-        BigDecimal value = new BigDecimal(text).setScale(scale, RoundingMode.HALF_UP);
+        // Guards before rescaling, so that an exponent like 1e999999999 costs nothing.
+        if (parsed.precision() - parsed.scale() > precision - scale) {
+            throw new ValueConversionException("Value '" + raw + "' is out of range of DECIMAL(" + precision + ","
+                    + scale + ") for column '" + column.name() + "'");
+        }
+        if (parsed.scale() - parsed.precision() > scale + 1) {
+            return BigDecimal.ZERO.setScale(scale);
+        }
+        BigDecimal value = parsed.setScale(scale, RoundingMode.HALF_UP);
         if (value.precision() - value.scale() > precision - scale) {
             throw new ValueConversionException("Value '" + raw + "' is out of range of DECIMAL(" + precision + ","
                     + scale + ") for column '" + column.name() + "'");
@@ -193,6 +237,22 @@ final class ValueConverter {
     }
 
     private static LocalDateTime dateTime(String text, ColumnSchema column) throws ValueConversionException {
+        if (text.length() == 19 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == ' '
+                && text.charAt(13) == ':' && text.charAt(16) == ':') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 7);
+            int day = digits(text, 8, 10);
+            int hour = digits(text, 11, 13);
+            int minute = digits(text, 14, 16);
+            int second = digits(text, 17, 19);
+            if ((year | month | day | hour | minute | second) >= 0) {
+                try {
+                    return LocalDateTime.of(year, month, day, hour, minute, second);
+                } catch (DateTimeException e) {
+                    throw failure(text, column);
+                }
+            }
+        }
         Matcher m = DATETIME.matcher(text);
         if (!m.matches()) {
             throw failure(text, column);
@@ -209,6 +269,19 @@ final class ValueConverter {
         } catch (DateTimeException e) {
             throw failure(text, column);
         }
+    }
+
+    /** The number written by the ASCII digits in text[from, to), or -1 if any is not a digit. */
+    private static int digits(String text, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     private static int num(String digits) {

@@ -18,12 +18,15 @@ import java.util.stream.Collectors;
  *
  * <p>Type mapping (StarRocks → H2): BOOLEAN → BOOLEAN; TINYINT, SMALLINT, INT, BIGINT → same; LARGEINT →
  * NUMERIC(39, 0); FLOAT → REAL; DOUBLE → DOUBLE PRECISION; DECIMAL(p, s) → DECIMAL(p, s); CHAR(n) → VARCHAR(n)
- * (StarRocks does not pad CHAR values on read, H2's CHAR would); VARCHAR(n), STRING → VARCHAR (lengths were
- * checked in UTF-8 bytes at load, as StarRocks counts them; H2 counts characters, which never exceed the bytes);
+ * (StarRocks does not pad CHAR values on read, H2's CHAR would); VARCHAR(n), STRING → VARCHAR(n) (lengths were
+ * checked in UTF-8 bytes at load, as StarRocks counts them; H2 counts characters, which never exceed the bytes),
+ * or CHARACTER LARGE OBJECT above H2's 1,000,000-character VARCHAR limit (read back as String);
  * DATE → DATE; DATETIME → TIMESTAMP(6) (StarRocks keeps microseconds); JSON → VARCHAR holding the JSON text
- * (readers compare and print it as text).
+ * (readers compare and print it as text; H2 limits it to 1,000,000 characters, StarRocks to 16 MB).
  */
 final class H2Sql {
+    /** H2's longest VARCHAR, in characters; longer StarRocks VARCHARs (up to 1048576 bytes) become CLOBs. */
+    static final int H2_MAX_VARCHAR = 1_000_000;
     private H2Sql() {
     }
 
@@ -46,7 +49,8 @@ final class H2Sql {
             case FLOAT -> "REAL";
             case DOUBLE -> "DOUBLE PRECISION";
             case DECIMAL -> "DECIMAL(" + type.precision() + ", " + type.scale() + ")";
-            case CHAR, VARCHAR, STRING -> "VARCHAR(" + type.length() + ")";
+            case CHAR, VARCHAR, STRING -> type.length() <= H2_MAX_VARCHAR
+                    ? "VARCHAR(" + type.length() + ")" : "CHARACTER LARGE OBJECT";
             case DATE -> "DATE";
             case DATETIME -> "TIMESTAMP(6)";
             case JSON -> "VARCHAR";

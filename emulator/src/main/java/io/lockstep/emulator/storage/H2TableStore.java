@@ -58,8 +58,8 @@ public final class H2TableStore implements TableStore {
     private final Object writeLock = new Object();
     @GuardedBy("writeLock")
     private final Connection writer;
-    @GuardedBy("writeLock")
-    private boolean closed;
+    /** Written under writeLock; volatile so that readers see it without the lock. */
+    private volatile boolean closed;
     /** Tables this store has created, by qualified name; written under writeLock, read by any thread. */
     private final Map<String, TableSchema> tables = new ConcurrentHashMap<>();
 
@@ -254,7 +254,11 @@ public final class H2TableStore implements TableStore {
         if (sql == null || !READ_ONLY.matcher(sql).matches()) {
             throw new StoreException("the H2 store accepts only read-only SELECT queries, got: " + abbreviate(sql));
         }
-        try (Connection connection = connect(url, READER, readerPassword)) {
+        if (closed) {
+            throw new StoreException("the H2 store is closed");
+        }
+        // IFEXISTS: after close, never let a reader create a fresh empty database under the same name.
+        try (Connection connection = connect(url + ";IFEXISTS=TRUE", READER, readerPassword)) {
             connection.setReadOnly(true);
             connection.setAutoCommit(false);
             try (Statement setup = connection.createStatement()) {
@@ -286,6 +290,8 @@ public final class H2TableStore implements TableStore {
                     value = timestamp.toLocalDateTime();
                 } else if (value instanceof java.sql.Date date) {
                     value = date.toLocalDate();
+                } else if (value instanceof java.sql.Clob clob) {
+                    value = clob.getSubString(1, (int) clob.length());
                 }
                 row[i - 1] = value;
             }

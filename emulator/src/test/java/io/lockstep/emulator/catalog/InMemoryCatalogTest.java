@@ -8,6 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class InMemoryCatalogTest {
@@ -107,5 +111,44 @@ class InMemoryCatalogTest {
         catalog.execute(shopDdl());
         assertThat(events).containsExactly("db shop", "table shop.customers", "table shop.orders",
                 "table shop.order_items", "table shop.payments");
+    }
+
+    @Test
+    void concurrentDdlGivesUniqueIdsAndListenersSeeEveryTable() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.createDatabase("d");
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        catalog.addListener(new CatalogListener() {
+            @Override
+            public void databaseCreated(DatabaseInfo database) {
+            }
+
+            @Override
+            public void tableCreated(TableSchema table) {
+                seen.add(table.name());
+            }
+        });
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int thread = 0; thread < 4; thread++) {
+                int t = thread;
+                futures.add(executor.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        catalog.execute("CREATE TABLE d.t" + t + "_" + i + " (k INT) DUPLICATE KEY (k)");
+                        assertThat(catalog.table("d", "t" + t + "_" + i)).isPresent();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        assertThat(catalog.tables()).hasSize(200);
+        assertThat(catalog.tables()).extracting(TableSchema::tableId).doesNotHaveDuplicates();
+        assertThat(seen).hasSize(200).doesNotHaveDuplicates();
     }
 }

@@ -160,4 +160,14 @@ class CsvLoadTest {
         assertThat(Arrays.asList(tooLong.errorRows().get(0).split("\\. Row"))).first().asString()
                 .contains("length=10 bytes");
     }
+
+    @Test
+    void decimalExponentsAreBoundedBeforeRescaling() throws LoadFormatException {
+        ParsedBatch batch = parse("orders", "1\ta\t1e999999999\t\\N\n2\tb\t1e-999999999\t\\N\n3\tc\t-1.5e1\t\\N\n",
+                "strict_mode", "true");
+        assertThat(batch.errorRows()).containsExactly("Error: Value '1e999999999' is out of range of DECIMAL(6,2) for"
+                + " column 'total'. Row: 1\ta\t1e999999999\t\\N");
+        assertThat(batch.rows()).extracting(r -> r.values()[2])
+                .containsExactly(new BigDecimal("0.00"), new BigDecimal("-15.00"));
+    }
 }

@@ -96,7 +96,6 @@ class StreamLoadFormatTest {
 
     @Test
     void unsupportedFeaturesFailLoudly() {
-        assertRejected("NOT_IMPLEMENTED_ERROR", "the where header is not supported by the emulator", "where", "k > 1");
         assertRejected("NOT_IMPLEMENTED_ERROR", "partial_update: true is not supported by the emulator",
                 "partial_update", "true");
         assertRejected("NOT_IMPLEMENTED_ERROR", "format=gzip (compressed CSV) is not supported by the emulator",
@@ -144,5 +143,8 @@ class StreamLoadFormatTest {
         assertThat(first.sameLoadRequest(format("format", "json", "strip_outer_array", "true",
                 "strict_mode", "false"))).as("an explicit false differs from an absent header in the thrift request")
                 .isFalse();
+        assertThat(format("partial_update_mode", "bogus").sameLoadRequest(format()))
+                .as("the BE ignores an unknown partial_update_mode").isTrue();
+        assertThat(format("partial_update_mode", "row").sameLoadRequest(format())).isFalse();
     }
 }

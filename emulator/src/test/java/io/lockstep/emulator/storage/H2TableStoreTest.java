@@ -31,6 +31,7 @@ class H2TableStoreTest {
                 CREATE TABLE shop.all_types (k INT NOT NULL, b BOOLEAN, ti TINYINT, si SMALLINT, bi BIGINT,
                   li LARGEINT, f FLOAT, d DOUBLE, dec DECIMAL(10, 3), c CHAR(4), s STRING, dt DATE, ts DATETIME,
                   j JSON) PRIMARY KEY (k);
+                CREATE TABLE shop.big (k INT NOT NULL, v VARCHAR(1048576)) PRIMARY KEY (k);
                 """);
     }
 
@@ -120,6 +121,13 @@ class H2TableStoreTest {
     }
 
     @Test
+    void longestStarRocksVarcharFitsAndReadsBackAsString() {
+        String value = "x".repeat(1_048_576);
+        store.publish(1, List.of(new TableChanges(table("big"), List.of(upsert(1, value)))));
+        assertThat(store.query("SELECT v FROM shop.big").rows()).containsExactly(List.of(value));
+    }
+
+    @Test
     void queryIsReadOnly() {
         for (String sql : List.of("DELETE FROM shop.orders", "DROP TABLE shop.orders", "  insert into x values (1)",
                 "CALL 1")) {
@@ -156,6 +164,8 @@ class H2TableStoreTest {
         store.close();
         store.close();
         assertThatThrownBy(() -> store.publish(1, List.of(new TableChanges(table("orders"), List.of()))))
+                .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
+        assertThatThrownBy(() -> store.query("SELECT 1"))
                 .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
     }
 }
