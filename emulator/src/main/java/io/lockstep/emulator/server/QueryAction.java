@@ -10,6 +10,8 @@ import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,6 +21,9 @@ import java.util.Locale;
  */
 final class QueryAction {
     private static final List<String> READ_ONLY = List.of("SELECT", "WITH", "SHOW", "EXPLAIN", "VALUES", "TABLE");
+
+    /** StarRocks prints DATETIME as {@code 2024-01-01 00:00:00}. */
+    private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final TableStore store;
 
@@ -67,6 +72,10 @@ final class QueryAction {
             row.add(((Number) v).doubleValue());
         } else if (v instanceof Boolean) {
             row.add((Boolean) v);
+        } else if (v instanceof LocalDateTime) {
+            row.add(DATETIME.format((LocalDateTime) v));
+        } else if (v instanceof java.sql.Timestamp) {
+            row.add(DATETIME.format(((java.sql.Timestamp) v).toLocalDateTime()));
         } else {
             row.add(v.toString());
         }
