@@ -53,6 +53,7 @@ public final class BackendTransactionOps {
         be.faults().pause(FaultOp.BEGIN);
         String dbName = req.headerOrEmpty("db");
         String tableName = req.headerOrEmpty("table");
+        // The two texts below are best guesses: the FE thrift handler's wording was not in the stored sources.
         Optional<DatabaseInfo> db = be.catalog().database(dbName);
         if (db.isEmpty()) {
             return BeResult.error(BeResult.ANALYSIS_ERROR, "unknown database, database=" + dbName);

@@ -34,6 +34,7 @@ public final class FeRestActions {
             return FeDecision.answer(FeResult.failed(FeResult.DDL_EXCEPTION, "There is no 100-continue header")
                     .reply().closing());
         }
+        // Unknown database/table texts of LoadAction are best guesses (not in the stored sources).
         if (be.catalog().database(db).isEmpty()) {
             return FeDecision.answer(FeResult.failed(FeResult.DDL_EXCEPTION,
                     "Database[" + db + "] does not exist").reply());

@@ -24,7 +24,8 @@ public final class BasicAuth {
      * Checks an {@code Authorization} header value.
      *
      * @return ok with the user, or the FE's error text: "Need auth information." when absent or not Basic,
-     *         "Access denied for user '<user>'" when the user is unknown or the password wrong
+     *         "Access denied for user '<user>'" when the user is unknown or the password wrong (StarRocks adds
+     *         the client host and "(using password: YES)"; the short form is ours)
      */
     public Result check(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {

@@ -247,6 +247,7 @@ public final class MultiTableService {
         return FeResult.failedPlain(reason).reply();
     }
 
+    /** FE-SLM {@code checkLoadAllowed}; the reference gives the endings, the "Stream load task L" prefix is ours. */
     private static String loadRefusal(MultiTableTask task) {
         String prefix = "Stream load task " + task.label();
         switch (task.state()) {

@@ -16,6 +16,7 @@ public final class LabelFormat {
      */
     public static void check(String label) throws TransactionException {
         if (label == null || !LABEL.matcher(label).matches()) {
+            // "Label format error. regex: ..." is from FeNameFormat; the ", label: L" suffix is ours.
             throw new TransactionException(TransactionException.Reason.LABEL_FORMAT,
                     "Label format error. regex: " + LABEL_REGEX + ", label: " + label);
         }
