@@ -75,6 +75,17 @@ class RedirectAndAuthTest {
     }
 
     @Test
+    void largeBodyWithoutExpectIsReadBeforeTheRedirectSoTheClientCanFollowIt() {
+        assertThat(http.txn("begin", orders("noexpect-1")).srStatus()).isEqualTo("OK");
+        String rows = orderRows(1, 60_000);
+        assertThat(rows.length()).isGreaterThan(3_000_000);
+        Resp load = http.txn("load", ordersJson("noexpect-1"), rows);
+        assertThat(load.hops()).containsExactly(307, 200);
+        assertThat(load.srStatus()).isEqualTo("OK");
+        assertThat(http.txn("rollback", orders("noexpect-1")).srStatus()).isEqualTo("OK");
+    }
+
+    @Test
     void clientMustResendCredentialsToTheBe() {
         Resp redirect = http.send("POST", "/api/transaction/begin", orders("creds-1"), null, false);
         assertThat(redirect.status()).isEqualTo(307);

@@ -49,6 +49,11 @@ final class JettyHandler extends Handler.Abstract {
             callback.failed(new IOException("connection dropped by fault injection"));
             return true;
         }
+        if (reply.httpStatus() == 307 && !"100-continue".equalsIgnoreCase(headers.getOrDefault("expect", "").trim())) {
+            // Without Expect the client is already sending the body: read it as StarRocks' netty FE does, so the
+            // client can finish writing and follow the redirect on a healthy connection.
+            discardBody(req);
+        }
         response.setStatus(reply.httpStatus());
         reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
         if (!reply.body().isEmpty()) {
@@ -59,6 +64,14 @@ final class JettyHandler extends Handler.Abstract {
         }
         Content.Sink.write(response, true, reply.body(), callback);
         return true;
+    }
+
+    private static void discardBody(ServerRequest req) {
+        try {
+            req.body();
+        } catch (IOException e) {
+            // the client went away; nothing to answer
+        }
     }
 
     /** Reads the body on first use and returns the same bytes afterwards; used by one request thread. */
