@@ -1,9 +1,9 @@
 package io.lockstep.emulator.txn;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +46,9 @@ public final class TransactionManager {
     /** Every remembered transaction by id (removed when its label is forgotten). */
     @GuardedBy("this")
     private final Map<Long, TransactionState> byId = new HashMap<>();
+    /** Final transactions in finish order (the clock never goes back), so retention pops from the head. */
+    @GuardedBy("this")
+    private final ArrayDeque<TransactionState> finished = new ArrayDeque<>();
     @GuardedBy("this")
     private int maxRunningTxnPerDb;
 
@@ -184,6 +187,7 @@ public final class TransactionManager {
             }
             txn.moveTo(TransactionStatus.VISIBLE, clock.millis());
             running.remove(txnId);
+            finished.add(txn);
         }
     }
 
@@ -279,24 +283,21 @@ public final class TransactionManager {
         txn.moveTo(TransactionStatus.ABORTED, clock.millis());
         txn.reason = reason;
         running.remove(txn.txnId);
+        finished.add(txn);
         return txn.snapshot();
     }
 
     @GuardedBy("this")
     private void forgetExpiredLabels(long nowMs) {
-        for (Map<String, List<TransactionState>> db : labels.values()) {
-            Iterator<Map.Entry<String, List<TransactionState>>> it = db.entrySet().iterator();
-            while (it.hasNext()) {
-                List<TransactionState> history = it.next().getValue();
-                history.removeIf(t -> {
-                    boolean forget = t.status.isFinal() && nowMs - t.finishTimeMs >= config.labelKeepMs();
-                    if (forget) {
-                        byId.remove(t.txnId);
-                    }
-                    return forget;
-                });
+        while (!finished.isEmpty() && nowMs - finished.peekFirst().finishTimeMs >= config.labelKeepMs()) {
+            TransactionState t = finished.pollFirst();
+            byId.remove(t.txnId);
+            Map<String, List<TransactionState>> db = labels.get(t.database);
+            List<TransactionState> history = db == null ? null : db.get(t.label);
+            if (history != null) {
+                history.remove(t);
                 if (history.isEmpty()) {
-                    it.remove();
+                    db.remove(t.label);
                 }
             }
         }
