@@ -178,6 +178,22 @@ class MultiTableConformanceTest {
     }
 
     @Test
+    void tooManyFilteredRowsFailTheCommitAndRollBackEveryTable() {
+        String label = label();
+        begin(label);
+        assertThat(http.txn("load", loadTo(label, "orders"), orderRows(9501, 9501)).srStatus()).isEqualTo("OK");
+        Map<String, String> csv = multi(label, "table", "order_items", "format", "csv", "column_separator", ",");
+        assertThat(http.txn("load", csv, "9501,1\n").srStatus()).as("filtering surfaces at commit").isEqualTo("OK");
+        Resp commit = http.txn("commit", multi(label));
+        assertThat(commit.srStatus()).isEqualTo("FAILED");
+        assertThat(commit.message()).isEqualTo("too many filtered rows");
+        assertThat(commit.json().get("ErrorURL").asText()).contains("/api/_load_error_log?file=error_log_");
+        assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.ABORTED);
+        assertThat(SR.emulator().query("SELECT COUNT(*) FROM shop.orders WHERE order_id = 9501").rows().get(0).get(0))
+                .as("nothing of the transaction is visible").isEqualTo(0L);
+    }
+
+    @Test
     void loadsCommitsAndRollbacksAreRejectedWhileCommitting() throws Exception {
         String label = label();
         begin(label);
