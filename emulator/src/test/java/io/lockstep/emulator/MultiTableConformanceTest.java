@@ -216,6 +216,31 @@ class MultiTableConformanceTest {
     }
 
     @Test
+    void aLoadInFlightWhenCommitStartsIsPartOfTheCommit() throws Exception {
+        String label = label();
+        begin(label);
+        OpHold load = SR.emulator().faults().hold(FaultOp.LOAD);
+        Future<Resp> inFlight = pool.submit(() -> http.txn("load", loadTo(label, "orders"), orderRows(9601, 9602)));
+        assertThat(load.awaitArrived(10, TimeUnit.SECONDS)).isTrue();
+        OpHold commitHold = SR.emulator().faults().hold(FaultOp.COMMIT);
+        Future<Resp> commit;
+        try (SrHttp second = new SrHttp(SR.emulator().feUrl())) {
+            commit = pool.submit(() -> second.txn("commit", multi(label)));
+            assertThat(commitHold.awaitArrived(10, TimeUnit.SECONDS)).isTrue();
+            commitHold.release();
+            load.release();
+            assertThat(commit.get(10, TimeUnit.SECONDS).srStatus()).as("the commit waited for the load")
+                    .isEqualTo("OK");
+            assertThat(inFlight.get(10, TimeUnit.SECONDS).srStatus()).isEqualTo("OK");
+        } finally {
+            load.release();
+            commitHold.release();
+        }
+        assertThat(SR.emulator().query("SELECT COUNT(*) FROM shop.orders WHERE order_id BETWEEN 9601 AND 9602")
+                .rows().get(0).get(0)).isEqualTo(2L);
+    }
+
+    @Test
     void loadsAreRejectedAfterRollback() {
         String label = label();
         begin(label);

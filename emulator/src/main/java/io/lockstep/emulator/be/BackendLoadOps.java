@@ -60,6 +60,12 @@ public final class BackendLoadOps {
             return BeResult.error(BeResult.TXN_IN_PROCESSING, "Transaction is in processing").label(label);
         }
         try {
+            if (ctx.closedForCommit()) {
+                // Checked while holding the channel: a multi-table commit closes the context, then waits for
+                // each channel, so a load admitted here is part of the commit and a later one is refused.
+                return BeResult.error(BeResult.INTERNAL_ERROR, "transaction " + ctx.label()
+                        + " is committing, can not accept new loads");
+            }
             ctx.touch(be.clock().millis());
             be.faults().pause(FaultOp.LOAD);
             return loadEntered(req, ctx, channel);

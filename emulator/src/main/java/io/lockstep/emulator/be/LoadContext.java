@@ -33,6 +33,9 @@ public final class LoadContext {
 
     @GuardedBy("this")
     private final Map<String, TableChannel> channels = new LinkedHashMap<>();
+    /** Set by a multi-table commit: channels are final, new loads are refused. */
+    @GuardedBy("this")
+    private boolean closedForCommit;
     /** Set once when the transaction was aborted while the context was alive; null while healthy. */
     @GuardedBy("this")
     private String abortMessage;
@@ -105,6 +108,20 @@ public final class LoadContext {
 
     public synchronized List<TableChannel> channels() {
         return new ArrayList<>(channels.values());
+    }
+
+    /**
+     * Closes the context for a multi-table commit and returns its channels. A load that checks
+     * {@link #closedForCommit()} after entering its channel either ran before this call (and the commit waits
+     * for it on that channel) or is refused, so no accepted row is left out of the commit.
+     */
+    public synchronized List<TableChannel> closeForCommit() {
+        closedForCommit = true;
+        return new ArrayList<>(channels.values());
+    }
+
+    public synchronized boolean closedForCommit() {
+        return closedForCommit;
     }
 
     /** Sum of all channels' counters. */

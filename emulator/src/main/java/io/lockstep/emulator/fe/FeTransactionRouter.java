@@ -11,6 +11,7 @@ import io.lockstep.emulator.multi.MultiTableService;
 import io.lockstep.emulator.txn.TransactionException;
 import io.lockstep.emulator.txn.TransactionPublisher;
 import io.lockstep.emulator.txn.TransactionSnapshot;
+import io.lockstep.emulator.txn.TransactionStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -194,6 +195,13 @@ public final class FeTransactionRouter {
             }
             return FeResult.ok().with("TxnId", txnId).with("Label", label).reply();
         } catch (TransactionException e) {
+            // A concurrent commit of the same label won: answer as the FE answers a repeated commit.
+            boolean committed = be.transactions().get(txnId).map(t -> t.status() == TransactionStatus.COMMITTED
+                    || t.status() == TransactionStatus.VISIBLE).orElse(false);
+            if (committed) {
+                return FeResult.ok("Transaction " + txnId + " has already committed, label is " + label)
+                        .with("TxnId", txnId).with("Label", label).reply();
+            }
             return FeResult.failed(e.getMessage()).reply();
         }
     }
@@ -205,6 +213,12 @@ public final class FeTransactionRouter {
             be.transactions().abort(txnId, "User Aborted");
             return FeResult.ok().with("TxnId", txnId).with("Label", label).reply();
         } catch (TransactionException e) {
+            boolean aborted = be.transactions().get(txnId)
+                    .map(t -> t.status() == TransactionStatus.ABORTED).orElse(false);
+            if (aborted) {
+                return FeResult.ok("Transaction " + txnId + " has already aborted, label is " + label)
+                        .with("TxnId", txnId).with("Label", label).reply();
+            }
             return FeResult.failed(e.getMessage()).reply();
         }
     }

@@ -150,13 +150,14 @@ public final class MultiTableService {
                     task.moveTo(MultiTaskState.COMMITING);
             }
         }
-        be.faults().pause(FaultOp.COMMIT);
         LoadContext ctx = be.contexts().get(label).filter(c -> c.txnId() == txnId).orElse(null);
+        List<TableChannel> channels = ctx == null ? List.of() : ctx.closeForCommit();
+        be.faults().pause(FaultOp.COMMIT);
         List<TableChannel> entered = new ArrayList<>();
         try {
             List<TableChanges> changes = new ArrayList<>();
             if (ctx != null) {
-                for (TableChannel channel : ctx.channels()) {
+                for (TableChannel channel : channels) {
                     if (!channel.enter(CHANNEL_WAIT_MS)) {
                         return abortOnCommit(task, "wait for load of table " + channel.table().name()
                                 + " to finish timed out");
@@ -198,7 +199,14 @@ public final class MultiTableService {
             return FeResult.failedPlain("stream load task" + label + "does not exist").reply();
         }
         long txnId = task.txnId();
-        switch (task.state()) {
+        MultiTaskState state;
+        synchronized (task) {
+            state = task.state();
+            if (state == MultiTaskState.BEGIN) {
+                task.moveTo(MultiTaskState.ABORTING);
+            }
+        }
+        switch (state) {
             case CANCELLED:
                 return FeResult.ok("Transaction " + txnId + " has already aborted, label is " + label).reply();
             case ABORTING:
@@ -213,7 +221,6 @@ public final class MultiTableService {
                         + label).reply();
             default:
                 be.faults().pause(FaultOp.ROLLBACK);
-                task.moveTo(MultiTaskState.ABORTING);
                 be.transactions().abortIfRunning(txnId, "user abort");
                 task.cancel("user abort");
                 be.contexts().remove(label, txnId);
