@@ -41,6 +41,7 @@ public final class ErrorLogStore {
         return name;
     }
 
+    /** The text of a stored log; empty when unknown or already evicted. */
     public synchronized Optional<String> read(String name) {
         return Optional.ofNullable(files.get(name));
     }

@@ -20,6 +20,7 @@ public final class LoadContextRegistry {
         return contexts.putIfAbsent(context.label(), context) == null;
     }
 
+    /** The live context of a label, if any. */
     public Optional<LoadContext> get(String label) {
         return Optional.ofNullable(contexts.get(label));
     }

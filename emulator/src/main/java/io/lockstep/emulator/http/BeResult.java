@@ -11,6 +11,7 @@ import java.util.Map;
  * and finally {@code ErrorURL} when an error log was written.
  */
 public final class BeResult {
+    // TStatusCode names the BE writes in Status (gensrc/thrift/StatusCode.thrift).
     public static final String OK = "OK";
     public static final String LABEL_ALREADY_EXISTS = "LABEL_ALREADY_EXISTS";
     public static final String TXN_NOT_EXISTS = "TXN_NOT_EXISTS";
@@ -49,6 +50,7 @@ public final class BeResult {
         return this;
     }
 
+    /** {@code ExistingJobStatus}, written only for LABEL_ALREADY_EXISTS. */
     public BeResult existingJobStatus(String value) {
         this.existingJobStatus = value == null ? "" : value;
         return this;
@@ -60,6 +62,7 @@ public final class BeResult {
         return this;
     }
 
+    /** {@code ErrorURL}, written last whenever set (success or not). */
     public BeResult errorUrl(String url) {
         this.errorUrl = url;
         return this;

@@ -53,11 +53,13 @@ public final class FeResult {
         return r;
     }
 
+    /** Adds a result entry ({@code Label}, {@code Db}, {@code ErrorURL}, ...) after Status and Message. */
     public FeResult with(String key, String value) {
         json.put(key, value);
         return this;
     }
 
+    /** Adds a numeric result entry ({@code TxnId}). */
     public FeResult with(String key, long value) {
         json.put(key, value);
         return this;

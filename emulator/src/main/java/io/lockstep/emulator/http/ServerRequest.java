@@ -37,6 +37,7 @@ public record ServerRequest(String method, String path, String rawQuery, Map<Str
         return v == null ? "" : v.trim();
     }
 
+    /** A decoded query parameter, or null. */
     public String query(String name) {
         return queryParams.get(name);
     }

@@ -23,10 +23,12 @@ public final class TransactionException extends Exception {
     private final Reason reason;
     private final String existingJobStatus;
 
+    /** A refusal without an existing job status. */
     public TransactionException(Reason reason, String message) {
         this(reason, message, "");
     }
 
+    /** A refusal naming the existing job's status (LABEL_ALREADY_USED: RUNNING or FINISHED). */
     public TransactionException(Reason reason, String message, String existingJobStatus) {
         super(message);
         this.reason = reason;

@@ -75,6 +75,7 @@ public final class TransactionPublisher {
         return prepared.getOrDefault(txnId, List.of());
     }
 
+    /** Forgets the kept data of a transaction (called on abort). */
     public synchronized void dropPrepared(long txnId) {
         prepared.remove(txnId);
     }
