@@ -75,8 +75,13 @@ public final class StarRocksEmulator implements AutoCloseable {
         if ("none".equals(b.storage)) {
             catalog.addListener(store);
         }
-        for (String ddl : b.ddl) {
-            catalog.execute(ddl);
+        try {
+            for (String ddl : b.ddl) {
+                catalog.execute(ddl);
+            }
+        } catch (DdlException | RuntimeException e) {
+            store.close();
+            throw e;
         }
         this.transactions = new TransactionManager(b.clock, b.transactionConfig);
         FaultInjector injector = new FaultInjector();

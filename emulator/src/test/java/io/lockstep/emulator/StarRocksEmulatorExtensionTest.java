@@ -29,6 +29,15 @@ class StarRocksEmulatorExtensionTest {
     }
 
     @Test
+    @Order(3)
+    void invalidDdlFailsTheBuildNamingTheProblem() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> StarRocksEmulator.builder().ddl("CREATE TABLE nowhere.t (id INT) DUPLICATE KEY (id)").build())
+                .isInstanceOf(io.lockstep.emulator.catalog.DdlException.class)
+                .hasMessageContaining("nowhere");
+    }
+
+    @Test
     @Order(2)
     void secondTestStartsClean() throws Exception {
         assertThat(sr.emulator().labelState("shop", "ext-1")).isEqualTo(TransactionStatus.UNKNOWN);
