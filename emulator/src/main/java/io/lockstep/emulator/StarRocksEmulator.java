@@ -36,6 +36,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An embedded server that speaks StarRocks' stream load and transaction stream load HTTP protocol: an FE
@@ -54,6 +56,7 @@ import java.util.concurrent.TimeUnit;
  * Thread-safe after {@link #start()}; {@link #start()} and {@link #close()} are called from one thread.
  */
 public final class StarRocksEmulator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
     private final Builder config;
     private final Catalog catalog;
     private final TableStore store;
@@ -123,7 +126,7 @@ public final class StarRocksEmulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        sweeper.scheduleWithFixedDelay(parts::tick, config.sweepIntervalMs, config.sweepIntervalMs,
+        sweeper.scheduleWithFixedDelay(this::sweep, config.sweepIntervalMs, config.sweepIntervalMs,
                 TimeUnit.MILLISECONDS);
         return this;
     }
@@ -190,6 +193,15 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** Number of BE load contexts alive (volatile state lost on {@link Faults#restart()}). */
     public int liveLoadContexts() {
         return contexts.all().size();
+    }
+
+    /** One sweeper run; an exception is logged, never allowed to cancel the schedule. */
+    private void sweep() {
+        try {
+            parts.tick();
+        } catch (RuntimeException e) {
+            LOG.error("timer sweep failed; retrying on the next run", e);
+        }
     }
 
     private void restartVolatileState() {
