@@ -91,6 +91,17 @@ class MultiTableConformanceTest {
     }
 
     @Test
+    void beginOnALabelUsedBySingleTableNamesTheTransactionStatus() {
+        String label = label();
+        assertThat(http.txn("begin", TestSchema.orders(label)).srStatus()).isEqualTo("OK");
+        Resp r = http.txn("begin", multi(label));
+        assertThat(r.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
+        assertThat(r.message()).isEqualTo("Label [" + label + "] has already been used.");
+        assertThat(r.json().get("ExistingJobStatus").asText()).isEqualTo("PREPARE");
+        assertThat(r.json().get("Db").asText()).isEqualTo("shop");
+    }
+
+    @Test
     void prepareIsRejected() {
         String label = label();
         begin(label);
