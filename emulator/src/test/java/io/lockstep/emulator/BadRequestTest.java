@@ -137,7 +137,9 @@ class BadRequestTest {
         http.txn("begin", orders("dbm-1"));
         Resp db = http.txn("load", h("label", "dbm-1", "db", "other", "table", "events", "format", "json"), "[]");
         assertThat(db.srStatus()).isEqualTo("INVALID_ARGUMENT");
-        assertThat(db.message()).isEqualTo("request db other transaction db shop not match");
+        assertThat(db.message()).isEqualTo("Request database other not equal transaction database shop");
+        assertThat(SR.emulator().labelState("shop", "dbm-1")).as("no rollback for a mismatch")
+                .isEqualTo(TransactionStatus.PREPARE);
         Resp table = http.txn("load", h("label", "dbm-1", "db", "shop", "table", "order_items", "format", "json"),
                 "[]");
         assertThat(table.message()).isEqualTo("Request table order_items not equal transaction table orders");

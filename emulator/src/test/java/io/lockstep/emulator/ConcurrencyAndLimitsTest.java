@@ -52,6 +52,7 @@ class ConcurrencyAndLimitsTest {
             assertThat(load.srStatus()).isEqualTo("TXN_IN_PROCESSING");
             assertThat(load.keys()).containsExactly("Status", "Label", "Message");
             assertThat(load.json().get("Label").asText()).isEqualTo("c-1");
+            assertThat(load.message()).isEqualTo("Transaction in processing, please retry later");
             Resp commit = second.txn("commit", orders("c-1"));
             assertThat(commit.srStatus()).isEqualTo("TXN_IN_PROCESSING");
             assertThat(commit.message()).isEqualTo("Transaction in processing, please retry later");
@@ -111,6 +112,6 @@ class ConcurrencyAndLimitsTest {
         }
         Resp over = http.txn("load", headers, rows);
         assertThat(over.srStatus()).isEqualTo("INTERNAL_ERROR");
-        assertThat(over.message()).startsWith("body size ").contains("exceed limit: 4096");
+        assertThat(over.message()).isEqualTo("body exceed max size: 4096, limit: 4096");
     }
 }

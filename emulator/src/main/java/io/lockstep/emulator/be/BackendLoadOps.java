@@ -29,16 +29,17 @@ public final class BackendLoadOps {
     public BeResult load(ServerRequest req) {
         String label = req.headerOrEmpty("label");
         if (label.isEmpty()) {
-            return BeResult.error(BeResult.INVALID_ARGUMENT, "empty label");
+            return BeResult.error(BeResult.INVALID_ARGUMENT, "Invalid label ");
         }
         Optional<LoadContext> found = be.contexts().get(label).filter(c -> c.multiTable() == req.isMultiTable());
         if (found.isEmpty()) {
-            return BackendTransactionOps.notExists(label);
+            return BeResult.error(BeResult.TXN_NOT_EXISTS, "Transaction with label " + label + " not exists");
         }
         LoadContext ctx = found.get();
-        BeResult mismatch = BackendTransactionOps.checkDb(req, ctx);
-        if (mismatch != null) {
-            return mismatch;
+        String db = req.headerOrEmpty("db");
+        if (!db.equals(ctx.database())) {
+            return BeResult.error(BeResult.INVALID_ARGUMENT,
+                    "Request database " + db + " not equal transaction database " + ctx.database());
         }
         String tableName = req.headerOrEmpty("table");
         TableChannel channel;
@@ -57,7 +58,8 @@ public final class BackendLoadOps {
             channel = ctx.singleChannel();
         }
         if (!channel.tryEnter()) {
-            return BeResult.error(BeResult.TXN_IN_PROCESSING, "Transaction is in processing").label(label);
+            return BeResult.error(BeResult.TXN_IN_PROCESSING, "Transaction in processing, please retry later")
+                    .label(label);
         }
         try {
             if (ctx.closedForCommit()) {
@@ -77,9 +79,8 @@ public final class BackendLoadOps {
 
     private BeResult loadEntered(ServerRequest req, LoadContext ctx, TableChannel channel) {
         if (!txnOps.isOpen(ctx)) {
-            String why = ctx.abortMessage() == null ? "transaction is aborted" : ctx.abortMessage();
             be.contexts().remove(ctx.label(), ctx.txnId());
-            return BeResult.error(BeResult.ABORTED, "current transaction is aborted: " + why);
+            return BeResult.error(BeResult.ABORTED, "current transaction is aborted");
         }
         LoadFormat format;
         try {
@@ -131,9 +132,8 @@ public final class BackendLoadOps {
     private BeResult checkSize(LoadContext ctx, TableChannel channel, long bytes, boolean jsonChecked) {
         long total = channel.loadBytes() + bytes;
         if (total > be.config().maxBodyBytes()) {
-            return txnOps.fail(ctx, BeResult.INTERNAL_ERROR, "body size " + total + " exceed limit: "
-                    + be.config().maxBodyBytes() + ", label: " + ctx.label()
-                    + ". You can increase the limit by setting streaming_load_max_mb in be.conf.", null);
+            return txnOps.fail(ctx, BeResult.INTERNAL_ERROR, "body exceed max size: "
+                    + be.config().maxBodyBytes() + ", limit: " + be.config().maxBodyBytes(), null);
         }
         long jsonTotal = channel.jsonBytes() + bytes;
         if (jsonChecked && jsonTotal > be.config().maxJsonBatchBytes()) {

@@ -70,7 +70,9 @@ public final class ClassicStreamLoad {
             byte[] body = req.body();
             if (body.length > be.config().maxBodyBytes()) {
                 return abort(txnId, label, "body size " + body.length + " exceed limit: "
-                        + be.config().maxBodyBytes(), Counters.NONE, null);
+                        + be.config().maxBodyBytes() + ", label=" + label
+                        + ". You can increase the limit by setting streaming_load_max_mb in be.conf.",
+                        Counters.NONE, null);
             }
             if (BackendLoadOps.jsonSizeChecked(req.headers()) && body.length > be.config().maxJsonBatchBytes()) {
                 return abort(txnId, label, "The size of this batch exceed the max size ["
