@@ -27,10 +27,12 @@ class SingleTableConformanceTest {
             StarRocksEmulator.builder().ddl(TestSchema.DDL).clock(CLOCK));
 
     static SrHttp http;
+    static LabelStates states;
 
     @BeforeAll
     static void client() {
         http = new SrHttp(SR.emulator().feUrl());
+        states = new LabelStates(http, SR.emulator());
     }
 
     @AfterAll
@@ -40,49 +42,6 @@ class SingleTableConformanceTest {
 
     static String label() {
         return "st-" + SEQ.incrementAndGet();
-    }
-
-    // --- helpers bringing a label into each state --------------------------------------------------------
-
-    static long begin(String label) {
-        Resp r = http.txn("begin", orders(label));
-        assertThat(r.srStatus()).as(r.body()).isEqualTo("OK");
-        return r.json().get("TxnId").asLong();
-    }
-
-    static void load(String label, int from, int to) {
-        Resp r = http.txn("load", ordersJson(label), orderRows(from, to));
-        assertThat(r.srStatus()).as(r.body()).isEqualTo("OK");
-    }
-
-    static long prepared(String label) {
-        long id = begin(label);
-        load(label, 1, 2);
-        Resp r = http.txn("prepare", orders(label));
-        assertThat(r.srStatus()).as(r.body()).isEqualTo("OK");
-        return id;
-    }
-
-    static long visible(String label) {
-        long id = prepared(label);
-        assertThat(http.txn("commit", orders(label)).srStatus()).isEqualTo("OK");
-        assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.VISIBLE);
-        return id;
-    }
-
-    static long committedNotVisible(String label) {
-        long id = prepared(label);
-        SR.emulator().faults().publishTimeoutNext(1);
-        assertThat(http.txn("commit", orders(label)).srStatus()).isEqualTo("FAILED");
-        assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.COMMITTED);
-        return id;
-    }
-
-    static long aborted(String label) {
-        long id = begin(label);
-        assertThat(http.txn("rollback", orders(label)).srStatus()).isEqualTo("OK");
-        assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.ABORTED);
-        return id;
     }
 
     // --- begin ---------------------------------------------------------------------------------------------
@@ -102,7 +61,7 @@ class SingleTableConformanceTest {
     @Test
     void beginWhileBeContextAliveAnswersLabelAlreadyExistsWithEmptyFields() {
         String label = label();
-        begin(label);
+        states.begin(label);
         Resp r = http.txn("begin", orders(label));
         assertThat(r.keys()).containsExactly("Status", "ExistingJobStatus", "Message");
         assertThat(r.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
@@ -113,7 +72,7 @@ class SingleTableConformanceTest {
     @Test
     void beginOnPreparedLabelIsRunning() {
         String label = label();
-        prepared(label);
+        states.prepared(label);
         Resp r = http.txn("begin", orders(label));
         assertThat(r.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
         assertThat(r.message()).isEqualTo("Label [" + label + "] has already been used.");
@@ -123,7 +82,7 @@ class SingleTableConformanceTest {
     @Test
     void beginOnVisibleLabelIsFinished() {
         String label = label();
-        visible(label);
+        states.visible(label);
         Resp r = http.txn("begin", orders(label));
         assertThat(r.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
         assertThat(r.json().get("ExistingJobStatus").asText()).isEqualTo("FINISHED");
@@ -132,7 +91,7 @@ class SingleTableConformanceTest {
     @Test
     void beginOnCommittedLabelIsFinished() {
         String label = label();
-        committedNotVisible(label);
+        states.committedNotVisible(label);
         Resp r = http.txn("begin", orders(label));
         assertThat(r.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
         assertThat(r.json().get("ExistingJobStatus").asText()).isEqualTo("FINISHED");
@@ -141,8 +100,8 @@ class SingleTableConformanceTest {
     @Test
     void beginOnAbortedLabelReusesItWithANewTxnId() {
         String label = label();
-        long first = aborted(label);
-        long second = begin(label);
+        long first = states.aborted(label);
+        long second = states.begin(label);
         assertThat(second).isNotEqualTo(first);
         assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.PREPARE);
     }
@@ -163,7 +122,7 @@ class SingleTableConformanceTest {
     @Test
     void loadOnOpenTransactionStreamsDataOnTheBe() {
         String label = label();
-        long txnId = begin(label);
+        long txnId = states.begin(label);
         Resp r = http.txn("load", ordersJson(label), orderRows(1, 3));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.keys()).containsExactly("Status", "Message", "Label", "TxnId", "LoadBytes",
@@ -176,7 +135,7 @@ class SingleTableConformanceTest {
     @Test
     void loadOnPreparedLabelIsTxnNotExists() {
         String label = label();
-        prepared(label);
+        states.prepared(label);
         Resp r = http.txn("load", ordersJson(label), orderRows(5, 5));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.srStatus()).isEqualTo("TXN_NOT_EXISTS");
@@ -185,21 +144,21 @@ class SingleTableConformanceTest {
     @Test
     void loadOnVisibleLabelIsTxnNotExists() {
         String label = label();
-        visible(label);
+        states.visible(label);
         assertThat(http.txn("load", ordersJson(label), orderRows(5, 5)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
     @Test
     void loadOnCommittedLabelIsTxnNotExists() {
         String label = label();
-        committedNotVisible(label);
+        states.committedNotVisible(label);
         assertThat(http.txn("load", ordersJson(label), orderRows(5, 5)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
     @Test
     void loadOnAbortedLabelIsTxnNotExists() {
         String label = label();
-        aborted(label);
+        states.aborted(label);
         assertThat(http.txn("load", ordersJson(label), orderRows(5, 5)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
@@ -217,9 +176,9 @@ class SingleTableConformanceTest {
     @Test
     void prepareOnOpenTransactionReturnsRowCountsAndDropsTheContext() {
         String label = label();
-        long txnId = begin(label);
-        load(label, 1, 2);
-        load(label, 3, 3);
+        long txnId = states.begin(label);
+        states.load(label, 1, 2);
+        states.load(label, 3, 3);
         Resp r = http.txn("prepare", orders(label));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.keys()).containsExactly("Status", "Message", "Label", "TxnId", "NumberTotalRows",
@@ -234,7 +193,7 @@ class SingleTableConformanceTest {
     @Test
     void prepareWithoutAnyLoadFailsAndRollsBack() {
         String label = label();
-        begin(label);
+        states.begin(label);
         Resp r = http.txn("prepare", orders(label));
         assertThat(r.srStatus()).isEqualTo("INTERNAL_ERROR");
         assertThat(r.message()).endsWith("hasn't send any data yet").contains("label=" + label);
@@ -244,7 +203,7 @@ class SingleTableConformanceTest {
     @Test
     void prepareOnPreparedLabelIsTxnNotExists() {
         String label = label();
-        prepared(label);
+        states.prepared(label);
         Resp r = http.txn("prepare", orders(label));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.srStatus()).isEqualTo("TXN_NOT_EXISTS");
@@ -253,21 +212,21 @@ class SingleTableConformanceTest {
     @Test
     void prepareOnVisibleLabelIsTxnNotExists() {
         String label = label();
-        visible(label);
+        states.visible(label);
         assertThat(http.txn("prepare", orders(label)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
     @Test
     void prepareOnCommittedLabelIsTxnNotExists() {
         String label = label();
-        committedNotVisible(label);
+        states.committedNotVisible(label);
         assertThat(http.txn("prepare", orders(label)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
     @Test
     void prepareOnAbortedLabelIsTxnNotExists() {
         String label = label();
-        aborted(label);
+        states.aborted(label);
         assertThat(http.txn("prepare", orders(label)).srStatus()).isEqualTo("TXN_NOT_EXISTS");
     }
 
@@ -284,7 +243,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnOpenTransactionIsAOnePhaseCommitOnTheBe() {
         String label = label();
-        begin(label);
+        states.begin(label);
         http.txn("load", ordersJson(label), "[{\"order_id\":7001,\"status\":\"paid\",\"total\":12.25}]");
         Resp r = http.txn("commit", orders(label));
         assertThat(r.hops()).containsExactly(307, 200);
@@ -298,8 +257,8 @@ class SingleTableConformanceTest {
     @Test
     void commitOnOpenTransactionWithPublishTimeoutIsPublishTimeoutAndCommitted() {
         String label = label();
-        begin(label);
-        load(label, 7100, 7100);
+        states.begin(label);
+        states.load(label, 7100, 7100);
         SR.emulator().faults().publishTimeoutNext(1);
         Resp r = http.txn("commit", orders(label));
         assertThat(r.srStatus()).isEqualTo("PUBLISH_TIMEOUT");
@@ -309,7 +268,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnPreparedLabelIsAnsweredByTheFe() {
         String label = label();
-        long txnId = prepared(label);
+        long txnId = states.prepared(label);
         Resp r = http.txn("commit", orders(label));
         assertThat(r.hops()).containsExactly(200);
         assertThat(r.keys()).containsExactly("Status", "Message", "TxnId", "Label");
@@ -322,7 +281,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnPreparedLabelWithPublishTimeoutFailsButStaysCommitted() {
         String label = label();
-        prepared(label);
+        states.prepared(label);
         SR.emulator().faults().publishTimeoutNext(1);
         Resp r = http.txn("commit", orders(label, "timeout", "5"));
         assertThat(r.srStatus()).isEqualTo("FAILED");
@@ -336,7 +295,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnVisibleLabelIsIdempotent() {
         String label = label();
-        long txnId = visible(label);
+        long txnId = states.visible(label);
         Resp r = http.txn("commit", orders(label));
         assertThat(r.srStatus()).isEqualTo("OK");
         assertThat(r.message()).isEqualTo("Transaction " + txnId + " has already committed, label is " + label);
@@ -345,7 +304,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnCommittedLabelIsIdempotent() {
         String label = label();
-        long txnId = committedNotVisible(label);
+        long txnId = states.committedNotVisible(label);
         Resp r = http.txn("commit", orders(label));
         assertThat(r.srStatus()).isEqualTo("OK");
         assertThat(r.message()).isEqualTo("Transaction " + txnId + " has already committed, label is " + label);
@@ -354,7 +313,7 @@ class SingleTableConformanceTest {
     @Test
     void commitOnAbortedLabelFails() {
         String label = label();
-        long txnId = aborted(label);
+        long txnId = states.aborted(label);
         Resp r = http.txn("commit", orders(label));
         assertThat(r.srStatus()).isEqualTo("FAILED");
         assertThat(r.message()).isEqualTo("class com.starrocks.common.StarRocksException: Can not commit ABORTED "
@@ -374,7 +333,7 @@ class SingleTableConformanceTest {
     @Test
     void rollbackOnOpenTransactionIsDoneByTheBe() {
         String label = label();
-        begin(label);
+        states.begin(label);
         Resp r = http.txn("rollback", orders(label));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.keys()).containsExactly("Status", "Message", "Label");
@@ -385,7 +344,7 @@ class SingleTableConformanceTest {
     @Test
     void rollbackOnPreparedLabelIsDoneByTheFe() {
         String label = label();
-        long txnId = prepared(label);
+        long txnId = states.prepared(label);
         Resp r = http.txn("rollback", orders(label));
         assertThat(r.hops()).containsExactly(200);
         assertThat(r.srStatus()).isEqualTo("OK");
@@ -396,7 +355,7 @@ class SingleTableConformanceTest {
     @Test
     void rollbackOnVisibleLabelFails() {
         String label = label();
-        long txnId = visible(label);
+        long txnId = states.visible(label);
         Resp r = http.txn("rollback", orders(label));
         assertThat(r.srStatus()).isEqualTo("FAILED");
         assertThat(r.message()).isEqualTo("class com.starrocks.common.StarRocksException: Can not abort VISIBLE "
@@ -406,7 +365,7 @@ class SingleTableConformanceTest {
     @Test
     void rollbackOnCommittedLabelFails() {
         String label = label();
-        long txnId = committedNotVisible(label);
+        long txnId = states.committedNotVisible(label);
         Resp r = http.txn("rollback", orders(label));
         assertThat(r.message()).endsWith("Can not abort COMMITTED transaction " + txnId + ", label is " + label);
     }
@@ -414,7 +373,7 @@ class SingleTableConformanceTest {
     @Test
     void rollbackOnAbortedLabelIsIdempotent() {
         String label = label();
-        long txnId = aborted(label);
+        long txnId = states.aborted(label);
         Resp r = http.txn("rollback", orders(label));
         assertThat(r.srStatus()).isEqualTo("OK");
         assertThat(r.message()).isEqualTo("Transaction " + txnId + " has already aborted, label is " + label);
