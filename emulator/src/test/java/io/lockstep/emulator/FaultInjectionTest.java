@@ -49,6 +49,21 @@ class FaultInjectionTest {
     }
 
     @Test
+    void failNextAlsoReplacesRepliesTheFeAnswersItself() {
+        http.txn("begin", orders("f-fe"));
+        http.txn("load", ordersJson("f-fe"), orderRows(1, 1));
+        assertThat(http.txn("commit", orders("f-fe")).srStatus()).isEqualTo("OK");
+        sr.faults().failNext(FaultOp.COMMIT, 1, "FAILED", "injected");
+        Resp idempotent = http.txn("commit", orders("f-fe"));
+        assertThat(idempotent.hops()).containsExactly(200);
+        assertThat(idempotent.message()).isEqualTo("injected");
+        assertThat(http.txn("commit", orders("f-fe")).message()).startsWith("Transaction ");
+        sr.faults().failNextHttp(FaultOp.GET_LOAD_STATE, 1, 500);
+        assertThat(http.send("GET", "/api/shop/get_load_state?label=f-fe", Map.of(), null, false).status())
+                .isEqualTo(500);
+    }
+
+    @Test
     void failNextHttpAnswersWithAnHttpError() {
         http.txn("begin", orders("f-2"));
         sr.faults().failNextHttp(FaultOp.LOAD, 2, 503);

@@ -9,9 +9,9 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * Per-op fault rules consulted by the server at the point where a request is executed (the BE in redirect
- * mode, the FE for what the FE answers itself). A redirecting FE never consults them, so a fault hits each
- * logical request once.
+ * Per-op fault rules consulted by the server where a request is answered (the BE in redirect mode, the FE for
+ * everything the FE answers itself, errors and idempotent replies included). A redirecting FE never consults
+ * them, so a fault hits each logical request once.
  *
  * <p>Rules: a delay for every request of an op; holds (the next request blocks until released); the next N
  * requests answered with a chosen status or HTTP error, or dropped mid-body; the next N commits taking the

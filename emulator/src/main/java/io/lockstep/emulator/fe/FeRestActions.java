@@ -56,6 +56,7 @@ public final class FeRestActions {
             return FeDecision.answer(RestResult.failed("unknown database, database=" + db));
         }
         return new FeDecision.Execute(FaultOp.GET_LOAD_STATE, () -> {
+            be.faults().pause(FaultOp.GET_LOAD_STATE);
             Optional<TransactionSnapshot> txn = be.transactions().latest(db, label);
             ObjectNode json = JsonText.object();
             json.put("state", txn.map(t -> t.status().name()).orElse("UNKNOWN"));
@@ -74,6 +75,7 @@ public final class FeRestActions {
             return FeDecision.answer(RestResult.failed("unknown database, database=" + db));
         }
         return new FeDecision.Execute(FaultOp.CANCEL, () -> {
+            be.faults().pause(FaultOp.CANCEL);
             Optional<TransactionSnapshot> txn = be.transactions().latest(db, label);
             if (txn.isEmpty()) {
                 return RestResult.failed("No transaction found with db[" + db + "] and label[" + label + "]");

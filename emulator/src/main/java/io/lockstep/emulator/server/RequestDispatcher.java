@@ -104,7 +104,8 @@ public final class RequestDispatcher {
 
     private Reply act(FeDecision decision, ServerRequest req, Route route) {
         if (decision instanceof FeDecision.Answer a) {
-            return a.reply();
+            FaultOp op = faultOpOf(route);
+            return op == null ? a.reply() : withFaults(op, a::reply);
         }
         if (decision instanceof FeDecision.Forward f) {
             if (redirect) {
@@ -154,6 +155,29 @@ public final class RequestDispatcher {
         }
         FaultOp finalOp = op;
         return withFaults(op, () -> executeOnBe(finalOp, req, route));
+    }
+
+    /** The fault op of a route, or null (unknown transaction op). */
+    private static FaultOp faultOpOf(Route route) {
+        switch (route.kind()) {
+            case TRANSACTION:
+                switch (route.opLower()) {
+                    case "begin": return FaultOp.BEGIN;
+                    case "load": return FaultOp.LOAD;
+                    case "prepare": return FaultOp.PREPARE;
+                    case "commit": return FaultOp.COMMIT;
+                    case "rollback": return FaultOp.ROLLBACK;
+                    default: return null;
+                }
+            case STREAM_LOAD:
+                return FaultOp.STREAM_LOAD;
+            case LOAD_STATE:
+                return FaultOp.GET_LOAD_STATE;
+            case CANCEL:
+                return FaultOp.CANCEL;
+            default:
+                return null;
+        }
     }
 
     private Reply executeOnBe(FaultOp op, ServerRequest req, Route route) {
