@@ -67,7 +67,8 @@ public final class BackendTransactionOps {
         try {
             txn = be.transactions().begin(dbName, db.get().id(), label, tableName, timeoutMs);
         } catch (TransactionException e) {
-            if (e.reason() == TransactionException.Reason.LABEL_ALREADY_USED) {
+            if (e.reason() == TransactionException.Reason.LABEL_ALREADY_USED
+                    && !be.config().labelCollisionAsAnalysisError()) {
                 return BeResult.error(BeResult.LABEL_ALREADY_EXISTS, e.getMessage())
                         .existingJobStatus(e.existingJobStatus());
             }
