@@ -94,6 +94,31 @@ class TransactionInterfaceDocsTest {
     }
 
     @Test
+    void csvLoadsOfOneTransactionAreOneStream() {
+        assertThat(http.txn("begin", orders("docs-5")).srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-5"), "401,new,1.00\n402,new,").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-5"), "2.50\n403,paid,3.00").srStatus()).isEqualTo("OK");
+        Resp commit = http.txn("commit", orders("docs-5"));
+        assertThat(commit.srStatus()).as(commit.body()).isEqualTo("OK");
+        assertThat(commit.json().get("NumberLoadedRows").asLong())
+                .as("a record split across loads is one record; the last one is read at commit").isEqualTo(3);
+        assertThat(SR.emulator().query("SELECT order_id, status, total FROM shop.orders WHERE order_id BETWEEN 401 AND"
+                + " 403 ORDER BY order_id").rows()).containsExactly(List.of(401L, "new", new java.math.BigDecimal("1.00")),
+                List.of(402L, "new", new java.math.BigDecimal("2.50")), List.of(403L, "paid",
+                        new java.math.BigDecimal("3.00")));
+    }
+
+    @Test
+    void aRecordWithoutItsDelimiterRunsIntoTheNextLoad() {
+        assertThat(http.txn("begin", orders("docs-6")).srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-6"), "501,new,1.00").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-6"), "502,new,2.00\n").srStatus()).isEqualTo("OK");
+        Resp prepare = http.txn("prepare", orders("docs-6"));
+        assertThat(prepare.srStatus()).isEqualTo("INTERNAL_ERROR");
+        assertThat(prepare.message()).isEqualTo("too many filtered rows");
+    }
+
+    @Test
     void labelsAreScopedPerDatabase() {
         assertThat(http.txn("begin", orders("docs-4")).srStatus()).isEqualTo("OK");
         assertThat(http.txn("load", csvLoad("docs-4"), "300,new,1.00\n").srStatus()).isEqualTo("OK");

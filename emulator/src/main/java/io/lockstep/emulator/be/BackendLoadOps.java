@@ -117,7 +117,7 @@ public final class BackendLoadOps {
         }
         ParsedBatch batch;
         try {
-            batch = be.parser().parse(channel.table(), planned, body);
+            batch = be.parser().parse(channel.table(), planned, body, channel.carry());
         } catch (LoadFormatException e) {
             return txnOps.fail(ctx, e.statusCode(), e.getMessage(), null);
         }

@@ -6,6 +6,7 @@ import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.http.BasicAuth;
 import io.lockstep.emulator.http.BeResult;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.load.LoadFormatException;
 import io.lockstep.emulator.storage.TableChanges;
 import io.lockstep.emulator.txn.TransactionException;
 import io.lockstep.emulator.txn.TransactionPublisher;
@@ -125,6 +126,11 @@ public final class BackendTransactionOps {
             if (!isOpen(ctx)) {
                 be.contexts().remove(label, ctx.txnId());
                 return BeResult.error(BeResult.ABORTED, "transaction is aborted");
+            }
+            try {
+                channel.finishStream(be.parser());
+            } catch (LoadFormatException e) {
+                return fail(ctx, e.statusCode(), e.getMessage(), null);
             }
             ChannelTotals totals = channel.totals();
             if (totals.loads() == 0) {
