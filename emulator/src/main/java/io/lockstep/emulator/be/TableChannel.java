@@ -61,6 +61,11 @@ public final class TableChannel {
         return inFlight.tryLock(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
+    /** True while a request holds this channel (diagnostics only: the answer may change at once). */
+    public boolean inFlight() {
+        return inFlight.isLocked();
+    }
+
     /** Ends the calling request's turn; must be called by the thread that entered. */
     public void exit() {
         inFlight.unlock();

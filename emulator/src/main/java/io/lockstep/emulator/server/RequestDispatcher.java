@@ -143,6 +143,8 @@ public final class RequestDispatcher {
             case "prepare": op = FaultOp.PREPARE; break;
             case "commit": op = FaultOp.COMMIT; break;
             case "rollback": op = FaultOp.ROLLBACK; break;
+            case "list":
+                return "POST".equals(m) ? parts.transactionList.list() : notFound();
             case "load":
                 if (!"PUT".equals(m)) {
                     return BeResult.error(BeResult.INVALID_ARGUMENT, "Unsupported transaction operation: load")
