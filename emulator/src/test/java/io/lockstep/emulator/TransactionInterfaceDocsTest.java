@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.emulator.SrHttp.Resp;
 import io.lockstep.emulator.txn.TransactionStatus;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -103,9 +104,10 @@ class TransactionInterfaceDocsTest {
         assertThat(commit.json().get("NumberLoadedRows").asLong())
                 .as("a record split across loads is one record; the last one is read at commit").isEqualTo(3);
         assertThat(SR.emulator().query("SELECT order_id, status, total FROM shop.orders WHERE order_id BETWEEN 401 AND"
-                + " 403 ORDER BY order_id").rows()).containsExactly(List.of(401L, "new", new java.math.BigDecimal("1.00")),
-                List.of(402L, "new", new java.math.BigDecimal("2.50")), List.of(403L, "paid",
-                        new java.math.BigDecimal("3.00")));
+                + " 403 ORDER BY order_id").rows()).containsExactly(
+                List.of(401L, "new", new BigDecimal("1.00")),
+                List.of(402L, "new", new BigDecimal("2.50")),
+                List.of(403L, "paid", new BigDecimal("3.00")));
     }
 
     @Test
