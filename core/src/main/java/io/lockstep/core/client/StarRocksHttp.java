@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
  *       anyway.</li>
  *   <li>Failover: the first hop goes to the load URL that last worked; when its connect fails (refused, timed out,
- *       unresolvable) the next URL is tried, once each. If every URL fails, or a redirect target cannot be
- *       reached, {@link NotSentException} is thrown: nothing reached the server.</li>
+ *       unresolvable) the next URL is tried, once each. If every URL fails, a redirect target cannot be
+ *       reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
+ *       request.</li>
  *   <li>Any other I/O failure (reset, response timeout, truncated reply) is an ambiguous {@link IOException}
  *       naming the URL: the server may have acted on the request.</li>
  * </ul>
@@ -128,7 +129,7 @@ final class StarRocksHttp implements AutoCloseable {
                 lastFailure = e.failure;
                 if (bases.size() > 1) {
                     LOG.warn("Load URL {} is unreachable ({}); trying the next load URL", bases.get(index),
-                            e.failure.getCause());
+                            String.valueOf(e.failure.getCause()));
                 }
             }
         }
@@ -185,8 +186,9 @@ final class StarRocksHttp implements AutoCloseable {
             LOG.debug("{} {} redirected to {}", method, uri, next);
             uri = next;
         }
-        throw new IOException(method + " " + first + " still redirects after " + MAX_REDIRECT_HOPS
-                + " hops (last " + uri + "): the FE may be overloaded or misconfigured");
+        // every hop answered 307, so no node acted on the request: safe to send again
+        throw new NotSentException(method + " " + first + " still redirects after " + MAX_REDIRECT_HOPS
+                + " hops (last " + uri + "): the FE may be overloaded or misconfigured", null);
     }
 
     private static HttpReply read(ClassicHttpResponse response, URI uri, int maxBytes) throws IOException {

@@ -308,7 +308,13 @@ public final class StarRocksTransactionClient implements TransactionClient {
             } else {
                 trouble = "I/O error " + ioFailure.getMessage();
             }
-            LabelState state = op == Op.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
+            LabelState state;
+            try {
+                state = op == Op.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
+            } catch (TransactionException e) {
+                throw new TransactionException("outcome of " + what + " is unknown after " + trouble
+                        + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
+            }
             if (op.succeededIn(state)) {
                 LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
                 return;

@@ -120,18 +120,17 @@ final class FakeStarRocksServer implements AutoCloseable {
         };
     }
 
-    /** The reply is lost: headers promise 100 bytes, 5 arrive, then the connection closes. */
+    /**
+     * The reply is lost: headers promise 100 bytes, 5 arrive, then the connection drops (a handler that throws
+     * makes the JDK server close the connection at once).
+     */
     static Reply dropReply() {
         return (exchange, request) -> {
             exchange.sendResponseHeaders(200, 100);
             OutputStream out = exchange.getResponseBody();
             out.write("{\"Sta".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            try {
-                out.close();
-            } catch (IOException expected) {
-                // the JDK server refuses to close a short fixed-length body; the connection is dropped
-            }
+            throw new IOException("reply dropped on purpose");
         };
     }
 
