@@ -25,7 +25,6 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
@@ -43,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *       hops are followed (reference §1.3).</li>
  *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; the wait for
  *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
- *       anyway.</li>
+ *       anyway; a node that answers first (the FE's 307) never gets the body ({@link ExpectContinueExecutor}).</li>
  *   <li>Failover: the first hop goes to the load URL that last worked; when its connect fails (refused, timed out,
  *       unresolvable) the next URL is tried, once each. If every URL fails, a redirect target cannot be
  *       reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
@@ -91,9 +90,8 @@ final class StarRocksHttp implements AutoCloseable {
                         .setMaxConnTotal(64)
                         .setMaxConnPerRoute(32)
                         .build())
-                .setRequestExecutor(HttpRequestExecutor.builder()
-                        .withWaitForContinue(Timeout.ofMilliseconds(config.waitForContinueTimeoutMs()))
-                        .build())
+                .setRequestExecutor(new ExpectContinueExecutor(
+                        Timeout.ofMilliseconds(config.waitForContinueTimeoutMs())))
                 .setDefaultRequestConfig(plainConfig)
                 .disableRedirectHandling()
                 .disableAutomaticRetries()
