@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Success allow-list: {@code Success}, {@code Publish Timeout} (committed, visible later) and {@code OK};
  * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded
- * (label dedup, reference §4.3), whether it came from this call or from before a restart. Because the label deduplicates, a load whose reply was lost IS re-sent: if the
- * first attempt was applied the retry answers "Label Already Exists"/FINISHED, if it is still running the retry
- * answers RUNNING and is retried after a backoff, and if it failed the label is free again. Data errors fail at
- * once with an error-log excerpt. Thread-safe.
+ * (label dedup, reference §4.3), whether it came from this call or from before a restart. Because the label
+ * deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers
+ * "Label Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a
+ * backoff, and if it failed the label is free again. Data errors fail at once with an error-log excerpt.
+ * Thread-safe.
  */
 @ThreadSafe
 public final class StarRocksStreamLoader implements AutoCloseable {
@@ -57,8 +58,8 @@ public final class StarRocksStreamLoader implements AutoCloseable {
             throws TransactionException {
         Map<String, String> headers = new LinkedHashMap<>(loadProperties);
         headers.put("label", label);
-        String path = "/api/" + StarRocksTransactionClient.encode(database) + "/"
-                + StarRocksTransactionClient.encode(table) + "/_stream_load";
+        String path = "/api/" + TransactionHeaders.encode(database) + "/"
+                + TransactionHeaders.encode(table) + "/_stream_load";
         String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label " + label;
         RetryBudget budget = new RetryBudget(config, sleeper, metrics, what);
         while (true) {

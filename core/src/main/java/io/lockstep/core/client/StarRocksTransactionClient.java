@@ -3,8 +3,6 @@ package io.lockstep.core.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -75,7 +73,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
      */
     @Override
     public long begin(TransactionRef txn, int timeoutSeconds) throws TransactionException {
-        Map<String, String> headers = txnHeaders(txn, null);
+        Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
         if (timeoutSeconds > 0) {
             headers.put("timeout", Integer.toString(timeoutSeconds));
         }
@@ -136,11 +134,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
         }
         Map<String, String> headers = new LinkedHashMap<>();
         loadProperties.forEach((name, value) -> {
-            if (!isProtocolHeader(name)) {
+            if (!TransactionHeaders.isProtocolHeader(name)) {
                 headers.put(name, value);
             }
         });
-        headers.putAll(txnHeaders(txn, table));
+        headers.putAll(TransactionHeaders.forTransaction(txn, table));
         String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
         RetryBudget budget = budget(what);
         while (true) {
@@ -180,20 +178,20 @@ public final class StarRocksTransactionClient implements TransactionClient {
             throw new TransactionException("prepare of " + txn + " is not supported: StarRocks rejects prepare for"
                     + " multi-table transactions (commit them directly)", null);
         }
-        settledOperation(Op.PREPARE, txn);
+        settledOperation(SettledOp.PREPARE, txn);
     }
 
     /** {@inheritDoc} <p>{@code POST /api/transaction/commit}; no prepare is needed (one-phase commit). */
     @Override
     public void commit(TransactionRef txn) throws TransactionException {
-        settledOperation(Op.COMMIT, txn);
+        settledOperation(SettledOp.COMMIT, txn);
         beginTimeoutsSeconds.remove(key(txn));
     }
 
     /** {@inheritDoc} <p>{@code POST /api/transaction/rollback}; an ABORTED or UNKNOWN label counts as rolled back. */
     @Override
     public void rollback(TransactionRef txn) throws TransactionException {
-        settledOperation(Op.ROLLBACK, txn);
+        settledOperation(SettledOp.ROLLBACK, txn);
         beginTimeoutsSeconds.remove(key(txn));
     }
 
@@ -206,7 +204,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
      */
     @Override
     public LabelState labelState(String database, String label) throws TransactionException {
-        String path = "/api/" + encode(database) + "/get_load_state?label=" + encode(label);
+        String path = "/api/" + TransactionHeaders.encode(database) + "/get_load_state?label="
+                + TransactionHeaders.encode(label);
         RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
         while (true) {
             ServerReply reply;
@@ -239,7 +238,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
      */
     @Override
     public void cancel(String database, String table, String label) throws TransactionException {
-        String path = "/api/" + encode(database) + "/" + encode(table) + "/_cancel?label=" + encode(label);
+        String path = "/api/" + TransactionHeaders.encode(database) + "/" + TransactionHeaders.encode(table)
+                + "/_cancel?label=" + TransactionHeaders.encode(label);
         String what = "cancel of label " + label + " (table " + database + "." + table + ")";
         RetryBudget budget = budget(what);
         while (true) {
@@ -273,17 +273,17 @@ public final class StarRocksTransactionClient implements TransactionClient {
     }
 
     /** Prepare, commit and rollback: send, classify, settle ambiguous outcomes by label state, retry while open. */
-    private void settledOperation(Op op, TransactionRef txn) throws TransactionException {
+    private void settledOperation(SettledOp op, TransactionRef txn) throws TransactionException {
         String what = op.name().toLowerCase(Locale.ROOT) + " of " + txn;
         RetryBudget budget = budget(what);
-        Map<String, String> headers = txnHeaders(txn, null);
+        Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
         while (true) {
             String trouble;
             String serverStatus = null;
             IOException ioFailure = null;
             ServerReply reply = null;
             try {
-                reply = call("POST", op.path, headers, null, false);
+                reply = call("POST", op.path(), headers, null, false);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -310,7 +310,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             LabelState state;
             try {
-                state = op == Op.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
+                state = op == SettledOp.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
             } catch (TransactionException e) {
                 throw new TransactionException("outcome of " + what + " is unknown after " + trouble
                         + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
@@ -350,7 +350,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
         }
     }
 
-    private String likelyCause(Op op, TransactionRef txn, LabelState state) {
+    private String likelyCause(SettledOp op, TransactionRef txn, LabelState state) {
         if (state.isCommitted()) {
             return "Likely cause: the transaction was already committed, so it cannot be rolled back.";
         }
@@ -394,55 +394,5 @@ public final class StarRocksTransactionClient implements TransactionClient {
 
     private static String key(TransactionRef txn) {
         return txn.database() + "/" + txn.label();
-    }
-
-    /** label, db, and table or {@code transaction_type: multi} (+ the load's table for multi-table loads). */
-    static Map<String, String> txnHeaders(TransactionRef txn, String loadTable) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("label", txn.label());
-        headers.put("db", txn.database());
-        if (txn.multiTable()) {
-            headers.put("transaction_type", "multi");
-            if (loadTable != null) {
-                headers.put("table", loadTable);
-            }
-        } else {
-            headers.put("table", txn.table());
-        }
-        return headers;
-    }
-
-    private static boolean isProtocolHeader(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.equals("label") || lower.equals("db") || lower.equals("table")
-                || lower.equals("transaction_type") || lower.equals("authorization");
-    }
-
-    static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    /** The operations settled by label state, with their path and success states. */
-    private enum Op {
-        PREPARE("/api/transaction/prepare"),
-        COMMIT("/api/transaction/commit"),
-        ROLLBACK("/api/transaction/rollback");
-
-        final String path;
-
-        Op(String path) {
-            this.path = path;
-        }
-
-        boolean succeededIn(LabelState state) {
-            switch (this) {
-                case PREPARE:
-                    return state == LabelState.PREPARED || state.isCommitted();
-                case COMMIT:
-                    return state.isCommitted();
-                default:
-                    return state == LabelState.ABORTED || state == LabelState.UNKNOWN;
-            }
-        }
     }
 }
