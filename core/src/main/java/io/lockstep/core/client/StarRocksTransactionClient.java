@@ -355,7 +355,9 @@ public final class StarRocksTransactionClient implements TransactionClient {
             return "Likely cause: the transaction was already committed, so it cannot be rolled back.";
         }
         Integer timeout = beginTimeoutsSeconds.get(key(txn));
-        String timeoutText = timeout == null ? "the begin timeout" : "timeout header " + timeout + " s";
+        String timeoutText = timeout == null ? "the begin timeout"
+                : timeout > 0 ? "timeout header " + timeout + " s"
+                : "no timeout header: the server default, 600 s single-table, 20 s multi-table";
         if (state == LabelState.ABORTED) {
             return "Likely cause: the transaction timed out on the server (" + timeoutText + ") or was aborted"
                     + " (a failed load, a data error at " + op.name().toLowerCase(Locale.ROOT)

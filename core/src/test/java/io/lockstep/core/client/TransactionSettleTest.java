@@ -223,4 +223,26 @@ class TransactionSettleTest extends ClientTestSupport {
                 .hasMessageContaining("label state could not be read");
         assertThat(fe.requests(COMMIT)).as("an unsettled commit is not blindly re-sent").hasSize(1);
     }
+
+    @Test
+    void abortedMultiTableCommitWithoutTimeoutHeaderNamesTheServerDefault() throws Exception {
+        fe.on(BEGIN, json("{\"Status\":\"OK\",\"Message\":\"\"}"));
+        fe.on(COMMIT, fail("FAILED", "Can not commit CANCELLED transaction 9, label is shared-2"));
+        fe.on(STATE, state("ABORTED"));
+        client.begin(multi("shared-2"), 0);
+
+        assertThatThrownBy(() -> client.commit(multi("shared-2")))
+                .hasMessageContaining("label shared-2 in database shop is ABORTED")
+                .hasMessageContaining("20 s multi-table");
+    }
+
+    @Test
+    void commitTxnNotExistsAfterAnEarlierCommitSettlesAsVisible() throws Exception {
+        fe.on(COMMIT, fail("TXN_NOT_EXISTS", "transaction with label l1 not exists"));
+        fe.on(STATE, state("VISIBLE"));
+
+        client.commit(single("l1"));
+
+        assertThat(fe.requests(STATE)).hasSize(1);
+    }
 }
