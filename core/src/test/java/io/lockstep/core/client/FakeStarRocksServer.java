@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A scripted HTTP server standing in for a StarRocks FE or BE in unit tests (JDK {@code HttpServer}, random port).
@@ -131,6 +133,18 @@ final class FakeStarRocksServer implements AutoCloseable {
             out.write("{\"Sta".getBytes(StandardCharsets.UTF_8));
             out.flush();
             throw new IOException("reply dropped on purpose");
+        };
+    }
+
+    /** The server never answers until {@code release} opens (the client's response timeout fires first). */
+    static Reply hangUntil(CountDownLatch release) {
+        return (exchange, request) -> {
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IOException("hung reply released");
         };
     }
 

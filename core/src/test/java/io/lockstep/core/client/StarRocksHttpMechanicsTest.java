@@ -8,7 +8,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Redirects, failover, headers, access denied and unreadable replies of the StarRocks HTTP dialect. */
@@ -190,5 +195,26 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
     @Test
     void configToStringMasksThePassword() {
         assertThat(config(fe.address()).build().toString()).contains("password=******").doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void loadsFromSeveralThreadsAtOnceAllArrive() throws Exception {
+        fe.on(LOAD, redirectTo(be.address()));
+        be.on(LOAD, ok());
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<LoadReply>> replies = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                TransactionRef txn = single("l" + i);
+                replies.add(threads.submit(() -> client.load(txn, "orders", BODY, JSON_PROPS)));
+            }
+            for (Future<LoadReply> reply : replies) {
+                assertThat(reply.get(30, TimeUnit.SECONDS).attempts()).isEqualTo(1);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(be.requests(LOAD)).hasSize(64).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));
+        assertThat(be.requests(LOAD)).extracting(r -> r.header("label")).doesNotHaveDuplicates();
     }
 }

@@ -5,6 +5,7 @@ import static io.lockstep.core.client.FakeStarRocksServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** Ambiguous prepare/commit/rollback outcomes are settled by a label-state query (reference §6.2, DESIGN §6). */
@@ -243,6 +244,23 @@ class TransactionSettleTest extends ClientTestSupport {
 
         client.commit(single("l1"));
 
+        assertThat(fe.requests(STATE)).hasSize(1);
+    }
+
+    @Test
+    void commitThatTimesOutIsSettledByLabelState() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        client.close();
+        client = new StarRocksTransactionClient(config(fe.address()).socketTimeoutMs(300).build(), metrics, sleeper);
+        fe.on(COMMIT, FakeStarRocksServer.hangUntil(release));
+        fe.on(STATE, state("COMMITTED"));
+        try {
+            client.commit(single("l1"));
+        } finally {
+            release.countDown();
+        }
+
+        assertThat(fe.requests(COMMIT)).hasSize(1);
         assertThat(fe.requests(STATE)).hasSize(1);
     }
 }
