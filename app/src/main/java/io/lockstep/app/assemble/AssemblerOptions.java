@@ -1,0 +1,68 @@
+package io.lockstep.app.assemble;
+
+import io.lockstep.app.event.BadInputMode;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Bounds and error handling of a transaction assembler. Immutable.
+ *
+ * @param maxRows most sink rows one source transaction may buffer (&gt; 0)
+ * @param maxSizeBytes most bytes (UTF-8 row text) one source transaction may buffer (&gt; 0)
+ * @param maxOpenMs longest time in ms, by the processing-time clock, a source transaction may stay open
+ *     (&gt; 0)
+ * @param boundMode what happens when a bound is exceeded
+ * @param badInputMode what happens to events that break the transaction framing (data outside a
+ *     transaction, END without BEGIN)
+ */
+public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+        BadInputMode badInputMode) implements Serializable {
+
+    /** Default row bound: 1,000,000 rows. */
+    public static final long DEFAULT_MAX_ROWS = 1_000_000L;
+    /** Default size bound: 256 MiB. */
+    public static final long DEFAULT_MAX_SIZE_BYTES = 256L * 1024 * 1024;
+    /** Default time bound: 10 minutes. */
+    public static final long DEFAULT_MAX_OPEN_MS = 10 * 60 * 1000L;
+
+    /** @throws IllegalArgumentException when a bound is not positive */
+    public AssemblerOptions {
+        if (maxRows <= 0 || maxSizeBytes <= 0 || maxOpenMs <= 0) {
+            throw new IllegalArgumentException("assembler bounds must be positive: maxRows=" + maxRows
+                    + ", maxSizeBytes=" + maxSizeBytes + ", maxOpenMs=" + maxOpenMs);
+        }
+        Objects.requireNonNull(boundMode, "boundMode");
+        Objects.requireNonNull(badInputMode, "badInputMode");
+    }
+
+    /** @return the defaults: 1,000,000 rows, 256 MiB, 10 minutes, fail on both */
+    public static AssemblerOptions defaults() {
+        return new AssemblerOptions(DEFAULT_MAX_ROWS, DEFAULT_MAX_SIZE_BYTES, DEFAULT_MAX_OPEN_MS,
+                BoundMode.FAIL, BadInputMode.FAIL);
+    }
+
+    /** @return a copy with another row bound */
+    public AssemblerOptions withMaxRows(long rows) {
+        return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode);
+    }
+
+    /** @return a copy with another size bound in bytes */
+    public AssemblerOptions withMaxSizeBytes(long bytes) {
+        return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode);
+    }
+
+    /** @return a copy with another time bound in ms */
+    public AssemblerOptions withMaxOpenMs(long ms) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode);
+    }
+
+    /** @return a copy with another bound mode */
+    public AssemblerOptions withBoundMode(BoundMode mode) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode);
+    }
+
+    /** @return a copy with another bad-input mode */
+    public AssemblerOptions withBadInputMode(BadInputMode mode) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode);
+    }
+}

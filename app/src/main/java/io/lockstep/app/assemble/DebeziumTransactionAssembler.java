@@ -1,0 +1,112 @@
+package io.lockstep.app.assemble;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.route.TableRouter;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Assembles Debezium transactions from one ordered stream of BEGIN, data events and END (transaction
+ * metadata on, table topics and the transaction topic routed into one topic partition; reference
+ * cdc-input-formats.md §1.5): BEGIN opens, data events of the same transaction key are buffered, END
+ * closes after checking its {@code event_count} and per-table counts against what was received
+ * (a mismatch fails the job naming the transaction and both counts per table; rows of skipped tables
+ * count as received). Transactions are keyed by {@link SourceEvent#getTransactionKey()} (the
+ * {@code txId} for PostgreSQL ids).
+ *
+ * <p>Events without a transaction (snapshot rows) are emitted as their own transactions. An empty
+ * transaction ({@code event_count} 0) emits nothing. A second BEGIN of the open transaction (a replay
+ * after a connector restart) discards the partial copy and starts again. Bad input (with
+ * {@link io.lockstep.app.event.BadInputMode}): a data event outside any transaction or of another
+ * transaction than the open one, an END without BEGIN or of another transaction.
+ */
+public class DebeziumTransactionAssembler extends TransactionAssembler {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DebeziumTransactionAssembler.class);
+
+    /**
+     * @param router maps source tables to target tables
+     * @param options bounds and error handling
+     */
+    public DebeziumTransactionAssembler(TableRouter router, AssemblerOptions options) {
+        super(router, options);
+    }
+
+    @Override
+    protected void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+        switch (event.getKind()) {
+            case BEGIN:
+                onBegin(event, ctx);
+                break;
+            case ROW:
+                onRow(event, ctx, out);
+                break;
+            case END:
+                onEnd(event, ctx, out);
+                break;
+            default:
+                throw new IllegalStateException("unknown event kind " + event.getKind());
+        }
+    }
+
+    private void onBegin(SourceEvent event, Context ctx) throws Exception {
+        OpenTransaction t = current();
+        if (t != null) {
+            if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
+                throw new TransactionAssemblyException(t.describe() + " on source partition " + ctx.getCurrentKey()
+                        + " (started at " + t.getStartPosition() + ") has no END: BEGIN of transaction '"
+                        + event.getTransactionId() + "' arrived at " + event.describePosition());
+            }
+            LOG.warn("BEGIN of {} again at {} (a replay after a source restart?): discarding the {} events "
+                    + "buffered since {}", t.describe(), event.describePosition(), t.getReceivedEvents(),
+                    t.getStartPosition());
+            discard(t, ctx);
+        }
+        begin(event, ctx);
+    }
+
+    private void onRow(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+        if (event.isStandalone()) {
+            emitStandalone(event, ctx, out);
+            return;
+        }
+        OpenTransaction t = current();
+        if (t == null) {
+            throw badInput(event, "data event of transaction '" + event.getTransactionId()
+                    + "' outside any transaction (no BEGIN before it)");
+        }
+        if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
+            throw badInput(event, "data event of transaction '" + event.getTransactionId() + "' inside "
+                    + t.describe() + " (started at " + t.getStartPosition() + ")");
+        }
+        add(t, event, ctx, out);
+    }
+
+    private void onEnd(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+        OpenTransaction t = current();
+        if (t == null) {
+            throw badInput(event, "END of transaction '" + event.getTransactionId() + "' without BEGIN");
+        }
+        if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
+            throw badInput(event, "END of transaction '" + event.getTransactionId() + "' while " + t.describe()
+                    + " (started at " + t.getStartPosition() + ") is open");
+        }
+        Map<String, Long> expected = new TreeMap<>(event.getTableEventCounts());
+        expected.values().removeIf(count -> count == 0);
+        Map<String, Long> received = t.receivedByTableSorted();
+        if (event.getEventCount() != t.getReceivedEvents() || !expected.equals(received)) {
+            throw new TransactionAssemblyException("transaction '" + event.getTransactionId()
+                    + "' on source partition " + ctx.getCurrentKey() + " (started at " + t.getStartPosition()
+                    + "): END at " + event.describePosition() + " counts " + event.getEventCount()
+                    + " events " + expected + " but " + t.getReceivedEvents() + " were received " + received
+                    + "; events are missing or duplicated, or the source topology splits transactions");
+        }
+        commit(t, ctx, out);
+    }
+}

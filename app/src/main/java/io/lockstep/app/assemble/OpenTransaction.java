@@ -1,0 +1,147 @@
+package io.lockstep.app.assemble;
+
+import io.lockstep.app.event.SourceEvent;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Keyed state of the source transaction an assembler is building on one source partition: its id,
+ * where it started, what is buffered and what was received. A Flink POJO (stored in a
+ * {@code ValueState}); owned by the assembler's task thread, not thread safe.
+ */
+public class OpenTransaction {
+
+    private String transactionId;
+    private String transactionKey;
+    private String startPosition;
+    private long openedAtMs;
+    private long timerAtMs = -1;
+    private String targetDatabase;
+    private long bufferedRows;
+    private long bufferedSizeBytes;
+    private long emittedRows;
+    private long receivedEvents;
+    private HashMap<String, Long> receivedByTable = new HashMap<>();
+
+    /** Flink POJO constructor. */
+    public OpenTransaction() {
+    }
+
+    /**
+     * @param first the event that opened the transaction (BEGIN, or its first row)
+     * @param nowMs processing time in ms
+     * @return a transaction with nothing buffered
+     */
+    static OpenTransaction openedBy(SourceEvent first, long nowMs) {
+        OpenTransaction t = new OpenTransaction();
+        t.transactionId = first.getTransactionId();
+        t.transactionKey = first.getTransactionKey();
+        t.startPosition = first.describePosition();
+        t.openedAtMs = nowMs;
+        return t;
+    }
+
+    /** @return {@code transaction 'ID'} as named in messages, or {@code transaction without id} */
+    String describe() {
+        return transactionId == null ? "transaction without id" : "transaction '" + transactionId + "'";
+    }
+
+    void countReceived(SourceEvent event) {
+        receivedEvents++;
+        receivedByTable.merge(event.dataCollection(), 1L, Long::sum);
+    }
+
+    /** @return received events per table, sorted by table name */
+    Map<String, Long> receivedByTableSorted() {
+        return new TreeMap<>(receivedByTable);
+    }
+
+    public String getTransactionId() {
+        return transactionId;
+    }
+
+    public void setTransactionId(String transactionId) {
+        this.transactionId = transactionId;
+    }
+
+    public String getTransactionKey() {
+        return transactionKey;
+    }
+
+    public void setTransactionKey(String transactionKey) {
+        this.transactionKey = transactionKey;
+    }
+
+    public String getStartPosition() {
+        return startPosition;
+    }
+
+    public void setStartPosition(String startPosition) {
+        this.startPosition = startPosition;
+    }
+
+    public long getOpenedAtMs() {
+        return openedAtMs;
+    }
+
+    public void setOpenedAtMs(long openedAtMs) {
+        this.openedAtMs = openedAtMs;
+    }
+
+    public long getTimerAtMs() {
+        return timerAtMs;
+    }
+
+    public void setTimerAtMs(long timerAtMs) {
+        this.timerAtMs = timerAtMs;
+    }
+
+    public String getTargetDatabase() {
+        return targetDatabase;
+    }
+
+    public void setTargetDatabase(String targetDatabase) {
+        this.targetDatabase = targetDatabase;
+    }
+
+    public long getBufferedRows() {
+        return bufferedRows;
+    }
+
+    public void setBufferedRows(long bufferedRows) {
+        this.bufferedRows = bufferedRows;
+    }
+
+    public long getBufferedSizeBytes() {
+        return bufferedSizeBytes;
+    }
+
+    public void setBufferedSizeBytes(long bufferedSizeBytes) {
+        this.bufferedSizeBytes = bufferedSizeBytes;
+    }
+
+    public long getEmittedRows() {
+        return emittedRows;
+    }
+
+    public void setEmittedRows(long emittedRows) {
+        this.emittedRows = emittedRows;
+    }
+
+    public long getReceivedEvents() {
+        return receivedEvents;
+    }
+
+    public void setReceivedEvents(long receivedEvents) {
+        this.receivedEvents = receivedEvents;
+    }
+
+    public HashMap<String, Long> getReceivedByTable() {
+        return receivedByTable;
+    }
+
+    public void setReceivedByTable(HashMap<String, Long> receivedByTable) {
+        this.receivedByTable = receivedByTable;
+    }
+}

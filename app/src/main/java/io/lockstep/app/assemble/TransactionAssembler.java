@@ -1,0 +1,266 @@
+package io.lockstep.app.assemble;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.event.BadInputMode;
+import io.lockstep.app.event.BadSourceEventException;
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.route.TargetTable;
+import io.lockstep.app.route.UnknownTableException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds source transactions on one source partition (the key) and emits each as a run of
+ * {@link DefaultStarRocksRowData} whose last row has {@code transactionEnd = true}; every row carries
+ * the partition as {@code sourcePartition} and its routed target table. Subclasses decide, per format,
+ * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
+ *
+ * <p>State (keyed by partition, on the task thread only): the {@link OpenTransaction} and the rows
+ * buffered for it, both cleared when the transaction is emitted. The buffer is bounded by
+ * {@link AssemblerOptions#maxRows()} and {@link AssemblerOptions#maxSizeBytes()}, and a processing-time
+ * timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a bound
+ * the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
+ * their own transaction. Rows are never dropped silently.
+ *
+ * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
+ * a transaction routed to two fails with {@link TransactionAssemblyException}.
+ */
+public abstract class TransactionAssembler
+        extends KeyedProcessFunction<Integer, SourceEvent, DefaultStarRocksRowData> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+
+    private final TableRouter router;
+    private final AssemblerOptions options;
+
+    private transient ValueState<OpenTransaction> openTransaction;
+    private transient ListState<DefaultStarRocksRowData> bufferedRows;
+    /** Tables already reported as skipped, so the WARN appears once per table and subtask. */
+    private transient Set<String> warnedSkippedTables;
+
+    /**
+     * @param router maps source tables to target tables
+     * @param options bounds and error handling
+     */
+    protected TransactionAssembler(TableRouter router, AssemblerOptions options) {
+        this.router = Objects.requireNonNull(router, "router");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        openTransaction = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("open-transaction", TypeInformation.of(OpenTransaction.class)));
+        bufferedRows = getRuntimeContext().getListState(
+                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
+        warnedSkippedTables = new HashSet<>();
+    }
+
+    @Override
+    public final void processElement(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+            throws Exception {
+        try {
+            handle(event, ctx, out);
+        } catch (BadSourceEventException e) {
+            if (options.badInputMode() == BadInputMode.FAIL) {
+                throw e;
+            }
+            LOG.warn("Skipping bad input: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Handles one event of this partition. Throw {@link BadSourceEventException} (through
+     * {@link #badInput}) before changing any state, so that skipping the event leaves the state as if
+     * it had not arrived.
+     */
+    protected abstract void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+            throws Exception;
+
+    /** @return the open transaction of the current partition, or {@code null} */
+    protected final OpenTransaction current() throws Exception {
+        return openTransaction.value();
+    }
+
+    /** @return a bad-input error naming the event's position */
+    protected static BadSourceEventException badInput(SourceEvent event, String reason) {
+        return new BadSourceEventException(event.describePosition(), reason);
+    }
+
+    /** Opens a transaction at {@code first} and arms its time bound. */
+    protected final OpenTransaction begin(SourceEvent first, Context ctx) throws Exception {
+        long nowMs = ctx.timerService().currentProcessingTime();
+        OpenTransaction t = OpenTransaction.openedBy(first, nowMs);
+        armTimer(t, nowMs, ctx);
+        openTransaction.update(t);
+        return t;
+    }
+
+    /**
+     * Counts a row event into the transaction and buffers its sink rows (none when its table is
+     * skipped), enforcing the size bounds first.
+     *
+     * @throws TransactionAssemblyException on a bound exceeded with {@link BoundMode#FAIL}, or a second
+     *     target database
+     */
+    protected final void add(OpenTransaction t, SourceEvent event, Context ctx,
+            Collector<DefaultStarRocksRowData> out) throws Exception {
+        TargetTable target = route(event);
+        t.countReceived(event);
+        if (target != null) {
+            if (t.getTargetDatabase() == null) {
+                t.setTargetDatabase(target.database());
+            } else if (!t.getTargetDatabase().equals(target.database())) {
+                throw new TransactionAssemblyException(t.describe() + " on source partition " + ctx.getCurrentKey()
+                        + " (started at " + t.getStartPosition() + ") loads into two target databases, '"
+                        + t.getTargetDatabase() + "' and '" + target.database() + "' (table " + event.dataCollection()
+                        + " at " + event.describePosition() + "); one transaction must load into one database");
+            }
+            List<DefaultStarRocksRowData> rows = sinkRows(event, target, ctx.getCurrentKey());
+            long sizeBytes = sizeBytes(rows);
+            if (t.getBufferedRows() + rows.size() > options.maxRows()
+                    || t.getBufferedSizeBytes() + sizeBytes > options.maxSizeBytes()) {
+                String bound = "exceeds the size bound (" + options.maxRows() + " rows, " + options.maxSizeBytes()
+                        + " bytes) with " + (t.getBufferedRows() + rows.size()) + " rows, "
+                        + (t.getBufferedSizeBytes() + sizeBytes) + " bytes at " + event.describePosition();
+                boundExceeded(t, bound, ctx, out);
+            }
+            bufferedRows.addAll(rows);
+            t.setBufferedRows(t.getBufferedRows() + rows.size());
+            t.setBufferedSizeBytes(t.getBufferedSizeBytes() + sizeBytes);
+        }
+        openTransaction.update(t);
+    }
+
+    /** Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state. */
+    protected final void commit(OpenTransaction t, Context ctx, Collector<DefaultStarRocksRowData> out)
+            throws Exception {
+        emitBuffered(out);
+        discard(t, ctx);
+    }
+
+    /** Drops the open transaction and its buffered rows, and cancels its timer. */
+    protected final void discard(OpenTransaction t, Context ctx) {
+        if (t.getTimerAtMs() >= 0) {
+            ctx.timerService().deleteProcessingTimeTimer(t.getTimerAtMs());
+        }
+        openTransaction.clear();
+        bufferedRows.clear();
+    }
+
+    /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
+    protected final void emitStandalone(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        TargetTable target = route(event);
+        if (target == null) {
+            return;
+        }
+        List<DefaultStarRocksRowData> rows = sinkRows(event, target, ctx.getCurrentKey());
+        rows.get(rows.size() - 1).setTransactionEnd(true);
+        rows.forEach(out::collect);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+        OpenTransaction t = openTransaction.value();
+        if (t == null || t.getTimerAtMs() != timestamp) {
+            return;
+        }
+        long openMs = timestamp - t.getOpenedAtMs();
+        t.setTimerAtMs(-1);
+        boundExceeded(t, "has been open for " + openMs + " ms, beyond the time bound of " + options.maxOpenMs()
+                + " ms", ctx, out);
+        armTimer(t, timestamp, ctx);
+        openTransaction.update(t);
+    }
+
+    private void boundExceeded(OpenTransaction t, String bound, Context ctx, Collector<DefaultStarRocksRowData> out)
+            throws Exception {
+        String what = t.describe() + " on source partition " + ctx.getCurrentKey() + " (started at "
+                + t.getStartPosition() + ", " + t.getBufferedRows() + " rows buffered, "
+                + t.getEmittedRows() + " emitted earlier) " + bound;
+        if (options.boundMode() == BoundMode.FAIL) {
+            throw new TransactionAssemblyException(what + "; raise the bound or allow emitting it in parts");
+        }
+        LOG.warn("{}; emitting the buffered rows as their own transaction", what);
+        long emitted = emitBuffered(out);
+        t.setEmittedRows(t.getEmittedRows() + emitted);
+        t.setBufferedRows(0);
+        t.setBufferedSizeBytes(0);
+        bufferedRows.clear();
+    }
+
+    private long emitBuffered(Collector<DefaultStarRocksRowData> out) throws Exception {
+        List<DefaultStarRocksRowData> rows = new ArrayList<>();
+        for (DefaultStarRocksRowData row : bufferedRows.get()) {
+            rows.add(row);
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            DefaultStarRocksRowData row = rows.get(i);
+            DefaultStarRocksRowData copy = new DefaultStarRocksRowData(null, row.getDatabase(), row.getTable(),
+                    row.getRow());
+            copy.setSourcePartition(row.getSourcePartition());
+            copy.setTransactionEnd(i == rows.size() - 1);
+            out.collect(copy);
+        }
+        return rows.size();
+    }
+
+    private void armTimer(OpenTransaction t, long nowMs, Context ctx) {
+        long at = nowMs + options.maxOpenMs();
+        ctx.timerService().registerProcessingTimeTimer(at);
+        t.setTimerAtMs(at);
+    }
+
+    private TargetTable route(SourceEvent event) {
+        TargetTable target;
+        try {
+            target = router.route(event.getSourceDatabase(), event.getSourceTable());
+        } catch (UnknownTableException e) {
+            throw new UnknownTableException(event.describePosition() + ": " + e.getMessage());
+        }
+        if (target == null && warnedSkippedTables.add(event.dataCollection())) {
+            LOG.warn("Skipping rows of source table {} (not in the table map), first at {}",
+                    event.dataCollection(), event.describePosition());
+        }
+        return target;
+    }
+
+    private static List<DefaultStarRocksRowData> sinkRows(SourceEvent event, TargetTable target, int partition) {
+        List<DefaultStarRocksRowData> rows = new ArrayList<>(2);
+        if (event.getPreviousKeyDeleteRow() != null) {
+            rows.add(sinkRow(target, event.getPreviousKeyDeleteRow(), partition));
+        }
+        rows.add(sinkRow(target, event.getRow(), partition));
+        return rows;
+    }
+
+    private static DefaultStarRocksRowData sinkRow(TargetTable target, String row, int partition) {
+        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, target.database(), target.table(), row);
+        data.setSourcePartition(partition);
+        return data;
+    }
+
+    private static long sizeBytes(List<DefaultStarRocksRowData> rows) {
+        long bytes = 0;
+        for (DefaultStarRocksRowData row : rows) {
+            bytes += row.getRow().getBytes(StandardCharsets.UTF_8).length;
+        }
+        return bytes;
+    }
+}

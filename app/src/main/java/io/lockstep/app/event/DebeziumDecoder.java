@@ -1,0 +1,163 @@
+package io.lockstep.app.event;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes Debezium JSON: data change events and, with {@code provide.transaction.metadata=true}, the
+ * BEGIN/END records of the transaction topic (reference cdc-input-formats.md §1.1, §1.2). Both the
+ * Kafka Connect envelope ({@code {"schema":..., "payload":...}}) and the schema-less form are read.
+ *
+ * <p>Mapping:
+ * <ul>
+ *   <li>{@code status} BEGIN/END: a {@link SourceEventKind#BEGIN} or {@link SourceEventKind#END} event;
+ *       END carries {@code event_count} and {@code data_collections[].event_count}.
+ *   <li>{@code op} {@code c}, {@code u}, {@code r}: an upsert of {@code after}; {@code d}: a delete of
+ *       {@code before} ({@code "__op":1}). A {@code u} whose key columns differ between {@code before}
+ *       and {@code after} also carries the delete of the old key
+ *       ({@link SourceEvent#getPreviousKeyDeleteRow()}). Key columns come from the record key (its field
+ *       names), else from the configured key columns of the table; without either, a {@code u} is a
+ *       plain upsert. (Debezium's default turns a key change into a delete and a create, which needs
+ *       nothing special.)
+ *   <li>A data event without a {@code transaction} block, or with {@code op} {@code r} (snapshot), is
+ *       {@link SourceEvent#isStandalone() standalone}: loaded as its own transaction.
+ *   <li>The source table is {@code source.schema} (PostgreSQL, SQL Server) or else {@code source.db}
+ *       (MySQL), plus {@code source.table}: the same name Debezium uses as data collection in END.
+ *   <li>A {@code null} value (a tombstone) decodes to nothing.
+ * </ul>
+ * Ops {@code t} (truncate) and {@code m} (message) are rejected as bad input: they cannot be loaded as
+ * row changes.
+ */
+public final class DebeziumDecoder implements SourceEventDecoder {
+
+    private static final long serialVersionUID = 1L;
+
+    private final KeyColumns keyColumns;
+
+    /** A decoder that learns key columns only from record keys. */
+    public DebeziumDecoder() {
+        this(Map.of());
+    }
+
+    /**
+     * @param primaryKeyColumns key columns per source table {@code db.table} (or {@code schema.table}),
+     *     used when a record has no key
+     */
+    public DebeziumDecoder(Map<String, List<String>> primaryKeyColumns) {
+        this.keyColumns = new KeyColumns(primaryKeyColumns);
+    }
+
+    @Override
+    public SourceEvent decode(SourceRecord record) {
+        if (record.getValue() == null) {
+            return null;
+        }
+        String position = record.describePosition();
+        JsonNode body = CdcJson.unwrapEnvelope(CdcJson.parseObject(record.getValue(), position, "value"));
+        if (body == null) {
+            return null;
+        }
+        if (!body.isObject()) {
+            throw new BadSourceEventException(position, "the payload is not a JSON object");
+        }
+        if (body.has("status")) {
+            return decodeTransactionEvent(record, body, position);
+        }
+        if (body.has("op")) {
+            return decodeDataEvent(record, body, position);
+        }
+        throw new BadSourceEventException(position,
+                "neither a Debezium data event (no 'op') nor a transaction event (no 'status')");
+    }
+
+    private static SourceEvent decodeTransactionEvent(SourceRecord record, JsonNode body, String position) {
+        String status = CdcJson.requiredText(body, "status", position);
+        String id = CdcJson.requiredText(body, "id", position);
+        SourceEvent event;
+        if ("BEGIN".equals(status)) {
+            event = SourceEvent.at(SourceEventKind.BEGIN, record);
+        } else if ("END".equals(status)) {
+            event = SourceEvent.at(SourceEventKind.END, record);
+            event.setEventCount(CdcJson.requiredCount(body, "event_count", position));
+            event.putTableEventCounts(tableCounts(body, position));
+        } else {
+            throw new BadSourceEventException(position, "unknown transaction status '" + status
+                    + "' (expected BEGIN or END)");
+        }
+        event.setTransactionId(id);
+        event.setTransactionKey(TransactionIds.key(id));
+        return event;
+    }
+
+    private static Map<String, Long> tableCounts(JsonNode body, String position) {
+        JsonNode collections = body.get("data_collections");
+        if (collections == null || !collections.isArray()) {
+            throw new BadSourceEventException(position, "END without a 'data_collections' array");
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (JsonNode entry : collections) {
+            String name = CdcJson.requiredText(entry, "data_collection", position);
+            counts.merge(name, CdcJson.requiredCount(entry, "event_count", position), Long::sum);
+        }
+        return counts;
+    }
+
+    private SourceEvent decodeDataEvent(SourceRecord record, JsonNode body, String position) {
+        String op = CdcJson.requiredText(body, "op", position);
+        ObjectNode source = CdcJson.requiredObject(body, "source", position);
+        String schema = CdcJson.optionalText(source, "schema", position);
+        String database = schema != null ? schema : CdcJson.requiredText(source, "db", position);
+        String table = CdcJson.requiredText(source, "table", position);
+        ObjectNode transaction = CdcJson.optionalObject(body, "transaction", position);
+
+        SourceEvent event = SourceEvent.at(SourceEventKind.ROW, record);
+        event.setSourceDatabase(database);
+        event.setSourceTable(table);
+        switch (op) {
+            case "c":
+            case "r":
+                event.setRow(CdcJson.upsertRow(CdcJson.requiredObject(body, "after", position)));
+                break;
+            case "u":
+                decodeUpdate(record, body, position, event);
+                break;
+            case "d":
+                event.setDelete(true);
+                event.setRow(CdcJson.deleteRow(CdcJson.requiredObject(body, "before", position)));
+                break;
+            default:
+                throw new BadSourceEventException(position, "unsupported Debezium op '" + op + "' on table "
+                        + event.dataCollection() + " (expected c, u, d or r)");
+        }
+        if (transaction == null || "r".equals(op)) {
+            event.setStandalone(true);
+        } else {
+            String id = CdcJson.requiredText(transaction, "id", position);
+            event.setTransactionId(id);
+            event.setTransactionKey(TransactionIds.key(id));
+        }
+        return event;
+    }
+
+    private void decodeUpdate(SourceRecord record, JsonNode body, String position, SourceEvent event) {
+        ObjectNode after = CdcJson.requiredObject(body, "after", position);
+        ObjectNode before = CdcJson.optionalObject(body, "before", position);
+        event.setRow(CdcJson.upsertRow(after));
+        if (before != null && KeyColumns.keyChanged(keyColumnsOf(record, event, position), before, after)) {
+            event.setPreviousKeyDeleteRow(CdcJson.deleteRow(before));
+        }
+    }
+
+    private List<String> keyColumnsOf(SourceRecord record, SourceEvent event, String position) {
+        if (record.getKey() != null) {
+            JsonNode key = CdcJson.unwrapEnvelope(CdcJson.parseObject(record.getKey(), position, "key"));
+            if (key != null && key.isObject() && key.size() > 0) {
+                return CdcJson.fieldNames(key);
+            }
+        }
+        return keyColumns.of(event.dataCollection());
+    }
+}

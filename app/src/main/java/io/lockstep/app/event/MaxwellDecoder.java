@@ -1,0 +1,132 @@
+package io.lockstep.app.event;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes Maxwell's daemon JSON rows (reference cdc-input-formats.md §2): {@code database},
+ * {@code table}, {@code type}, {@code xid} on every row of a transaction, {@code commit: true} on its
+ * last row, {@code data} (the row after the change; for a delete the row before it) and {@code old}
+ * (previous values of the changed columns of an update).
+ *
+ * <p>Mapping: {@code insert}, {@code update} upsert {@code data}; {@code delete} deletes {@code data}
+ * ({@code "__op":1}); {@code bootstrap-insert} upserts {@code data} as its own transaction
+ * ({@link SourceEvent#isStandalone()}); {@code bootstrap-start}, {@code bootstrap-complete} and DDL
+ * types ({@code table-*}, {@code database-*}) decode to nothing. An update whose {@code old} holds a key
+ * column also carries the delete of the old key. Key columns come from the row's
+ * {@code primary_key_columns}, else from the Maxwell record key ({@code "pk.<column>"} fields), else
+ * from the configured key columns of the table.
+ *
+ * <p>A row with neither {@code xid} nor {@code commit} has no transaction boundary (Maxwell's
+ * {@code output_commit_info=false}) and is rejected as bad input.
+ */
+public final class MaxwellDecoder implements SourceEventDecoder {
+
+    private static final long serialVersionUID = 1L;
+    private static final String KEY_PREFIX = "pk.";
+
+    private final KeyColumns keyColumns;
+
+    /** A decoder that learns key columns from the rows and record keys only. */
+    public MaxwellDecoder() {
+        this(Map.of());
+    }
+
+    /** @param primaryKeyColumns key columns per source table {@code db.table}, used as a last resort */
+    public MaxwellDecoder(Map<String, List<String>> primaryKeyColumns) {
+        this.keyColumns = new KeyColumns(primaryKeyColumns);
+    }
+
+    @Override
+    public SourceEvent decode(SourceRecord record) {
+        if (record.getValue() == null) {
+            return null;
+        }
+        String position = record.describePosition();
+        ObjectNode root = CdcJson.parseObject(record.getValue(), position, "value");
+        String type = CdcJson.requiredText(root, "type", position);
+        if (type.startsWith("table-") || type.startsWith("database-")
+                || "bootstrap-start".equals(type) || "bootstrap-complete".equals(type)) {
+            return null;
+        }
+        SourceEvent event = SourceEvent.at(SourceEventKind.ROW, record);
+        event.setSourceDatabase(CdcJson.requiredText(root, "database", position));
+        event.setSourceTable(CdcJson.requiredText(root, "table", position));
+        ObjectNode data = CdcJson.requiredObject(root, "data", position);
+        switch (type) {
+            case "insert":
+            case "bootstrap-insert":
+                event.setRow(CdcJson.upsertRow(data));
+                break;
+            case "update":
+                event.setRow(CdcJson.upsertRow(data));
+                ObjectNode old = CdcJson.optionalObject(root, "old", position);
+                if (old != null) {
+                    decodeKeyChange(record, root, data, old, event, position);
+                }
+                break;
+            case "delete":
+                event.setDelete(true);
+                event.setRow(CdcJson.deleteRow(data));
+                break;
+            default:
+                throw new BadSourceEventException(position, "unsupported Maxwell type '" + type + "' on table "
+                        + event.dataCollection());
+        }
+        if ("bootstrap-insert".equals(type)) {
+            event.setStandalone(true);
+            return event;
+        }
+        String xid = CdcJson.optionalText(root, "xid", position);
+        JsonNode commit = root.get("commit");
+        if (commit != null && !commit.isNull() && !commit.isBoolean()) {
+            throw new BadSourceEventException(position, "field 'commit' is not a boolean");
+        }
+        boolean isCommit = commit != null && commit.asBoolean(false);
+        if (xid == null && commit == null) {
+            throw new BadSourceEventException(position, "Maxwell row has neither 'xid' nor 'commit'; "
+                    + "transactions cannot be found (set output_commit_info=true)");
+        }
+        event.setTransactionId(xid);
+        event.setTransactionKey(xid);
+        event.setCommit(isCommit);
+        return event;
+    }
+
+    private void decodeKeyChange(SourceRecord record, ObjectNode root, ObjectNode data, ObjectNode old,
+            SourceEvent event, String position) {
+        List<String> key = keyColumnsOf(record, root, event, position);
+        boolean changed = false;
+        for (String column : key) {
+            changed |= old.has(column);
+        }
+        if (changed) {
+            ObjectNode before = data.deepCopy();
+            before.setAll(old);
+            event.setPreviousKeyDeleteRow(CdcJson.deleteRow(before));
+        }
+    }
+
+    private List<String> keyColumnsOf(SourceRecord record, ObjectNode root, SourceEvent event, String position) {
+        JsonNode declared = root.get("primary_key_columns");
+        List<String> columns = new ArrayList<>();
+        if (declared != null && declared.isArray()) {
+            declared.forEach(c -> columns.add(c.asText()));
+            return columns;
+        }
+        if (record.getKey() != null) {
+            for (String field : CdcJson.fieldNames(CdcJson.parseObject(record.getKey(), position, "key"))) {
+                if (field.startsWith(KEY_PREFIX)) {
+                    columns.add(field.substring(KEY_PREFIX.length()));
+                }
+            }
+            if (!columns.isEmpty()) {
+                return columns;
+            }
+        }
+        return keyColumns.of(event.dataCollection());
+    }
+}

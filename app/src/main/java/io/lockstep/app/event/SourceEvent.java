@@ -1,0 +1,244 @@
+package io.lockstep.app.event;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One decoded CDC event: a transaction BEGIN, a changed row, or a transaction END, with the source
+ * position it came from (for error messages). A Flink POJO with only scalar, enum and {@link HashMap}
+ * fields, so it is serialized without {@code List.of}-style immutable collections. Not thread safe.
+ *
+ * <p>Fields by kind:
+ * <ul>
+ *   <li>{@link SourceEventKind#ROW}: {@code sourceDatabase}, {@code sourceTable}, {@code row} (one JSON
+ *       object: the after-image for an upsert, the before-image plus {@code "__op":1} for a delete),
+ *       {@code delete}; optionally {@code previousKeyDeleteRow} (a primary-key-changing update: delete
+ *       the old key first, then upsert {@code row}); {@code transactionId}/{@code transactionKey}, or
+ *       {@code standalone = true} when the row is loaded as its own transaction (snapshot rows, rows
+ *       without a transaction block); Maxwell sets {@code commit = true} on a transaction's last row.
+ *   <li>{@link SourceEventKind#BEGIN}: {@code transactionId}, {@code transactionKey}.
+ *   <li>{@link SourceEventKind#END}: as BEGIN, plus {@code eventCount} and {@code tableEventCounts}
+ *       (data collection {@code db.table} to its number of data events).
+ * </ul>
+ *
+ * <p>{@code transactionKey} is the part of the id that is the same on every event of one transaction:
+ * the whole id, except for PostgreSQL's {@code txId:LSN}, whose LSN part varies (reference
+ * cdc-input-formats.md §1.3), where it is the {@code txId}.
+ */
+public class SourceEvent {
+
+    private SourceEventKind kind;
+    private String topic;
+    private int partition;
+    private long offset;
+
+    private String transactionId;
+    private String transactionKey;
+    private boolean standalone;
+    private boolean commit;
+
+    private String sourceDatabase;
+    private String sourceTable;
+    private boolean delete;
+    private String row;
+    private String previousKeyDeleteRow;
+
+    private long eventCount = -1;
+    private HashMap<String, Long> tableEventCounts;
+
+    /** Creates an empty event (Flink POJO constructor). */
+    public SourceEvent() {
+    }
+
+    /**
+     * Creates an event of a kind at a source position; the other fields are set afterwards.
+     *
+     * @param kind what the event is
+     * @param record the message it was decoded from (topic, partition, offset are copied)
+     * @return the new event
+     */
+    public static SourceEvent at(SourceEventKind kind, SourceRecord record) {
+        SourceEvent event = new SourceEvent();
+        event.kind = kind;
+        event.topic = record.getTopic();
+        event.partition = record.getPartition();
+        event.offset = record.getOffset();
+        return event;
+    }
+
+    /** @return {@code topic 'T' partition P offset O}, for error messages */
+    public String describePosition() {
+        return SourcePositions.describe(topic, partition, offset);
+    }
+
+    /** @return {@code sourceDatabase.sourceTable}: the Debezium data collection name of a ROW event */
+    public String dataCollection() {
+        return sourceDatabase + "." + sourceTable;
+    }
+
+    /** @return the number of rows this event puts into the sink: 2 for a key-changing update, else 1 */
+    public int sinkRowCount() {
+        return previousKeyDeleteRow == null ? 1 : 2;
+    }
+
+    public SourceEventKind getKind() {
+        return kind;
+    }
+
+    public void setKind(SourceEventKind kind) {
+        this.kind = kind;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public int getPartition() {
+        return partition;
+    }
+
+    public void setPartition(int partition) {
+        this.partition = partition;
+    }
+
+    public long getOffset() {
+        return offset;
+    }
+
+    public void setOffset(long offset) {
+        this.offset = offset;
+    }
+
+    public String getTransactionId() {
+        return transactionId;
+    }
+
+    public void setTransactionId(String transactionId) {
+        this.transactionId = transactionId;
+    }
+
+    public String getTransactionKey() {
+        return transactionKey;
+    }
+
+    public void setTransactionKey(String transactionKey) {
+        this.transactionKey = transactionKey;
+    }
+
+    public boolean isStandalone() {
+        return standalone;
+    }
+
+    public void setStandalone(boolean standalone) {
+        this.standalone = standalone;
+    }
+
+    public boolean isCommit() {
+        return commit;
+    }
+
+    public void setCommit(boolean commit) {
+        this.commit = commit;
+    }
+
+    public String getSourceDatabase() {
+        return sourceDatabase;
+    }
+
+    public void setSourceDatabase(String sourceDatabase) {
+        this.sourceDatabase = sourceDatabase;
+    }
+
+    public String getSourceTable() {
+        return sourceTable;
+    }
+
+    public void setSourceTable(String sourceTable) {
+        this.sourceTable = sourceTable;
+    }
+
+    public boolean isDelete() {
+        return delete;
+    }
+
+    public void setDelete(boolean delete) {
+        this.delete = delete;
+    }
+
+    public String getRow() {
+        return row;
+    }
+
+    public void setRow(String row) {
+        this.row = row;
+    }
+
+    public String getPreviousKeyDeleteRow() {
+        return previousKeyDeleteRow;
+    }
+
+    public void setPreviousKeyDeleteRow(String previousKeyDeleteRow) {
+        this.previousKeyDeleteRow = previousKeyDeleteRow;
+    }
+
+    public long getEventCount() {
+        return eventCount;
+    }
+
+    public void setEventCount(long eventCount) {
+        this.eventCount = eventCount;
+    }
+
+    public HashMap<String, Long> getTableEventCounts() {
+        return tableEventCounts;
+    }
+
+    public void setTableEventCounts(HashMap<String, Long> tableEventCounts) {
+        this.tableEventCounts = tableEventCounts;
+    }
+
+    /** @param counts data collection to event count; copied into a {@link HashMap} */
+    public void putTableEventCounts(Map<String, Long> counts) {
+        this.tableEventCounts = new HashMap<>(counts);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SourceEvent)) {
+            return false;
+        }
+        SourceEvent that = (SourceEvent) o;
+        return partition == that.partition && offset == that.offset && standalone == that.standalone
+                && commit == that.commit && delete == that.delete && eventCount == that.eventCount
+                && kind == that.kind && Objects.equals(topic, that.topic)
+                && Objects.equals(transactionId, that.transactionId)
+                && Objects.equals(transactionKey, that.transactionKey)
+                && Objects.equals(sourceDatabase, that.sourceDatabase)
+                && Objects.equals(sourceTable, that.sourceTable) && Objects.equals(row, that.row)
+                && Objects.equals(previousKeyDeleteRow, that.previousKeyDeleteRow)
+                && Objects.equals(tableEventCounts, that.tableEventCounts);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, topic, partition, offset, transactionId, row);
+    }
+
+    /** Describes the event without row content (rows may hold personal data and must not reach logs). */
+    @Override
+    public String toString() {
+        return "SourceEvent{" + kind + " at " + describePosition()
+                + (transactionId != null ? ", transaction=" + transactionId : "")
+                + (standalone ? ", standalone" : "") + (commit ? ", commit" : "")
+                + (sourceTable != null ? ", table=" + dataCollection() : "")
+                + (delete ? ", delete" : "")
+                + (previousKeyDeleteRow != null ? ", keyChange" : "")
+                + (kind == SourceEventKind.END ? ", eventCount=" + eventCount + ", tables=" + tableEventCounts : "")
+                + "}";
+    }
+}

@@ -1,0 +1,102 @@
+package io.lockstep.app.route;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Maps a source table {@code db.table} to the target StarRocks table. Immutable and serializable (it is
+ * shipped inside the assembler).
+ *
+ * <p>Without a table map every source table loads into the table of the same name in the default
+ * database. With a map, only mapped tables load; rows of other tables fail the job or are dropped,
+ * per {@link UnknownTableMode}.
+ */
+public final class TableRouter implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String defaultDatabase;
+    private final LinkedHashMap<String, TargetTable> tableMap;
+    private final UnknownTableMode unknownTableMode;
+
+    /**
+     * @param defaultDatabase target database when no table map is given
+     * @param tableMap source {@code db.table} to target; empty for the same-name default
+     * @param unknownTableMode what to do with tables not in a non-empty map
+     */
+    public TableRouter(String defaultDatabase, Map<String, TargetTable> tableMap, UnknownTableMode unknownTableMode) {
+        this.defaultDatabase = defaultDatabase;
+        this.tableMap = new LinkedHashMap<>(tableMap);
+        this.unknownTableMode = Objects.requireNonNull(unknownTableMode, "unknownTableMode");
+        if (this.tableMap.isEmpty() && (defaultDatabase == null || defaultDatabase.isBlank())) {
+            throw new IllegalArgumentException("a target database is required when no table map is given");
+        }
+    }
+
+    /**
+     * Parses the {@code --table-map} option.
+     *
+     * @param tableMapSpec {@code src_db.src_table=target_db.target_table,...}; {@code null} or blank for
+     *     the same-name default
+     * @param defaultDatabase target database of the same-name default
+     * @param unknownTableMode what to do with unmapped tables
+     * @return the router
+     * @throws IllegalArgumentException naming the entry that is not {@code a.b=c.d}, or a source table
+     *     mapped twice
+     */
+    public static TableRouter parse(String tableMapSpec, String defaultDatabase, UnknownTableMode unknownTableMode) {
+        Map<String, TargetTable> map = new LinkedHashMap<>();
+        if (tableMapSpec != null && !tableMapSpec.isBlank()) {
+            for (String entry : tableMapSpec.split(",")) {
+                String trimmed = entry.trim();
+                String[] sides = trimmed.split("=", -1);
+                if (sides.length != 2 || qualifiedName(sides[0]) == null || qualifiedName(sides[1]) == null) {
+                    throw new IllegalArgumentException("invalid table map entry '" + trimmed
+                            + "': expected src_db.src_table=target_db.target_table");
+                }
+                String[] target = qualifiedName(sides[1]);
+                String source = sides[0].trim();
+                if (map.put(source, new TargetTable(target[0], target[1])) != null) {
+                    throw new IllegalArgumentException("table map names source table '" + source + "' twice");
+                }
+            }
+        }
+        return new TableRouter(defaultDatabase, map, unknownTableMode);
+    }
+
+    private static String[] qualifiedName(String text) {
+        String[] parts = text.trim().split("\\.", -1);
+        if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+            return null;
+        }
+        return parts;
+    }
+
+    /**
+     * @param sourceDatabase source database (Debezium: schema for PostgreSQL)
+     * @param sourceTable source table
+     * @return the target table, or {@code null} when the table is unmapped and
+     *     {@link UnknownTableMode#SKIP} is configured
+     * @throws UnknownTableException when the table is unmapped and {@link UnknownTableMode#FAIL} is
+     *     configured
+     */
+    public TargetTable route(String sourceDatabase, String sourceTable) {
+        if (tableMap.isEmpty()) {
+            return new TargetTable(defaultDatabase, sourceTable);
+        }
+        String source = sourceDatabase + "." + sourceTable;
+        TargetTable target = tableMap.get(source);
+        if (target != null || unknownTableMode == UnknownTableMode.SKIP) {
+            return target;
+        }
+        throw new UnknownTableException("source table '" + source + "' is not in the table map (mapped: "
+                + String.join(", ", tableMap.keySet()) + "); map it, or skip unknown tables");
+    }
+
+    /** @return what happens to unmapped tables */
+    public UnknownTableMode unknownTableMode() {
+        return unknownTableMode;
+    }
+}
