@@ -1,0 +1,59 @@
+package io.lockstep.app.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class TableRouterTest {
+
+    @Test
+    void withoutAMapEveryTableLoadsIntoTheSameNameInTheTargetDatabase() {
+        TableRouter router = TableRouter.parse(null, "dw", UnknownTableMode.FAIL);
+
+        assertThat(router.route("shop", "orders")).isEqualTo(new TargetTable("dw", "orders"));
+        assertThat(router.route("inventory", "products")).isEqualTo(new TargetTable("dw", "products"));
+    }
+
+    @Test
+    void mapRoutesEachSourceTableToItsTarget() {
+        TableRouter router = TableRouter.parse(" shop.orders=dw.orders_v2 , shop.order_items=dw.items", "ignored",
+                UnknownTableMode.FAIL);
+
+        assertThat(router.route("shop", "orders")).isEqualTo(new TargetTable("dw", "orders_v2"));
+        assertThat(router.route("shop", "order_items")).isEqualTo(new TargetTable("dw", "items"));
+    }
+
+    @Test
+    void unknownTableFailsNamingItAndTheMappedTables() {
+        TableRouter router = TableRouter.parse("shop.orders=dw.orders,shop.payments=dw.payments", null,
+                UnknownTableMode.FAIL);
+
+        assertThatThrownBy(() -> router.route("shop", "audit_log"))
+                .isInstanceOf(UnknownTableException.class)
+                .hasMessage("source table 'shop.audit_log' is not in the table map (mapped: shop.orders, "
+                        + "shop.payments); map it, or skip unknown tables");
+    }
+
+    @Test
+    void unknownTableIsSkippedWhenConfigured() {
+        TableRouter router = TableRouter.parse("shop.orders=dw.orders", null, UnknownTableMode.SKIP);
+
+        assertThat(router.route("shop", "audit_log")).isNull();
+        assertThat(router.route("shop", "orders")).isEqualTo(new TargetTable("dw", "orders"));
+        assertThat(router.unknownTableMode()).isEqualTo(UnknownTableMode.SKIP);
+    }
+
+    @Test
+    void invalidSpecificationsAreRejectedByEntry() {
+        assertThatThrownBy(() -> TableRouter.parse("shop.orders=orders", "dw", UnknownTableMode.FAIL))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid table map entry 'shop.orders=orders': expected src_db.src_table=target_db.target_table");
+        assertThatThrownBy(() -> TableRouter.parse("shop.orders=dw.a,shop.orders=dw.b", "dw", UnknownTableMode.FAIL))
+                .hasMessage("table map names source table 'shop.orders' twice");
+        assertThatThrownBy(() -> TableRouter.parse("a.b=c.d=e.f", "dw", UnknownTableMode.FAIL))
+                .hasMessage("invalid table map entry 'a.b=c.d=e.f': expected src_db.src_table=target_db.target_table");
+        assertThatThrownBy(() -> TableRouter.parse("", " ", UnknownTableMode.FAIL))
+                .hasMessage("a target database is required when no table map is given");
+    }
+}
