@@ -1,0 +1,61 @@
+package io.lockstep.app.assemble;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.event.SourceEvent;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+
+/** A Flink operator harness around one assembler, keyed by source partition; processing time starts at 0. */
+final class AssemblerHarness implements AutoCloseable {
+
+    private final KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, DefaultStarRocksRowData> harness;
+    private int taken;
+
+    AssemblerHarness(TransactionAssembler assembler) throws Exception {
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(assembler),
+                new SourcePartitionKey(), Types.INT);
+        harness.setProcessingTime(0);
+        harness.open();
+    }
+
+    void send(SourceEvent... events) throws Exception {
+        for (SourceEvent event : events) {
+            harness.processElement(event, 0L);
+        }
+    }
+
+    void advanceTo(long processingTimeMs) throws Exception {
+        harness.setProcessingTime(processingTimeMs);
+    }
+
+    /** @return the rows emitted since the last call */
+    List<DefaultStarRocksRowData> takeEmitted() {
+        List<DefaultStarRocksRowData> all = harness.extractOutputValues();
+        List<DefaultStarRocksRowData> fresh = all.subList(taken, all.size());
+        taken = all.size();
+        return List.copyOf(fresh);
+    }
+
+    int keyedStateEntries() {
+        return harness.numKeyedStateEntries();
+    }
+
+    int processingTimeTimers() {
+        return harness.numProcessingTimeTimers();
+    }
+
+    @Override
+    public void close() throws Exception {
+        harness.close();
+    }
+
+    /** @return the expected sink row */
+    static DefaultStarRocksRowData row(String database, String table, String json, int partition, boolean end) {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, database, table, json);
+        row.setSourcePartition(partition);
+        row.setTransactionEnd(end);
+        return row;
+    }
+}
