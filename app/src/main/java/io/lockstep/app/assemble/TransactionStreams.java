@@ -1,0 +1,59 @@
+package io.lockstep.app.assemble;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.event.BadInputMode;
+import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.event.DecodeFunction;
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventDecoder;
+import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.route.TableRouter;
+import java.util.Locale;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Wires decode and assembly into a job (DESIGN.md §4): raw records, decoded in place (same parallelism as
+ * the source, so a partition's order is kept), keyed by source partition, assembled into transactions.
+ * The result is ready for {@code keyBy(StarRocksRowData::getSourcePartition)} and the multi-table sink.
+ *
+ * <p>Operator uids are fixed ({@value #DECODE_UID}, {@value #ASSEMBLE_UID}) so the assemblers' keyed
+ * state is restored from checkpoints and savepoints.
+ */
+public final class TransactionStreams {
+
+    /** Uid of the decode operator. */
+    public static final String DECODE_UID = "lockstep-decode";
+    /** Uid of the assembler operator (holds the open transactions in keyed state). */
+    public static final String ASSEMBLE_UID = "lockstep-assemble";
+
+    private TransactionStreams() {
+    }
+
+    /**
+     * @param records raw messages; each source partition's records in order
+     * @param format the input format (picks the assembler)
+     * @param decoder the format's decoder, e.g. {@link CdcFormat#decoder}
+     * @param router maps source tables to target tables
+     * @param options bounds and error handling; {@link AssemblerOptions#badInputMode()} also applies to
+     *     decoding
+     * @return the sink rows, each source transaction's rows contiguous per partition, the last of them
+     *     with {@code transactionEnd}
+     */
+    public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
+            CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options) {
+        BadInputMode badInputMode = options.badInputMode();
+        DataStream<SourceEvent> events = records
+                .process(new DecodeFunction(decoder, badInputMode), TypeInformation.of(SourceEvent.class))
+                .setParallelism(records.getParallelism())
+                .name("decode " + format.name().toLowerCase(Locale.ROOT))
+                .uid(DECODE_UID);
+        return events
+                .keyBy(new SourcePartitionKey())
+                .process(TransactionAssemblers.forFormat(format, router, options),
+                        TypeInformation.of(DefaultStarRocksRowData.class))
+                .name("assemble source transactions")
+                .uid(ASSEMBLE_UID);
+    }
+}

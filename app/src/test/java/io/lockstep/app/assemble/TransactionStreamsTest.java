@@ -1,0 +1,65 @@
+package io.lockstep.app.assemble;
+
+import static io.lockstep.app.assemble.AssemblerHarness.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.app.testing.DebeziumMessages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+/** The decode and assembly steps in a real local Flink job at parallelism 2 (serializers, keying, uids). */
+class TransactionStreamsTest {
+
+    @Test
+    void debeziumTransactionsOfTwoPartitionsComeOutWholeAndInOrder() throws Exception {
+        List<SourceRecord> records = new ArrayList<>();
+        long[] offsets = new long[2];
+        for (int tx = 0; tx < 20; tx++) {
+            int partition = tx % 2;
+            String id = (600 + tx) + ":" + (53195829 + tx);
+            add(records, offsets, partition, DebeziumMessages.beginJson(id));
+            add(records, offsets, partition, DebeziumMessages.dataJson("shop", "orders", "c", "null",
+                    "{\"order_id\":" + tx + "}", id));
+            add(records, offsets, partition, DebeziumMessages.dataJson("shop", "order_items", "d",
+                    "{\"order_id\":" + tx + ",\"line_no\":1}", "null", id));
+            add(records, offsets, partition, DebeziumMessages.endJson(id, 2,
+                    Map.of("shop.orders", 1L, "shop.order_items", 1L)));
+        }
+        add(records, offsets, 1, DebeziumMessages.dataJson("shop", "orders", "r", "null", "{\"order_id\":99}", null));
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+        DataStream<SourceRecord> source = env.fromData(records).setParallelism(1);
+        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(source, CdcFormat.DEBEZIUM,
+                CdcFormat.DEBEZIUM.decoder(Map.of()), TableRouter.parse(null, "dw", UnknownTableMode.FAIL),
+                AssemblerOptions.defaults());
+
+        Map<Integer, List<DefaultStarRocksRowData>> byPartition = new TreeMap<>();
+        for (DefaultStarRocksRowData row : rows.executeAndCollect("assemble-test", 1_000)) {
+            byPartition.computeIfAbsent(row.getSourcePartition(), p -> new ArrayList<>()).add(row);
+        }
+
+        Map<Integer, List<DefaultStarRocksRowData>> expected = new TreeMap<>();
+        for (int tx = 0; tx < 20; tx++) {
+            List<DefaultStarRocksRowData> list = expected.computeIfAbsent(tx % 2, p -> new ArrayList<>());
+            list.add(row("dw", "orders", "{\"order_id\":" + tx + "}", tx % 2, false));
+            list.add(row("dw", "order_items", "{\"order_id\":" + tx + ",\"line_no\":1,\"__op\":1}", tx % 2, true));
+        }
+        expected.get(1).add(row("dw", "orders", "{\"order_id\":99}", 1, true));
+        assertThat(byPartition).isEqualTo(expected);
+    }
+
+    private static void add(List<SourceRecord> records, long[] offsets, int partition, String value) {
+        records.add(new SourceRecord(DebeziumMessages.TOPIC, partition, offsets[partition]++, null, value));
+    }
+}
