@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -21,10 +23,11 @@ import java.util.List;
 final class CdcJson {
 
     /** Thread safe after configuration (Jackson documents ObjectMapper as such). */
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .build();
 
     /** The column StarRocks reads the operation from: 0 upsert, 1 delete (reference, "Load to Primary Key tables"). */
     static final String OP_COLUMN = "__op";

@@ -4,20 +4,34 @@ import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 
 /** A Flink operator harness around one assembler, keyed by source partition; processing time starts at 0. */
-final class AssemblerHarness implements AutoCloseable {
+final class AssemblerHarness {
 
     private final KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, DefaultStarRocksRowData> harness;
     private int taken;
 
     AssemblerHarness(TransactionAssembler assembler) throws Exception {
+        this(assembler, null, 0);
+    }
+
+    /** Restores the assembler from a checkpoint of another harness, at a processing time. */
+    AssemblerHarness(TransactionAssembler assembler, OperatorSubtaskState restored, long processingTimeMs)
+            throws Exception {
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(assembler),
                 new SourcePartitionKey(), Types.INT);
-        harness.setProcessingTime(0);
+        harness.setProcessingTime(processingTimeMs);
+        if (restored != null) {
+            harness.initializeState(restored);
+        }
         harness.open();
+    }
+
+    OperatorSubtaskState checkpoint(long checkpointId) throws Exception {
+        return harness.snapshot(checkpointId, checkpointId);
     }
 
     void send(SourceEvent... events) throws Exception {
@@ -46,8 +60,7 @@ final class AssemblerHarness implements AutoCloseable {
         return harness.numProcessingTimeTimers();
     }
 
-    @Override
-    public void close() throws Exception {
+    void close() throws Exception {
         harness.close();
     }
 

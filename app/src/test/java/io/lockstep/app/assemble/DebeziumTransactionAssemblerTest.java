@@ -12,6 +12,7 @@ import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -351,5 +352,27 @@ class DebeziumTransactionAssemblerTest {
                 .hasMessage("transaction 'tx-1' on source partition 0 (started at topic 'oltp.all' partition 0 offset 0) "
                         + "loads into two target databases, 'dw' and 'archive' (table shop.order_items at topic "
                         + "'oltp.all' partition 0 offset 2); one transaction must load into one database");
+    }
+
+    @Test
+    void openTransactionAndItsTimerSurviveACheckpointRestore() throws Exception {
+        AssemblerHarness h = start(AssemblerOptions.defaults().withMaxOpenMs(1_000));
+        h.send(p0.begin("tx-1"), p0.insert("orders", ORDER_7, "tx-1"));
+        OperatorSubtaskState checkpoint = h.checkpoint(1);
+        h.close();
+
+        harness = new AssemblerHarness(new DebeziumTransactionAssembler(
+                TableRouter.parse(null, "dw", UnknownTableMode.FAIL), AssemblerOptions.defaults().withMaxOpenMs(1_000)),
+                checkpoint, 100);
+        assertThat(harness.keyedStateEntries()).isEqualTo(2);
+        assertThat(harness.processingTimeTimers()).isEqualTo(1);
+        harness.send(p0.insert("order_items", ITEM_7_1, "tx-1"),
+                p0.end("tx-1", 2, counts("shop.orders", 1, "shop.order_items", 1)));
+
+        assertThat(harness.takeEmitted()).containsExactly(
+                row("dw", "orders", ORDER_7, 0, false),
+                row("dw", "order_items", ITEM_7_1, 0, true));
+        assertThat(harness.keyedStateEntries()).isZero();
+        assertThat(harness.processingTimeTimers()).isZero();
     }
 }

@@ -16,24 +16,30 @@ class DecodeFunctionTest {
 
     @Test
     void failModeFailsOnBadInputNamingThePosition() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SourceRecord, SourceEvent> h = ProcessFunctionTestHarnesses.forProcessFunction(
-                new DecodeFunction(new MaxwellDecoder(), BadInputMode.FAIL))) {
+        OneInputStreamOperatorTestHarness<SourceRecord, SourceEvent> h = ProcessFunctionTestHarnesses.forProcessFunction(
+                new DecodeFunction(new MaxwellDecoder(), BadInputMode.FAIL));
+        try {
             assertThatThrownBy(() -> h.processElement(new SourceRecord("mx", 0, 5, null, BAD), 0))
                     .isInstanceOf(BadSourceEventException.class)
                     .hasMessageStartingWith("topic 'mx' partition 0 offset 5: Maxwell row has neither 'xid' nor 'commit'");
+        } finally {
+            h.close();
         }
     }
 
     @Test
     void skipModeDropsBadInputAndTombstonesAndKeepsTheRest() throws Exception {
-        try (OneInputStreamOperatorTestHarness<SourceRecord, SourceEvent> h = ProcessFunctionTestHarnesses.forProcessFunction(
-                new DecodeFunction(new MaxwellDecoder(), BadInputMode.SKIP))) {
+        OneInputStreamOperatorTestHarness<SourceRecord, SourceEvent> h = ProcessFunctionTestHarnesses.forProcessFunction(
+                new DecodeFunction(new MaxwellDecoder(), BadInputMode.SKIP));
+        try {
             h.processElement(new SourceRecord("mx", 0, 5, null, BAD), 0);
             h.processElement(new SourceRecord("mx", 0, 6, null, null), 0);
             h.processElement(new SourceRecord("mx", 0, 7, null, GOOD), 0);
 
             assertThat(h.extractOutputValues()).extracting(SourceEvent::getOffset, SourceEvent::getRow)
                     .containsExactly(tuple(7L, "{\"id\":1}"));
+        } finally {
+            h.close();
         }
     }
 }
