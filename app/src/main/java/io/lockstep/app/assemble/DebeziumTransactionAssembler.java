@@ -6,6 +6,8 @@ import io.lockstep.app.route.TableRouter;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Events without a transaction (snapshot rows) are emitted as their own transactions. An empty
  * transaction ({@code event_count} 0) emits nothing. A second BEGIN of the open transaction (a replay
- * after a connector restart) discards the partial copy and starts again. Bad input (with
+ * after a connector restart) discards the partial copy and starts again. A data event whose
+ * {@code transaction.total_order} is not above the highest one received for the open transaction is a
+ * repeat (Debezium resumes a transaction after a restart without a new BEGIN, reference
+ * cdc-input-formats.md §1.4) and is dropped without counting it. Bad input (with
  * {@link io.lockstep.app.event.BadInputMode}): a data event outside any transaction or of another
  * transaction than the open one, an END without BEGIN or of another transaction.
  */
@@ -30,12 +35,24 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DebeziumTransactionAssembler.class);
 
+    /** Metric {@value #DUPLICATES_METRIC}: data events dropped as repeats; task thread only. */
+    private transient Counter duplicates;
+
+    /** Name of the counter of data events dropped as repeats. */
+    public static final String DUPLICATES_METRIC = "lockstepRepeatedEventsDropped";
+
     /**
      * @param router maps source tables to target tables
      * @param options bounds and error handling
      */
     public DebeziumTransactionAssembler(TableRouter router, AssemblerOptions options) {
         super(router, options);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        super.open(openContext);
+        duplicates = getRuntimeContext().getMetricGroup().counter(DUPLICATES_METRIC);
     }
 
     @Override
@@ -84,6 +101,15 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
             throw badInput(event, "data event of transaction '" + event.getTransactionId() + "' inside "
                     + t.describe() + " (started at " + t.getStartPosition() + ")");
+        }
+        if (event.getTotalOrder() > 0) {
+            if (event.getTotalOrder() <= t.getMaxTotalOrder()) {
+                duplicates.inc();
+                LOG.debug("Dropping data event {} of {} at {}: already received (a replay after a source restart)",
+                        event.getTotalOrder(), t.describe(), event.describePosition());
+                return;
+            }
+            t.setMaxTotalOrder(event.getTotalOrder());
         }
         add(t, event, ctx, out);
     }

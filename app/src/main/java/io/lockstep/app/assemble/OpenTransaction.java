@@ -22,6 +22,7 @@ public class OpenTransaction {
     private long bufferedSizeBytes;
     private long emittedRows;
     private long receivedEvents;
+    private long maxTotalOrder;
     private HashMap<String, Long> receivedByTable = new HashMap<>();
 
     /** Flink POJO constructor. */
@@ -135,6 +136,14 @@ public class OpenTransaction {
 
     public void setReceivedEvents(long receivedEvents) {
         this.receivedEvents = receivedEvents;
+    }
+
+    public long getMaxTotalOrder() {
+        return maxTotalOrder;
+    }
+
+    public void setMaxTotalOrder(long maxTotalOrder) {
+        this.maxTotalOrder = maxTotalOrder;
     }
 
     public HashMap<String, Long> getReceivedByTable() {

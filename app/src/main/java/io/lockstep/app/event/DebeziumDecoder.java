@@ -26,7 +26,10 @@ import java.util.Map;
  *       {@link SourceEvent#isStandalone() standalone}: loaded as its own transaction.
  *   <li>The source table is {@code source.schema} (PostgreSQL, SQL Server) or else {@code source.db}
  *       (MySQL), plus {@code source.table}: the same name Debezium uses as data collection in END.
- *   <li>A {@code null} value (a tombstone) decodes to nothing.
+ *   <li>A {@code null} value (a tombstone), a schema change event ({@code ddl}, {@code tableChanges}) and a
+ *       heartbeat ({@code ts_ms} only) decode to nothing.
+ *   <li>{@code transaction.total_order} is kept ({@link SourceEvent#getTotalOrder()}) so that the
+ *       assembler can drop events the connector sends twice after a restart.
  * </ul>
  * Ops {@code t} (truncate) and {@code m} (message) are rejected as bad input: they cannot be loaded as
  * row changes.
@@ -69,8 +72,16 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         if (body.has("op")) {
             return decodeDataEvent(record, body, position);
         }
+        if (body.has("ddl") || body.has("tableChanges") || isHeartbeat(body)) {
+            return null;
+        }
         throw new BadSourceEventException(position,
                 "neither a Debezium data event (no 'op') nor a transaction event (no 'status')");
+    }
+
+    /** A Debezium heartbeat value holds only {@code ts_ms} (or nothing). */
+    private static boolean isHeartbeat(JsonNode body) {
+        return body.size() == 0 || (body.size() == 1 && body.has("ts_ms"));
     }
 
     private static SourceEvent decodeTransactionEvent(SourceRecord record, JsonNode body, String position) {
@@ -138,6 +149,9 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             String id = CdcJson.requiredText(transaction, "id", position);
             event.setTransactionId(id);
             event.setTransactionKey(TransactionIds.key(id));
+            if (transaction.hasNonNull("total_order")) {
+                event.setTotalOrder(CdcJson.requiredCount(transaction, "total_order", position));
+            }
         }
         return event;
     }

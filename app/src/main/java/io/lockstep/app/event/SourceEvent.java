@@ -16,7 +16,8 @@ import java.util.Objects;
  *       {@code delete}; optionally {@code previousKeyDeleteRow} (a primary-key-changing update: delete
  *       the old key first, then upsert {@code row}); {@code transactionId}/{@code transactionKey}, or
  *       {@code standalone = true} when the row is loaded as its own transaction (snapshot rows, rows
- *       without a transaction block); Maxwell sets {@code commit = true} on a transaction's last row.
+ *       without a transaction block); Maxwell sets {@code commit = true} on a transaction's last row;
+ *       Debezium sets {@code totalOrder} (the event's 1-based position in its transaction, or -1).
  *   <li>{@link SourceEventKind#BEGIN}: {@code transactionId}, {@code transactionKey}.
  *   <li>{@link SourceEventKind#END}: as BEGIN, plus {@code eventCount} and {@code tableEventCounts}
  *       (data collection {@code db.table} to its number of data events).
@@ -43,6 +44,8 @@ public class SourceEvent {
     private boolean delete;
     private String row;
     private String previousKeyDeleteRow;
+
+    private long totalOrder = -1;
 
     private long eventCount = -1;
     private HashMap<String, Long> tableEventCounts;
@@ -186,6 +189,15 @@ public class SourceEvent {
         this.previousKeyDeleteRow = previousKeyDeleteRow;
     }
 
+    /** @return Debezium's {@code transaction.total_order} (1-based position in the transaction), or -1 */
+    public long getTotalOrder() {
+        return totalOrder;
+    }
+
+    public void setTotalOrder(long totalOrder) {
+        this.totalOrder = totalOrder;
+    }
+
     public long getEventCount() {
         return eventCount;
     }
@@ -215,6 +227,7 @@ public class SourceEvent {
         SourceEvent that = (SourceEvent) o;
         return partition == that.partition && offset == that.offset && standalone == that.standalone
                 && commit == that.commit && delete == that.delete && eventCount == that.eventCount
+                && totalOrder == that.totalOrder
                 && kind == that.kind && Objects.equals(topic, that.topic)
                 && Objects.equals(transactionId, that.transactionId)
                 && Objects.equals(transactionKey, that.transactionKey)

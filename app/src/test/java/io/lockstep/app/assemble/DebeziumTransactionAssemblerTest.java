@@ -375,4 +375,19 @@ class DebeziumTransactionAssemblerTest {
         assertThat(harness.keyedStateEntries()).isZero();
         assertThat(harness.processingTimeTimers()).isZero();
     }
+
+    @Test
+    void eventsRepeatedWithoutANewBeginAreDroppedByTheirTotalOrder() throws Exception {
+        AssemblerHarness h = start(AssemblerOptions.defaults());
+
+        // Debezium resumes a transaction after a restart from its stored offset, without a new BEGIN
+        h.send(p0.begin("tx-1"), p0.insert("orders", ORDER_7, "tx-1"), p0.insert("order_items", ITEM_7_1, "tx-1"),
+                p0.repeat("order_items", ITEM_7_1, "tx-1", 2), p0.insert("order_items", ITEM_7_2, "tx-1"),
+                p0.end("tx-1", 3, counts("shop.orders", 1, "shop.order_items", 2)));
+
+        assertThat(h.takeEmitted()).containsExactly(
+                row("dw", "orders", ORDER_7, 0, false),
+                row("dw", "order_items", ITEM_7_1, 0, false),
+                row("dw", "order_items", ITEM_7_2, 0, true));
+    }
 }

@@ -30,9 +30,9 @@ class TransactionStreamsTest {
             String id = (600 + tx) + ":" + (53195829 + tx);
             add(records, offsets, partition, DebeziumMessages.beginJson(id));
             add(records, offsets, partition, DebeziumMessages.dataJson("shop", "orders", "c", "null",
-                    "{\"order_id\":" + tx + "}", id));
+                    "{\"order_id\":" + tx + "}", id, 1));
             add(records, offsets, partition, DebeziumMessages.dataJson("shop", "order_items", "d",
-                    "{\"order_id\":" + tx + ",\"line_no\":1}", "null", id));
+                    "{\"order_id\":" + tx + ",\"line_no\":1}", "null", id, 2));
             add(records, offsets, partition, DebeziumMessages.endJson(id, 2,
                     Map.of("shop.orders", 1L, "shop.order_items", 1L)));
         }

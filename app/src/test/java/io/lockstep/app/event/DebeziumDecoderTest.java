@@ -75,6 +75,7 @@ class DebeziumDecoderTest {
         SourceEvent data = decode(1, null, dataJson("inventory", "orders", "c", "null", "{\"id\":1}", "571:53195830"));
         assertThat(data.getTransactionId()).isEqualTo("571:53195830");
         assertThat(data.getTransactionKey()).isEqualTo("571");
+        assertThat(data.getTotalOrder()).isEqualTo(1);
         assertThat(TransactionIds.key("file=binlog.000042,pos=193457")).isEqualTo("file=binlog.000042,pos=193457");
         assertThat(TransactionIds.key("00000025:00000d08:0025")).isEqualTo("00000025:00000d08:0025");
         assertThat(TransactionIds.key("0-1-4711")).isEqualTo("0-1-4711");
@@ -171,5 +172,17 @@ class DebeziumDecoderTest {
                 .hasMessage("topic 'cdc' partition 1 offset 15: missing or non-text field 'id'");
         assertThatThrownBy(() -> decode(16, "not json", dataJson("shop", "orders", "u", "{\"id\":1}", "{\"id\":2}", "t")))
                 .hasMessage("topic 'cdc' partition 1 offset 16: malformed JSON in the message key at line 1 column 1");
+    }
+
+    @Test
+    void schemaChangesAndHeartbeatsDecodeToNothing() {
+        assertThat(decode(0, null, "{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"shop\","
+                + "\"ddl\":\"ALTER TABLE orders ADD note TEXT\",\"tableChanges\":[]}")).isNull();
+        assertThat(decode(1, null, "{\"ts_ms\":1767225600000}")).isNull();
+        assertThat(decode(2, null, "{}")).isNull();
+        assertThat(decode(3, null, dataJson("shop", "orders", "c", "null", "{\"id\":1}", "tx", 4)).getTotalOrder())
+                .isEqualTo(4);
+        assertThat(decode(4, null, dataJson("shop", "orders", "c", "null", "{\"id\":1}", null)).getTotalOrder())
+                .isEqualTo(-1);
     }
 }

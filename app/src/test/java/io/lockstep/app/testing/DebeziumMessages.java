@@ -3,6 +3,8 @@ package io.lockstep.app.testing;
 import io.lockstep.app.event.DebeziumDecoder;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.event.TransactionIds;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -17,6 +19,8 @@ public final class DebeziumMessages {
     private final int partition;
     private final DebeziumDecoder decoder = new DebeziumDecoder();
     private long nextOffset;
+    /** Next total_order per transaction key (an event of an unknown transaction starts at 1). */
+    private final Map<String, Long> nextTotalOrder = new HashMap<>();
 
     public DebeziumMessages(int partition) {
         this.partition = partition;
@@ -36,10 +40,19 @@ public final class DebeziumMessages {
                 + ",\"data_collections\":[" + collections + "]}";
     }
 
-    /** @param txId transaction id, or {@code null} for {@code "transaction":null} */
+    /** @param txId transaction id, or {@code null} for {@code "transaction":null}; total_order 1 */
     public static String dataJson(String db, String table, String op, String before, String after, String txId) {
+        return dataJson(db, table, op, before, after, txId, 1);
+    }
+
+    /**
+     * @param txId transaction id, or {@code null} for {@code "transaction":null}
+     * @param totalOrder the event's 1-based position in its transaction
+     */
+    public static String dataJson(String db, String table, String op, String before, String after, String txId,
+            long totalOrder) {
         String transaction = txId == null ? "null"
-                : "{\"id\":\"" + txId + "\",\"total_order\":1,\"data_collection_order\":1}";
+                : "{\"id\":\"" + txId + "\",\"total_order\":" + totalOrder + ",\"data_collection_order\":1}";
         return "{\"before\":" + before + ",\"after\":" + after + ",\"source\":{\"version\":\"3.4.0.Final\","
                 + "\"connector\":\"mysql\",\"name\":\"oltp\",\"ts_ms\":1767225600000,\"snapshot\":\"false\",\"db\":\""
                 + db + "\",\"table\":\"" + table + "\",\"server_id\":1001,\"gtid\":null,\"file\":\"binlog.000042\","
@@ -47,8 +60,25 @@ public final class DebeziumMessages {
                 + transaction + "}";
     }
 
+    /** Opens a transaction: its data events are numbered (total_order) from 1 again. */
     public SourceEvent begin(String id) {
+        nextTotalOrder.put(TransactionIds.key(id), 1L);
         return decode(null, beginJson(id));
+    }
+
+    /** Sends a data event again with the total_order it had (a connector replay). */
+    public SourceEvent repeat(String table, String after, String txId, long totalOrder) {
+        return decode(null, dataJson("shop", table, "c", "null", after, txId, totalOrder));
+    }
+
+    private long order(String txId) {
+        if (txId == null) {
+            return 1;
+        }
+        String key = TransactionIds.key(txId);
+        long next = nextTotalOrder.getOrDefault(key, 1L);
+        nextTotalOrder.put(key, next + 1);
+        return next;
     }
 
     public SourceEvent end(String id, long eventCount, Map<String, Long> perTable) {
@@ -56,15 +86,15 @@ public final class DebeziumMessages {
     }
 
     public SourceEvent insert(String table, String after, String txId) {
-        return decode(null, dataJson("shop", table, "c", "null", after, txId));
+        return decode(null, dataJson("shop", table, "c", "null", after, txId, order(txId)));
     }
 
     public SourceEvent delete(String table, String before, String txId) {
-        return decode(null, dataJson("shop", table, "d", before, "null", txId));
+        return decode(null, dataJson("shop", table, "d", before, "null", txId, order(txId)));
     }
 
     public SourceEvent update(String key, String table, String before, String after, String txId) {
-        return decode(key, dataJson("shop", table, "u", before, after, txId));
+        return decode(key, dataJson("shop", table, "u", before, after, txId, order(txId)));
     }
 
     public SourceEvent snapshot(String table, String after) {
