@@ -4,13 +4,16 @@ import static io.lockstep.app.assemble.AssemblerHarness.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.app.testing.Samples;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.junit.jupiter.api.AfterEach;
@@ -389,5 +392,25 @@ class DebeziumTransactionAssemblerTest {
                 row("dw", "orders", ORDER_7, 0, false),
                 row("dw", "order_items", ITEM_7_1, 0, false),
                 row("dw", "order_items", ITEM_7_2, 0, true));
+    }
+
+    @Test
+    void postgresSampleRowsWithoutTransactionsAreEachTheirOwnTransaction() throws Exception {
+        AssemblerHarness h = start(AssemblerOptions.defaults());
+        List<String> lines = Samples.lines(Samples.DEBEZIUM_POSTGRES);
+        for (String line : lines) {
+            h.send(p0.decode(null, line));
+        }
+
+        List<DefaultStarRocksRowData> rows = h.takeEmitted();
+        assertThat(rows).hasSize(16).allSatisfy(r -> {
+            assertThat(r.isTransactionEnd()).isTrue();
+            assertThat(r.getDatabase()).isEqualTo("dw");
+            assertThat(r.getTable()).isEqualTo("products");
+            assertThat(r.getSourcePartition()).isZero();
+        });
+        assertThat(rows.get(15).getRow()).isEqualTo(
+                "{\"id\":111,\"name\":\"scooter\",\"description\":\"Big 2-wheel scooter \",\"weight\":5.17,\"__op\":1}");
+        assertThat(h.keyedStateEntries()).isZero();
     }
 }
