@@ -7,10 +7,13 @@ import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.emulator.ManualClock;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.fault.OpHold;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -237,5 +240,52 @@ class StarRocksClientEmulatorTest {
             assertThat(again.attempts()).isEqualTo(1);
         }
         assertThat(count("orders", base, base + 9)).isEqualTo(2);
+    }
+
+    @Test
+    void commitWhoseReplyTimesOutIsSettledAndRetriedToExactlyTheLoadedRows() throws Exception {
+        TransactionRef txn = TransactionRef.multiTable("shop", label());
+        int base = id();
+        client.begin(txn, 60);
+        client.load(txn, "orders", orders(base, base + 1), JSON);
+        client.load(txn, "order_items", items(base, 2), JSON);
+        OpHold hold = sr.faults().hold(FaultOp.COMMIT);
+        sleeper.onSleep(() -> {
+            // the client timed out and saw the label still open: let the held commit finish now
+            hold.release();
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> client.labelState("shop", txn.label()).isCommitted());
+        });
+        try (StarRocksTransactionClient impatient = new StarRocksTransactionClient(
+                TransactionClientConfig.builder().loadUrls(sr.feUrl()).username("loader").password("pw-1")
+                        .socketTimeoutMs(300).retryBackoff(100, 1_000).build(), metrics, sleeper)) {
+            impatient.commit(txn);
+        } finally {
+            hold.release();
+        }
+
+        assertThat(count("orders", base, base + 9)).isEqualTo(2);
+        assertThat(count("order_items", base, base + 9)).isEqualTo(2);
+        assertThat(metrics.count("retries." + FailureClass.LABEL_STILL_OPEN)).isEqualTo(1);
+    }
+
+    @Test
+    void failsOverFromADeadLoadUrlToTheEmulator() throws Exception {
+        int dead;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            dead = socket.getLocalPort();
+        }
+        TransactionClientConfig failover = TransactionClientConfig.builder()
+                .loadUrls("127.0.0.1:" + dead + ";" + sr.feUrl()).username("loader").password("pw-1").build();
+        TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());
+        int base = id();
+        try (StarRocksTransactionClient twoUrls = new StarRocksTransactionClient(failover, metrics, sleeper)) {
+            twoUrls.begin(txn, 600);
+            twoUrls.load(txn, "orders", orders(base), JSON);
+            twoUrls.commit(txn);
+        }
+
+        assertThat(count("orders", base, base + 9)).isEqualTo(1);
+        assertThat(sleeper.sleeps()).isEmpty();
     }
 }
