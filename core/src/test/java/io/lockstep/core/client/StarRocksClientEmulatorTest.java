@@ -188,7 +188,11 @@ class StarRocksClientEmulatorTest {
 
         client.commit(txn);
 
-        assertThat(client.labelState("shop", txn.label()).isCommitted()).isTrue();
+        assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.COMMITTED);
+        CLOCK.advance(Duration.ofSeconds(2)); // the emulator's publish delay after a publish timeout is 1 s
+        sr.tick();
+        assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.VISIBLE);
+        assertThat(count("orders", base, base + 9)).isEqualTo(1);
     }
 
     @Test
@@ -287,5 +291,44 @@ class StarRocksClientEmulatorTest {
 
         assertThat(count("orders", base, base + 9)).isEqualTo(1);
         assertThat(sleeper.sleeps()).isEmpty();
+    }
+
+    @Test
+    void repeatedPrepareAndCommitSettleAsSuccess() throws Exception {
+        TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());
+        int base = id();
+        client.begin(txn, 600);
+        client.load(txn, "orders", orders(base), JSON);
+
+        client.prepare(txn);
+        client.prepare(txn); // the BE context is gone: TXN_NOT_EXISTS, settled as PREPARED
+        client.commit(txn);
+        client.commit(txn); // answered by the FE: already committed
+
+        assertThat(count("orders", base, base + 9)).isEqualTo(1);
+    }
+
+    @Test
+    void runningTransactionLimitOnBeginIsRetriedUntilASlotFrees() throws Exception {
+        TransactionRef first = TransactionRef.singleTable("shop", "orders", label());
+        TransactionRef second = TransactionRef.singleTable("shop", "orders", label());
+        client.begin(first, 600);
+        sr.faults().setMaxRunningTxnPerDb(1);
+        try {
+            sleeper.onSleep(() -> {
+                try {
+                    client.rollback(first);
+                } catch (TransactionException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            client.begin(second, 600);
+        } finally {
+            sr.faults().setMaxRunningTxnPerDb(1000);
+        }
+
+        assertThat(metrics.count("retries." + FailureClass.RUNNING_TXN_LIMIT)).isEqualTo(1);
+        assertThat(client.labelState("shop", second.label())).isEqualTo(LabelState.PREPARE);
+        client.rollback(second);
     }
 }
