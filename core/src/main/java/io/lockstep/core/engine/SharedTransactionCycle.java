@@ -113,7 +113,9 @@ final class SharedTransactionCycle {
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             maybeStartCommit(nowMs);
             flushFrozen();
-            maybeFinishCommit(nowMs);
+            if (maybeFinishCommit(nowMs)) {
+                flushFrozen(); // chunks that waited for the next label go out under it now
+            }
             completeSavepoints();
         } catch (TransactionException | RuntimeException e) {
             fail(e);
@@ -243,12 +245,18 @@ final class SharedTransactionCycle {
                 rows += chunk.rowCount();
                 chunk.moveTo(outcome);
             }
-            budget.release(rowBytes);
             String where = done.txn().database() + "." + done.table();
             if (done.failure() != null) {
-                throw new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes() + " bytes) into "
-                        + where + " under " + done.txn() + " failed: " + done.failure().getMessage(), done.failure());
+                LoadEngineException e = new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes()
+                        + " bytes) into " + where + " under " + done.txn() + " failed: "
+                        + done.failure().getMessage(), done.failure());
+                // record and close first: a writer waiting for these bytes must wake to the failure, not to room
+                failure.record(e);
+                budget.close(e);
+                budget.release(rowBytes);
+                throw e;
             }
+            budget.release(rowBytes);
             dataLoaded = true;
             metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
             metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
@@ -256,9 +264,10 @@ final class SharedTransactionCycle {
         }
     }
 
-    private void maybeFinishCommit(long nowMs) throws TransactionException {
+    /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
+    private boolean maybeFinishCommit(long nowMs) throws TransactionException {
         if (state != SharedTransactionState.DRAINING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
-            return;
+            return false;
         }
         if (!dataLoaded) {
             client.rollback(txn); // nothing reached the label: a commit would fail with "no data"
@@ -280,6 +289,7 @@ final class SharedTransactionCycle {
         moveTo(SharedTransactionState.NONE);
         completeSavepoints();
         ensureTransaction(nowMs); // eager: the next label is open before any further load
+        return true;
     }
 
     private void completeSavepoints() {
@@ -302,7 +312,7 @@ final class SharedTransactionCycle {
      * was sent: the client has settled that one).
      */
     void fail(Throwable cause) {
-        if (failure.record(cause)) {
+        if (failure.record(cause) || failure.get() == cause) {
             LOG.error("load engine failed: {}", cause.getMessage(), cause);
         } else {
             LOG.warn("further failure after the first one: {}", cause.toString());

@@ -31,7 +31,7 @@ final class FakeTransactionClient implements TransactionClient {
         }
     }
 
-    private record Failure(Predicate<Call> when, TransactionException error) {
+    private record Failure(Predicate<Call> when, Exception error) {
     }
 
     private record Hold(Predicate<Call> when, CountDownLatch entered, CountDownLatch release) {
@@ -48,6 +48,11 @@ final class FakeTransactionClient implements TransactionClient {
     /** Makes the first future call matching {@code when} fail with {@code status}, once. */
     void failOnce(Predicate<Call> when, String status, String message) {
         failures.add(new Failure(when, new TransactionException(message, status)));
+    }
+
+    /** Makes the first future call matching {@code when} throw {@code error} (an unexpected runtime failure), once. */
+    void crashOnce(Predicate<Call> when, RuntimeException error) {
+        failures.add(new Failure(when, error));
     }
 
     /**
@@ -157,7 +162,10 @@ final class FakeTransactionClient implements TransactionClient {
         }
         for (Failure failure : failures) {
             if (failure.when().test(call) && failures.remove(failure)) {
-                throw failure.error();
+                if (failure.error() instanceof RuntimeException e) {
+                    throw e;
+                }
+                throw (TransactionException) failure.error();
             }
         }
     }
