@@ -118,7 +118,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         Objects.requireNonNull(row, "row");
         String where = database + "." + table + " (partition " + partition + ")";
         checkUsable("write to " + where);
-        checkJsonObject(row, where);
+        JsonRows.checkObject(row, where);
         checkDatabase(database, table);
         long open = regions.openSourceTxnBytes(partition);
         if (open + row.length > config.hardLimitBytes()) {
@@ -248,21 +248,6 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             throw new IllegalArgumentException("cross-database write refused: table " + db + "." + table + " is in "
                     + "database '" + db + "' but this subtask's multi-table transactions load into database '"
                     + current + "'; a StarRocks multi-table transaction covers one database (reference §4.7)");
-        }
-    }
-
-    private static void checkJsonObject(byte[] row, String where) {
-        int first = 0;
-        int last = row.length - 1;
-        while (first <= last && Character.isWhitespace(row[first])) {
-            first++;
-        }
-        while (last >= first && Character.isWhitespace(row[last])) {
-            last--;
-        }
-        if (first > last || row[first] != '{' || row[last] != '}') {
-            throw new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not a JSON object "
-                    + "({...}); one malformed row would abort the whole shared transaction on the server");
         }
     }
 

@@ -64,6 +64,26 @@ final class RegionTable {
     }
 
     /**
+     * Task thread, single-table modes: appends {@code row} as a unit of its own, leaving the region clean, so that
+     * any freeze may cut after it. No partition bookkeeping.
+     */
+    void writeUnit(RegionKey key, byte[] row) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            if (region == null) {
+                region = new Region(key);
+                regions.put(key, region);
+                regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
+            }
+            region.write(row);
+            region.markClean();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean
      * and, if at least {@code miniIntervalMs} passed since its last switch and it has data, freezes its active chunk.
      *
@@ -176,6 +196,33 @@ final class RegionTable {
                 }
             }
             return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Manager thread, single-table modes: the regions with a frozen chunk of sequence at most {@code maxSequence}. */
+    Set<RegionKey> regionsWithFrozen(long maxSequence) {
+        lock.lock();
+        try {
+            Set<RegionKey> keys = new LinkedHashSet<>();
+            for (Region region : regions.values()) {
+                if (region.hasFrozen(maxSequence)) {
+                    keys.add(region.key());
+                }
+            }
+            return keys;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Manager thread, single-table modes: like {@link #takeFrozen(String, long)} for one region. */
+    List<Chunk> takeFrozen(RegionKey key, long maxSequence) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            return region == null ? List.of() : region.takeFrozen(maxSequence);
         } finally {
             lock.unlock();
         }

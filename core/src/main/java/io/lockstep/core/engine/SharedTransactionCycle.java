@@ -41,11 +41,6 @@ import org.slf4j.LoggerFactory;
 final class SharedTransactionCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
 
-    /** What an I/O thread reports after a load: {@code reply} on success, else {@code failure}. */
-    record LoadCompletion(String table, TransactionRef txn, List<Chunk> chunks, int bodyBytes, LoadReply reply,
-                          Throwable failure) {
-    }
-
     /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
     record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
     }
@@ -225,9 +220,9 @@ final class SharedTransactionCycle {
             LoadCompletion done;
             try {
                 LoadReply reply = client.load(target, table, body, properties);
-                done = new LoadCompletion(table, target, chunks, body.length, reply, null);
+                done = new LoadCompletion(table, table, target, chunks, body.length, reply, null);
             } catch (Throwable t) {
-                done = new LoadCompletion(table, target, chunks, body.length, null, t);
+                done = new LoadCompletion(table, table, target, chunks, body.length, null, t);
             }
             completions.add(done);
             wakeManager.run();
@@ -236,7 +231,7 @@ final class SharedTransactionCycle {
 
     private void drainCompletions() {
         for (LoadCompletion done; (done = completions.poll()) != null; ) {
-            inFlight.remove(done.table());
+            inFlight.remove(done.key());
             long rowBytes = 0;
             int rows = 0;
             ChunkState outcome = done.failure() == null ? ChunkState.LOADED : ChunkState.DISCARDED;
