@@ -108,8 +108,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
      * @throws IllegalArgumentException if the row is not a JSON object, or the database differs from the one this
      *                                  engine loads into (both named); nothing is buffered
-     * @throws BufferExhaustedException if the row, or the source transaction it belongs to, can never fit under the
-     *                                  hard limit, or no room appeared in time
+     * @throws BufferExhaustedException at once if the row, or the source transactions in progress with it, can never
+     *                                  fit under the hard limit (waiting cannot help: only this thread ends them);
+     *                                  after {@code maxBlockMs} if no room appeared
      * @throws InterruptedException     if interrupted while blocked on memory
      */
     public void write(int partition, String database, String table, byte[] row) throws InterruptedException {
@@ -120,13 +121,15 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         checkUsable("write to " + where);
         JsonRows.checkObject(row, where);
         checkDatabase(database, table);
-        long open = regions.openSourceTxnBytes(partition);
+        // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
+        // if the open ones plus this row pass the hard limit, waiting can never succeed.
+        long open = regions.openSourceTxnBytes();
         if (open + row.length > config.hardLimitBytes()) {
-            throw new BufferExhaustedException("source transaction on partition " + partition + " holds " + open
-                    + " bytes; with this row for " + database + "." + table + " (" + row.length + " bytes) it passes "
-                    + "the hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x buffer-size "
-                    + config.bufferSizeBytes() + ") and can never be loaded whole: split it upstream or raise "
-                    + "sink.transaction.multi-table.buffer-size");
+            throw new BufferExhaustedException("source transactions in progress hold " + open + " bytes (by partition: "
+                    + regions.openSourceTxnBytesByPartition() + "); with this row for " + where + " (" + row.length
+                    + " bytes) they pass the hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x "
+                    + "buffer-size " + config.bufferSizeBytes() + ") and can never be loaded whole: split source "
+                    + "transactions upstream or raise sink.transaction.multi-table.buffer-size");
         }
         try {
             budget.reserve(row.length, config.maxBlockMs(), "row for " + where);

@@ -27,6 +27,8 @@ final class PartitionCommitTracker {
 
     private final Map<Integer, PartitionStatus> status = new TreeMap<>();
     private final Map<Integer, OpenSourceTxn> open = new HashMap<>();
+    /** Sum of {@code rowBytes} over {@code open}. */
+    private long openRowBytes;
 
     /** A row of {@code rowBytes} bytes was written for {@code partition} at {@code nowMs}. */
     void onWrite(int partition, long rowBytes, long nowMs) {
@@ -34,12 +36,16 @@ final class PartitionCommitTracker {
         OpenSourceTxn txn = open.get(partition);
         open.put(partition, txn == null ? new OpenSourceTxn(nowMs, rowBytes)
                 : new OpenSourceTxn(txn.sinceMs(), txn.rowBytes() + rowBytes));
+        openRowBytes += rowBytes;
     }
 
     /** The source transaction of {@code partition} ended. */
     void onTxnEnd(int partition) {
         status.put(partition, PartitionStatus.TXN_END_SEEN);
-        open.remove(partition);
+        OpenSourceTxn txn = open.remove(partition);
+        if (txn != null) {
+            openRowBytes -= txn.rowBytes();
+        }
     }
 
     /** Partitions that wrote in this cycle without any transaction end, ascending. */
@@ -70,6 +76,18 @@ final class PartitionCommitTracker {
         return txn == null ? 0 : txn.rowBytes();
     }
 
+    /** Row bytes of every open source transaction together. */
+    long openSourceTxnBytes() {
+        return openRowBytes;
+    }
+
+    /** Row bytes of each open source transaction, by partition, ascending. */
+    Map<Integer, Long> openSourceTxnBytesByPartition() {
+        Map<Integer, Long> result = new TreeMap<>();
+        open.forEach((p, txn) -> result.put(p, txn.rowBytes()));
+        return result;
+    }
+
     PartitionStatus status(int partition) {
         return status.get(partition);
     }
@@ -84,5 +102,6 @@ final class PartitionCommitTracker {
     void clear() {
         status.clear();
         open.clear();
+        openRowBytes = 0;
     }
 }

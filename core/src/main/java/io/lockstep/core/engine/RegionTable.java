@@ -272,11 +272,21 @@ final class RegionTable {
         }
     }
 
-    /** Row bytes of the open source transaction of {@code partition}. */
-    long openSourceTxnBytes(int partition) {
+    /** Row bytes of all open source transactions together. */
+    long openSourceTxnBytes() {
         lock.lock();
         try {
-            return tracker.openSourceTxnBytes(partition);
+            return tracker.openSourceTxnBytes();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Row bytes of each open source transaction, by partition. */
+    Map<Integer, Long> openSourceTxnBytesByPartition() {
+        lock.lock();
+        try {
+            return tracker.openSourceTxnBytesByPartition();
         } finally {
             lock.unlock();
         }

@@ -81,6 +81,26 @@ class MultiTableBackpressureTest {
     }
 
     @Test
+    void openSourceTransactionsOfSeveralPartitionsThatCanNeverDrainFailAtOnce() throws Exception {
+        f.engine.write(1, "db", "orders", row50(1));
+        f.engine.write(1, "db", "orders", row50(2));
+        f.engine.write(2, "db", "items", row50(3));
+        f.engine.write(3, "db", "items", row50(4));
+        f.engine.txnEnd(3);
+        f.drive(); // partition 3's whole transaction is loaded: 150 bytes stay, all in open transactions
+        f.engine.write(4, "db", "orders", row50(5));
+        assertThat(f.engine.bufferedBytes()).isEqualTo(200);
+
+        // 200 open + 50: only the task thread could end those transactions, so waiting would never end
+        assertThatThrownBy(() -> f.engine.write(1, "db", "orders", row50(6)))
+                .isInstanceOf(BufferExhaustedException.class)
+                .hasMessageContaining("{1=100, 2=50, 4=50}")
+                .hasMessageContaining("hard buffer limit of 200 bytes");
+        assertThat(f.engine.budget().waitingThreads()).isZero();
+        assertThat(f.engine.bufferedBytes()).isEqualTo(200);
+    }
+
+    @Test
     void rowLargerThanTheHardLimitFailsAtOnce() {
         byte[] huge = ("{\"v\":\"" + "x".repeat(300) + "\"}").getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> f.engine.write(0, "db", "orders", huge))
