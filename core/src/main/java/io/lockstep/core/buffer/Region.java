@@ -11,7 +11,9 @@ import java.util.List;
  *
  * <p>Two fields drive the switch decisions: {@code cleanBoundary} is true when the last event the task thread
  * gave this region was a transaction end (or a switch), so the active chunk holds only whole source transactions;
- * {@code lastSwitchTimeMs} starts at 0, so the first transaction end after the region is created always switches.
+ * {@code lastSwitchTimeMs} starts at 0, so the first transaction end of a new partition always switches. The
+ * decisions are taken per source partition (the engine's region table): all regions of a partition switch together,
+ * and only when all of them are clean, because one source transaction may write several tables.
  *
  * <p>Not thread-safe: every method runs under the lock of the {@code RegionTable} that owns the region (task thread
  * for writes and transaction ends, manager thread for idle freezes and taking frozen chunks).

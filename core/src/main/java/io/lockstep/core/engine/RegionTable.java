@@ -84,32 +84,31 @@ final class RegionTable {
     }
 
     /**
-     * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean
-     * and, if at least {@code miniIntervalMs} passed since its last switch and it has data, freezes its active chunk.
+     * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean;
+     * if at least {@code miniIntervalMs} passed since the partition last switched, all its regions with data freeze
+     * together.
      *
      * @return chunks frozen
      */
     int txnEnd(int partition, long nowMs, long miniIntervalMs) {
         lock.lock();
         try {
-            int frozen = 0;
-            for (Region region : regionsByPartition.getOrDefault(partition, List.of())) {
+            List<Region> partitionRegions = regionsByPartition.getOrDefault(partition, List.of());
+            for (Region region : partitionRegions) {
                 region.markClean();
-                if (nowMs - region.lastSwitchTimeMs() >= miniIntervalMs && region.activeHasData()) {
-                    frozen += switchLocked(region, nowMs);
-                }
             }
             tracker.onTxnEnd(partition);
-            return frozen;
+            return nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
+                    ? switchPartitionLocked(partitionRegions, nowMs) : 0;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Manager thread, source-idle fallback: freezes the active chunk of every clean region with data whose last switch
-     * is at least {@code miniIntervalMs} ago ({@code anyAge}: regardless of age, under memory pressure). Never
-     * touches an unclean region.
+     * Manager thread, source-idle fallback: for every partition whose regions are all clean and that last switched at
+     * least {@code miniIntervalMs} ago ({@code anyAge}: regardless, under memory pressure), freezes all its regions
+     * with data together. Never touches a partition in the middle of a source transaction.
      *
      * @return chunks frozen
      */
@@ -117,16 +116,47 @@ final class RegionTable {
         lock.lock();
         try {
             int frozen = 0;
-            for (Region region : regions.values()) {
-                if (region.cleanBoundary() && region.activeHasData()
-                        && (anyAge || nowMs - region.lastSwitchTimeMs() >= miniIntervalMs)) {
-                    frozen += switchLocked(region, nowMs);
+            for (List<Region> partitionRegions : regionsByPartition.values()) {
+                boolean clean = true;
+                for (Region region : partitionRegions) {
+                    clean &= region.cleanBoundary();
+                }
+                if (clean && (anyAge || nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs)) {
+                    frozen += switchPartitionLocked(partitionRegions, nowMs);
                 }
             }
             return frozen;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A partition's last switch: the latest of its regions'. Its regions always switch together, so every region
+     * with data carries this time; a region created since has 0.
+     */
+    private static long lastSwitchTimeMs(List<Region> partitionRegions) {
+        long last = 0;
+        for (Region region : partitionRegions) {
+            last = Math.max(last, region.lastSwitchTimeMs());
+        }
+        return last;
+    }
+
+    /**
+     * Freezes every region of one partition that has data, in one critical section: a source transaction that wrote
+     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none
+     * (DESIGN.md §6: all tables of a partition freeze at the same transaction end).
+     */
+    @GuardedBy("lock")
+    private int switchPartitionLocked(List<Region> partitionRegions, long nowMs) {
+        int frozen = 0;
+        for (Region region : partitionRegions) {
+            if (region.activeHasData()) {
+                frozen += switchLocked(region, nowMs);
+            }
+        }
+        return frozen;
     }
 
     /**

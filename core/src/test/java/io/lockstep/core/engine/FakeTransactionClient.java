@@ -114,7 +114,9 @@ final class FakeTransactionClient implements TransactionClient {
             throw new TransactionException("cannot commit " + txn + " in state " + state, "FAILED");
         }
         states.put(txn.label(), LabelState.VISIBLE);
-        committed.addAll(pending.remove(txn.label()));
+        for (String[] load : pending.remove(txn.label())) {
+            committed.add(new String[] {load[0], load[1], txn.label()});
+        }
     }
 
     @Override
@@ -185,7 +187,7 @@ final class FakeTransactionClient implements TransactionClient {
         return result;
     }
 
-    /** Every committed (table, body) pair, in commit order. */
+    /** Every committed (table, body, label) triple, in commit order. */
     List<String[]> committedLoads() {
         return List.copyOf(committed);
     }

@@ -172,6 +172,46 @@ class MultiTableSwitchTest {
     }
 
     @Test
+    void tablesOfAPartitionSwitchInStepEvenWhenATransactionSkipsOne() throws Exception {
+        f.write(0, "orders", "o1");
+        f.write(0, "items", "i1");
+        f.engine.txnEnd(0); // both switch at T0
+        f.clock.advanceMs(100);
+        f.write(0, "orders", "o2"); // this source transaction writes orders only
+        f.engine.txnEnd(0); // orders switches at T0+100; items has nothing to freeze
+        f.clock.advanceMs(50);
+        f.write(0, "orders", "o3");
+        f.write(0, "items", "i3");
+        f.engine.txnEnd(0); // 50 ms since the partition's last switch: neither table may switch alone
+
+        assertThat(f.region(0, "orders").activeHasData()).isTrue();
+        assertThat(f.region(0, "items").activeHasData()).as("items must not freeze i3 without o3").isTrue();
+        f.clock.advanceMs(50);
+        f.engine.txnEnd(0);
+        assertThat(f.region(0, "orders").activeHasData()).isFalse();
+        assertThat(f.region(0, "items").activeHasData()).isFalse();
+    }
+
+    @Test
+    void idleFallbackNeverFreezesACleanTableOfAPartitionInTheMiddleOfATransaction() throws Exception {
+        f.write(0, "orders", "o1");
+        f.write(0, "items", "i1");
+        f.engine.txnEnd(0); // switch at T0
+        f.clock.advanceMs(10);
+        f.write(0, "orders", "o2");
+        f.write(0, "items", "i2");
+        f.engine.txnEnd(0); // batched in the active chunks
+        f.write(0, "orders", "o3-partial"); // items stays clean, the partition is not
+
+        f.advanceAndDrive(500);
+        assertThat(f.region(0, "items").cleanBoundary()).isTrue();
+        assertThat(f.region(0, "items").activeHasData()).as("i2 waits with o2").isTrue();
+        f.advanceAndDrive(1000);
+        assertThat(f.client.committedRows("items")).containsExactly(rowText("i1"));
+        assertThat(f.client.committedRows("orders")).containsExactly(rowText("o1"));
+    }
+
+    @Test
     void loadBodiesAreJsonArraysWithTheTablesProperties() throws Exception {
         EngineFixture g = new EngineFixture(b -> b.tableLoadProperties("db", "items",
                 java.util.Map.of("ignore_json_size", "true")));
