@@ -7,8 +7,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,6 +49,43 @@ class MultiTableEngineThreadTest {
         assertThat(engine.transactionState()).isEqualTo(SharedTransactionState.CLOSED);
         assertThat(client.calls("rollback")).as("the idle label opened after the commit is rolled back")
                 .hasSize(1);
+    }
+
+    @Test
+    void concurrentWritesAndCommitsNeverSplitASourceTransaction() throws Exception {
+        MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("thr")
+                .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).build(), client,
+                new InMemoryLoadMetrics());
+        Map<String, Integer> rowsPerTxn = new HashMap<>();
+        String[] tables = {"orders", "items", "payments"};
+        for (int n = 0; n < 3000; n++) {
+            int partition = n % 4;
+            String txn = "p" + partition + "-t" + n;
+            int rows = 1 + n % 5;
+            for (int r = 0; r < rows; r++) {
+                engine.write(partition, "db", tables[(n + r) % 3],
+                        ("{\"id\":\"" + txn + "-" + r + "\",\"txn\":\"" + txn + "\"}").getBytes(StandardCharsets.UTF_8));
+            }
+            engine.txnEnd(partition);
+            rowsPerTxn.put(txn, rows);
+        }
+        engine.savepoint();
+        engine.close();
+
+        Map<String, Set<String>> labels = new HashMap<>();
+        Map<String, Integer> committed = new HashMap<>();
+        Pattern txnField = Pattern.compile("\"txn\":\"([^\"]+)\"");
+        for (String[] load : client.committedLoads()) {
+            for (String row : FakeTransactionClient.splitRows(load[1])) {
+                Matcher m = txnField.matcher(row);
+                assertThat(m.find()).isTrue();
+                labels.computeIfAbsent(m.group(1), k -> new HashSet<>()).add(load[2]);
+                committed.merge(m.group(1), 1, Integer::sum);
+            }
+        }
+        assertThat(committed).isEqualTo(rowsPerTxn);
+        assertThat(labels.values()).allSatisfy(l -> assertThat(l).hasSize(1));
+        assertThat(client.calls("commit").size()).as("several commit cycles ran").isGreaterThan(1);
     }
 
     @Test
