@@ -44,6 +44,9 @@ final class FakeTransactionClient implements TransactionClient {
     /** label -> loaded (table, body) pairs, moved to {@link #committed} on commit. */
     private final Map<String, List<String[]>> pending = new ConcurrentHashMap<>();
     private final List<String[]> committed = new CopyOnWriteArrayList<>();
+    /** (label, table) pairs with a load running now, and every overlap seen (the server would say TXN_IN_PROCESSING). */
+    private final java.util.Set<String> loadsRunning = ConcurrentHashMap.newKeySet();
+    private final List<String> overlappingLoads = new CopyOnWriteArrayList<>();
 
     /** Makes the first future call matching {@code when} fail with {@code status}, once. */
     void failOnce(Predicate<Call> when, String status, String message) {
@@ -91,6 +94,20 @@ final class FakeTransactionClient implements TransactionClient {
             throws TransactionException {
         String text = new String(body, StandardCharsets.UTF_8);
         Call call = record("load", txn, table, text, loadProperties);
+        String running = txn.label() + "/" + table;
+        if (!loadsRunning.add(running)) {
+            overlappingLoads.add(running);
+            throw new TransactionException("Transaction is in processing", "TXN_IN_PROCESSING");
+        }
+        try {
+            return loadNow(call, txn, table, body, text);
+        } finally {
+            loadsRunning.remove(running);
+        }
+    }
+
+    private LoadReply loadNow(Call call, TransactionRef txn, String table, byte[] body, String text)
+            throws TransactionException {
         intercept(call);
         if (states.get(txn.label()) != LabelState.PREPARE) {
             throw new TransactionException("stream load task " + txn.label() + " does not exist or is not open",
@@ -170,6 +187,11 @@ final class FakeTransactionClient implements TransactionClient {
                 throw (TransactionException) failure.error();
             }
         }
+    }
+
+    /** Loads that overlapped another load of the same (label, table). */
+    List<String> overlappingLoads() {
+        return List.copyOf(overlappingLoads);
     }
 
     List<Call> calls() {

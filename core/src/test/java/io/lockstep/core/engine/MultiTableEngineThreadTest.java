@@ -54,7 +54,7 @@ class MultiTableEngineThreadTest {
     @Test
     void concurrentWritesAndCommitsNeverSplitASourceTransaction() throws Exception {
         MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("thr")
-                .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).build(), client,
+                .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).ioThreads(4).build(), client,
                 new InMemoryLoadMetrics());
         Map<String, Integer> rowsPerTxn = new HashMap<>();
         String[] tables = {"orders", "items", "payments"};
@@ -86,6 +86,7 @@ class MultiTableEngineThreadTest {
         assertThat(committed).isEqualTo(rowsPerTxn);
         assertThat(labels.values()).allSatisfy(l -> assertThat(l).hasSize(1));
         assertThat(client.calls("commit").size()).as("several commit cycles ran").isGreaterThan(1);
+        assertThat(client.overlappingLoads()).as("one load in flight per (label, table)").isEmpty();
     }
 
     @Test
