@@ -227,7 +227,10 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** A stream load header for every table ({@code sink.properties.*}); defaults: format=json, strip_outer_array=true. */
+        /**
+         * A stream load header for every table ({@code sink.properties.*}); defaults: format=json,
+         * strip_outer_array=true.
+         */
         public Builder loadProperty(String key, String value) {
             defaultLoadProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;

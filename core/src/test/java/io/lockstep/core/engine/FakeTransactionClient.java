@@ -44,7 +44,7 @@ final class FakeTransactionClient implements TransactionClient {
     /** label -> loaded (table, body) pairs, moved to {@link #committed} on commit. */
     private final Map<String, List<String[]>> pending = new ConcurrentHashMap<>();
     private final List<String[]> committed = new CopyOnWriteArrayList<>();
-    /** (label, table) pairs with a load running now, and every overlap seen (the server would say TXN_IN_PROCESSING). */
+    /** (label, table) pairs with a load running now, and every overlap seen (the server: TXN_IN_PROCESSING). */
     private final java.util.Set<String> loadsRunning = ConcurrentHashMap.newKeySet();
     private final List<String> overlappingLoads = new CopyOnWriteArrayList<>();
 

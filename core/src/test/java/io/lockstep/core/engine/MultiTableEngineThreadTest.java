@@ -54,8 +54,8 @@ class MultiTableEngineThreadTest {
     @Test
     void concurrentWritesAndCommitsNeverSplitASourceTransaction() throws Exception {
         MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("thr")
-                .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).ioThreads(4).build(), client,
-                new InMemoryLoadMetrics());
+                .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).ioThreads(4)
+                .build(), client, new InMemoryLoadMetrics());
         Map<String, Integer> rowsPerTxn = new HashMap<>();
         String[] tables = {"orders", "items", "payments"};
         for (int n = 0; n < 3000; n++) {
@@ -63,8 +63,8 @@ class MultiTableEngineThreadTest {
             String txn = "p" + partition + "-t" + n;
             int rows = 1 + n % 5;
             for (int r = 0; r < rows; r++) {
-                engine.write(partition, "db", tables[(n + r) % 3],
-                        ("{\"id\":\"" + txn + "-" + r + "\",\"txn\":\"" + txn + "\"}").getBytes(StandardCharsets.UTF_8));
+                String row = "{\"id\":\"" + txn + "-" + r + "\",\"txn\":\"" + txn + "\"}";
+                engine.write(partition, "db", tables[(n + r) % 3], row.getBytes(StandardCharsets.UTF_8));
             }
             engine.txnEnd(partition);
             rowsPerTxn.put(txn, rows);
