@@ -141,8 +141,14 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed.
      *
      * @return completes (with an empty list) once committed
+     * @throws IllegalStateException if the engine is exactly-once (use {@link #requestPrepare(long)}, whose
+     *                               checkpoint id names the transactions)
      */
     public CompletableFuture<List<PreparedTransaction>> requestFlush() {
+        if (semantic != DeliverySemantic.AT_LEAST_ONCE) {
+            throw new IllegalStateException("flush commits by itself only at-least-once; an exactly-once engine "
+                    + "prepares at a checkpoint: call prepare(checkpointId)");
+        }
         checkUsable("flush");
         return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), -1);
     }

@@ -140,6 +140,8 @@ class SingleTableLoadEngineTest {
                 new InMemoryLoadMetrics(), DeliverySemantic.AT_LEAST_ONCE, 0, clock, io);
         assertThatThrownBy(() -> alo.requestPrepare(1)).isInstanceOf(IllegalStateException.class);
         alo.close();
+        assertThatThrownBy(() -> engine.requestFlush()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("prepare(checkpointId)");
     }
 
     @Test
