@@ -149,6 +149,21 @@ class SharedTransactionCycleTest {
     }
 
     @Test
+    void sharedTransactionHoldingDataIsRecycledByCommittingIt() throws Exception {
+        f.close();
+        f = new EngineFixture(b -> b.database("db").serverTimeoutSeconds(10));
+        f.drive(); // begin m1 at T0
+        f.clock.advanceMs(7999);
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0); // frozen, not yet loaded
+        f.advanceAndDrive(1); // 80%: recycle finds data and commits instead of rolling back
+        assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::toString).containsExactly(
+                "begin(" + f.label(1) + ")", "load(" + f.label(1) + ", orders)", "commit(" + f.label(1) + ")",
+                "begin(" + f.label(2) + ")");
+        assertThat(f.client.committedRows("orders")).containsExactly(rowText("a"));
+    }
+
+    @Test
     void recycleFailsFastNamingThePartitionStuckInASourceTransaction() throws Exception {
         f.close();
         f = new EngineFixture(b -> b.serverTimeoutSeconds(10));
