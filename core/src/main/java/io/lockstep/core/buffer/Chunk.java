@@ -19,6 +19,7 @@ public final class Chunk {
     private long freezeSequence = -1;
     private ChunkState state = ChunkState.ACTIVE;
 
+    /** An empty active chunk of {@code region}. */
     public Chunk(RegionKey region) {
         this.region = region;
     }
@@ -105,18 +106,22 @@ public final class Chunk {
         }
     }
 
+    /** The region this chunk belongs to. */
     public RegionKey region() {
         return region;
     }
 
+    /** The chunk's state. */
     public ChunkState state() {
         return state;
     }
 
+    /** True if no row was appended. */
     public boolean isEmpty() {
         return rowCount == 0;
     }
 
+    /** Rows appended. */
     public int rowCount() {
         return rowCount;
     }

@@ -192,10 +192,12 @@ public final class MemoryBudget {
         }
     }
 
+    /** The soft limit ({@code buffer-size}), bytes. */
     public long softLimitBytes() {
         return softLimitBytes;
     }
 
+    /** The hard limit, bytes. */
     public long hardLimitBytes() {
         return hardLimitBytes;
     }

@@ -25,6 +25,7 @@ public final class Region {
     private boolean cleanBoundary = true;
     private long lastSwitchTimeMs;
 
+    /** An empty region: clean, last switched at 0. */
     public Region(RegionKey key) {
         this.key = key;
         this.active = new Chunk(key);
@@ -99,14 +100,17 @@ public final class Region {
         return bytes;
     }
 
+    /** The (partition, database, table) of this region. */
     public RegionKey key() {
         return key;
     }
 
+    /** True if the active chunk holds only whole source transactions. */
     public boolean cleanBoundary() {
         return cleanBoundary;
     }
 
+    /** True if the active chunk has a row. */
     public boolean activeHasData() {
         return !active.isEmpty();
     }
@@ -116,10 +120,12 @@ public final class Region {
         return active.rowBytes();
     }
 
+    /** Frozen chunks waiting for a load. */
     public int frozenCount() {
         return frozen.size();
     }
 
+    /** When the active chunk was last frozen (ticker ms); 0 if never. */
     public long lastSwitchTimeMs() {
         return lastSwitchTimeMs;
     }

@@ -50,14 +50,17 @@ public final class LoadEngineConfig {
         this.tableLoadProperties = Map.copyOf(tables);
     }
 
+    /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** Label prefix of every label this engine makes. */
     public String labelPrefix() {
         return labelPrefix;
     }
 
+    /** The sink subtask index, part of every label. */
     public int subtaskIndex() {
         return subtaskIndex;
     }
@@ -72,10 +75,12 @@ public final class LoadEngineConfig {
         return database;
     }
 
+    /** Commit interval ({@code sink.buffer-flush.interval-ms}), ms. */
     public long commitIntervalMs() {
         return commitIntervalMs;
     }
 
+    /** Period of the manager thread's scan, ms. */
     public long scanningFrequencyMs() {
         return scanningFrequencyMs;
     }
@@ -90,6 +95,7 @@ public final class LoadEngineConfig {
         return 2 * bufferSizeBytes;
     }
 
+    /** Server-side transaction timeout sent on begin, seconds (reference §4.5). */
     public int serverTimeoutSeconds() {
         return serverTimeoutSeconds;
     }
@@ -104,18 +110,22 @@ public final class LoadEngineConfig {
         return serverTimeoutSeconds * 800L;
     }
 
+    /** Longest wait of a write at the hard buffer limit, ms. */
     public long maxBlockMs() {
         return maxBlockMs;
     }
 
+    /** Longest wait of a blocking savepoint, flush or prepare, ms. */
     public long savepointTimeoutMs() {
         return savepointTimeoutMs;
     }
 
+    /** Longest wait for the manager thread at close (twice if it must be interrupted), ms. */
     public long closeTimeoutMs() {
         return closeTimeoutMs;
     }
 
+    /** Threads sending loads. */
     public int ioThreads() {
         return ioThreads;
     }

@@ -256,6 +256,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     // ---- observation (any thread) ----
 
+    /** The shared transaction's state now (any thread). */
     public SharedTransactionState transactionState() {
         return cycle.state();
     }
@@ -270,6 +271,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         return budget.usedBytes();
     }
 
+    /** The settings this engine runs with. */
     public LoadEngineConfig config() {
         return config;
     }

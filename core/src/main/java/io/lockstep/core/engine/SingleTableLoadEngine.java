@@ -209,10 +209,12 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         cycle.runOnce(nowMs);
     }
 
+    /** The flush cycle's state now (any thread). */
     public TableFlushState state() {
         return cycle.state();
     }
 
+    /** Bytes buffered in all regions now. */
     public long bufferedBytes() {
         return budget.usedBytes();
     }

@@ -23,6 +23,7 @@ public enum TableFlushState {
             FAILED, EnumSet.of(CLOSED),
             CLOSED, EnumSet.noneOf(TableFlushState.class));
 
+    /** True if this state may move to {@code next}. */
     public boolean canMoveTo(TableFlushState next) {
         return LEGAL.get(this).contains(next);
     }

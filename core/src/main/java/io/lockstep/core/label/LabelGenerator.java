@@ -84,14 +84,17 @@ public final class LabelGenerator {
         return id.toString().toLowerCase(Locale.ROOT);
     }
 
+    /** The label prefix. */
     public String prefix() {
         return prefix;
     }
 
+    /** The subtask index written into labels. */
     public int subtaskIndex() {
         return subtaskIndex;
     }
 
+    /** The run identity written into labels. */
     public String runId() {
         return runId;
     }
