@@ -156,6 +156,17 @@ class MultiTableFailureTest {
     }
 
     @Test
+    void blockingSavepointGivesUpAtItsDeadlineNamingTheSharedTransaction() throws Exception {
+        f.close();
+        f = new EngineFixture(b -> b.savepointTimeoutMs(30));
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.engine.runOnce(); // begin; the load stays queued, so no commit can finish
+        assertThatThrownBy(() -> f.engine.savepoint()).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("30 ms").hasMessageContaining(f.label(1)).hasMessageContaining("OPEN");
+    }
+
+    @Test
     void failureMovesOnlyAlongLegalStateMoves() {
         assertThat(SharedTransactionState.COMMITTING.canMoveTo(SharedTransactionState.FAILED)).isTrue();
         assertThatThrownBy(() -> SharedTransactionState.CLOSED.checkMove(SharedTransactionState.OPEN))
