@@ -2,12 +2,12 @@ package io.lockstep.emulator.load;
 
 import java.util.Map;
 
-/** Factory behind {@link LoadFormat#fromHeaders}; replaced by the data plane's implementation. */
+/** Factory behind {@link LoadFormat#fromHeaders}: the emulator's one implementation, {@link StreamLoadFormat}. */
 final class LoadFormats {
     private LoadFormats() {
     }
 
     static LoadFormat fromHeaders(Map<String, String> headers) throws LoadFormatException {
-        throw new UnsupportedOperationException("data plane not built yet");
+        return StreamLoadFormat.fromHeaders(headers);
     }
 }

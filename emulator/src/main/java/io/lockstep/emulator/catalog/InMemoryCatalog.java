@@ -1,0 +1,186 @@
+package io.lockstep.emulator.catalog;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.annotation.concurrent.GuardedBy;
+import javax.annotation.concurrent.ThreadSafe;
+
+/**
+ * The emulator's {@link Catalog}, held in memory.
+ *
+ * <p>Thread-safety: lookups read concurrent maps without locking; every change (DDL, {@link #createDatabase},
+ * {@link #createTable}) runs under {@code ddlLock}, which also orders listener calls, so a listener sees databases
+ * and tables in creation order and a table only after its database. Listeners run on the thread that made the
+ * change, inside {@code ddlLock}: they must not call back into DDL from another thread.
+ *
+ * <p>Ids: databases and tables share one sequence starting at 10001 (StarRocks also draws both from one id
+ * generator). Names: database and table names are case-sensitive, as in StarRocks by default.
+ */
+@ThreadSafe
+public final class InMemoryCatalog implements Catalog {
+    /** First id handed out. */
+    public static final long FIRST_ID = 10001;
+
+    private final Object ddlLock = new Object();
+    @GuardedBy("ddlLock")
+    private long nextId = FIRST_ID;
+    /** Written under ddlLock, read without it. */
+    private final Map<String, DatabaseInfo> databases = new ConcurrentHashMap<>();
+    /** database name -> table name -> schema; written under ddlLock, read without it. */
+    private final Map<String, Map<String, TableSchema>> tablesByDatabase = new ConcurrentHashMap<>();
+    private final List<CatalogListener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code USE} only affects the rest of this text; a {@code CREATE TABLE} without a database and without an
+     * earlier {@code USE} fails with "No database selected".
+     */
+    @Override
+    public void execute(String ddl) throws DdlException {
+        DdlParser parser = new DdlParser(ddl);
+        String currentDatabase = null;
+        for (DdlStatement statement = parser.next(); statement != null; statement = parser.next()) {
+            if (statement instanceof DdlStatement.CreateDatabase create) {
+                apply(create);
+            } else if (statement instanceof DdlStatement.UseDatabase use) {
+                if (database(use.name()).isEmpty()) {
+                    throw statementError(use, "Unknown database '" + use.name() + "'");
+                }
+                currentDatabase = use.name();
+            } else if (statement instanceof DdlStatement.CreateTable create) {
+                apply(create, currentDatabase);
+            }
+        }
+    }
+
+    private void apply(DdlStatement.CreateDatabase create) throws DdlException {
+        synchronized (ddlLock) {
+            if (databases.containsKey(create.name())) {
+                if (create.ifNotExists()) {
+                    return;
+                }
+                throw statementError(create, "Can't create database '" + create.name() + "'; database exists");
+            }
+            addDatabase(create.name());
+        }
+    }
+
+    private void apply(DdlStatement.CreateTable create, String currentDatabase) throws DdlException {
+        String database = create.database() != null ? create.database() : currentDatabase;
+        if (database == null) {
+            throw statementError(create, "No database selected: qualify the table as db." + create.name()
+                    + " or put USE db before it");
+        }
+        synchronized (ddlLock) {
+            if (!databases.containsKey(database)) {
+                throw statementError(create, "Unknown database '" + database + "'");
+            }
+            if (tablesByDatabase.get(database).containsKey(create.name())) {
+                if (create.ifNotExists()) {
+                    return;
+                }
+                throw statementError(create, "Table '" + create.name() + "' already exists");
+            }
+            addTable(new TableSchema(database, create.name(), nextId++, create.keysType(), create.columns(),
+                    create.keyColumns()));
+        }
+    }
+
+    @Override
+    public DatabaseInfo createDatabase(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("database name is empty");
+        }
+        synchronized (ddlLock) {
+            DatabaseInfo existing = databases.get(name);
+            return existing != null ? existing : addDatabase(name);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The given {@code tableId} is ignored: the catalog assigns the next id and returns the schema with it.
+     *
+     * @throws DdlException also when the definition breaks a StarRocks table rule (key columns first and in
+     *                      order, primary key columns NOT NULL, no FLOAT/DOUBLE/JSON keys, ...)
+     */
+    @Override
+    public TableSchema createTable(TableSchema schema) throws DdlException {
+        String violation = TableRules.violation(schema.keysType(), schema.columns(), schema.keyColumns());
+        if (violation != null) {
+            throw new DdlException("table " + schema.qualifiedName() + ": " + violation);
+        }
+        synchronized (ddlLock) {
+            Map<String, TableSchema> tables = tablesByDatabase.get(schema.database());
+            if (tables == null) {
+                throw new DdlException("Unknown database '" + schema.database() + "'");
+            }
+            if (tables.containsKey(schema.name())) {
+                throw new DdlException("Table '" + schema.qualifiedName() + "' already exists");
+            }
+            return addTable(new TableSchema(schema.database(), schema.name(), nextId++, schema.keysType(),
+                    schema.columns(), schema.keyColumns()));
+        }
+    }
+
+    @GuardedBy("ddlLock")
+    private DatabaseInfo addDatabase(String name) {
+        DatabaseInfo info = new DatabaseInfo(name, nextId++);
+        tablesByDatabase.put(name, new ConcurrentHashMap<>());
+        databases.put(name, info);
+        for (CatalogListener listener : listeners) {
+            listener.databaseCreated(info);
+        }
+        return info;
+    }
+
+    @GuardedBy("ddlLock")
+    private TableSchema addTable(TableSchema table) {
+        tablesByDatabase.get(table.database()).put(table.name(), table);
+        for (CatalogListener listener : listeners) {
+            listener.tableCreated(table);
+        }
+        return table;
+    }
+
+    @Override
+    public Optional<DatabaseInfo> database(String name) {
+        return Optional.ofNullable(databases.get(name));
+    }
+
+    @Override
+    public Optional<TableSchema> table(String database, String table) {
+        Map<String, TableSchema> tables = tablesByDatabase.get(database);
+        return tables == null ? Optional.empty() : Optional.ofNullable(tables.get(table));
+    }
+
+    /** All tables, ordered by id (creation order). */
+    @Override
+    public List<TableSchema> tables() {
+        List<TableSchema> all = new ArrayList<>();
+        for (Map<String, TableSchema> tables : tablesByDatabase.values()) {
+            all.addAll(tables.values());
+        }
+        all.sort(Comparator.comparingLong(TableSchema::tableId));
+        return all;
+    }
+
+    @Override
+    public void addListener(CatalogListener listener) {
+        synchronized (ddlLock) {
+            listeners.add(listener);
+        }
+    }
+
+    private static DdlException statementError(DdlStatement statement, String problem) {
+        return new DdlException("DDL statement " + statement.number() + " (line " + statement.line() + "): "
+                + problem);
+    }
+}

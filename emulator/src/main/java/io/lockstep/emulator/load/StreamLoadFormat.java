@@ -1,0 +1,291 @@
+package io.lockstep.emulator.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import javax.annotation.concurrent.Immutable;
+
+/**
+ * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load}
+ * (BE {@code transaction_stream_load.cpp} {@code _parse_request}; reference §2.2, §2.3, §5).
+ *
+ * <p>Header values the BE checks fail here with its status and text: {@code strict_mode} other than true/false
+ * (case-insensitive) → INVALID_ARGUMENT "Invalid strict mode format. Must be bool type"; both {@code partitions} and
+ * {@code temporary_partitions}; both {@code Content-Encoding} and {@code compression}; a negative or non-numeric
+ * {@code load_mem_limit}; a non-numeric {@code load_dop}; an unknown {@code format} → INTERNAL_ERROR
+ * "unknown data format, format=X". Headers the BE reads leniently stay lenient: {@code strip_outer_array} is true
+ * only for "true" (any case), anything else is false; {@code max_filter_ratio} is read like C {@code strtod}
+ * (a leading number, else 0). Features the emulator does not implement ({@code partial_update},
+ * {@code merge_condition}, {@code negative}, compressed payloads and compressed CSV formats) fail with
+ * NOT_IMPLEMENTED_ERROR naming the header, so a test never passes by accident.
+ *
+ * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of
+ * one transaction (reference §2.3, "load request not equal last.").
+ */
+@Immutable
+public final class StreamLoadFormat implements LoadFormat {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String formatName;
+    private final ColumnsHeader columns;
+    private final String where;
+    private final Delimiter columnSeparator;
+    private final Delimiter rowDelimiter;
+    private final List<String> jsonPaths;
+    private final String jsonRoot;
+    private final boolean stripOuterArray;
+    private final boolean strictMode;
+    private final String timezone;
+    private final double maxFilterRatio;
+    /** The §2.3 request fields, normalized, keyed by header name. */
+    private final Map<String, String> requestFields;
+
+    private StreamLoadFormat(Map<String, String> headers) throws LoadFormatException {
+        String format = lower(headers.get("format"));
+        this.formatName = format == null || format.isEmpty() ? "csv" : format;
+        switch (formatName) {
+            case "csv", "json" -> {
+            }
+            case "gzip", "bzip2", "lz4", "deflate", "zstd" -> throw notImplemented("format=" + formatName
+                    + " (compressed CSV)");
+            default -> throw new LoadFormatException("INTERNAL_ERROR", "unknown data format, format="
+                    + headers.get("format"));
+        }
+        String columnsHeader = nonEmpty(headers.get("columns"));
+        this.columns = columnsHeader == null ? null : ColumnsHeader.parse(columnsHeader);
+        this.where = nonEmpty(headers.get("where"));
+        String separator = nonEmpty(headers.get("column_separator"));
+        this.columnSeparator = separator == null ? Delimiter.TAB : Delimiter.parse("column_separator", separator);
+        String delimiter = nonEmpty(headers.get("row_delimiter"));
+        this.rowDelimiter = delimiter == null ? Delimiter.NEWLINE : Delimiter.parse("row_delimiter", delimiter);
+        if (nonEmpty(headers.get("partitions")) != null && nonEmpty(headers.get("temporary_partitions")) != null) {
+            throw new LoadFormatException("INVALID_ARGUMENT",
+                    "Can not specify both partitions and temporary partitions");
+        }
+        if ("true".equals(headers.get("negative"))) {
+            throw notImplemented("negative: true (only meaningful for AGGREGATE tables)");
+        }
+        this.strictMode = parseStrictMode(headers.get("strict_mode"));
+        this.timezone = nonEmpty(headers.get("timezone"));
+        checkLong(headers, "load_mem_limit", "Invalid load mem limit format", true);
+        checkLong(headers, "load_dop", "Invalid load_dop format", false);
+        this.jsonPaths = parseJsonPaths(nonEmpty(headers.get("jsonpaths")));
+        this.jsonRoot = nonEmpty(headers.get("json_root"));
+        if (jsonRoot != null) {
+            JsonPath.parse(jsonRoot);
+        }
+        String strip = headers.get("strip_outer_array");
+        this.stripOuterArray = strip != null && strip.equalsIgnoreCase("true");
+        if ("true".equals(headers.get("partial_update"))) {
+            throw notImplemented("partial_update: true");
+        }
+        if (nonEmpty(headers.get("merge_condition")) != null) {
+            throw notImplemented("merge_condition");
+        }
+        String contentEncoding = nonEmpty(headers.get("content-encoding"));
+        String compression = nonEmpty(headers.get("compression"));
+        if (contentEncoding != null && compression != null) {
+            throw new LoadFormatException("INVALID_ARGUMENT",
+                    "Only one of http header content-encoding and compression can be set");
+        }
+        if (contentEncoding != null || compression != null) {
+            throw notImplemented("payload compression (" + (contentEncoding != null ? "Content-Encoding: "
+                    + contentEncoding : "compression: " + compression) + ")");
+        }
+        this.maxFilterRatio = strtod(headers.get("max_filter_ratio"));
+        this.requestFields = requestFields(headers, formatName);
+    }
+
+    /**
+     * @param headers request headers with lower-cased names
+     * @throws LoadFormatException with the BE status name and message for an unusable header
+     */
+    public static StreamLoadFormat fromHeaders(Map<String, String> headers) throws LoadFormatException {
+        Objects.requireNonNull(headers, "headers");
+        Map<String, String> lowerCased = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        lowerCased.putAll(headers);
+        return new StreamLoadFormat(lowerCased);
+    }
+
+    private static Map<String, String> requestFields(Map<String, String> headers, String formatName) {
+        Map<String, String> fields = new TreeMap<>();
+        fields.put("format", formatName);
+        for (String name : List.of("columns", "where", "column_separator", "row_delimiter", "partitions",
+                "temporary_partitions", "timezone", "load_mem_limit", "jsonpaths", "json_root", "merge_condition",
+                "transmission_compression_type", "load_dop", "compression",
+                "content-encoding")) {
+            String value = nonEmpty(headers.get(name));
+            if (value != null) {
+                fields.put(name, value);
+            }
+        }
+        String mode = headers.get("partial_update_mode");
+        if ("row".equals(mode) || "auto".equals(mode) || "column".equals(mode)) {
+            // The BE sets the mode only for these three values and ignores any other.
+            fields.put("partial_update_mode", mode);
+        }
+        fields.put("negative", String.valueOf("true".equals(headers.get("negative"))));
+        fields.put("partial_update", String.valueOf("true".equals(headers.get("partial_update"))));
+        String strip = headers.get("strip_outer_array");
+        fields.put("strip_outer_array", String.valueOf(strip != null && strip.equalsIgnoreCase("true")));
+        String strict = nonEmpty(headers.get("strict_mode"));
+        if (strict != null) {
+            fields.put("strict_mode", strict.toLowerCase(Locale.ROOT));
+        }
+        return Collections.unmodifiableMap(fields);
+    }
+
+    private static boolean parseStrictMode(String value) throws LoadFormatException {
+        if (value == null || value.isEmpty() || value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new LoadFormatException("INVALID_ARGUMENT", "Invalid strict mode format. Must be bool type");
+    }
+
+    private static void checkLong(Map<String, String> headers, String name, String invalidText, boolean nonNegative)
+            throws LoadFormatException {
+        String value = nonEmpty(headers.get(name));
+        if (value == null) {
+            return;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([+-]?[0-9]+)").matcher(value);
+        if (!m.find()) {
+            throw new LoadFormatException("INVALID_ARGUMENT", invalidText);
+        }
+        if (nonNegative && m.group(1).startsWith("-") && !m.group(1).matches("-0+")) {
+            throw new LoadFormatException("INVALID_ARGUMENT", name + " must be equal or greater than 0");
+        }
+    }
+
+    private static List<String> parseJsonPaths(String header) throws LoadFormatException {
+        if (header == null) {
+            return null;
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(header);
+        } catch (Exception e) {
+            node = null;
+        }
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            throw new LoadFormatException("INVALID_ARGUMENT", "Invalid json path: " + header
+                    + " (jsonpaths must be a JSON array of path strings such as [\"$.id\", \"$.name\"])");
+        }
+        List<String> paths = new ArrayList<>();
+        for (JsonNode element : node) {
+            if (!element.isTextual()) {
+                throw new LoadFormatException("INVALID_ARGUMENT", "Invalid json path: " + element
+                        + " in jsonpaths " + header);
+            }
+            JsonPath.parse(element.asText());
+            paths.add(element.asText());
+        }
+        return List.copyOf(paths);
+    }
+
+    /** C {@code strtod}: the longest leading decimal number, or 0 when there is none. */
+    static double strtod(String value) {
+        if (value == null) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("^\\s*([+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?)").matcher(value);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    private static LoadFormatException notImplemented(String what) {
+        return new LoadFormatException("NOT_IMPLEMENTED_ERROR", what + " is not supported by the emulator");
+    }
+
+    private static String nonEmpty(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static String lower(String value) {
+        return value == null ? null : value.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>As read by the BE ({@code strtod}): no range check, so a negative value fails every load with filtered
+     * rows and a value above 1 never fails one.
+     */
+    @Override
+    public double maxFilterRatio() {
+        return maxFilterRatio;
+    }
+
+    @Override
+    public String formatName() {
+        return formatName;
+    }
+
+    /** True for {@code format: json}. */
+    public boolean isJson() {
+        return "json".equals(formatName);
+    }
+
+    /** The parsed {@code columns} header, or null when absent. */
+    public ColumnsHeader columns() {
+        return columns;
+    }
+
+    /** The {@code where} header, or null; parsed against the table by the body parser ({@link WherePredicate}). */
+    public String where() {
+        return where;
+    }
+
+    Delimiter columnSeparator() {
+        return columnSeparator;
+    }
+
+    Delimiter rowDelimiter() {
+        return rowDelimiter;
+    }
+
+    /** The {@code jsonpaths} paths, or null when absent (simple mode). */
+    public List<String> jsonPaths() {
+        return jsonPaths;
+    }
+
+    /** The {@code json_root} path, or null. */
+    public String jsonRoot() {
+        return jsonRoot;
+    }
+
+    /** {@code strip_outer_array}: true only for "true" in any case (BE rule), else false. */
+    public boolean stripOuterArray() {
+        return stripOuterArray;
+    }
+
+    /** {@code strict_mode}: true filters rows with values that fail conversion; false (default) makes them NULL. */
+    public boolean strictMode() {
+        return strictMode;
+    }
+
+    /** The {@code timezone} header, or null; kept for request comparison (the emulator converts no time zones). */
+    public String timezone() {
+        return timezone;
+    }
+
+    /** {@inheritDoc} Header values are compared as the BE compares its thrift request fields. */
+    @Override
+    public boolean sameLoadRequest(LoadFormat other) {
+        return other instanceof StreamLoadFormat o && requestFields.equals(o.requestFields);
+    }
+
+    @Override
+    public String toString() {
+        return "StreamLoadFormat" + requestFields;
+    }
+}

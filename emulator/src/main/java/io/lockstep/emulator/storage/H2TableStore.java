@@ -1,0 +1,354 @@
+package io.lockstep.emulator.storage;
+
+import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.catalog.DatabaseInfo;
+import io.lockstep.emulator.catalog.KeysType;
+import io.lockstep.emulator.catalog.TableSchema;
+import io.lockstep.emulator.load.RowChange;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import javax.annotation.concurrent.GuardedBy;
+import javax.annotation.concurrent.ThreadSafe;
+
+/**
+ * A {@link TableStore} in an in-memory H2 database (one per store): one schema per StarRocks database, one table
+ * per StarRocks table (types mapped by {@link H2Sql}), PRIMARY KEY tables with an H2 primary key.
+ *
+ * <p>Writes: {@link #publish} applies all tables of one StarRocks transaction in ONE H2 transaction on the single
+ * writer connection, under {@code writeLock}, so publishes are serialized in call order. PRIMARY KEY tables: the
+ * rows are first reduced to the last change per key (a later row wins, as in StarRocks), then deletes run as
+ * {@code DELETE ... WHERE key = ?} and upserts as {@code MERGE ... KEY (...)}. DUPLICATE KEY tables get plain
+ * {@code INSERT}s; a delete row for a DUPLICATE KEY table is rejected before anything is written (the load parser
+ * never makes one: StarRocks reads {@code __op} only on PRIMARY KEY tables).
+ *
+ * <p>Reads: every {@link #query} opens its own connection as a read-only H2 user (SELECT granted on each schema,
+ * nothing else) with isolation level SNAPSHOT, runs the one statement and closes the connection. H2's MVStore gives
+ * that statement one snapshot of all tables, taken between two commits, so a reader sees every table of a
+ * published transaction or none of them ({@code H2TableStoreConsistencyTest} checks this under concurrent
+ * publishes). Per-call connections keep the store free of pooled state; opening an embedded H2 connection costs
+ * well under a millisecond.
+ *
+ * <p>Thread-safe.
+ */
+@ThreadSafe
+public final class H2TableStore implements TableStore {
+    private static final String READER = "LOCKSTEP_READER";
+    private static final Pattern READ_ONLY = Pattern.compile("^(?is)\\s*(\\(\\s*)*(SELECT|WITH)\\b.*");
+
+    /** URL of the database; readers connect with it, without settings (changing settings needs admin rights). */
+    private final String url;
+    private final String readerPassword = UUID.randomUUID().toString();
+    private final Object writeLock = new Object();
+    @GuardedBy("writeLock")
+    private final Connection writer;
+    /** Written under writeLock; volatile so that readers see it without the lock. */
+    private volatile boolean closed;
+    /** Tables this store has created, by qualified name; written under writeLock, read by any thread. */
+    private final Map<String, TableSchema> tables = new ConcurrentHashMap<>();
+
+    /**
+     * Creates an empty in-memory H2 database.
+     *
+     * @throws StoreException if H2 cannot be started
+     */
+    public H2TableStore() {
+        this.url = "jdbc:h2:mem:lockstep-" + UUID.randomUUID();
+        try {
+            this.writer = connect(url + ";DB_CLOSE_DELAY=-1;DATABASE_TO_LOWER=TRUE", "SA", "");
+            writer.setAutoCommit(false);
+            try (Statement statement = writer.createStatement()) {
+                statement.execute("CREATE USER " + READER + " PASSWORD '" + readerPassword + "'");
+            }
+            writer.commit();
+        } catch (SQLException e) {
+            throw new StoreException("cannot start the H2 store: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates a store holding the catalog's current tables and listening for new ones.
+     *
+     * @throws StoreException if H2 cannot be started
+     */
+    public static H2TableStore attachedTo(Catalog catalog) {
+        H2TableStore store = new H2TableStore();
+        catalog.addListener(store);
+        for (TableSchema table : catalog.tables()) {
+            store.tableCreated(table);
+        }
+        return store;
+    }
+
+    private static Connection connect(String url, String user, String password) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        return new org.h2.Driver().connect(url, properties);
+    }
+
+    /** Creates the schema and lets the read-only user read it. Idempotent. */
+    @Override
+    public void databaseCreated(DatabaseInfo database) {
+        synchronized (writeLock) {
+            ensureOpen();
+            createSchema(database.name());
+        }
+    }
+
+    @GuardedBy("writeLock")
+    private void createSchema(String database) {
+        try (Statement statement = writer.createStatement()) {
+            statement.execute("CREATE SCHEMA IF NOT EXISTS " + H2Sql.quote(database));
+            statement.execute("GRANT SELECT ON SCHEMA " + H2Sql.quote(database) + " TO " + READER);
+            writer.commit();
+        } catch (SQLException e) {
+            throw new StoreException("cannot create schema for database " + database + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Creates the table (and its schema if needed). Idempotent. */
+    @Override
+    public void tableCreated(TableSchema table) {
+        synchronized (writeLock) {
+            ensureOpen();
+            createSchema(table.database());
+            try (Statement statement = writer.createStatement()) {
+                statement.execute(H2Sql.createTable(table));
+                writer.commit();
+            } catch (SQLException e) {
+                throw new StoreException("cannot create table " + table.qualifiedName() + ": " + e.getMessage(), e);
+            }
+            tables.put(table.qualifiedName(), table);
+        }
+    }
+
+    @Override
+    public void publish(long txnId, List<TableChanges> changes) {
+        for (TableChanges change : changes) {
+            TableSchema known = tables.get(change.table().qualifiedName());
+            if (known == null) {
+                throw new StoreException("publish of transaction " + txnId + ": table "
+                        + change.table().qualifiedName() + " does not exist in the store");
+            }
+            if (change.table().keysType() == KeysType.DUPLICATE_KEYS
+                    && change.rows().stream().anyMatch(RowChange::delete)) {
+                throw new StoreException("publish of transaction " + txnId + ": table "
+                        + change.table().qualifiedName() + " is a DUPLICATE KEY table and cannot take deletes");
+            }
+        }
+        synchronized (writeLock) {
+            ensureOpen();
+            String current = null;
+            try {
+                for (TableChanges change : changes) {
+                    current = change.table().qualifiedName();
+                    if (change.table().keysType() == KeysType.PRIMARY_KEYS) {
+                        applyPrimaryKey(change);
+                    } else {
+                        applyDuplicate(change);
+                    }
+                }
+                writer.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(e);
+                throw new StoreException("publish of transaction " + txnId + " failed on table " + current
+                        + "; nothing of it is visible: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @GuardedBy("writeLock")
+    private void applyPrimaryKey(TableChanges change) throws SQLException {
+        TableSchema table = change.table();
+        int keyCount = table.keyColumns().size();
+        Map<List<Object>, RowChange> lastByKey = new LinkedHashMap<>();
+        for (RowChange row : change.rows()) {
+            List<Object> key = Arrays.asList(Arrays.copyOf(row.values(), keyCount));
+            lastByKey.remove(key);
+            lastByKey.put(key, row);
+        }
+        try (PreparedStatement delete = writer.prepareStatement(H2Sql.deleteByKey(table));
+             PreparedStatement merge = writer.prepareStatement(H2Sql.merge(table))) {
+            int deletes = 0;
+            int merges = 0;
+            for (RowChange row : lastByKey.values()) {
+                if (row.delete()) {
+                    bind(delete, row.values(), keyCount);
+                    delete.addBatch();
+                    deletes++;
+                } else {
+                    bind(merge, row.values(), row.values().length);
+                    merge.addBatch();
+                    merges++;
+                }
+            }
+            if (deletes > 0) {
+                delete.executeBatch();
+            }
+            if (merges > 0) {
+                merge.executeBatch();
+            }
+        }
+    }
+
+    @GuardedBy("writeLock")
+    private void applyDuplicate(TableChanges change) throws SQLException {
+        if (change.rows().isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = writer.prepareStatement(H2Sql.insert(change.table()))) {
+            for (RowChange row : change.rows()) {
+                bind(insert, row.values(), row.values().length);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private static void bind(PreparedStatement statement, Object[] values, int count) throws SQLException {
+        for (int i = 0; i < count; i++) {
+            Object value = values[i];
+            if (value instanceof BigInteger big) {
+                statement.setBigDecimal(i + 1, new BigDecimal(big));
+            } else {
+                statement.setObject(i + 1, value);
+            }
+        }
+    }
+
+    @GuardedBy("writeLock")
+    private void rollbackQuietly(Exception cause) {
+        try {
+            writer.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @param sql one SELECT (or WITH ... SELECT) statement; tables are named {@code database.table}
+     * @throws StoreException for any other statement ("the H2 store accepts only SELECT queries"), for invalid SQL
+     *                        (with H2's message), or after {@link #close}
+     */
+    @Override
+    public QueryResult query(String sql) {
+        if (sql == null || !READ_ONLY.matcher(sql).matches()) {
+            throw new StoreException("the H2 store accepts only read-only SELECT queries, got: " + abbreviate(sql));
+        }
+        if (closed) {
+            throw new StoreException("the H2 store is closed");
+        }
+        // IFEXISTS: after close, never let a reader create a fresh empty database under the same name.
+        try (Connection connection = connect(url + ";IFEXISTS=TRUE", READER, readerPassword)) {
+            connection.setReadOnly(true);
+            connection.setAutoCommit(false);
+            try (Statement setup = connection.createStatement()) {
+                setup.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SNAPSHOT");
+            }
+            try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+                QueryResult result = read(rs);
+                connection.commit();
+                return result;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("query failed: " + e.getMessage() + " [query: " + abbreviate(sql) + "]", e);
+        }
+    }
+
+    private static QueryResult read(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        int count = meta.getColumnCount();
+        List<String> columns = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            columns.add(meta.getColumnLabel(i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            Object[] row = new Object[count];
+            for (int i = 1; i <= count; i++) {
+                Object value = rs.getObject(i);
+                if (value instanceof Timestamp timestamp) {
+                    value = timestamp.toLocalDateTime();
+                } else if (value instanceof java.sql.Date date) {
+                    value = date.toLocalDate();
+                } else if (value instanceof java.sql.Clob clob) {
+                    value = clob.getSubString(1, (int) clob.length());
+                }
+                row[i - 1] = value;
+            }
+            rows.add(Collections.unmodifiableList(Arrays.asList(row)));
+        }
+        return new QueryResult(List.copyOf(columns), Collections.unmodifiableList(rows));
+    }
+
+    private static String abbreviate(String sql) {
+        if (sql == null) {
+            return "null";
+        }
+        String oneLine = sql.strip().replaceAll("\\s+", " ");
+        return oneLine.length() > 200 ? oneLine.substring(0, 200) + "..." : oneLine;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws StoreException if the table does not exist in the store
+     */
+    @Override
+    public long rowCount(String database, String table) {
+        TableSchema schema = tables.get(database + "." + table);
+        if (schema == null) {
+            throw new StoreException("table " + database + "." + table + " does not exist in the store");
+        }
+        Object count = query("SELECT COUNT(*) FROM " + H2Sql.tableName(schema)).rows().get(0).get(0);
+        return ((Number) count).longValue();
+    }
+
+    /** Drops the in-memory database; later calls fail with {@link StoreException}. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (writeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try (Statement statement = writer.createStatement()) {
+                statement.execute("SHUTDOWN");
+            } catch (SQLException e) {
+                throw new StoreException("cannot shut down the H2 store: " + e.getMessage(), e);
+            } finally {
+                try {
+                    writer.close();
+                } catch (SQLException ignored) {
+                    // the database is gone either way
+                }
+            }
+        }
+    }
+
+    @GuardedBy("writeLock")
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreException("the H2 store is closed");
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.lockstep.emulator.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class InMemoryCatalogTest {
+
+    /** The demo's schema, read from the repository so the test follows it. */
+    static String shopDdl() throws IOException {
+        return Files.readString(Path.of("..", "examples", "shop.sql"));
+    }
+
+    @Test
+    void createsTheShopSchema() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.execute(shopDdl());
+        DatabaseInfo shop = catalog.database("shop").orElseThrow();
+        assertThat(shop.id()).isEqualTo(InMemoryCatalog.FIRST_ID);
+        assertThat(catalog.tables()).extracting(TableSchema::name)
+                .containsExactly("customers", "orders", "order_items", "payments");
+        assertThat(catalog.tables()).extracting(TableSchema::tableId).containsExactly(10002L, 10003L, 10004L, 10005L);
+        TableSchema items = catalog.table("shop", "order_items").orElseThrow();
+        assertThat(items.keysType()).isEqualTo(KeysType.PRIMARY_KEYS);
+        assertThat(items.keyColumns()).containsExactly("order_id", "line_no");
+        assertThat(items.columns().get(4))
+                .isEqualTo(new ColumnSchema("price", new ColumnType(ColumnType.Kind.DECIMAL, -1, 12, 2), true, null));
+        assertThat(catalog.table("shop", "ORDERS")).as("table names are case-sensitive").isEmpty();
+    }
+
+    @Test
+    void ifNotExistsMakesTheDdlRepeatable() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.execute(shopDdl());
+        catalog.execute(shopDdl());
+        assertThat(catalog.tables()).hasSize(4);
+    }
+
+    @Test
+    void useSelectsTheDatabaseOfUnqualifiedTables() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.execute("CREATE DATABASE a; USE a; CREATE TABLE t (k INT) DUPLICATE KEY (k);");
+        assertThat(catalog.table("a", "t")).isPresent();
+    }
+
+    @Test
+    void reportsCatalogErrorsWithStatementAndLine() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        assertThatThrownBy(() -> catalog.execute("CREATE TABLE t (k INT) DUPLICATE KEY (k)"))
+                .isInstanceOf(DdlException.class)
+                .hasMessage("DDL statement 1 (line 1): No database selected: qualify the table as db.t or put USE db"
+                        + " before it");
+        assertThatThrownBy(() -> catalog.execute("CREATE DATABASE a;\nCREATE TABLE b.t (k INT) DUPLICATE KEY (k)"))
+                .hasMessage("DDL statement 2 (line 2): Unknown database 'b'");
+        assertThat(catalog.database("a")).as("statements before the failing one stay applied").isPresent();
+        assertThatThrownBy(() -> catalog.execute("\nCREATE DATABASE a"))
+                .hasMessage("DDL statement 1 (line 2): Can't create database 'a'; database exists");
+        catalog.execute("CREATE TABLE a.t (k INT) DUPLICATE KEY (k)");
+        assertThatThrownBy(() -> catalog.execute("CREATE TABLE a.t (k INT) DUPLICATE KEY (k)"))
+                .hasMessage("DDL statement 1 (line 1): Table 't' already exists");
+        assertThatThrownBy(() -> catalog.execute("USE nowhere"))
+                .hasMessage("DDL statement 1 (line 1): Unknown database 'nowhere'");
+    }
+
+    @Test
+    void javaApiCreatesDatabasesAndValidatesTables() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        DatabaseInfo db = catalog.createDatabase("d");
+        assertThat(catalog.createDatabase("d")).isEqualTo(db);
+        ColumnSchema k = new ColumnSchema("k", ColumnType.of(ColumnType.Kind.BIGINT), false, null);
+        ColumnSchema v = new ColumnSchema("v", ColumnType.of(ColumnType.Kind.INT), true, null);
+        TableSchema created = catalog.createTable(
+                new TableSchema("d", "t", 0, KeysType.PRIMARY_KEYS, List.of(k, v), List.of("k")));
+        assertThat(created.tableId()).isEqualTo(db.id() + 1);
+        assertThat(catalog.table("d", "t")).contains(created);
+        assertThatThrownBy(() -> catalog.createTable(
+                new TableSchema("d", "u", 0, KeysType.PRIMARY_KEYS, List.of(v, k), List.of("k"))))
+                .isInstanceOf(DdlException.class)
+                .hasMessage("table d.u: key columns must be the first columns of the table, in key order: key column"
+                        + " 1 is 'k' but column 1 is 'v'");
+        assertThatThrownBy(() -> catalog.createTable(
+                new TableSchema("nope", "u", 0, KeysType.PRIMARY_KEYS, List.of(k), List.of("k"))))
+                .hasMessage("Unknown database 'nope'");
+    }
+
+    @Test
+    void listenersSeeDatabasesAndTablesInCreationOrder() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        List<String> events = new ArrayList<>();
+        catalog.addListener(new CatalogListener() {
+            @Override
+            public void databaseCreated(DatabaseInfo database) {
+                events.add("db " + database.name());
+            }
+
+            @Override
+            public void tableCreated(TableSchema table) {
+                events.add("table " + table.qualifiedName());
+            }
+        });
+        catalog.execute(shopDdl());
+        assertThat(events).containsExactly("db shop", "table shop.customers", "table shop.orders",
+                "table shop.order_items", "table shop.payments");
+    }
+
+    @Test
+    void concurrentDdlGivesUniqueIdsAndListenersSeeEveryTable() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.createDatabase("d");
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        catalog.addListener(new CatalogListener() {
+            @Override
+            public void databaseCreated(DatabaseInfo database) {
+            }
+
+            @Override
+            public void tableCreated(TableSchema table) {
+                seen.add(table.name());
+            }
+        });
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int thread = 0; thread < 4; thread++) {
+                int t = thread;
+                futures.add(executor.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        catalog.execute("CREATE TABLE d.t" + t + "_" + i + " (k INT) DUPLICATE KEY (k)");
+                        assertThat(catalog.table("d", "t" + t + "_" + i)).isPresent();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        assertThat(catalog.tables()).hasSize(200);
+        assertThat(catalog.tables()).extracting(TableSchema::tableId).doesNotHaveDuplicates();
+        assertThat(seen).hasSize(200).doesNotHaveDuplicates();
+    }
+}
