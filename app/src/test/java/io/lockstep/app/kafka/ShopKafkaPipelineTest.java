@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.TransactionStreams;
@@ -22,6 +23,13 @@ import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -105,6 +113,87 @@ class ShopKafkaPipelineTest {
         assertThat(replayed).isEqualTo(generator.expectedState());
     }
 
+    @Test
+    void thePacedWriterKeepsItsRateForTheDurationAndWritesWholeTransactions() throws Exception {
+        kafka.createTopic("paced", 1);
+        FakeTicker ticker = new FakeTicker();
+        ShopTransactionGenerator generator = new ShopTransactionGenerator(ShopWorkload.of(3, 1), Clock.systemUTC());
+        long written;
+        long messages;
+        try (ShopTransactionWriter writer = new ShopTransactionWriter(kafka.bootstrapServers(), "paced")) {
+            written = writer.writePaced(generator, 200, 500, ticker);
+            messages = writer.writtenMessages();
+            assertThat(writer.writtenTransactions()).isEqualTo(written);
+        }
+        // 200 per second for 500 ms: transactions due at 0, 5, ..., 495 ms.
+        assertThat(written).isEqualTo(100);
+        assertThat(ticker.nowNanos).isEqualTo(495_000_000L);
+        assertThat(generator.generatedTransactions()).isEqualTo(100);
+
+        List<JsonNode> values = readAll("paced", messages);
+        assertThat(values).hasSize((int) messages);
+        assertThat(values.get(0).get("status").asText()).isEqualTo("BEGIN");
+        assertThat(values.get(values.size() - 1).get("status").asText()).isEqualTo("END");
+        assertThat(values.stream().filter(v -> "END".equals(v.path("status").asText())).count()).isEqualTo(100);
+    }
+
+    @Test
+    void stopEndsThePacedWriterAfterAWholeTransaction() throws Exception {
+        kafka.createTopic("stopped", 1);
+        ShopTransactionGenerator generator = new ShopTransactionGenerator(ShopWorkload.of(4, 1), Clock.systemUTC());
+        try (ShopTransactionWriter writer = new ShopTransactionWriter(kafka.bootstrapServers(), "stopped")) {
+            FakeTicker ticker = new FakeTicker() {
+                @Override
+                public void sleepNanos(long nanos) {
+                    super.sleepNanos(nanos);
+                    if (writer.writtenTransactions() == 10) {
+                        writer.stop();
+                    }
+                }
+            };
+            long written = writer.writePaced(generator, 100, 60_000, ticker);
+            assertThat(written).isEqualTo(11);
+            List<JsonNode> values = readAll("stopped", writer.writtenMessages());
+            assertThat(values.get(values.size() - 1).get("status").asText()).isEqualTo("END");
+            assertThat(values.stream().filter(v -> "BEGIN".equals(v.path("status").asText())).count()).isEqualTo(11);
+        }
+    }
+
+    /** A ticker whose time moves only when the writer sleeps. */
+    private static class FakeTicker implements ShopTransactionWriter.Ticker {
+        long nowNanos;
+
+        @Override
+        public long nanoTime() {
+            return nowNanos;
+        }
+
+        @Override
+        public void sleepNanos(long nanos) {
+            assertThat(nanos).isPositive();
+            nowNanos += nanos;
+        }
+    }
+
+    /** Reads {@code count} values from partition 0 of the topic (bounded by the count, not by time). */
+    private static List<JsonNode> readAll(String topic, long count) throws Exception {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        List<JsonNode> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(properties, new StringDeserializer(),
+                new StringDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            for (int polls = 0; values.size() < count && polls < 200; polls++) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(JSON.readTree(record.value()));
+                }
+            }
+        }
+        return values;
+    }
+
     private static void assertRowIs(DefaultStarRocksRowData row, ShopChange change, boolean last,
             ShopTransaction transaction) throws Exception {
         String where = "transaction " + transaction.id() + " change on " + change.table().name();
@@ -120,8 +209,7 @@ class ShopKafkaPipelineTest {
     }
 
     private static String deleteFlagRemoved(String row) throws Exception {
-        com.fasterxml.jackson.databind.node.ObjectNode json =
-                (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(row);
+        ObjectNode json = (ObjectNode) JSON.readTree(row);
         json.remove("__op");
         return JSON.writeValueAsString(json);
     }
