@@ -13,11 +13,13 @@ import java.util.Set;
  * @param kind what the transaction does
  * @param customerId the customer whose rows it touches (all its rows belong to this customer)
  * @param partition the Kafka partition all its messages go to
+ * @param commitTimeMs source commit time in ms since the epoch (the {@code ts_ms} of its messages), from
+ *     the generator's clock; for freshness measurements
  * @param changes row changes in statement order
  * @param messages BEGIN, the data events (in {@code changes} order) and END
  */
 public record ShopTransaction(long sequence, String id, ShopTransactionKind kind, long customerId, int partition,
-        List<ShopChange> changes, List<CdcMessage> messages) {
+        long commitTimeMs, List<ShopChange> changes, List<CdcMessage> messages) {
 
     /**
      * One Kafka message (Debezium JSON, {@code schemas.enable=false}).

@@ -132,8 +132,9 @@ public final class ShopTransactionGenerator {
         }
         String id = serverUuid + ":" + sequence;
         long thread = 10 + customerId % 16;
-        return new ShopTransaction(sequence, id, kind, customerId, partitionOf(customerId),
-                Collections.unmodifiableList(changes), encoder.encode(id, clock.millis(), thread, changes));
+        long commitTimeMs = clock.millis();
+        return new ShopTransaction(sequence, id, kind, customerId, partitionOf(customerId), commitTimeMs,
+                Collections.unmodifiableList(changes), encoder.encode(id, commitTimeMs, thread, changes));
     }
 
     private ShopTransactionKind chooseKind(long customerId) {

@@ -155,7 +155,7 @@ class ShopTransactionGeneratorTest {
         ShopTransaction atLater = new ShopTransactionGenerator(new ShopWorkload(9, 2, 50, 100, 300), later).next();
         assertThat(atLater.changes()).isEqualTo(atNow.changes());
         JsonNode end = JSON.readTree(atLater.messages().get(atLater.messages().size() - 1).value());
-        assertThat(end.get("ts_ms").asLong()).isEqualTo(later.millis());
+        assertThat(end.get("ts_ms").asLong()).isEqualTo(later.millis()).isEqualTo(atLater.commitTimeMs());
         JsonNode data = JSON.readTree(atNow.messages().get(1).value());
         assertThat(data.get("ts_ms").asLong()).isEqualTo(CLOCK.millis());
         assertThat(data.get("source").get("gtid").asText()).isEqualTo(atNow.id());
