@@ -22,6 +22,8 @@ import java.util.Map;
  *       key {@code {"id":..}};
  *   <li>one data event per change with {@code before}/{@code after}/{@code source}/{@code op}/{@code ts_ms}
  *       and {@code transaction {id, total_order, data_collection_order}}, key the row's primary key;
+ *   <li>after each delete, a tombstone (same key, {@code null} value; {@code tombstones.on.delete=true},
+ *       the connector's default), not counted in {@code event_count};
  *   <li>END with {@code event_count} and {@code data_collections[]} per table, key {@code {"id":..}}.
  * </ul>
  * Column values as the connector writes them with {@code decimal.handling.mode=string} (DECIMAL as text,
@@ -74,7 +76,11 @@ final class DebeziumShopEncoder {
             String value = write(dataEvent(transactionId, timestampMs, thread, beginPosition, change, totalOrder,
                     tableOrder));
             binlogPosition += value.length();
-            messages.add(new CdcMessage(write(key(change)), value));
+            String key = write(key(change));
+            messages.add(new CdcMessage(key, value));
+            if (change.op() == ShopChange.Op.DELETE) {
+                messages.add(new CdcMessage(key, null));
+            }
         }
 
         ObjectNode end = NODES.objectNode()

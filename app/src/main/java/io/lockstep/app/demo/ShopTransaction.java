@@ -16,7 +16,8 @@ import java.util.Set;
  * @param commitTimeMs source commit time in ms since the epoch (the {@code ts_ms} of its messages), from
  *     the generator's clock; for freshness measurements
  * @param changes row changes in statement order
- * @param messages BEGIN, the data events (in {@code changes} order) and END
+ * @param messages BEGIN, the data events (in {@code changes} order, each delete followed by its
+ *     tombstone) and END
  */
 public record ShopTransaction(long sequence, String id, ShopTransactionKind kind, long customerId, int partition,
         long commitTimeMs, List<ShopChange> changes, List<CdcMessage> messages) {
@@ -25,7 +26,7 @@ public record ShopTransaction(long sequence, String id, ShopTransactionKind kind
      * One Kafka message (Debezium JSON, {@code schemas.enable=false}).
      *
      * @param key the record key: the row's primary key, or {@code {"id": ...}} for BEGIN/END
-     * @param value the record value
+     * @param value the record value, or {@code null} for a tombstone
      */
     public record CdcMessage(String key, String value) {
     }

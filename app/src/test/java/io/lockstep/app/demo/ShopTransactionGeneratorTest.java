@@ -108,7 +108,8 @@ class ShopTransactionGeneratorTest {
         for (int i = 0; i < 300; i++) {
             ShopTransaction transaction = generator.next();
             List<CdcMessage> messages = transaction.messages();
-            assertThat(messages).hasSize(transaction.changes().size() + 2);
+            long deletes = transaction.changes().stream().filter(c -> c.op() == Op.DELETE).count();
+            assertThat(messages).hasSize(transaction.changes().size() + (int) deletes + 2);
 
             SourceEvent begin = decoder.decode(record(messages.get(0), offset++));
             assertThat(begin.getKind()).isEqualTo(SourceEventKind.BEGIN);
@@ -116,9 +117,10 @@ class ShopTransactionGeneratorTest {
             assertThat(JSON.readTree(messages.get(0).key()).get("id").asText()).isEqualTo(transaction.id());
 
             Map<String, Long> perTable = new LinkedHashMap<>();
+            int next = 1;
             for (int c = 0; c < transaction.changes().size(); c++) {
                 ShopChange change = transaction.changes().get(c);
-                CdcMessage message = messages.get(c + 1);
+                CdcMessage message = messages.get(next++);
                 SourceEvent event = decoder.decode(record(message, offset++));
                 assertThat(event.getKind()).isEqualTo(SourceEventKind.ROW);
                 assertThat(event.getTransactionId()).isEqualTo(transaction.id());
@@ -139,7 +141,14 @@ class ShopTransactionGeneratorTest {
                             .isEqualTo(change.after());
                 }
                 perTable.merge(change.table().sourceName(), 1L, Long::sum);
+                if (change.op() == Op.DELETE) {
+                    CdcMessage tombstone = messages.get(next++);
+                    assertThat(tombstone.key()).isEqualTo(message.key());
+                    assertThat(tombstone.value()).isNull();
+                    assertThat(decoder.decode(record(tombstone, offset++))).isNull();
+                }
             }
+            assertThat(next).isEqualTo(messages.size() - 1);
 
             SourceEvent end = decoder.decode(record(messages.get(messages.size() - 1), offset++));
             assertThat(end.getKind()).isEqualTo(SourceEventKind.END);
