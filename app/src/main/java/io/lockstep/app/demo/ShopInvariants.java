@@ -49,6 +49,7 @@ public final class ShopInvariants {
      * @return every violation, grouped by invariant (in {@link #NAMES} order); empty when all hold
      */
     public static List<Violation> check(ShopState state) {
+        Map<List<Object>, Map<String, Object>> orders = state.rows(ShopSchema.ORDERS);
         Map<Object, BigDecimal> itemTotals = new LinkedHashMap<>();
         Map<Object, Integer> itemCounts = new LinkedHashMap<>();
         List<Violation> orphans = new ArrayList<>();
@@ -60,14 +61,14 @@ public final class ShopInvariants {
                     : price.multiply(BigDecimal.valueOf(quantity));
             itemTotals.merge(orderId, amount, BigDecimal::add);
             itemCounts.merge(orderId, 1, Integer::sum);
-            if (state.get(ShopSchema.ORDERS, List.of(orderId)) == null) {
+            if (!orders.containsKey(List.of(orderId))) {
                 orphans.add(new Violation(ITEM_ORDER, "item (order_id " + orderId + ", line_no "
                         + item.get("line_no") + ") has no order"));
             }
         }
         List<Violation> totals = new ArrayList<>();
         List<Violation> counts = new ArrayList<>();
-        for (Map<String, Object> order : state.rows(ShopSchema.ORDERS).values()) {
+        for (Map<String, Object> order : orders.values()) {
             Object orderId = order.get("order_id");
             BigDecimal expectedTotal = itemTotals.getOrDefault(orderId, BigDecimal.ZERO);
             BigDecimal total = (BigDecimal) order.get("total");
