@@ -58,6 +58,15 @@ public final class Faults {
     }
 
     /**
+     * The next {@code count} requests of {@code op} are executed (a commit commits), then the connection is closed
+     * instead of replying: a lost reply, whose outcome the client must settle (e.g. by label state).
+     */
+    public Faults dropReplyNext(FaultOp op, int count) {
+        injector.dropReplyNext(op, count);
+        return this;
+    }
+
+    /**
      * The next {@code count} commits miss the publish wait: the transaction is COMMITTED, the reply is the
      * publish-timeout one of its path (FE: FAILED "publish timeout: ms"; BE: PUBLISH_TIMEOUT; classic:
      * "Publish Timeout"), and the data becomes VISIBLE later.
