@@ -90,7 +90,9 @@ class FaultInjectionTest {
         http.txn("begin", orders("f-dr"));
         assertThat(http.txn("load", ordersJson("f-dr"), orderRows(1, 3)).srStatus()).isEqualTo("OK");
         sr.faults().dropReplyNext(FaultOp.COMMIT, 1);
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isEqualTo(1);
         assertThatThrownBy(() -> http.txn("commit", orders("f-dr"))).isInstanceOf(UncheckedIOException.class);
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isZero();
         assertThat(sr.labelState("shop", "f-dr")).isIn(TransactionStatus.COMMITTED, TransactionStatus.VISIBLE);
         clock.advance(Duration.ofSeconds(1));
         sr.tick();

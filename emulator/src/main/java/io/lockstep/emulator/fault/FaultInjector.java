@@ -74,6 +74,12 @@ public final class FaultInjector {
         publishTimeouts += count;
     }
 
+    /** How many forced actions (failNext, failNextHttp, drops) of {@code op} are still waiting for a request. */
+    public synchronized int pending(FaultOp op) {
+        Deque<FaultAction> queue = nextActions.get(op);
+        return queue == null ? 0 : queue.size();
+    }
+
     /** Removes every rule and releases every pending hold. */
     public void clear() {
         Deque<OpHold> pending = new ArrayDeque<>();

@@ -101,6 +101,14 @@ public final class Faults {
         restart.run();
     }
 
+    /**
+     * How many forced actions of {@code op} ({@link #failNext}, {@link #failNextHttp}, {@link #dropConnectionMidBody},
+     * {@link #dropReplyNext}) no request has taken yet: 0 proves an injected fault really hit.
+     */
+    public int pending(FaultOp op) {
+        return injector.pending(op);
+    }
+
     /** Removes all rules and releases all holds. */
     public void clear() {
         injector.clear();
