@@ -122,6 +122,48 @@ class MultiTableEngineFaultTest {
     }
 
     @Test
+    void aBeginWhoseReplyIsLostIsTakenOverWhenItsRetryFindsTheLabelOpen() throws Exception {
+        startEmulator(Clock.systemUTC());
+        sr.faults().dropReplyNext(FaultOp.BEGIN, 1); // the label begins, the reply is lost
+        MultiTableLoadEngine engine = engine("lostbegin", 100);
+
+        ShopOrders.write(engine, 0, ORDERS);
+        engine.savepoint();
+
+        assertThat(sr.faults().pending(FaultOp.BEGIN)).isZero();
+        assertThat(metrics.count(MetricNames.RETRIES_PREFIX + "CONNECTION")).isEqualTo(1);
+        ShopOrders.assertExactly(sr, ORDERS);
+    }
+
+    @Test
+    void aLoadWhoseReplyIsLostFailsLoudlyAndNothingOfItsTransactionBecomesVisible() throws Exception {
+        startEmulator(Clock.systemUTC());
+        MultiTableLoadEngine first = engine("lostload", 100);
+        ShopOrders.write(first, 0, ORDERS / 2);
+        first.savepoint();
+
+        sr.faults().dropReplyNext(FaultOp.LOAD, 1); // the server takes the rows, the reply is lost
+        Throwable thrown = catchThrowable(() -> {
+            ShopOrders.write(first, ORDERS / 2, ORDERS);
+            first.savepoint();
+        });
+
+        String failed = first.currentTransaction().label();
+        assertThat(sr.faults().pending(FaultOp.LOAD)).isZero();
+        assertThat(thrown).isInstanceOf(LoadEngineException.class).hasMessageContaining(failed)
+                .hasMessageContaining("outcome unknown after an I/O error");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> sr.labelState("shop", failed) == TransactionStatus.ABORTED);
+        ShopOrders.assertExactly(sr, ORDERS / 2); // the applied load was rolled back with its transaction
+        first.close();
+
+        MultiTableLoadEngine replay = engine("lostload", 100);
+        ShopOrders.write(replay, ORDERS / 2, ORDERS);
+        replay.savepoint();
+        ShopOrders.assertExactly(sr, ORDERS);
+    }
+
+    @Test
     void aPublishTimeoutOnCommitSucceedsAndTheRowsBecomeVisibleAfterThePublishDelay() throws Exception {
         ManualClock serverClock = new ManualClock();
         startEmulator(serverClock);
