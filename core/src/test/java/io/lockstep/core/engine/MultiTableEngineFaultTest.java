@@ -221,6 +221,34 @@ class MultiTableEngineFaultTest {
     }
 
     @Test
+    void aSharedTransactionExpiredAfterItsLoadsFailsLoudlyAtCommitAndAReplayEndsExact() throws Exception {
+        startEmulator(Clock.systemUTC());
+        MultiTableLoadEngine first = engine("expl", 60_000); // only the savepoint commits
+        String expiring = label(first);
+        ShopOrders.write(first, 0, ORDERS);
+        // ended source transactions are frozen and loaded without a savepoint: wait until every row is loaded
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "orders") == ORDERS
+                        && metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "order_items")
+                        == (long) ORDERS * ShopOrders.ITEMS_PER_ORDER);
+        assertThat(sr.faults().forceExpire("shop", expiring)).isTrue(); // as the server's timer would
+
+        assertThatThrownBy(first::savepoint).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("commit of label " + expiring)
+                .hasMessageContaining("is ABORTED")
+                .hasMessageContaining("timed out on the server (timeout header 600 s)");
+        assertThat(first.transactionState()).isEqualTo(SharedTransactionState.FAILED);
+        assertThat(sr.rowCount("shop", "orders")).isZero();
+        assertThat(sr.rowCount("shop", "order_items")).isZero();
+        first.close();
+
+        MultiTableLoadEngine replay = engine("expl", 60_000);
+        ShopOrders.write(replay, 0, ORDERS);
+        replay.savepoint();
+        ShopOrders.assertExactly(sr, ORDERS);
+    }
+
+    @Test
     void aServerRestartMidCycleFailsLoudlyAndAReplayFromTheCheckpointEndsExact() throws Exception {
         startEmulator(Clock.systemUTC());
         try (ShopOrders.SnapshotReader reader = new ShopOrders.SnapshotReader(sr)) {
