@@ -86,6 +86,21 @@ class FaultInjectionTest {
     }
 
     @Test
+    void dropReplyNextAppliesTheRequestButLosesItsReply() {
+        http.txn("begin", orders("f-dr"));
+        assertThat(http.txn("load", ordersJson("f-dr"), orderRows(1, 3)).srStatus()).isEqualTo("OK");
+        sr.faults().dropReplyNext(FaultOp.COMMIT, 1);
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isEqualTo(1);
+        assertThatThrownBy(() -> http.txn("commit", orders("f-dr"))).isInstanceOf(UncheckedIOException.class);
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isZero();
+        assertThat(sr.labelState("shop", "f-dr")).isIn(TransactionStatus.COMMITTED, TransactionStatus.VISIBLE);
+        clock.advance(Duration.ofSeconds(1));
+        sr.tick();
+        assertThat(sr.labelState("shop", "f-dr")).isEqualTo(TransactionStatus.VISIBLE);
+        assertThat(sr.rowCount("shop", "orders")).isEqualTo(3);
+    }
+
+    @Test
     void delayHoldsTheRequestAtLeastThatLong() {
         http.txn("begin", orders("f-4"));
         sr.faults().delay(FaultOp.LOAD, Duration.ofMillis(300));

@@ -14,7 +14,7 @@ import javax.annotation.concurrent.ThreadSafe;
  * them, so a fault hits each logical request once.
  *
  * <p>Rules: a delay for every request of an op; holds (the next request blocks until released); the next N
- * requests answered with a chosen status or HTTP error, or dropped mid-body; the next N commits taking the
+ * requests answered with a chosen status or HTTP error, dropped mid-body, or executed with the reply dropped; the next N commits taking the
  * publish-timeout path. A forced failure only shapes the reply: it changes no transaction state.
  *
  * <p>Thread-safe: the monitor {@code this} guards all rules; delays and holds block outside it.
@@ -61,9 +61,23 @@ public final class FaultInjector {
         addNext(op, count, new FaultAction(FaultAction.Kind.DROP_CONNECTION, null, null, 0));
     }
 
+    /**
+     * The next {@code count} requests of {@code op} execute normally (state changes as usual), then the connection
+     * is closed instead of sending the reply: the client cannot tell whether the request was applied.
+     */
+    public synchronized void dropReplyNext(FaultOp op, int count) {
+        addNext(op, count, new FaultAction(FaultAction.Kind.DROP_REPLY, null, null, 0));
+    }
+
     /** The next {@code count} commits become COMMITTED but miss the publish wait (publish-timeout path). */
     public synchronized void publishTimeoutNext(int count) {
         publishTimeouts += count;
+    }
+
+    /** How many forced actions (failNext, failNextHttp, drops) of {@code op} are still waiting for a request. */
+    public synchronized int pending(FaultOp op) {
+        Deque<FaultAction> queue = nextActions.get(op);
+        return queue == null ? 0 : queue.size();
     }
 
     /** Removes every rule and releases every pending hold. */

@@ -58,6 +58,15 @@ public final class Faults {
     }
 
     /**
+     * The next {@code count} requests of {@code op} are executed (a commit commits), then the connection is closed
+     * instead of replying: a lost reply, whose outcome the client must settle (e.g. by label state).
+     */
+    public Faults dropReplyNext(FaultOp op, int count) {
+        injector.dropReplyNext(op, count);
+        return this;
+    }
+
+    /**
      * The next {@code count} commits miss the publish wait: the transaction is COMMITTED, the reply is the
      * publish-timeout one of its path (FE: FAILED "publish timeout: ms"; BE: PUBLISH_TIMEOUT; classic:
      * "Publish Timeout"), and the data becomes VISIBLE later.
@@ -90,6 +99,14 @@ public final class Faults {
      */
     public void restart() {
         restart.run();
+    }
+
+    /**
+     * How many forced actions of {@code op} ({@link #failNext}, {@link #failNextHttp}, {@link #dropConnectionMidBody},
+     * {@link #dropReplyNext}) no request has taken yet: 0 proves an injected fault really hit.
+     */
+    public int pending(FaultOp op) {
+        return injector.pending(op);
     }
 
     /** Removes all rules and releases all holds. */

@@ -17,6 +17,7 @@ import java.time.Duration;
  *   <li>{@code fail?op=commit&count=1&status=INTERNAL_ERROR&message=boom}</li>
  *   <li>{@code fail_http?op=load&count=1&http=503}</li>
  *   <li>{@code drop?op=load&count=1} (drop the connection mid-body)</li>
+ *   <li>{@code drop_reply?op=commit&count=1} (execute, then drop the connection instead of replying)</li>
  *   <li>{@code publish_timeout?count=1}</li>
  *   <li>{@code expire?db=d&label=l}</li>
  *   <li>{@code running_txn_limit?limit=5}</li>
@@ -46,6 +47,9 @@ final class FaultAdminAction {
                     return RestResult.ok();
                 case "drop":
                     faults.dropConnectionMidBody(op(req), (int) number(req, "count", 1));
+                    return RestResult.ok();
+                case "drop_reply":
+                    faults.dropReplyNext(op(req), (int) number(req, "count", 1));
                     return RestResult.ok();
                 case "publish_timeout":
                     faults.publishTimeoutNext((int) number(req, "count", 1));

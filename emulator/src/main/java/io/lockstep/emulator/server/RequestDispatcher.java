@@ -215,6 +215,9 @@ public final class RequestDispatcher {
                 return new Reply(a.httpStatus(), Map.of(), "", "text/plain", false);
             case DROP_CONNECTION:
                 return new Reply(0, Map.of(), "", "text/plain", true);
+            case DROP_REPLY:
+                action.get(); // applied, but the reply is lost
+                return new Reply(0, Map.of(), "", "text/plain", true);
             default:
                 return action.get();
         }
