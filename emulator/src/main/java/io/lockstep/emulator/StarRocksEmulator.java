@@ -1,0 +1,352 @@
+package io.lockstep.emulator;
+
+import io.lockstep.emulator.be.Backend;
+import io.lockstep.emulator.be.BackendConfig;
+import io.lockstep.emulator.be.ErrorLogStore;
+import io.lockstep.emulator.be.LoadContextRegistry;
+import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.catalog.DdlException;
+import io.lockstep.emulator.catalog.InMemoryCatalog;
+import io.lockstep.emulator.fault.FaultInjector;
+import io.lockstep.emulator.fault.Faults;
+import io.lockstep.emulator.http.BasicAuth;
+import io.lockstep.emulator.load.LoadBodyParser;
+import io.lockstep.emulator.load.StreamLoadBodyParser;
+import io.lockstep.emulator.server.EmulatorServer;
+import io.lockstep.emulator.server.RequestDispatcher;
+import io.lockstep.emulator.server.ServerParts;
+import io.lockstep.emulator.storage.H2TableStore;
+import io.lockstep.emulator.storage.NoneTableStore;
+import io.lockstep.emulator.storage.QueryResult;
+import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionConfig;
+import io.lockstep.emulator.txn.TransactionManager;
+import io.lockstep.emulator.txn.TransactionPublisher;
+import io.lockstep.emulator.txn.TransactionSnapshot;
+import io.lockstep.emulator.txn.TransactionStatus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An embedded server that speaks StarRocks' stream load and transaction stream load HTTP protocol: an FE
+ * listener and a BE listener, 307 redirects (or direct mode), labels and transaction states, timeouts on an
+ * injectable clock, multi-table transactions, fault injection, and committed data in H2 (or counted only).
+ *
+ * <pre>{@code
+ * try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl("CREATE DATABASE d; CREATE TABLE d.t ...").build()) {
+ *     sr.start();
+ *     String loadUrl = sr.feUrl();   // http://127.0.0.1:<random port>
+ *     ...
+ *     sr.query("SELECT COUNT(*) FROM d.t");
+ * }
+ * }</pre>
+ *
+ * Thread-safe after {@link #start()}; {@link #start()} and {@link #close()} are called from one thread.
+ */
+public final class StarRocksEmulator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
+    private final Builder config;
+    private final Catalog catalog;
+    private final TableStore store;
+    private final TransactionManager transactions;
+    private final LoadContextRegistry contexts = new LoadContextRegistry();
+    private final ServerParts parts;
+    private final Faults faults;
+    private final EmulatorServer server;
+    /** Set once by {@link #start()} before any request can arrive; read by request threads. */
+    private volatile String feBaseUrl;
+    private volatile String beBaseUrl;
+    /** Owned by the thread calling start/close. */
+    private ScheduledExecutorService sweeper;
+
+    private StarRocksEmulator(Builder b) throws DdlException {
+        this.config = b;
+        this.catalog = new InMemoryCatalog();
+        this.store = "none".equals(b.storage) ? new NoneTableStore() : H2TableStore.attachedTo(catalog);
+        if ("none".equals(b.storage)) {
+            catalog.addListener(store);
+        }
+        try {
+            for (String ddl : b.ddl) {
+                catalog.execute(ddl);
+            }
+        } catch (DdlException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        this.transactions = new TransactionManager(b.clock, b.transactionConfig);
+        FaultInjector injector = new FaultInjector();
+        TransactionPublisher publisher = new TransactionPublisher(transactions, store, injector, b.clock,
+                b.publishDelayMs);
+        transactions.addAbortListener(t -> contexts.removeTxn(t.txnId()));
+        Backend backend = new Backend(catalog, transactions, publisher, contexts, new ErrorLogStore(), b.parser,
+                injector, new BasicAuth(b.users), b.backendConfig, b.clock,
+                () -> b.redirect ? beBaseUrl : feBaseUrl);
+        this.faults = new Faults(injector, transactions, this::restartVolatileState);
+        this.parts = new ServerParts(backend, store, faults);
+        RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, b.redirect, parts, () -> beBaseUrl);
+        RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
+        this.server = new EmulatorServer(b.host, b.fePort, b.bePort, fe, be);
+    }
+
+    /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds both ports and starts the timer sweeper.
+     *
+     * @return this
+     * @throws IllegalStateException if a port cannot be bound
+     */
+    public StarRocksEmulator start() {
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the emulator on ports " + config.fePort + "/"
+                    + config.bePort + ": " + e.getMessage(), e);
+        }
+        feBaseUrl = server.feUrl();
+        beBaseUrl = server.beUrl();
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lockstep-emulator-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(this::sweep, config.sweepIntervalMs, config.sweepIntervalMs,
+                TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** The FE base URL, e.g. {@code http://127.0.0.1:8030} (the {@code load-url} clients use). */
+    public String feUrl() {
+        return server.feUrl();
+    }
+
+    /** The BE base URL, the target of redirects. */
+    public String beUrl() {
+        return server.beUrl();
+    }
+
+    /**
+     * Runs DDL ({@code CREATE DATABASE}, {@code CREATE TABLE ...}).
+     *
+     * @throws DdlException naming the statement and what was wrong
+     */
+    public void executeDdl(String ddl) throws DdlException {
+        catalog.execute(ddl);
+    }
+
+    /**
+     * Runs a read-only SQL query on committed data in one snapshot; tables are named {@code db.table}.
+     *
+     * @throws io.lockstep.emulator.storage.StoreException for invalid SQL or with the {@code none} store
+     */
+    public QueryResult query(String sql) {
+        return store.query(sql);
+    }
+
+    /** Committed rows of a table (with the {@code none} store: rows published). */
+    public long rowCount(String database, String table) {
+        return store.rowCount(database, table);
+    }
+
+    /** The status {@code get_load_state} would report: the latest transaction of the label, or UNKNOWN. */
+    public TransactionStatus labelState(String database, String label) {
+        parts.tick();
+        return transactions.latest(database, label).map(TransactionSnapshot::status).orElse(TransactionStatus.UNKNOWN);
+    }
+
+    /** The latest transaction of a label, for assertions on ids, reasons and timeouts. */
+    public java.util.Optional<TransactionSnapshot> transaction(String database, String label) {
+        return transactions.latest(database, label);
+    }
+
+    /** Evaluates every timer now (the sweeper and every request do this too). */
+    public void tick() {
+        parts.tick();
+    }
+
+    /** Fault injection. */
+    public Faults faults() {
+        return faults;
+    }
+
+    /** The catalog (databases and tables). */
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /** Number of BE load contexts alive (volatile state lost on {@link Faults#restart()}). */
+    public int liveLoadContexts() {
+        return contexts.all().size();
+    }
+
+    /** One sweeper run; an exception is logged, never allowed to cancel the schedule. */
+    private void sweep() {
+        try {
+            parts.tick();
+        } catch (RuntimeException e) {
+            LOG.error("timer sweep failed; retrying on the next run", e);
+        }
+    }
+
+    private void restartVolatileState() {
+        contexts.clear();
+        parts.multi().restart();
+    }
+
+    /** Stops both listeners and the sweeper and closes the store. */
+    @Override
+    public void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+        server.close();
+        store.close();
+    }
+
+    /** Configuration of a {@link StarRocksEmulator}. Not thread-safe. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int fePort;
+        private int bePort;
+        private boolean redirect = true;
+        private final Map<String, String> users = new LinkedHashMap<>(Map.of("root", ""));
+        private boolean usersCustomized;
+        private String storage = "h2";
+        private Clock clock = Clock.systemUTC();
+        private final List<String> ddl = new ArrayList<>();
+        private TransactionConfig transactionConfig = TransactionConfig.defaults();
+        private BackendConfig backendConfig = BackendConfig.defaults();
+        private LoadBodyParser parser = new StreamLoadBodyParser();
+        private long publishDelayMs = 1000;
+        private long sweepIntervalMs = 200;
+
+        private Builder() {
+        }
+
+        /** Interface to bind and name in URLs; default 127.0.0.1. */
+        public Builder host(String value) {
+            this.host = value;
+            return this;
+        }
+
+        /** FE port; 0 (default) = random. */
+        public Builder fePort(int port) {
+            this.fePort = port;
+            return this;
+        }
+
+        /** BE port; 0 (default) = random. */
+        public Builder bePort(int port) {
+            this.bePort = port;
+            return this;
+        }
+
+        /** Redirect mode (default): the FE answers BE work with 307 to the BE port. */
+        public Builder redirect() {
+            this.redirect = true;
+            return this;
+        }
+
+        /** Direct mode: the FE port executes everything (for clients that cannot follow redirects). */
+        public Builder direct() {
+            this.redirect = false;
+            return this;
+        }
+
+        /** Adds a user; the first call replaces the default {@code root} with empty password. */
+        public Builder user(String name, String password) {
+            if (!usersCustomized) {
+                users.clear();
+                usersCustomized = true;
+            }
+            users.put(name, password);
+            return this;
+        }
+
+        /** {@code h2} (default; SQL-queryable) or {@code none} (parse and count only). */
+        public Builder storage(String value) {
+            if (!"h2".equals(value) && !"none".equals(value)) {
+                throw new IllegalArgumentException("storage must be h2 or none, got: " + value);
+            }
+            this.storage = value;
+            return this;
+        }
+
+        /** The clock of every timer; give a {@link ManualClock} in tests. */
+        public Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        /** DDL run at build time, in call order. */
+        public Builder ddl(String statements) {
+            ddl.add(statements);
+            return this;
+        }
+
+        /**
+         * DDL read from a UTF-8 file.
+         *
+         * @throws IOException if the file cannot be read
+         */
+        public Builder ddlFile(Path file) throws IOException {
+            ddl.add(Files.readString(file, StandardCharsets.UTF_8));
+            return this;
+        }
+
+        /** Transaction timers and limits (defaults are StarRocks'). */
+        public Builder transactionConfig(TransactionConfig value) {
+            this.transactionConfig = value;
+            return this;
+        }
+
+        /** BE size limits. */
+        public Builder backendConfig(BackendConfig value) {
+            this.backendConfig = value;
+            return this;
+        }
+
+        /** The body parser (default: the data plane's StarRocks-compatible CSV/JSON parser). */
+        public Builder parser(LoadBodyParser value) {
+            this.parser = value;
+            return this;
+        }
+
+        /** After a publish timeout, how long (clock ms) until the data becomes visible; default 1000. */
+        public Builder publishDelayMs(long value) {
+            this.publishDelayMs = value;
+            return this;
+        }
+
+        /** Real-time interval of the timer sweeper in ms; default 200. */
+        public Builder sweepIntervalMs(long value) {
+            this.sweepIntervalMs = value;
+            return this;
+        }
+
+        /**
+         * Creates the emulator (not yet listening; call {@link StarRocksEmulator#start()}).
+         *
+         * @throws DdlException if the DDL is invalid
+         */
+        public StarRocksEmulator build() throws DdlException {
+            return new StarRocksEmulator(this);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.lockstep.emulator.server;
+
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The two Jetty listeners of the emulator: the FE port and the BE port (reference §1, §7.1). Port 0 binds a
+ * random free port. Not thread-safe: start and stop from one thread.
+ */
+public final class EmulatorServer implements AutoCloseable {
+    private final Server fe;
+    private final Server be;
+    private final ServerConnector feConnector;
+    private final ServerConnector beConnector;
+    private final String host;
+
+    /**
+     * @param host     interface to bind and to name in URLs (e.g. 127.0.0.1)
+     * @param fePort   FE port, 0 = random
+     * @param bePort   BE port, 0 = random
+     * @param feRouter dispatcher of the FE role
+     * @param beRouter dispatcher of the BE role
+     */
+    public EmulatorServer(String host, int fePort, int bePort, RequestDispatcher feRouter, RequestDispatcher beRouter) {
+        this.host = host;
+        this.fe = newServer("lockstep-fe");
+        this.be = newServer("lockstep-be");
+        this.feConnector = connector(fe, host, fePort);
+        this.beConnector = connector(be, host, bePort);
+        fe.setHandler(new JettyHandler(feRouter));
+        be.setHandler(new JettyHandler(beRouter));
+    }
+
+    /**
+     * Binds both ports and starts serving.
+     *
+     * @throws Exception if a port cannot be bound
+     */
+    public void start() throws Exception {
+        be.start();
+        try {
+            fe.start();
+        } catch (Exception e) {
+            be.stop();
+            throw e;
+        }
+    }
+
+    public String feUrl() {
+        return "http://" + host + ":" + feConnector.getLocalPort();
+    }
+
+    public String beUrl() {
+        return "http://" + host + ":" + beConnector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            fe.stop();
+        } catch (Exception e) {
+            // best effort
+        }
+        try {
+            be.stop();
+        } catch (Exception e) {
+            // best effort
+        }
+    }
+
+    private static Server newServer(String name) {
+        QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+        pool.setName(name);
+        Server server = new Server(pool);
+        server.setStopTimeout(1000);
+        return server;
+    }
+
+    private static ServerConnector connector(Server server, String host, int port) {
+        ServerConnector c = new ServerConnector(server);
+        c.setHost(host);
+        c.setPort(port);
+        server.addConnector(c);
+        return c;
+    }
+}

@@ -1,0 +1,121 @@
+package io.lockstep.emulator.server;
+
+import io.lockstep.emulator.http.Reply;
+import io.lockstep.emulator.http.ServerRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * Adapts Jetty 12's core handler API to {@link RequestDispatcher}. Blocking: each request runs on a Jetty
+ * pool thread. The body is read only if the dispatcher asks for it, so Jetty sends {@code 100 Continue} only
+ * then — an FE redirect is answered before the client sends any body bytes.
+ */
+final class JettyHandler extends Handler.Abstract {
+    private final RequestDispatcher dispatcher;
+
+    JettyHandler(RequestDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        Map<String, String> headers = new HashMap<>();
+        for (HttpField f : request.getHeaders()) {
+            headers.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), f.getValue());
+        }
+        Map<String, String> query = new HashMap<>();
+        Fields fields = Request.extractQueryParameters(request);
+        for (Fields.Field f : fields) {
+            query.put(f.getName(), f.getValue());
+        }
+        boolean http11 = request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1;
+        ServerRequest req = new ServerRequest(request.getMethod(), request.getHttpURI().getPath(),
+                request.getHttpURI().getQuery(), query, headers, new OnceBody(request), http11);
+        Reply reply = dispatcher.dispatch(req);
+        if (reply.httpStatus() == 0) {
+            dropMidBody(request, headers);
+            callback.failed(new IOException("connection dropped by fault injection"));
+            return true;
+        }
+        if (reply.httpStatus() == 307 && !"100-continue".equalsIgnoreCase(headers.getOrDefault("expect", "").trim())) {
+            // Without Expect the client is already sending the body: read it as StarRocks' netty FE does, so the
+            // client can finish writing and follow the redirect on a healthy connection.
+            discardBody(req);
+        }
+        response.setStatus(reply.httpStatus());
+        reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+        if (!reply.body().isEmpty()) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType() + "; charset=utf-8");
+        }
+        if (reply.closeConnection()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        Content.Sink.write(response, true, reply.body(), callback);
+        return true;
+    }
+
+    private static void discardBody(ServerRequest req) {
+        try {
+            req.body();
+        } catch (IOException e) {
+            // the client went away; nothing to answer
+        }
+    }
+
+    /** Reads the body on first use and returns the same bytes afterwards; used by one request thread. */
+    private static final class OnceBody implements ServerRequest.BodySource {
+        private final Request request;
+        private byte[] bytes;
+
+        OnceBody(Request request) {
+            this.request = request;
+        }
+
+        @Override
+        public byte[] read() throws IOException {
+            if (bytes == null) {
+                try (InputStream in = Request.asInputStream(request)) {
+                    bytes = in.readAllBytes();
+                }
+            }
+            return bytes;
+        }
+    }
+
+    /** Reads about half of the declared body, then closes the connection under the client. */
+    private static void dropMidBody(Request request, Map<String, String> headers) {
+        long half = 1;
+        try {
+            half = Math.max(1, Long.parseLong(headers.getOrDefault("content-length", "2").trim()) / 2);
+        } catch (NumberFormatException e) {
+            // chunked or bad length: read one byte
+        }
+        try {
+            InputStream in = Request.asInputStream(request);
+            byte[] buf = new byte[8192];
+            long read = 0;
+            while (read < half) {
+                int n = in.read(buf, 0, (int) Math.min(buf.length, half - read));
+                if (n < 0) {
+                    break;
+                }
+                read += n;
+            }
+        } catch (IOException e) {
+            // the client may already be gone
+        }
+        request.getConnectionMetaData().getConnection().getEndPoint().close();
+    }
+}

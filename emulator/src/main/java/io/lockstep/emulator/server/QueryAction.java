@@ -1,0 +1,83 @@
+package io.lockstep.emulator.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lockstep.emulator.http.JsonText;
+import io.lockstep.emulator.http.Reply;
+import io.lockstep.emulator.http.RestResult;
+import io.lockstep.emulator.storage.QueryResult;
+import io.lockstep.emulator.storage.StoreException;
+import io.lockstep.emulator.storage.TableStore;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code POST /api/query}: body = one read-only SQL statement; reply {@code {"columns":[...],"rows":[[...]]}}.
+ * Not a StarRocks endpoint: it lets tests read committed data over HTTP. Thread-safe.
+ */
+final class QueryAction {
+    private static final List<String> READ_ONLY = List.of("SELECT", "WITH", "SHOW", "EXPLAIN", "VALUES", "TABLE");
+
+    /** StarRocks prints DATETIME as {@code 2024-01-01 00:00:00}. */
+    private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private final TableStore store;
+
+    QueryAction(TableStore store) {
+        this.store = store;
+    }
+
+    Reply query(String sql) {
+        String trimmed = sql.strip();
+        String first = trimmed.split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        if (trimmed.isEmpty() || !READ_ONLY.contains(first)) {
+            return RestResult.failed("Only read-only queries (" + String.join(", ", READ_ONLY)
+                    + ") are allowed, got: " + (first.isEmpty() ? "an empty body" : first));
+        }
+        QueryResult result;
+        try {
+            result = store.query(trimmed);
+        } catch (StoreException e) {
+            return RestResult.failed(e.getMessage());
+        }
+        ObjectNode json = JsonText.object();
+        ArrayNode columns = json.putArray("columns");
+        result.columns().forEach(columns::add);
+        ArrayNode rows = json.putArray("rows");
+        for (List<Object> row : result.rows()) {
+            ArrayNode r = rows.addArray();
+            for (Object v : row) {
+                addValue(r, v);
+            }
+        }
+        return Reply.json(JsonText.write(json));
+    }
+
+    private static void addValue(ArrayNode row, Object v) {
+        if (v == null) {
+            row.addNull();
+        } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            row.add(((Number) v).intValue());
+        } else if (v instanceof Long) {
+            row.add((Long) v);
+        } else if (v instanceof BigDecimal) {
+            row.add((BigDecimal) v);
+        } else if (v instanceof BigInteger) {
+            row.add((BigInteger) v);
+        } else if (v instanceof Double || v instanceof Float) {
+            row.add(((Number) v).doubleValue());
+        } else if (v instanceof Boolean) {
+            row.add((Boolean) v);
+        } else if (v instanceof LocalDateTime) {
+            row.add(DATETIME.format((LocalDateTime) v));
+        } else if (v instanceof java.sql.Timestamp) {
+            row.add(DATETIME.format(((java.sql.Timestamp) v).toLocalDateTime()));
+        } else {
+            row.add(v.toString());
+        }
+    }
+}

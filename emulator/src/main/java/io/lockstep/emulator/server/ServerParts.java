@@ -1,0 +1,56 @@
+package io.lockstep.emulator.server;
+
+import io.lockstep.emulator.be.Backend;
+import io.lockstep.emulator.be.BackendLoadOps;
+import io.lockstep.emulator.be.BackendTransactionOps;
+import io.lockstep.emulator.be.ClassicStreamLoad;
+import io.lockstep.emulator.be.IdleTransactionCleaner;
+import io.lockstep.emulator.fault.Faults;
+import io.lockstep.emulator.fe.FeRestActions;
+import io.lockstep.emulator.fe.FeTransactionRouter;
+import io.lockstep.emulator.multi.MultiTableService;
+import io.lockstep.emulator.storage.TableStore;
+
+/**
+ * The wired FE and BE services both listeners dispatch to. Immutable; all parts thread-safe.
+ */
+public final class ServerParts {
+    final Backend backend;
+    final FeTransactionRouter feTransactions;
+    final FeRestActions feRest;
+    final BackendTransactionOps beTransactions;
+    final BackendLoadOps beLoads;
+    final ClassicStreamLoad classic;
+    final MultiTableService multi;
+    final QueryAction query;
+    final FaultAdminAction faultAdmin;
+    final IdleTransactionCleaner idleCleaner;
+
+    /** Wires every service around one {@link Backend}. */
+    public ServerParts(Backend backend, TableStore store, Faults faults) {
+        this.backend = backend;
+        this.multi = new MultiTableService(backend);
+        this.feTransactions = new FeTransactionRouter(backend, multi);
+        this.feRest = new FeRestActions(backend);
+        this.beTransactions = new BackendTransactionOps(backend);
+        this.beLoads = new BackendLoadOps(backend, beTransactions);
+        this.classic = new ClassicStreamLoad(backend);
+        this.query = new QueryAction(store);
+        this.faultAdmin = new FaultAdminAction(faults);
+        this.idleCleaner = new IdleTransactionCleaner(backend);
+    }
+
+    public MultiTableService multi() {
+        return multi;
+    }
+
+    /**
+     * Evaluates timers: transaction expiry, BE idle timeouts and deferred publishes (on every request and by the
+     * sweeper).
+     */
+    public void tick() {
+        backend.transactions().expire();
+        idleCleaner.clean();
+        backend.publisher().publishDeferred();
+    }
+}

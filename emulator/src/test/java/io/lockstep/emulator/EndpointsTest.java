@@ -1,0 +1,119 @@
+package io.lockstep.emulator;
+
+import static io.lockstep.emulator.TestSchema.h;
+import static io.lockstep.emulator.TestSchema.orderRows;
+import static io.lockstep.emulator.TestSchema.orders;
+import static io.lockstep.emulator.TestSchema.ordersJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lockstep.emulator.SrHttp.Resp;
+import io.lockstep.emulator.txn.TransactionStatus;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** get_load_state, _cancel, health, the classic stream load and the query endpoint. */
+class EndpointsTest {
+    @RegisterExtension
+    static final StarRocksEmulatorExtension SR = new StarRocksEmulatorExtension(
+            StarRocksEmulator.builder().ddl(TestSchema.DDL));
+
+    static SrHttp http;
+
+    @BeforeAll
+    static void client() {
+        http = new SrHttp(SR.emulator().feUrl());
+    }
+
+    @AfterAll
+    static void closeClient() throws Exception {
+        http.close();
+    }
+
+    @Test
+    void getLoadStateUsesLowercaseKeys() {
+        Resp unknown = http.send("GET", "/api/shop/get_load_state?label=never", Map.of(), null, true);
+        assertThat(unknown.keys()).containsExactly("state", "status", "code", "msg", "message");
+        assertThat(unknown.json().get("state").asText()).isEqualTo("UNKNOWN");
+        assertThat(unknown.json().get("status").asText()).isEqualTo("OK");
+
+        http.txn("begin", orders("ls-1"));
+        http.txn("rollback", orders("ls-1"));
+        Resp aborted = http.send("GET", "/api/shop/get_load_state?label=ls-1", Map.of(), null, true);
+        assertThat(aborted.json().get("state").asText()).isEqualTo("ABORTED");
+        assertThat(aborted.json().get("reason").asText()).isEqualTo("transaction is aborted by user.");
+
+        Resp badDb = http.send("GET", "/api/nodb/get_load_state?label=x", Map.of(), null, true);
+        assertThat(badDb.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(badDb.json().get("msg").asText()).isEqualTo("unknown database, database=nodb");
+    }
+
+    @Test
+    void cancelAbortsTheTransaction() {
+        http.txn("begin", orders("cx-1"));
+        http.txn("load", ordersJson("cx-1"), orderRows(1, 1));
+        http.txn("prepare", orders("cx-1"));
+        Resp cancel = http.send("POST", "/api/shop/orders/_cancel?label=cx-1", Map.of(), null, true);
+        assertThat(cancel.keys()).containsExactly("status", "code", "msg", "message");
+        assertThat(cancel.json().get("status").asText()).isEqualTo("OK");
+        assertThat(SR.emulator().labelState("shop", "cx-1")).isEqualTo(TransactionStatus.ABORTED);
+        assertThat(SR.emulator().transaction("shop", "cx-1").orElseThrow().reason()).isEqualTo("user cancel");
+        Resp again = http.send("POST", "/api/shop/orders/_cancel?label=cx-1", Map.of(), null, true);
+        assertThat(again.json().get("status").asText()).isEqualTo("FAILED");
+    }
+
+    @Test
+    void healthOnBothListeners() throws Exception {
+        Resp fe = http.send("GET", "/api/health", Map.of(), null, false);
+        assertThat(fe.keys()).containsExactly("total_backend_num", "online_backend_num", "status");
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            Resp r = be.send("GET", "/api/health", Map.of(), null, false);
+            assertThat(r.json().get("msg").asText()).isEqualTo("To Be Added");
+        }
+    }
+
+    @Test
+    void classicStreamLoadUsesTheClassicVocabulary() {
+        Map<String, String> headers = h("Expect", "100-continue", "label", "cl-1", "column_separator", ",");
+        Resp ok = http.send("PUT", "/api/shop/orders/_stream_load", headers, "701,new,1\n702,new,2\n", true);
+        assertThat(ok.hops()).containsExactly(307, 200);
+        assertThat(ok.srStatus()).isEqualTo("Success");
+        assertThat(ok.message()).isEqualTo("OK");
+        assertThat(ok.keys()).startsWith("TxnId", "Label", "Status", "Message", "NumberTotalRows");
+        assertThat(ok.json().get("NumberLoadedRows").asLong()).isEqualTo(2);
+        assertThat(SR.emulator().labelState("shop", "cl-1")).isEqualTo(TransactionStatus.VISIBLE);
+
+        Resp dup = http.send("PUT", "/api/shop/orders/_stream_load", headers, "701,new,1\n", true);
+        assertThat(dup.srStatus()).isEqualTo("Label Already Exists");
+        assertThat(dup.json().get("ExistingJobStatus").asText()).isEqualTo("FINISHED");
+
+        Resp bad = http.send("PUT", "/api/shop/orders/_stream_load",
+                h("Expect", "100-continue", "label", "cl-2", "column_separator", ","), "703,new\n", true);
+        assertThat(bad.srStatus()).isEqualTo("Fail");
+        assertThat(bad.message()).isEqualTo("too many filtered rows");
+        assertThat(bad.json().get("ErrorURL").asText()).contains("/api/_load_error_log?file=error_log_");
+
+        SR.emulator().faults().publishTimeoutNext(1);
+        Resp slow = http.send("PUT", "/api/shop/orders/_stream_load",
+                h("Expect", "100-continue", "label", "cl-3", "column_separator", ","), "704,new,4\n", true);
+        assertThat(slow.srStatus()).isEqualTo("Publish Timeout");
+    }
+
+    @Test
+    void queryEndpointIsReadOnly() {
+        http.txn("begin", orders("q-1"));
+        http.txn("load", ordersJson("q-1"), orderRows(801, 802));
+        http.txn("commit", orders("q-1"));
+        Resp q = http.send("POST", "/api/query", Map.of(),
+                "SELECT order_id, total FROM shop.orders WHERE order_id >= 801 ORDER BY order_id", false);
+        assertThat(q.json().get("columns").toString()).isEqualTo("[\"order_id\",\"total\"]");
+        assertThat(q.json().get("rows").size()).isEqualTo(2);
+        assertThat(q.body().replaceAll("\\s", "")).as("DECIMAL scale kept").contains("[[801,801.50],[802,802.50]]");
+        Resp write = http.send("POST", "/api/query", Map.of(), "DELETE FROM shop.orders", false);
+        assertThat(write.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(SR.emulator().query("SELECT COUNT(*) FROM shop.orders WHERE order_id >= 801").rows().get(0).get(0))
+                .isEqualTo(2L);
+    }
+}
