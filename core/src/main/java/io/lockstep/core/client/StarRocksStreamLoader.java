@@ -1,0 +1,104 @@
+package io.lockstep.core.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import javax.annotation.concurrent.ThreadSafe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1, §3.3): one request begins,
+ * loads and commits a transaction under the given label. Used by the single-table at-least-once mode.
+ *
+ * <p>Success allow-list: {@code Success}, {@code Publish Timeout} (committed, visible later) and {@code OK};
+ * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded
+ * (label dedup, reference §4.3), whether it came from this call or from before a restart. Because the label
+ * deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers
+ * "Label Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a
+ * backoff, and if it failed the label is free again. Data errors fail at once with an error-log excerpt.
+ * Thread-safe.
+ */
+@ThreadSafe
+public final class StarRocksStreamLoader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StarRocksStreamLoader.class);
+
+    private final TransactionClientConfig config;
+    private final LoadMetrics metrics;
+    private final Sleeper sleeper;
+    private final StarRocksHttp http;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics) {
+        this(config, metrics, Sleeper.SYSTEM);
+    }
+
+    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.http = new StarRocksHttp(config);
+    }
+
+    /**
+     * Loads one body as one transaction.
+     *
+     * @param label          the label, {@code ^[-\w]{1,128}$}; the same label on a retry deduplicates
+     * @param body           the body, sent as a repeatable entity with {@code Expect: 100-continue}
+     * @param loadProperties stream load headers ({@code format}, {@code strip_outer_array}, ...)
+     * @return the bytes the server reports ({@code LoadBytes}, or the body size) and the attempts made
+     * @throws TransactionException on a data error (with an error-log excerpt), access denied, another writer's
+     *                              label, or when retries are used up
+     */
+    public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        Map<String, String> headers = new LinkedHashMap<>(loadProperties);
+        headers.put("label", label);
+        String path = "/api/" + TransactionHeaders.encode(database) + "/"
+                + TransactionHeaders.encode(table) + "/_stream_load";
+        String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label " + label;
+        RetryBudget budget = new RetryBudget(config, sleeper, metrics, what);
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = ServerReply.decode(http.send("PUT", path, headers, body, true), mapper);
+            } catch (IOException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            }
+            if (reply.statusIn("Success", "Publish Timeout", "OK")) {
+                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+            }
+            if (reply.statusIn("Label Already Exists")) {
+                String existing = String.valueOf(reply.text("ExistingJobStatus")).toUpperCase(Locale.ROOT);
+                if (existing.equals("FINISHED")) {
+                    LOG.info("{}: an earlier load with this label already finished (label dedup)", what);
+                    return new LoadReply(body.length, budget.attempts());
+                }
+                if (existing.equals("RUNNING")) {
+                    budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
+                    continue;
+                }
+                throw new TransactionException(what + " failed: the label is already used (ExistingJobStatus "
+                        + existing + "): " + reply.describe(), reply.status());
+            }
+            FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
+                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                continue;
+            }
+            throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
+                    + ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog()),
+                    reply.status());
+        }
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+}

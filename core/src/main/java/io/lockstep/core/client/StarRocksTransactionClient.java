@@ -1,0 +1,400 @@
+package io.lockstep.core.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.annotation.concurrent.ThreadSafe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The StarRocks dialect of {@link TransactionClient}: transaction stream load over HTTP (reference §1–§4),
+ * single-table and multi-table ({@code transaction_type: multi} on every operation; begin then carries no table).
+ *
+ * <p>Success is an allow-list per operation (reference §3, §6.2): begin {@code OK}; load {@code OK}; prepare
+ * {@code OK}; commit {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted
+ * label). Everything else is classified ({@link FailureClass}):
+ * <ul>
+ *   <li>retriable classes are sent again on the same label with bounded backoff ({@link RetryBudget});</li>
+ *   <li>a non-OK, unreadable or lost reply to prepare, commit or rollback is settled by a label-state query
+ *       ({@code GET /api/{db}/get_load_state}): commit succeeds on COMMITTED/VISIBLE (this covers publish
+ *       timeouts), prepare on PREPARED (polling while PREPARE, bounded by {@code labelStateTimeoutMs}), rollback on
+ *       ABORTED/UNKNOWN; a label still open is sent again; ABORTED/UNKNOWN fails naming label, database and the
+ *       likely cause;</li>
+ *   <li>a load that breaks after it may have reached the server is never re-sent: see
+ *       {@link LoadOutcomeUnknownException};</li>
+ *   <li>data errors fail at once, with an excerpt of the server's error log ({@code ErrorURL}).</li>
+ * </ul>
+ * Requests go through {@link StarRocksHttp}: redirects followed with credentials and body, failover over the load
+ * URLs. The client reports only retries ({@code retries.<class>}) to {@link LoadMetrics}; loads, bytes and
+ * commits are counted by the engine that calls it.
+ *
+ * <p>Thread-safe: every field is final and thread-safe; calls for different labels may run at once.
+ */
+@ThreadSafe
+public final class StarRocksTransactionClient implements TransactionClient {
+    private static final Logger LOG = LoggerFactory.getLogger(StarRocksTransactionClient.class);
+    private static final Set<String> OPEN_JOB_STATES = Set.of("", "RUNNING", "BEGIN", "PREPARE");
+    private static final int MAX_REMEMBERED_TIMEOUTS = 10_000;
+
+    private final TransactionClientConfig config;
+    private final LoadMetrics metrics;
+    private final Sleeper sleeper;
+    private final StarRocksHttp http;
+    private final ObjectMapper mapper = new ObjectMapper();
+    /** The begin {@code timeout} (s) per "db/label", to name it when a label ends ABORTED. Concurrent map. */
+    private final Map<String, Integer> beginTimeoutsSeconds = new ConcurrentHashMap<>();
+
+    /** A client on the real clock. */
+    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics) {
+        this(config, metrics, Sleeper.SYSTEM);
+    }
+
+    /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
+    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.http = new StarRocksHttp(config);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached
+     * the server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING,
+     * BEGIN, PREPARE or empty) is taken as that attempt's success (reference §4.4); on a first attempt it fails.
+     */
+    @Override
+    public long begin(TransactionRef txn, int timeoutSeconds) throws TransactionException {
+        Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
+        if (timeoutSeconds > 0) {
+            headers.put("timeout", Integer.toString(timeoutSeconds));
+        }
+        RetryBudget budget = budget("begin of " + txn);
+        boolean mayHaveBegun = false;
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("POST", "/api/transaction/begin", headers, null, false);
+            } catch (NotSentException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                mayHaveBegun = true;
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            }
+            if (reply.statusIn("OK")) {
+                rememberTimeout(txn, timeoutSeconds);
+                return reply.number("TxnId", -1);
+            }
+            String existing = reply.text("ExistingJobStatus");
+            if (mayHaveBegun && reply.statusIn("LABEL_ALREADY_EXISTS")
+                    && OPEN_JOB_STATES.contains(existing == null ? "" : existing.toUpperCase(Locale.ROOT))) {
+                LOG.info("begin of {}: an earlier attempt broke mid-request; the label is open ({}), taking it as ours",
+                        txn, reply.describe());
+                rememberTimeout(txn, timeoutSeconds);
+                return reply.number("TxnId", -1);
+            }
+            FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass.retriable()) {
+                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                continue;
+            }
+            throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): " + reply.describe()
+                    + hint(failureClass), reply.status());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code PUT /api/transaction/load} with {@code Expect: 100-continue}. The {@code label}, {@code db},
+     * {@code table} and {@code transaction_type} headers come from {@code txn} and {@code table} and override
+     * same-named load properties.
+     *
+     * @throws LoadOutcomeUnknownException if the request broke after it may have reached the server (not retried)
+     * @throws IllegalArgumentException    if a single-table {@code txn} names another table
+     */
+    @Override
+    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(body, "body");
+        if (!txn.multiTable() && !txn.table().equals(table)) {
+            throw new IllegalArgumentException("load into table " + table + " under single-table " + txn
+                    + ": the table must be the transaction's table");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        loadProperties.forEach((name, value) -> {
+            if (!TransactionHeaders.isProtocolHeader(name)) {
+                headers.put(name, value);
+            }
+        });
+        headers.putAll(TransactionHeaders.forTransaction(txn, table));
+        String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
+        RetryBudget budget = budget(what);
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("PUT", "/api/transaction/load", headers, body, true);
+            } catch (NotSentException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                throw new LoadOutcomeUnknownException(what + ": outcome unknown after an I/O error (" + e.getMessage()
+                        + "); not re-sent, since a retry could load the rows twice. Roll the transaction back and"
+                        + " load its data again under a new label", e);
+            }
+            if (reply.statusIn("OK")) {
+                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+            }
+            FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
+                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                continue;
+            }
+            throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
+                    + hint(failureClass) + errorLog(reply), reply.status());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code POST /api/transaction/prepare}; single-table only (StarRocks rejects prepare for multi-table
+     * transactions, reference §4.7).
+     */
+    @Override
+    public void prepare(TransactionRef txn) throws TransactionException {
+        if (txn.multiTable()) {
+            throw new TransactionException("prepare of " + txn + " is not supported: StarRocks rejects prepare for"
+                    + " multi-table transactions (commit them directly)", null);
+        }
+        settledOperation(SettledOp.PREPARE, txn);
+    }
+
+    /** {@inheritDoc} <p>{@code POST /api/transaction/commit}; no prepare is needed (one-phase commit). */
+    @Override
+    public void commit(TransactionRef txn) throws TransactionException {
+        settledOperation(SettledOp.COMMIT, txn);
+        beginTimeoutsSeconds.remove(key(txn));
+    }
+
+    /** {@inheritDoc} <p>{@code POST /api/transaction/rollback}; an ABORTED or UNKNOWN label counts as rolled back. */
+    @Override
+    public void rollback(TransactionRef txn) throws TransactionException {
+        settledOperation(SettledOp.ROLLBACK, txn);
+        beginTimeoutsSeconds.remove(key(txn));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (reference §3.4), sent to any live FE. Connection failures,
+     * broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply (e.g. unknown
+     * database) or a reply without {@code state} fails at once.
+     */
+    @Override
+    public LabelState labelState(String database, String label) throws TransactionException {
+        String path = "/api/" + TransactionHeaders.encode(database) + "/get_load_state?label="
+                + TransactionHeaders.encode(label);
+        RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("GET", path, Map.of(), null, false);
+            } catch (IOException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            }
+            if (reply.httpStatus() >= 500) {
+                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
+                continue;
+            }
+            String state = reply.text("state");
+            if (reply.httpStatus() != 200 || state == null
+                    || (reply.status() != null && !reply.statusIn("OK"))) {
+                FailureClass failureClass = FailureClass.classify(reply);
+                throw new TransactionException("label-state query for label " + label + " in database " + database
+                        + " failed (" + failureClass + "): " + reply.describe() + hint(failureClass), reply.status());
+            }
+            return LabelState.parse(state);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code POST /api/{db}/{table}/_cancel?label=L}; when the reply is not OK the label state decides: an
+     * ABORTED label counts as cancelled.
+     */
+    @Override
+    public void cancel(String database, String table, String label) throws TransactionException {
+        String path = "/api/" + TransactionHeaders.encode(database) + "/" + TransactionHeaders.encode(table)
+                + "/_cancel?label=" + TransactionHeaders.encode(label);
+        String what = "cancel of label " + label + " (table " + database + "." + table + ")";
+        RetryBudget budget = budget(what);
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("POST", path, Map.of(), null, false);
+            } catch (IOException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            }
+            if (reply.statusIn("OK")) {
+                return;
+            }
+            FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass.retriable()) {
+                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                continue;
+            }
+            LabelState state = labelState(database, label);
+            if (state == LabelState.ABORTED) {
+                return;
+            }
+            throw new TransactionException(what + " failed (" + failureClass + "), label state " + state + ": "
+                    + reply.describe() + hint(failureClass), reply.status());
+        }
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    /** Prepare, commit and rollback: send, classify, settle ambiguous outcomes by label state, retry while open. */
+    private void settledOperation(SettledOp op, TransactionRef txn) throws TransactionException {
+        String what = op.name().toLowerCase(Locale.ROOT) + " of " + txn;
+        RetryBudget budget = budget(what);
+        Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
+        while (true) {
+            String trouble;
+            String serverStatus = null;
+            IOException ioFailure = null;
+            ServerReply reply = null;
+            try {
+                reply = call("POST", op.path(), headers, null, false);
+            } catch (NotSentException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                ioFailure = e;
+            }
+            if (reply != null) {
+                if (reply.statusIn("OK")) {
+                    return;
+                }
+                FailureClass failureClass = FailureClass.classify(reply);
+                if (failureClass == FailureClass.ACCESS_DENIED) {
+                    throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
+                            + hint(failureClass), reply.status());
+                }
+                if (failureClass.retriable()) {
+                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                    continue;
+                }
+                trouble = "reply " + reply.describe();
+                serverStatus = reply.status();
+            } else {
+                trouble = "I/O error " + ioFailure.getMessage();
+            }
+            LabelState state;
+            try {
+                state = op == SettledOp.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
+            } catch (TransactionException e) {
+                throw new TransactionException("outcome of " + what + " is unknown after " + trouble
+                        + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
+            }
+            if (op.succeededIn(state)) {
+                LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
+                return;
+            }
+            if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
+                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
+                        ioFailure);
+                continue;
+            }
+            throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
+                    + " is " + state + " after " + trouble + ". " + likelyCause(op, txn, state)
+                    + (reply == null ? "" : errorLog(reply)), serverStatus, ioFailure);
+        }
+    }
+
+    /** Label state, re-polled with backoff while PREPARE (a prepare still running), up to labelStateTimeoutMs. */
+    private LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
+        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
+        long waitMs = config.retryBackoffInitialMs();
+        while (true) {
+            LabelState state = labelState(txn.database(), txn.label());
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if (state != LabelState.PREPARE || remainingMs <= 0) {
+                return state;
+            }
+            try {
+                sleeper.sleep(Math.min(waitMs, remainingMs));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
+            }
+            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
+        }
+    }
+
+    private String likelyCause(SettledOp op, TransactionRef txn, LabelState state) {
+        if (state.isCommitted()) {
+            return "Likely cause: the transaction was already committed, so it cannot be rolled back.";
+        }
+        Integer timeout = beginTimeoutsSeconds.get(key(txn));
+        String timeoutText = timeout == null ? "the begin timeout"
+                : timeout > 0 ? "timeout header " + timeout + " s"
+                : "no timeout header: the server default, 600 s single-table, 20 s multi-table";
+        if (state == LabelState.ABORTED) {
+            return "Likely cause: the transaction timed out on the server (" + timeoutText + ") or was aborted"
+                    + " (a failed load, a data error at " + op.name().toLowerCase(Locale.ROOT)
+                    + ", or a rollback/cancel by another client).";
+        }
+        return "Likely cause: the server does not know the label: the transaction timed out and was cleaned ("
+                + timeoutText + "), the FE restarted, or it never began.";
+    }
+
+    private ServerReply call(String method, String path, Map<String, String> headers, byte[] body,
+                             boolean expectContinue) throws IOException {
+        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
+    }
+
+    private String errorLog(ServerReply reply) {
+        return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());
+    }
+
+    private String hint(FailureClass failureClass) {
+        if (failureClass == FailureClass.ACCESS_DENIED) {
+            return " (check username '" + config.username() + "', its password and its LOAD/INSERT privileges)";
+        }
+        return "";
+    }
+
+    private RetryBudget budget(String operation) {
+        return new RetryBudget(config, sleeper, metrics, operation);
+    }
+
+    private void rememberTimeout(TransactionRef txn, int timeoutSeconds) {
+        if (beginTimeoutsSeconds.size() >= MAX_REMEMBERED_TIMEOUTS) {
+            beginTimeoutsSeconds.clear();
+        }
+        beginTimeoutsSeconds.put(key(txn), timeoutSeconds > 0 ? timeoutSeconds : 0);
+    }
+
+    private static String key(TransactionRef txn) {
+        return txn.database() + "/" + txn.label();
+    }
+}

@@ -1,0 +1,27 @@
+package io.lockstep.core.client;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A {@link Sleeper} that never waits: each sleep is recorded and advances its clock. */
+final class FakeSleeper implements Sleeper {
+    private final AtomicLong nowMs = new AtomicLong(1_000_000);
+    private final List<Long> sleeps = new CopyOnWriteArrayList<>();
+
+    @Override
+    public long nowMs() {
+        return nowMs.get();
+    }
+
+    @Override
+    public void sleep(long ms) {
+        sleeps.add(ms);
+        nowMs.addAndGet(Math.max(0, ms));
+    }
+
+    /** Every requested wait, in order, ms. */
+    List<Long> sleeps() {
+        return List.copyOf(sleeps);
+    }
+}
