@@ -1,0 +1,43 @@
+package io.lockstep.core.engine;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.annotation.concurrent.ThreadSafe;
+
+/**
+ * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the
+ * task thread sees it at its next call and a checkpoint can never succeed after a lost load (DESIGN.md §6).
+ * Thread-safe: set once by compare-and-set.
+ */
+@ThreadSafe
+final class FirstFailure {
+    private final AtomicReference<Throwable> first = new AtomicReference<>();
+
+    /**
+     * Records {@code failure} unless one is already recorded.
+     *
+     * @return true if this was the first
+     */
+    boolean record(Throwable failure) {
+        return first.compareAndSet(null, failure);
+    }
+
+    /** The first failure, or null. */
+    Throwable get() {
+        return first.get();
+    }
+
+    /**
+     * Throws if a failure is recorded.
+     *
+     * @param call names the call that observes the failure, e.g. "write to test.orders"
+     * @throws LoadEngineException wrapping the first failure, so the stack shows both the observer and the cause
+     */
+    void rethrowIfFailed(String call) {
+        Throwable failure = first.get();
+        if (failure != null) {
+            throw new LoadEngineException(call + " refused: the engine failed earlier: " + failure.getMessage(),
+                    failure);
+        }
+    }
+}

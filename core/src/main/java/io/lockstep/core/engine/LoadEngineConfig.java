@@ -1,0 +1,314 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.label.LabelGenerator;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of one engine (one sink subtask). Immutable; build with {@link #builder()}. Every default is stated on
+ * its builder method. Validation happens in {@link Builder#build()} and names the setting at fault.
+ */
+public final class LoadEngineConfig {
+    /** {@code sink.transaction.multi-table.buffer-size} default: 128 MiB. */
+    public static final long DEFAULT_BUFFER_SIZE_BYTES = 134_217_728L;
+
+    private final String labelPrefix;
+    private final int subtaskIndex;
+    private final String runId;
+    private final String database;
+    private final long commitIntervalMs;
+    private final long scanningFrequencyMs;
+    private final long bufferSizeBytes;
+    private final int serverTimeoutSeconds;
+    private final long maxBlockMs;
+    private final long savepointTimeoutMs;
+    private final long closeTimeoutMs;
+    private final int ioThreads;
+    private final Map<String, String> defaultLoadProperties;
+    private final Map<String, Map<String, String>> tableLoadProperties;
+
+    private LoadEngineConfig(Builder b) {
+        this.labelPrefix = b.labelPrefix;
+        this.subtaskIndex = b.subtaskIndex;
+        this.runId = b.runId;
+        this.database = b.database;
+        this.commitIntervalMs = b.commitIntervalMs;
+        this.scanningFrequencyMs = b.scanningFrequencyMs;
+        this.bufferSizeBytes = b.bufferSizeBytes;
+        this.serverTimeoutSeconds = b.serverTimeoutSeconds;
+        this.maxBlockMs = b.maxBlockMs;
+        this.savepointTimeoutMs = b.savepointTimeoutMs;
+        this.closeTimeoutMs = b.closeTimeoutMs;
+        this.ioThreads = b.ioThreads;
+        this.defaultLoadProperties = Map.copyOf(b.defaultLoadProperties);
+        Map<String, Map<String, String>> tables = new HashMap<>();
+        b.tableLoadProperties.forEach((k, v) -> tables.put(k, Map.copyOf(v)));
+        this.tableLoadProperties = Map.copyOf(tables);
+    }
+
+    /** A builder with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Label prefix of every label this engine makes. */
+    public String labelPrefix() {
+        return labelPrefix;
+    }
+
+    /** The sink subtask index, part of every label. */
+    public int subtaskIndex() {
+        return subtaskIndex;
+    }
+
+    /** The run identity used in labels (see {@link LabelGenerator}). */
+    public String runId() {
+        return runId;
+    }
+
+    /** The one database of this engine, or null when it is taken from the first row written. */
+    public String database() {
+        return database;
+    }
+
+    /** Commit interval ({@code sink.buffer-flush.interval-ms}), ms. */
+    public long commitIntervalMs() {
+        return commitIntervalMs;
+    }
+
+    /** Period of the manager thread's scan, ms. */
+    public long scanningFrequencyMs() {
+        return scanningFrequencyMs;
+    }
+
+    /** The soft limit; the hard limit is twice this. */
+    public long bufferSizeBytes() {
+        return bufferSizeBytes;
+    }
+
+    /** Hard buffer limit: 2 × {@link #bufferSizeBytes()}. */
+    public long hardLimitBytes() {
+        return 2 * bufferSizeBytes;
+    }
+
+    /** Server-side transaction timeout sent on begin, seconds (reference §4.5). */
+    public int serverTimeoutSeconds() {
+        return serverTimeoutSeconds;
+    }
+
+    /** {@code min(1000, max(100, commitIntervalMs / 10))} ms (DESIGN.md §3). */
+    public long miniIntervalMs() {
+        return Math.min(1000, Math.max(100, commitIntervalMs / 10));
+    }
+
+    /** The shared transaction is recycled after 80% of the server timeout (reference §6.3), ms. */
+    public long recycleAfterMs() {
+        return serverTimeoutSeconds * 800L;
+    }
+
+    /** Longest wait of a write at the hard buffer limit, ms. */
+    public long maxBlockMs() {
+        return maxBlockMs;
+    }
+
+    /** Longest wait of a blocking savepoint, flush or prepare, ms. */
+    public long savepointTimeoutMs() {
+        return savepointTimeoutMs;
+    }
+
+    /** Longest wait for the manager thread at close (twice if it must be interrupted), ms. */
+    public long closeTimeoutMs() {
+        return closeTimeoutMs;
+    }
+
+    /** Threads sending loads. */
+    public int ioThreads() {
+        return ioThreads;
+    }
+
+    /**
+     * The stream load headers for loads into {@code database.table}: the defaults overlaid with the table's own.
+     * Identical for every load of one (label, table), as the server requires (reference §2.3).
+     */
+    public Map<String, String> loadPropertiesFor(String database, String table) {
+        Map<String, String> own = tableLoadProperties.get(database + "." + table);
+        if (own == null) {
+            return defaultLoadProperties;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(defaultLoadProperties);
+        merged.putAll(own);
+        return Map.copyOf(merged);
+    }
+
+    /** Builder; every setter documents its default. */
+    public static final class Builder {
+        private String labelPrefix = "lockstep";
+        private int subtaskIndex;
+        private String runId;
+        private String database;
+        private long commitIntervalMs = 1000;
+        private long scanningFrequencyMs = 50;
+        private long bufferSizeBytes = DEFAULT_BUFFER_SIZE_BYTES;
+        private int serverTimeoutSeconds = 600;
+        private long maxBlockMs = 300_000;
+        private long savepointTimeoutMs = 600_000;
+        private long closeTimeoutMs = 30_000;
+        private int ioThreads = 2;
+        private final Map<String, String> defaultLoadProperties = new LinkedHashMap<>(
+                Map.of("format", "json", "strip_outer_array", "true"));
+        private final Map<String, Map<String, String>> tableLoadProperties = new HashMap<>();
+
+        private Builder() {
+        }
+
+        /** Label prefix, default {@code lockstep}; 1..48 characters of {@code [A-Za-z0-9_-]}. */
+        public Builder labelPrefix(String value) {
+            this.labelPrefix = value;
+            return this;
+        }
+
+        /** This sink subtask's index, default 0. */
+        public Builder subtaskIndex(int value) {
+            this.subtaskIndex = value;
+            return this;
+        }
+
+        /** Run identity for labels, default a fresh {@link LabelGenerator#newRunId()}. */
+        public Builder runId(String value) {
+            this.runId = value;
+            return this;
+        }
+
+        /** The database of every table, default null: taken from the first row and then enforced. */
+        public Builder database(String value) {
+            this.database = value;
+            return this;
+        }
+
+        /** {@code sink.buffer-flush.interval-ms}: commit interval, default 1000 ms. */
+        public Builder commitIntervalMs(long value) {
+            this.commitIntervalMs = value;
+            return this;
+        }
+
+        /** How often the manager thread scans, default 50 ms. */
+        public Builder scanningFrequencyMs(long value) {
+            this.scanningFrequencyMs = value;
+            return this;
+        }
+
+        /** {@code sink.transaction.multi-table.buffer-size}, default 134217728 bytes; hard limit is twice it. */
+        public Builder bufferSizeBytes(long value) {
+            this.bufferSizeBytes = value;
+            return this;
+        }
+
+        /** Server-side transaction timeout sent on begin ({@code timeout} header), default 600 s. */
+        public Builder serverTimeoutSeconds(int value) {
+            this.serverTimeoutSeconds = value;
+            return this;
+        }
+
+        /** Longest time a write may block at the hard buffer limit before failing, default 300000 ms. */
+        public Builder maxBlockMs(long value) {
+            this.maxBlockMs = value;
+            return this;
+        }
+
+        /** Longest time {@code savepoint()} waits for load and commit, default 600000 ms. */
+        public Builder savepointTimeoutMs(long value) {
+            this.savepointTimeoutMs = value;
+            return this;
+        }
+
+        /** Longest time {@code close()} waits for the manager thread, default 30000 ms. */
+        public Builder closeTimeoutMs(long value) {
+            this.closeTimeoutMs = value;
+            return this;
+        }
+
+        /** Threads sending loads (one load per table at a time), default 2. */
+        public Builder ioThreads(int value) {
+            this.ioThreads = value;
+            return this;
+        }
+
+        /**
+         * A stream load header for every table ({@code sink.properties.*}); defaults: format=json,
+         * strip_outer_array=true.
+         */
+        public Builder loadProperty(String key, String value) {
+            defaultLoadProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Stream load headers for one table, overlaid on the defaults. */
+        public Builder tableLoadProperties(String database, String table, Map<String, String> properties) {
+            tableLoadProperties.computeIfAbsent(database + "." + table, k -> new LinkedHashMap<>()).putAll(properties);
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming the setting at fault: bad label prefix, non-positive interval or
+         *                                  size, a commit interval not below 80% of the server timeout (the shared
+         *                                  transaction would expire first, DESIGN.md §6), or load properties that
+         *                                  are not JSON with {@code strip_outer_array=true} (chunk bodies are JSON
+         *                                  arrays)
+         */
+        public LoadEngineConfig build() {
+            LabelGenerator.validatePrefix(labelPrefix);
+            if (runId == null) {
+                runId = LabelGenerator.newRunId();
+            }
+            positive("commitIntervalMs", commitIntervalMs);
+            positive("scanningFrequencyMs", scanningFrequencyMs);
+            positive("bufferSizeBytes", bufferSizeBytes);
+            positive("serverTimeoutSeconds", serverTimeoutSeconds);
+            positive("maxBlockMs", maxBlockMs);
+            positive("savepointTimeoutMs", savepointTimeoutMs);
+            positive("closeTimeoutMs", closeTimeoutMs);
+            positive("ioThreads", ioThreads);
+            if (subtaskIndex < 0) {
+                throw new IllegalArgumentException("subtaskIndex must be >= 0, was " + subtaskIndex);
+            }
+            if (bufferSizeBytes > Long.MAX_VALUE / 2) {
+                throw new IllegalArgumentException("bufferSizeBytes is too large: " + bufferSizeBytes);
+            }
+            if (commitIntervalMs >= serverTimeoutSeconds * 800L) {
+                throw new IllegalArgumentException("commitIntervalMs (" + commitIntervalMs + ") must be below 80% of "
+                        + "serverTimeoutSeconds (" + serverTimeoutSeconds + " s), or the shared transaction expires "
+                        + "on the server before it is committed");
+            }
+            if (database != null && database.isBlank()) {
+                throw new IllegalArgumentException("database must not be blank (use null to take it from the rows)");
+            }
+            checkJson("default load properties", defaultLoadProperties);
+            tableLoadProperties.forEach((table, props) -> {
+                Map<String, String> merged = new HashMap<>(defaultLoadProperties);
+                merged.putAll(props);
+                checkJson("load properties of " + table, merged);
+            });
+            return new LoadEngineConfig(this);
+        }
+
+        private static void checkJson(String where, Map<String, String> props) {
+            String format = props.getOrDefault("format", "csv").toLowerCase(Locale.ROOT);
+            String strip = props.getOrDefault("strip_outer_array", "false").toLowerCase(Locale.ROOT);
+            if (!format.equals("json") || !strip.equals("true")) {
+                throw new IllegalArgumentException(where + " must have format=json and strip_outer_array=true: "
+                        + "the engine sends each load as a JSON array of rows (found format=" + format
+                        + ", strip_outer_array=" + strip + ")");
+            }
+        }
+
+        private static void positive(String name, long value) {
+            if (value <= 0) {
+                throw new IllegalArgumentException(name + " must be > 0, was " + value);
+            }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.buffer.BufferExhaustedException;
+import io.lockstep.core.buffer.MemoryBudget;
+import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The multi-table load engine of one sink subtask (DESIGN.md §3): every table written in a commit cycle loads under
+ * one shared StarRocks transaction ({@code transaction_type: multi}, reference §4.7), committed at once.
+ *
+ * <p>Task thread (the Flink operator thread; the only caller of these): {@link #write}, {@link #txnEnd},
+ * {@link #requestSavepoint}, {@link #savepoint}, {@link #checkFailure}. {@code write} and {@code txnEnd} never do
+ * HTTP; {@code write} blocks only at the hard buffer limit. Manager thread: {@link #runOnce}, called by the thread
+ * that {@link #start(LoadEngineConfig, TransactionClient, LoadMetrics)} starts, or directly by tests (the
+ * {@linkplain #MultiTableLoadEngine(LoadEngineConfig, TransactionClient, LoadMetrics, Ticker, Executor) constructor}
+ * starts no thread). Loads run on the I/O executor; their replies are handled by {@code runOnce}.
+ *
+ * <p>Any asynchronous failure (load, begin, commit, recycle check) is kept (the first one wins) and rethrown by the
+ * next task-thread call and by the next savepoint, so a checkpoint never succeeds after a lost load. Limits kept from
+ * the design: at-least-once; one database per engine; atomicity per subtask and per source partition.
+ */
+public final class MultiTableLoadEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MultiTableLoadEngine.class);
+
+    private final LoadEngineConfig config;
+    private final Ticker ticker;
+    private final RegionTable regions = new RegionTable();
+    private final FirstFailure failure = new FirstFailure();
+    private final MemoryBudget budget;
+    private final SharedTransactionCycle cycle;
+    private final ManagerThread managerThread;
+    /** The I/O pool this engine created and must shut down; null when the caller supplied the executor. */
+    private final ExecutorService ownedIoPool;
+    /** Written once by the task thread (first row) or fixed by the config; read by the manager thread. */
+    private volatile String database;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * An engine whose manager steps are driven by the caller through {@link #runOnce()}; no thread is started.
+     *
+     * @param ioExecutor runs load requests (tests pass a manual executor)
+     */
+    public MultiTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, Ticker ticker,
+                                Executor ioExecutor) {
+        this(config, client, metrics, ticker, ioExecutor, null);
+    }
+
+    private MultiTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
+                                 Ticker ticker, Executor ioExecutor, ExecutorService ownedIoPool) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.ownedIoPool = ownedIoPool;
+        this.database = config.database();
+        this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(),
+                config.scanningFrequencyMs(), this::runOnce, this::crash, this::shutdownOnManager);
+        this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
+        this.cycle = new SharedTransactionCycle(config, client, metrics, regions, budget, failure, ioExecutor,
+                managerThread::wake, () -> database, ticker);
+        metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
+        metrics.gauge(MetricNames.OPEN_TRANSACTIONS, () -> switch (cycle.state()) {
+            case OPEN, DRAINING, COMMITTING -> 1;
+            default -> 0;
+        });
+    }
+
+    /**
+     * Creates an engine on the system clock with its own I/O pool ({@code ioThreads} daemon threads) and starts its
+     * manager thread.
+     */
+    public static MultiTableLoadEngine start(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics) {
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(config.ioThreads(), r -> {
+            Thread t = new Thread(r, "lockstep-load-io-" + config.subtaskIndex() + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        MultiTableLoadEngine engine = new MultiTableLoadEngine(config, client, metrics, Ticker.system(), pool, pool);
+        engine.started.set(true);
+        engine.managerThread.start();
+        return engine;
+    }
+
+    /**
+     * Task thread: buffers one row for {@code database.table} of source {@code partition}. Reserves the row's bytes
+     * first (blocking at the hard limit, 2 × buffer-size, for at most {@code maxBlockMs}); never freezes a chunk.
+     *
+     * @param row one JSON object, UTF-8
+     * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
+     * @throws IllegalArgumentException if the row is not a JSON object, or the database differs from the one this
+     *                                  engine loads into (both named); nothing is buffered
+     * @throws BufferExhaustedException at once if the row, or the source transactions in progress with it, can never
+     *                                  fit under the hard limit (waiting cannot help: only this thread ends them);
+     *                                  after {@code maxBlockMs} if no room appeared
+     * @throws InterruptedException     if interrupted while blocked on memory
+     */
+    public void write(int partition, String database, String table, byte[] row) throws InterruptedException {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(row, "row");
+        String where = database + "." + table + " (partition " + partition + ")";
+        checkUsable("write to " + where);
+        JsonRows.checkObject(row, where);
+        checkDatabase(database, table);
+        // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
+        // if the open ones plus this row pass the hard limit, waiting can never succeed.
+        long open = regions.openSourceTxnBytes();
+        if (open + row.length > config.hardLimitBytes()) {
+            throw new BufferExhaustedException("source transactions in progress hold " + open + " bytes (by partition: "
+                    + regions.openSourceTxnBytesByPartition() + "); with this row for " + where + " (" + row.length
+                    + " bytes) they pass the hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x "
+                    + "buffer-size " + config.bufferSizeBytes() + ") and can never be loaded whole: split source "
+                    + "transactions upstream or raise sink.transaction.multi-table.buffer-size");
+        }
+        try {
+            budget.reserve(row.length, config.maxBlockMs(), "row for " + where);
+        } catch (BufferExhaustedException e) {
+            failure.rethrowIfFailed("write to " + where);
+            throw e;
+        }
+        try {
+            regions.write(new RegionKey(partition, database, table), row, ticker.nowMs());
+        } catch (RuntimeException e) {
+            budget.release(row.length);
+            throw e;
+        }
+    }
+
+    /**
+     * Task thread: the source transaction of {@code partition} ended (its last row had {@code transactionEnd=true}).
+     * Marks every region of the partition clean and freezes the ones last switched at least a mini interval ago.
+     * Non-blocking; no HTTP.
+     *
+     * @throws LoadEngineException if the engine failed earlier
+     */
+    public void txnEnd(int partition) {
+        checkUsable("transaction end of partition " + partition);
+        if (regions.txnEnd(partition, ticker.nowMs(), config.miniIntervalMs()) > 0) {
+            managerThread.wake();
+        }
+    }
+
+    /**
+     * Task thread, at a checkpoint: freezes every region (all must be clean) and asks the manager thread to load and
+     * commit everything buffered so far. Does not block.
+     *
+     * @return completes when all of it is committed; fails with the engine's failure
+     * @throws LoadEngineException naming the partitions in the middle of a source transaction, or if the engine failed
+     */
+    public CompletableFuture<Void> requestSavepoint() {
+        checkUsable("savepoint");
+        long sequence = regions.freezeForSavepoint(ticker.nowMs());
+        return cycle.submitSavepoint(sequence);
+    }
+
+    /**
+     * Task thread: {@link #requestSavepoint()} and wait up to {@code savepointTimeoutMs} for the commit.
+     *
+     * @throws LoadEngineException if refused, failed or timed out (the message names the shared label and its state)
+     */
+    public void savepoint() throws InterruptedException {
+        CompletableFuture<Void> done = requestSavepoint();
+        try {
+            done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new LoadEngineException("savepoint failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new LoadEngineException("savepoint did not commit within " + config.savepointTimeoutMs()
+                    + " ms; shared transaction " + cycle.transaction() + " is " + cycle.state());
+        }
+        checkFailure();
+    }
+
+    /** Task thread: throws the engine's first asynchronous failure, if any. */
+    public void checkFailure() {
+        failure.rethrowIfFailed("call");
+    }
+
+    /** Manager thread: one scan now (see {@link SharedTransactionCycle}). */
+    public void runOnce() {
+        cycle.runOnce(ticker.nowMs());
+    }
+
+    /**
+     * Stops the manager thread (waiting at most {@code closeTimeoutMs}, twice if it must be interrupted), rolls back
+     * an open shared transaction, discards buffers and wakes a writer blocked on memory. Idempotent; never hangs.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        budget.close(new LoadEngineException("the engine is closed"));
+        if (started.get()) {
+            try {
+                if (!managerThread.stop(config.closeTimeoutMs())) {
+                    LOG.warn("manager thread of subtask {} did not end; its buffers stay allocated",
+                            config.subtaskIndex());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                LOG.warn("interrupted while closing the engine of subtask {}", config.subtaskIndex());
+            }
+        } else {
+            cycle.shutdown();
+        }
+        if (ownedIoPool != null) {
+            ownedIoPool.shutdownNow();
+        }
+    }
+
+    private void shutdownOnManager() {
+        cycle.shutdown();
+    }
+
+    private void crash(Throwable t) {
+        cycle.fail(t);
+    }
+
+    private void checkUsable(String call) {
+        failure.rethrowIfFailed(call);
+        if (closed.get()) {
+            throw new IllegalStateException(call + " refused: the engine is closed");
+        }
+    }
+
+    private void checkDatabase(String db, String table) {
+        String current = database;
+        if (current == null) {
+            database = db; // first row: the task thread fixes the database
+        } else if (!current.equals(db)) {
+            throw new IllegalArgumentException("cross-database write refused: table " + db + "." + table + " is in "
+                    + "database '" + db + "' but this subtask's multi-table transactions load into database '"
+                    + current + "'; a StarRocks multi-table transaction covers one database (reference §4.7)");
+        }
+    }
+
+    // ---- observation (any thread) ----
+
+    /** The shared transaction's state now (any thread). */
+    public SharedTransactionState transactionState() {
+        return cycle.state();
+    }
+
+    /** The current (last begun) shared transaction, or null before the first begin. */
+    public TransactionRef currentTransaction() {
+        return cycle.transaction();
+    }
+
+    /** Bytes buffered in all regions now. */
+    public long bufferedBytes() {
+        return budget.usedBytes();
+    }
+
+    /** The settings this engine runs with. */
+    public LoadEngineConfig config() {
+        return config;
+    }
+
+    // ---- package-private, for tests ----
+
+    RegionTable regions() {
+        return regions;
+    }
+
+    MemoryBudget budget() {
+        return budget;
+    }
+
+    SharedTransactionCycle cycle() {
+        return cycle;
+    }
+}

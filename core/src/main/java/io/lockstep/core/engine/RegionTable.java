@@ -1,0 +1,365 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.buffer.Chunk;
+import io.lockstep.core.buffer.Region;
+import io.lockstep.core.buffer.RegionKey;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.concurrent.locks.ReentrantLock;
+
+import javax.annotation.concurrent.GuardedBy;
+import javax.annotation.concurrent.ThreadSafe;
+
+/**
+ * Every region of one engine, the partition commit tracker and the freeze sequence, under one lock.
+ *
+ * <p>Threads: the task thread appends and switches ({@link #write}, {@link #txnEnd}, {@link #freezeForSavepoint});
+ * the manager thread freezes idle clean regions and takes frozen chunks for loads. Both go through {@code lock}; a
+ * critical section only moves rows and chunk references, never does I/O or waits, so neither thread holds the other
+ * up for long. A chunk leaves the table when the manager takes it; from then on the manager owns it.
+ *
+ * <p>Freeze sequence: every frozen chunk gets the next number. A commit covers the chunks up to a cut (the sequence
+ * at commit start); chunks frozen later wait for the next shared label.
+ */
+@ThreadSafe
+final class RegionTable {
+    /** Read-only view of a region, for tests and diagnostics. */
+    record RegionView(boolean cleanBoundary, boolean activeHasData, long activeRowBytes, int frozenChunks,
+                      long lastSwitchTimeMs) {
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    @GuardedBy("lock")
+    private final Map<RegionKey, Region> regions = new LinkedHashMap<>();
+    @GuardedBy("lock")
+    private final Map<Integer, List<Region>> regionsByPartition = new HashMap<>();
+    @GuardedBy("lock")
+    private final PartitionCommitTracker tracker = new PartitionCommitTracker();
+    /** Sequence of the last frozen chunk; 0 before the first freeze. */
+    @GuardedBy("lock")
+    private long lastFreezeSequence;
+
+    /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
+    void write(RegionKey key, byte[] row, long nowMs) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            if (region == null) {
+                region = new Region(key);
+                regions.put(key, region);
+                regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
+            }
+            region.write(row);
+            tracker.onWrite(key.partition(), row.length, nowMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Task thread, single-table modes: appends {@code row} as a unit of its own, leaving the region clean, so that
+     * any freeze may cut after it. No partition bookkeeping.
+     */
+    void writeUnit(RegionKey key, byte[] row) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            if (region == null) {
+                region = new Region(key);
+                regions.put(key, region);
+                regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
+            }
+            region.write(row);
+            region.markClean();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean;
+     * if at least {@code miniIntervalMs} passed since the partition last switched, all its regions with data freeze
+     * together.
+     *
+     * @return chunks frozen
+     */
+    int txnEnd(int partition, long nowMs, long miniIntervalMs) {
+        lock.lock();
+        try {
+            List<Region> partitionRegions = regionsByPartition.getOrDefault(partition, List.of());
+            for (Region region : partitionRegions) {
+                region.markClean();
+            }
+            tracker.onTxnEnd(partition);
+            return nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
+                    ? switchPartitionLocked(partitionRegions, nowMs) : 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Manager thread, source-idle fallback: for every partition whose regions are all clean and that last switched at
+     * least {@code miniIntervalMs} ago ({@code anyAge}: regardless, under memory pressure), freezes all its regions
+     * with data together. Never touches a partition in the middle of a source transaction.
+     *
+     * @return chunks frozen
+     */
+    int freezeIdleClean(long nowMs, long miniIntervalMs, boolean anyAge) {
+        lock.lock();
+        try {
+            int frozen = 0;
+            for (List<Region> partitionRegions : regionsByPartition.values()) {
+                boolean clean = true;
+                for (Region region : partitionRegions) {
+                    clean &= region.cleanBoundary();
+                }
+                if (clean && (anyAge || nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs)) {
+                    frozen += switchPartitionLocked(partitionRegions, nowMs);
+                }
+            }
+            return frozen;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A partition's last switch: the latest of its regions'. Its regions always switch together, so every region
+     * with data carries this time; a region created since has 0.
+     */
+    private static long lastSwitchTimeMs(List<Region> partitionRegions) {
+        long last = 0;
+        for (Region region : partitionRegions) {
+            last = Math.max(last, region.lastSwitchTimeMs());
+        }
+        return last;
+    }
+
+    /**
+     * Freezes every region of one partition that has data, in one critical section: a source transaction that wrote
+     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none
+     * (DESIGN.md §6: all tables of a partition freeze at the same transaction end).
+     */
+    @GuardedBy("lock")
+    private int switchPartitionLocked(List<Region> partitionRegions, long nowMs) {
+        int frozen = 0;
+        for (Region region : partitionRegions) {
+            if (region.activeHasData()) {
+                frozen += switchLocked(region, nowMs);
+            }
+        }
+        return frozen;
+    }
+
+    /**
+     * Task thread, at a savepoint: fails if any partition is in the middle of a source transaction, else freezes the
+     * active chunk of every region with data.
+     *
+     * @return the freeze sequence a commit must cover for the savepoint to be durable
+     * @throws LoadEngineException naming the partitions mid-transaction; nothing is frozen then
+     */
+    long freezeForSavepoint(long nowMs) {
+        lock.lock();
+        try {
+            SortedSet<Integer> mid = tracker.partitionsMidTransactionSince(Long.MAX_VALUE);
+            if (!mid.isEmpty()) {
+                throw new LoadEngineException("savepoint refused: source partitions " + mid + " are in the middle "
+                        + "of a source transaction (rows written without a following transactionEnd=true); a "
+                        + "checkpoint must fall between source transactions (emit all rows of a source "
+                        + "transaction in one call, the last one with transactionEnd=true)");
+            }
+            for (Region region : regions.values()) {
+                if (region.activeHasData()) {
+                    switchLocked(region, nowMs);
+                }
+            }
+            return lastFreezeSequence;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @GuardedBy("lock")
+    private int switchLocked(Region region, long nowMs) {
+        if (region.switchChunk(lastFreezeSequence + 1, nowMs)) {
+            lastFreezeSequence++;
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Manager thread: the tables with a frozen chunk of sequence at most {@code maxSequence}, in region order. */
+    Set<String> tablesWithFrozen(long maxSequence) {
+        lock.lock();
+        try {
+            Set<String> tables = new LinkedHashSet<>();
+            for (Region region : regions.values()) {
+                if (region.hasFrozen(maxSequence)) {
+                    tables.add(region.key().table());
+                }
+            }
+            return tables;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Manager thread: removes and returns the frozen chunks of {@code table} (every partition) with sequence at most
+     * {@code maxSequence}, each region's in FIFO order, moved to LOADING.
+     */
+    List<Chunk> takeFrozen(String table, long maxSequence) {
+        lock.lock();
+        try {
+            List<Chunk> taken = new ArrayList<>();
+            for (Region region : regions.values()) {
+                if (region.key().table().equals(table)) {
+                    taken.addAll(region.takeFrozen(maxSequence));
+                }
+            }
+            return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Manager thread, single-table modes: the regions with a frozen chunk of sequence at most {@code maxSequence}. */
+    Set<RegionKey> regionsWithFrozen(long maxSequence) {
+        lock.lock();
+        try {
+            Set<RegionKey> keys = new LinkedHashSet<>();
+            for (Region region : regions.values()) {
+                if (region.hasFrozen(maxSequence)) {
+                    keys.add(region.key());
+                }
+            }
+            return keys;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Manager thread, single-table modes: like {@link #takeFrozen(String, long)} for one region. */
+    List<Chunk> takeFrozen(RegionKey key, long maxSequence) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            return region == null ? List.of() : region.takeFrozen(maxSequence);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True if any frozen chunk of sequence at most {@code maxSequence} waits. */
+    boolean hasFrozen(long maxSequence) {
+        lock.lock();
+        try {
+            for (Region region : regions.values()) {
+                if (region.hasFrozen(maxSequence)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long lastFreezeSequence() {
+        lock.lock();
+        try {
+            return lastFreezeSequence;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Partitions whose open source transaction began at or before {@code sinceMs}. */
+    SortedSet<Integer> partitionsMidTransactionSince(long sinceMs) {
+        lock.lock();
+        try {
+            return tracker.partitionsMidTransactionSince(sinceMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Partitions that wrote in this cycle without a transaction end. */
+    SortedSet<Integer> partitionsWithoutTxnEnd() {
+        lock.lock();
+        try {
+            return tracker.partitionsWithoutTxnEnd();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Row bytes of all open source transactions together. */
+    long openSourceTxnBytes() {
+        lock.lock();
+        try {
+            return tracker.openSourceTxnBytes();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Row bytes of each open source transaction, by partition. */
+    Map<Integer, Long> openSourceTxnBytesByPartition() {
+        lock.lock();
+        try {
+            return tracker.openSourceTxnBytesByPartition();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Manager thread, after a commit: ends the tracker's cycle. */
+    void resetTracker() {
+        lock.lock();
+        try {
+            tracker.reset();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Discards every chunk still in the table (engine closing).
+     *
+     * @return row bytes discarded, to release from the budget
+     */
+    long discardAll() {
+        lock.lock();
+        try {
+            long bytes = 0;
+            for (Region region : regions.values()) {
+                bytes += region.discardAll();
+            }
+            tracker.clear();
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A view of one region, or null if it does not exist. */
+    RegionView view(RegionKey key) {
+        lock.lock();
+        try {
+            Region region = regions.get(key);
+            return region == null ? null : new RegionView(region.cleanBoundary(), region.activeHasData(),
+                    region.activeRowBytes(), region.frozenCount(), region.lastSwitchTimeMs());
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.buffer.Chunk;
+import io.lockstep.core.buffer.ChunkState;
+import io.lockstep.core.buffer.MemoryBudget;
+import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager thread's half of the multi-table engine (DESIGN.md §3): the shared transaction and its commit cycle.
+ * One {@link #runOnce} step: take load replies, open the shared transaction eagerly (or recycle it at 80% of the
+ * server timeout), freeze idle clean regions, start a commit when due, stream frozen chunks under the shared label
+ * (one load in flight per table), and commit once every chunk of the cut is loaded.
+ *
+ * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
+ * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and
+ * {@code completions}. Replies are handled on the manager thread, so the commit cycle never changes elsewhere.
+ * The manager-only fields need no lock.
+ */
+final class SharedTransactionCycle {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
+
+    /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
+    record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
+    }
+
+    private final LoadEngineConfig config;
+    private final TransactionClient client;
+    private final LoadMetrics metrics;
+    private final RegionTable regions;
+    private final MemoryBudget budget;
+    private final LabelGenerator labels;
+    private final FirstFailure failure;
+    private final Executor ioExecutor;
+    private final Runnable wakeManager;
+    private final Supplier<String> database;
+    private final Ticker ticker;
+
+    /** Written by the manager thread only (through {@link #moveTo}); volatile so any thread may read it. */
+    private volatile SharedTransactionState state = SharedTransactionState.NONE;
+    /** Written by the manager thread only; volatile for diagnostics on other threads. */
+    private volatile TransactionRef txn;
+    /** I/O threads add, the manager thread polls. */
+    private final Queue<LoadCompletion> completions = new ConcurrentLinkedQueue<>();
+    /** The task thread adds, the manager thread polls. */
+    private final Queue<SavepointRequest> savepointRequests = new ConcurrentLinkedQueue<>();
+
+    // ---- manager thread only ----
+    private boolean txnMayBeOpen;
+    private long openedAtMs;
+    private long cycle;
+    private boolean dataLoaded;
+    private long cutSequence;
+    private long committedSequence;
+    private final Map<String, List<Chunk>> inFlight = new HashMap<>();
+    private final List<SavepointRequest> pendingSavepoints = new ArrayList<>();
+
+    SharedTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
+                           MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
+                           Supplier<String> database, Ticker ticker) {
+        this.config = config;
+        this.client = client;
+        this.metrics = metrics;
+        this.regions = regions;
+        this.budget = budget;
+        this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
+        this.failure = failure;
+        this.ioExecutor = ioExecutor;
+        this.wakeManager = wakeManager;
+        this.database = database;
+        this.ticker = ticker;
+    }
+
+    /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
+    void runOnce(long nowMs) {
+        SharedTransactionState s = state;
+        if (s == SharedTransactionState.FAILED || s == SharedTransactionState.CLOSED) {
+            failSavepoints(s == SharedTransactionState.CLOSED ? "the engine is closed" : "the engine failed");
+            return;
+        }
+        try {
+            drainCompletions();
+            for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
+                pendingSavepoints.add(r);
+            }
+            ensureTransaction(nowMs);
+            regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
+            maybeStartCommit(nowMs);
+            flushFrozen();
+            if (maybeFinishCommit(nowMs)) {
+                flushFrozen(); // chunks that waited for the next label go out under it now
+            }
+            completeSavepoints();
+        } catch (TransactionException | RuntimeException e) {
+            fail(e);
+        }
+    }
+
+    /** Task thread: asks for every chunk up to {@code freezeSequence} to be committed. */
+    CompletableFuture<Void> submitSavepoint(long freezeSequence) {
+        SavepointRequest request = new SavepointRequest(freezeSequence, new CompletableFuture<>());
+        savepointRequests.add(request);
+        wakeManager.run();
+        return request.done();
+    }
+
+    private void ensureTransaction(long nowMs) throws TransactionException {
+        if (state == SharedTransactionState.NONE) {
+            String db = database.get();
+            if (db == null) {
+                return; // nothing written yet: the database is not known
+            }
+            cycle++;
+            TransactionRef next = TransactionRef.multiTable(db, labels.sharedLabel(cycle));
+            txn = next;
+            txnMayBeOpen = true;
+            client.begin(next, config.serverTimeoutSeconds());
+            openedAtMs = nowMs;
+            dataLoaded = false;
+            moveTo(SharedTransactionState.OPEN);
+            LOG.debug("opened shared transaction {}", next);
+        } else if (state == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
+            recycle(nowMs);
+        }
+    }
+
+    /** The shared transaction reached 80% of the server timeout: commit what it holds, or roll it back and reopen. */
+    private void recycle(long nowMs) throws TransactionException {
+        SortedSet<Integer> stuck = regions.partitionsMidTransactionSince(openedAtMs);
+        if (!stuck.isEmpty()) {
+            throw new LoadEngineException("shared transaction " + txn + " has been open " + (nowMs - openedAtMs)
+                    + " ms (80% of the server timeout of " + config.serverTimeoutSeconds() + " s) and must be "
+                    + "recycled, but source partitions " + stuck + " have had a source transaction open since before "
+                    + "it began: rows were written without a following transactionEnd=true");
+        }
+        if (hasData()) {
+            LOG.info("recycling shared transaction {} by committing it", txn);
+            startCommit();
+        } else {
+            LOG.debug("recycling idle shared transaction {} by rolling it back", txn);
+            client.rollback(txn);
+            txnMayBeOpen = false;
+            metrics.counter(MetricNames.ROLLBACKS).inc();
+            moveTo(SharedTransactionState.NONE);
+            ensureTransaction(nowMs);
+        }
+    }
+
+    private boolean hasData() {
+        return dataLoaded || !inFlight.isEmpty() || regions.hasFrozen(Long.MAX_VALUE);
+    }
+
+    private void maybeStartCommit(long nowMs) {
+        if (state != SharedTransactionState.OPEN) {
+            return;
+        }
+        boolean savepointWaiting = false;
+        for (SavepointRequest r : pendingSavepoints) {
+            savepointWaiting |= r.freezeSequence() > committedSequence;
+        }
+        boolean timerDue = nowMs - openedAtMs >= config.commitIntervalMs();
+        if ((timerDue || savepointWaiting) && hasData()) {
+            startCommit();
+        }
+    }
+
+    private void startCommit() {
+        cutSequence = regions.lastFreezeSequence();
+        moveTo(SharedTransactionState.DRAINING);
+    }
+
+    /** Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. */
+    private void flushFrozen() {
+        long maxSequence;
+        if (state == SharedTransactionState.OPEN) {
+            maxSequence = Long.MAX_VALUE;
+        } else if (state == SharedTransactionState.DRAINING) {
+            maxSequence = cutSequence; // later chunks wait for the next label
+        } else {
+            return;
+        }
+        for (String table : regions.tablesWithFrozen(maxSequence)) {
+            if (inFlight.containsKey(table)) {
+                continue;
+            }
+            List<Chunk> chunks = regions.takeFrozen(table, maxSequence);
+            if (!chunks.isEmpty()) {
+                startLoad(table, chunks);
+            }
+        }
+    }
+
+    private void startLoad(String table, List<Chunk> chunks) {
+        TransactionRef target = txn;
+        byte[] body = Chunk.writeBody(chunks);
+        Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
+        inFlight.put(table, chunks);
+        ioExecutor.execute(() -> {
+            LoadCompletion done;
+            try {
+                LoadReply reply = client.load(target, table, body, properties);
+                done = new LoadCompletion(table, table, target, chunks, body.length, reply, null);
+            } catch (Throwable t) {
+                done = new LoadCompletion(table, table, target, chunks, body.length, null, t);
+            }
+            completions.add(done);
+            wakeManager.run();
+        });
+    }
+
+    private void drainCompletions() {
+        for (LoadCompletion done; (done = completions.poll()) != null; ) {
+            inFlight.remove(done.key());
+            long rowBytes = 0;
+            int rows = 0;
+            ChunkState outcome = done.failure() == null ? ChunkState.LOADED : ChunkState.DISCARDED;
+            for (Chunk chunk : done.chunks()) {
+                rowBytes += chunk.rowBytes();
+                rows += chunk.rowCount();
+                chunk.moveTo(outcome);
+            }
+            String where = done.txn().database() + "." + done.table();
+            if (done.failure() != null) {
+                LoadEngineException e = new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes()
+                        + " bytes) into " + where + " under " + done.txn() + " failed: "
+                        + done.failure().getMessage(), done.failure());
+                // record and close first: a writer waiting for these bytes must wake to the failure, not to room
+                failure.record(e);
+                budget.close(e);
+                budget.release(rowBytes);
+                throw e;
+            }
+            budget.release(rowBytes);
+            dataLoaded = true;
+            metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
+            metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
+            metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
+        }
+    }
+
+    /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
+    private boolean maybeFinishCommit(long nowMs) throws TransactionException {
+        if (state != SharedTransactionState.DRAINING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
+            return false;
+        }
+        if (!dataLoaded) {
+            client.rollback(txn); // nothing reached the label: a commit would fail with "no data"
+            metrics.counter(MetricNames.ROLLBACKS).inc();
+        } else {
+            moveTo(SharedTransactionState.COMMITTING);
+            // from here the client settles the outcome (label-state query); never roll back after a commit attempt
+            txnMayBeOpen = false;
+            long startMs = ticker.nowMs();
+            client.commit(txn);
+            metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
+            metrics.counter(MetricNames.COMMITS).inc();
+            LOG.debug("committed shared transaction {} (chunks up to sequence {})", txn, cutSequence);
+        }
+        txnMayBeOpen = false;
+        committedSequence = cutSequence;
+        dataLoaded = false;
+        regions.resetTracker();
+        moveTo(SharedTransactionState.NONE);
+        completeSavepoints();
+        ensureTransaction(nowMs); // eager: the next label is open before any further load
+        return true;
+    }
+
+    private void completeSavepoints() {
+        for (Iterator<SavepointRequest> it = pendingSavepoints.iterator(); it.hasNext(); ) {
+            SavepointRequest r = it.next();
+            if (r.freezeSequence() <= committedSequence) {
+                r.done().complete(null);
+                it.remove();
+            }
+        }
+    }
+
+    private void moveTo(SharedTransactionState next) {
+        state = state.checkMove(next);
+    }
+
+    /**
+     * Manager thread: records {@code cause} (the first failure wins), moves to FAILED, wakes a writer blocked on
+     * memory, fails waiting savepoints and rolls back a shared transaction that may be open (never one whose commit
+     * was sent: the client has settled that one).
+     */
+    void fail(Throwable cause) {
+        if (failure.record(cause) || failure.get() == cause) {
+            LOG.error("load engine failed: {}", cause.getMessage(), cause);
+        } else {
+            LOG.warn("further failure after the first one: {}", cause.toString());
+        }
+        if (state != SharedTransactionState.FAILED && state != SharedTransactionState.CLOSED) {
+            moveTo(SharedTransactionState.FAILED);
+        }
+        budget.close(new LoadEngineException("the engine failed: " + failure.get().getMessage(), failure.get()));
+        failSavepoints("the engine failed");
+        rollbackQuietly("after a failure");
+    }
+
+    /** Manager thread (or the closing thread once the manager thread ended): rolls back, discards, releases. */
+    void shutdown() {
+        if (state != SharedTransactionState.FAILED) {
+            rollbackQuietly("at close");
+        }
+        if (state != SharedTransactionState.CLOSED) {
+            moveTo(SharedTransactionState.CLOSED);
+        }
+        long bytes = regions.discardAll();
+        for (List<Chunk> chunks : inFlight.values()) {
+            for (Chunk chunk : chunks) {
+                bytes += chunk.rowBytes();
+                chunk.moveTo(ChunkState.DISCARDED);
+            }
+        }
+        inFlight.clear();
+        completions.clear();
+        budget.release(bytes);
+        failSavepoints("the engine is closed");
+    }
+
+    private void rollbackQuietly(String when) {
+        TransactionRef open = txn;
+        if (!txnMayBeOpen || open == null) {
+            return;
+        }
+        txnMayBeOpen = false;
+        try {
+            client.rollback(open);
+            metrics.counter(MetricNames.ROLLBACKS).inc();
+            LOG.info("rolled back shared transaction {} {}", open, when);
+        } catch (TransactionException | RuntimeException e) {
+            LOG.warn("rollback of shared transaction {} {} failed (the server timeout will end it): {}", open, when,
+                    e.getMessage());
+        }
+    }
+
+    private void failSavepoints(String why) {
+        for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
+            pendingSavepoints.add(r);
+        }
+        Throwable cause = failure.get();
+        for (SavepointRequest r : pendingSavepoints) {
+            r.done().completeExceptionally(cause == null ? new LoadEngineException("savepoint failed: " + why)
+                    : new LoadEngineException("savepoint failed: " + why + ": " + cause.getMessage(), cause));
+        }
+        pendingSavepoints.clear();
+    }
+
+    SharedTransactionState state() {
+        return state;
+    }
+
+    /** The current shared transaction (the last one begun), or null before the first begin. */
+    TransactionRef transaction() {
+        return txn;
+    }
+
+    /** Manager thread: tables with a load in flight now. */
+    java.util.Set<String> tablesInFlight() {
+        return java.util.Set.copyOf(inFlight.keySet());
+    }
+}

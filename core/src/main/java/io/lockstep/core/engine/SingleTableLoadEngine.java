@@ -1,0 +1,270 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.buffer.MemoryBudget;
+import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single-table load engine of one sink subtask: one transaction stream load per table and flush (reference
+ * §6.3). At-least-once: a flush (every {@code commitIntervalMs}, or {@link #flush()} at a checkpoint) prepares and
+ * commits each table's transaction. Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and
+ * prepares, returning the prepared labels for Flink state; {@link #requestCommit} and {@link #requestAbort} settle
+ * them by label later.
+ *
+ * <p>Task thread: {@link #write}, {@link #flush}, {@link #prepare}, {@link #checkFailure}. Any thread:
+ * {@link #requestCommit}, {@link #requestAbort} (they queue to the manager thread, which does all HTTP work except
+ * the loads on the I/O executor). Asynchronous failures are kept (first wins) and rethrown on the next task-thread
+ * call and by the next flush or prepare. Unlike the multi-table engine, tables may span databases.
+ */
+public final class SingleTableLoadEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SingleTableLoadEngine.class);
+    /** Single-table regions carry no source partition. */
+    private static final int NO_PARTITION = -1;
+
+    private final LoadEngineConfig config;
+    private final DeliverySemantic semantic;
+    private final Ticker ticker;
+    private final RegionTable regions = new RegionTable();
+    private final FirstFailure failure = new FirstFailure();
+    private final MemoryBudget budget;
+    private final TableTransactionCycle cycle;
+    private final ManagerThread managerThread;
+    private final ExecutorService ownedIoPool;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Task thread only: checkpoint ids must increase, so exactly-once labels never repeat. */
+    private long lastPreparedCheckpointId;
+
+    /**
+     * An engine driven through {@link #runOnce(long)} by the caller; no thread is started.
+     *
+     * @param restoredCheckpointId the checkpoint restored from (0 for a fresh start); the first exactly-once
+     *                             transactions are labelled for {@code restoredCheckpointId + 1}
+     */
+    public SingleTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
+                                 DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker,
+                                 Executor ioExecutor) {
+        this(config, client, metrics, semantic, restoredCheckpointId, ticker, ioExecutor, null);
+    }
+
+    private SingleTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
+                                  DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker,
+                                  Executor ioExecutor, ExecutorService ownedIoPool) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.semantic = Objects.requireNonNull(semantic, "semantic");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        if (restoredCheckpointId < 0) {
+            throw new IllegalArgumentException("restoredCheckpointId must be >= 0, was " + restoredCheckpointId);
+        }
+        this.lastPreparedCheckpointId = restoredCheckpointId;
+        this.ownedIoPool = ownedIoPool;
+        this.managerThread = new ManagerThread("lockstep-table-manager-" + config.subtaskIndex(),
+                config.scanningFrequencyMs(), () -> runOnce(ticker.nowMs()), t -> cycle().fail(t),
+                () -> cycle().shutdown());
+        this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
+        this.cycle = new TableTransactionCycle(config, client, metrics, regions, budget, failure, ioExecutor,
+                managerThread::wake, semantic, restoredCheckpointId, ticker);
+        metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
+        metrics.gauge(MetricNames.OPEN_TRANSACTIONS, cycle::openTransactions);
+    }
+
+    /** Creates an engine on the system clock with its own I/O pool and starts its manager thread. */
+    public static SingleTableLoadEngine start(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
+                                              DeliverySemantic semantic, long restoredCheckpointId) {
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(config.ioThreads(), r -> {
+            Thread t = new Thread(r, "lockstep-table-io-" + config.subtaskIndex() + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        SingleTableLoadEngine engine = new SingleTableLoadEngine(config, client, metrics, semantic,
+                restoredCheckpointId, Ticker.system(), pool, pool);
+        engine.started.set(true);
+        engine.managerThread.start();
+        return engine;
+    }
+
+    private TableTransactionCycle cycle() {
+        return cycle;
+    }
+
+    /**
+     * Task thread: buffers one row for {@code database.table}; blocks at the hard limit (2 × buffer-size) for at most
+     * {@code maxBlockMs}.
+     *
+     * @throws LoadEngineException      if the engine failed earlier
+     * @throws IllegalArgumentException if the row is not a JSON object
+     * @throws io.lockstep.core.buffer.BufferExhaustedException if the row can never fit or no room appeared in time
+     * @throws InterruptedException     if interrupted while blocked
+     */
+    public void write(String database, String table, byte[] row) throws InterruptedException {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(row, "row");
+        String where = database + "." + table;
+        checkUsable("write to " + where);
+        JsonRows.checkObject(row, where);
+        try {
+            budget.reserve(row.length, config.maxBlockMs(), "row for " + where);
+        } catch (io.lockstep.core.buffer.BufferExhaustedException e) {
+            failure.rethrowIfFailed("write to " + where);
+            throw e;
+        }
+        try {
+            regions.writeUnit(new RegionKey(NO_PARTITION, database, table), row);
+        } catch (RuntimeException e) {
+            budget.release(row.length);
+            throw e;
+        }
+    }
+
+    /**
+     * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed.
+     *
+     * @return completes (with an empty list) once committed
+     * @throws IllegalStateException if the engine is exactly-once (use {@link #requestPrepare(long)}, whose
+     *                               checkpoint id names the transactions)
+     */
+    public CompletableFuture<List<PreparedTransaction>> requestFlush() {
+        if (semantic != DeliverySemantic.AT_LEAST_ONCE) {
+            throw new IllegalStateException("flush commits by itself only at-least-once; an exactly-once engine "
+                    + "prepares at a checkpoint: call prepare(checkpointId)");
+        }
+        checkUsable("flush");
+        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), -1);
+    }
+
+    /** Task thread: {@link #requestFlush()} and wait up to {@code savepointTimeoutMs}. */
+    public void flush() throws InterruptedException {
+        await(requestFlush(), "flush");
+    }
+
+    /**
+     * Task thread, exactly-once, at the barrier of {@code checkpointId}: loads everything buffered so far and
+     * prepares each table's transaction.
+     *
+     * @return completes with the prepared transactions (none if nothing was written since the last checkpoint)
+     * @throws IllegalArgumentException if {@code checkpointId} does not increase
+     * @throws IllegalStateException    if the engine is at-least-once
+     */
+    public CompletableFuture<List<PreparedTransaction>> requestPrepare(long checkpointId) {
+        if (semantic != DeliverySemantic.EXACTLY_ONCE) {
+            throw new IllegalStateException("prepare at a checkpoint needs exactly-once; this engine is " + semantic);
+        }
+        checkUsable("prepare for checkpoint " + checkpointId);
+        if (checkpointId <= lastPreparedCheckpointId) {
+            throw new IllegalArgumentException("checkpoint id " + checkpointId + " does not increase (last "
+                    + lastPreparedCheckpointId + "); exactly-once labels would repeat");
+        }
+        lastPreparedCheckpointId = checkpointId;
+        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), checkpointId);
+    }
+
+    /** Task thread: {@link #requestPrepare(long)} and wait up to {@code savepointTimeoutMs}. */
+    public List<PreparedTransaction> prepare(long checkpointId) throws InterruptedException {
+        return await(requestPrepare(checkpointId), "prepare for checkpoint " + checkpointId);
+    }
+
+    /**
+     * Any thread: commits prepared transactions by label on the manager thread. Committing a label that is already
+     * committed succeeds (the client settles by label state).
+     *
+     * @return completes when all are committed; a failure also fails the engine (the checkpoint's data is at risk)
+     */
+    public CompletableFuture<Void> requestCommit(Collection<PreparedTransaction> txns) {
+        return cycle.submitLabels(List.copyOf(txns), true);
+    }
+
+    /** Any thread: rolls back prepared transactions by label; an already aborted label succeeds. */
+    public CompletableFuture<Void> requestAbort(Collection<PreparedTransaction> txns) {
+        return cycle.submitLabels(List.copyOf(txns), false);
+    }
+
+    /** Task thread: throws the first asynchronous failure, if any. */
+    public void checkFailure() {
+        failure.rethrowIfFailed("call");
+    }
+
+    /** Manager thread: one scan at {@code nowMs} (tests call it directly). */
+    public void runOnce(long nowMs) {
+        cycle.runOnce(nowMs);
+    }
+
+    /** The flush cycle's state now (any thread). */
+    public TableFlushState state() {
+        return cycle.state();
+    }
+
+    /** Bytes buffered in all regions now. */
+    public long bufferedBytes() {
+        return budget.usedBytes();
+    }
+
+    /** Stops the manager thread (bounded), rolls back open transactions, releases buffers. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        budget.close(new LoadEngineException("the engine is closed"));
+        if (started.get()) {
+            try {
+                if (!managerThread.stop(config.closeTimeoutMs())) {
+                    LOG.warn("manager thread of subtask {} did not end", config.subtaskIndex());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            cycle.shutdown();
+        }
+        if (ownedIoPool != null) {
+            ownedIoPool.shutdownNow();
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> done, String what) throws InterruptedException {
+        T result;
+        try {
+            result = done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new LoadEngineException(what + " failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new LoadEngineException(what + " did not finish within " + config.savepointTimeoutMs()
+                    + " ms; the flush cycle is " + cycle.state());
+        }
+        checkFailure();
+        return result;
+    }
+
+    private void checkUsable(String call) {
+        failure.rethrowIfFailed(call);
+        if (closed.get()) {
+            throw new IllegalStateException(call + " refused: the engine is closed");
+        }
+    }
+
+    /** Package-private, for tests. */
+    MemoryBudget budget() {
+        return budget;
+    }
+}

@@ -1,0 +1,389 @@
+package io.lockstep.core.engine;
+
+import io.lockstep.core.buffer.Chunk;
+import io.lockstep.core.buffer.ChunkState;
+import io.lockstep.core.buffer.MemoryBudget;
+import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager thread's half of the single-table engine: one transaction per table and flush (reference §6.3).
+ * Frozen chunks stream into the table's open transaction (begun lazily at its first load; one load in flight per
+ * table). A flush takes a cut, loads what it covers, then prepares every open transaction and either commits it
+ * (at-least-once) or hands it back as a {@link PreparedTransaction} (exactly-once, checkpoint); chunks frozen after
+ * the cut go to the next transactions. Commit and abort of given labels also run here.
+ *
+ * <p>Threads: everything runs on the manager thread except the {@code submit*} methods (task thread or the Flink
+ * committer) and load bodies (I/O threads), which only add to concurrent queues. Manager-only fields need no lock.
+ */
+final class TableTransactionCycle {
+    private static final Logger LOG = LoggerFactory.getLogger(TableTransactionCycle.class);
+
+    /** Flush every chunk up to {@code freezeSequence}; {@code checkpointId} is -1 for a plain flush. */
+    record FlushRequest(long freezeSequence, long checkpointId, CompletableFuture<List<PreparedTransaction>> done) {
+    }
+
+    /** Commit ({@code commit}) or abort the given prepared transactions. */
+    record LabelRequest(List<PreparedTransaction> txns, boolean commit, CompletableFuture<Void> done) {
+    }
+
+    /** A table's transaction in the current cycle. */
+    private static final class TableTxn {
+        final TransactionRef ref;
+        boolean loaded;
+
+        TableTxn(TransactionRef ref) {
+            this.ref = ref;
+        }
+    }
+
+    private final LoadEngineConfig config;
+    private final TransactionClient client;
+    private final LoadMetrics metrics;
+    private final RegionTable regions;
+    private final MemoryBudget budget;
+    private final LabelGenerator labels;
+    private final FirstFailure failure;
+    private final Executor ioExecutor;
+    private final Runnable wakeManager;
+    private final DeliverySemantic semantic;
+    private final Ticker ticker;
+
+    /** Written by the manager thread only; volatile so any thread may read it. */
+    private volatile TableFlushState state = TableFlushState.ACCEPTING;
+    private final Queue<LoadCompletion> completions = new ConcurrentLinkedQueue<>();
+    private final Queue<FlushRequest> flushRequests = new ConcurrentLinkedQueue<>();
+    private final Queue<LabelRequest> labelRequests = new ConcurrentLinkedQueue<>();
+    /** Open per-table transactions; written by the manager thread after each scan, read by the metrics gauge. */
+    private volatile int openTransactions;
+
+    // ---- manager thread only ----
+    private final Map<String, TableTxn> open = new LinkedHashMap<>();
+    private final Map<String, List<Chunk>> inFlight = new HashMap<>();
+    private final List<FlushRequest> pendingFlushes = new ArrayList<>();
+    private long cutSequence;
+    private long cycleStartMs = -1;
+    private long atLeastOnceSequence;
+    /** Exactly-once: transactions begun now are named for the checkpoint after the last prepared one. */
+    private long labelCheckpointId;
+
+    TableTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
+                          MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
+                          DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker) {
+        this.config = config;
+        this.client = client;
+        this.metrics = metrics;
+        this.regions = regions;
+        this.budget = budget;
+        this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
+        this.failure = failure;
+        this.ioExecutor = ioExecutor;
+        this.wakeManager = wakeManager;
+        this.semantic = semantic;
+        this.labelCheckpointId = restoredCheckpointId + 1;
+        this.ticker = ticker;
+    }
+
+    /** Manager thread: one scan at {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
+    void runOnce(long nowMs) {
+        if (cycleStartMs < 0) {
+            cycleStartMs = nowMs;
+        }
+        TableFlushState s = state;
+        if (s == TableFlushState.FAILED || s == TableFlushState.CLOSED) {
+            failRequests(s == TableFlushState.CLOSED ? "the engine is closed" : "the engine failed");
+            return;
+        }
+        try {
+            drainCompletions();
+            for (FlushRequest r; (r = flushRequests.poll()) != null; ) {
+                pendingFlushes.add(r);
+            }
+            runLabelRequests();
+            if (state == TableFlushState.ACCEPTING) {
+                boolean timerDue = semantic == DeliverySemantic.AT_LEAST_ONCE
+                        && nowMs - cycleStartMs >= config.commitIntervalMs();
+                if (timerDue || budget.underPressure()) {
+                    regions.freezeIdleClean(nowMs, 0, true); // single-table regions are always clean
+                }
+                if (!pendingFlushes.isEmpty() || (timerDue && hasData())) {
+                    cutSequence = regions.lastFreezeSequence();
+                    moveTo(TableFlushState.FLUSHING);
+                } else if (timerDue) {
+                    cycleStartMs = nowMs;
+                }
+            }
+            flushFrozen();
+            if (maybeFinishFlush(nowMs)) {
+                flushFrozen();
+            }
+        } catch (TransactionException | RuntimeException e) {
+            fail(e);
+        }
+        openTransactions = open.size();
+    }
+
+    CompletableFuture<List<PreparedTransaction>> submitFlush(long freezeSequence, long checkpointId) {
+        FlushRequest request = new FlushRequest(freezeSequence, checkpointId, new CompletableFuture<>());
+        flushRequests.add(request);
+        wakeManager.run();
+        return request.done();
+    }
+
+    CompletableFuture<Void> submitLabels(List<PreparedTransaction> txns, boolean commit) {
+        LabelRequest request = new LabelRequest(List.copyOf(txns), commit, new CompletableFuture<>());
+        labelRequests.add(request);
+        wakeManager.run();
+        return request.done();
+    }
+
+    private boolean hasData() {
+        return !open.isEmpty() || !inFlight.isEmpty() || regions.hasFrozen(Long.MAX_VALUE);
+    }
+
+    private void flushFrozen() throws TransactionException {
+        long maxSequence;
+        if (state == TableFlushState.ACCEPTING) {
+            maxSequence = Long.MAX_VALUE;
+        } else if (state == TableFlushState.FLUSHING) {
+            maxSequence = cutSequence;
+        } else {
+            return;
+        }
+        for (RegionKey key : regions.regionsWithFrozen(maxSequence)) {
+            String id = key.database() + "." + key.table();
+            if (inFlight.containsKey(id)) {
+                continue;
+            }
+            TableTxn txn = open.get(id);
+            if (txn == null) {
+                txn = begin(key);
+                open.put(id, txn);
+            }
+            List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
+            if (!chunks.isEmpty()) {
+                startLoad(id, txn.ref, chunks);
+            }
+        }
+    }
+
+    private TableTxn begin(RegionKey key) throws TransactionException {
+        String label = semantic == DeliverySemantic.AT_LEAST_ONCE
+                ? labels.atLeastOnceLabel(key.table(), ++atLeastOnceSequence)
+                : labels.exactlyOnceLabel(key.table(), labelCheckpointId);
+        TransactionRef ref = TransactionRef.singleTable(key.database(), key.table(), label);
+        client.begin(ref, config.serverTimeoutSeconds());
+        return new TableTxn(ref);
+    }
+
+    private void startLoad(String id, TransactionRef target, List<Chunk> chunks) {
+        byte[] body = Chunk.writeBody(chunks);
+        Map<String, String> properties = config.loadPropertiesFor(target.database(), target.table());
+        inFlight.put(id, chunks);
+        ioExecutor.execute(() -> {
+            LoadCompletion done;
+            try {
+                LoadReply reply = client.load(target, target.table(), body, properties);
+                done = new LoadCompletion(id, target.table(), target, chunks, body.length, reply, null);
+            } catch (Throwable t) {
+                done = new LoadCompletion(id, target.table(), target, chunks, body.length, null, t);
+            }
+            completions.add(done);
+            wakeManager.run();
+        });
+    }
+
+    private void drainCompletions() {
+        for (LoadCompletion done; (done = completions.poll()) != null; ) {
+            inFlight.remove(done.key());
+            long rowBytes = 0;
+            int rows = 0;
+            ChunkState outcome = done.failure() == null ? ChunkState.LOADED : ChunkState.DISCARDED;
+            for (Chunk chunk : done.chunks()) {
+                rowBytes += chunk.rowBytes();
+                rows += chunk.rowCount();
+                chunk.moveTo(outcome);
+            }
+            if (done.failure() != null) {
+                LoadEngineException e = new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes()
+                        + " bytes) into " + done.key() + " under " + done.txn() + " failed: "
+                        + done.failure().getMessage(), done.failure());
+                failure.record(e); // before the release: a blocked writer must wake to the failure
+                budget.close(e);
+                budget.release(rowBytes);
+                throw e;
+            }
+            budget.release(rowBytes);
+            TableTxn txn = open.get(done.key());
+            if (txn != null) {
+                txn.loaded = true;
+            }
+            metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
+            metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
+            metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
+        }
+    }
+
+    /** Prepares (and, at-least-once, commits) every open transaction once the cut is loaded. */
+    private boolean maybeFinishFlush(long nowMs) throws TransactionException {
+        if (state != TableFlushState.FLUSHING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
+            return false;
+        }
+        List<PreparedTransaction> prepared = new ArrayList<>();
+        for (Iterator<TableTxn> it = open.values().iterator(); it.hasNext(); ) {
+            TableTxn txn = it.next();
+            it.remove(); // settled below, or the engine fails; never retried under this cycle
+            if (!txn.loaded) {
+                client.rollback(txn.ref); // a prepare with no data fails on the server (reference §4.2)
+                continue;
+            }
+            client.prepare(txn.ref);
+            if (semantic == DeliverySemantic.AT_LEAST_ONCE) {
+                long startMs = ticker.nowMs();
+                client.commit(txn.ref);
+                metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
+                metrics.counter(MetricNames.COMMITS).inc();
+            } else {
+                prepared.add(new PreparedTransaction(txn.ref.database(), txn.ref.table(), txn.ref.label()));
+            }
+        }
+        long checkpointId = -1;
+        for (Iterator<FlushRequest> it = pendingFlushes.iterator(); it.hasNext(); ) {
+            FlushRequest r = it.next();
+            if (r.freezeSequence() <= cutSequence) {
+                checkpointId = Math.max(checkpointId, r.checkpointId());
+                r.done().complete(List.copyOf(prepared));
+                it.remove();
+            }
+        }
+        if (semantic == DeliverySemantic.EXACTLY_ONCE && checkpointId >= 0) {
+            labelCheckpointId = checkpointId + 1;
+        }
+        cycleStartMs = nowMs;
+        moveTo(TableFlushState.ACCEPTING);
+        return true;
+    }
+
+    private void runLabelRequests() {
+        for (LabelRequest r; (r = labelRequests.poll()) != null; ) {
+            PreparedTransaction current = null;
+            try {
+                for (PreparedTransaction txn : r.txns()) {
+                    current = txn;
+                    if (r.commit()) {
+                        client.commit(txn.ref());
+                        metrics.counter(MetricNames.COMMITS).inc();
+                    } else {
+                        client.rollback(txn.ref());
+                        metrics.counter(MetricNames.ROLLBACKS).inc();
+                    }
+                }
+                r.done().complete(null);
+            } catch (TransactionException | RuntimeException e) {
+                LoadEngineException error = new LoadEngineException((r.commit() ? "commit" : "abort") + " of prepared "
+                        + current.ref() + " failed: " + e.getMessage(), e);
+                r.done().completeExceptionally(error);
+                if (r.commit()) {
+                    throw error; // a prepared transaction that cannot commit loses a checkpoint's data: fail loudly
+                }
+            }
+        }
+    }
+
+    private void moveTo(TableFlushState next) {
+        state = state.checkMove(next);
+    }
+
+    /** Manager thread: records the failure (first wins), moves to FAILED, wakes writers, fails requests. */
+    void fail(Throwable cause) {
+        if (failure.record(cause) || failure.get() == cause) {
+            LOG.error("single-table load engine failed: {}", cause.getMessage(), cause);
+        } else {
+            LOG.warn("further failure after the first one: {}", cause.toString());
+        }
+        if (state != TableFlushState.FAILED && state != TableFlushState.CLOSED) {
+            moveTo(TableFlushState.FAILED);
+        }
+        budget.close(new LoadEngineException("the engine failed: " + failure.get().getMessage(), failure.get()));
+        failRequests("the engine failed");
+        rollbackOpen("after a failure");
+    }
+
+    /** Manager thread (or the closing thread once it ended): rolls back open transactions, discards, releases. */
+    void shutdown() {
+        rollbackOpen("at close");
+        if (state != TableFlushState.CLOSED) {
+            moveTo(TableFlushState.CLOSED);
+        }
+        long bytes = regions.discardAll();
+        for (List<Chunk> chunks : inFlight.values()) {
+            for (Chunk chunk : chunks) {
+                bytes += chunk.rowBytes();
+                chunk.moveTo(ChunkState.DISCARDED);
+            }
+        }
+        inFlight.clear();
+        completions.clear();
+        budget.release(bytes);
+        failRequests("the engine is closed");
+    }
+
+    /** Rolls back transactions of the current cycle (never prepared ones handed to the Flink layer). */
+    private void rollbackOpen(String when) {
+        for (TableTxn txn : open.values()) {
+            try {
+                client.rollback(txn.ref);
+                metrics.counter(MetricNames.ROLLBACKS).inc();
+            } catch (TransactionException | RuntimeException e) {
+                LOG.warn("rollback of {} {} failed (the server timeout will end it): {}", txn.ref, when,
+                        e.getMessage());
+            }
+        }
+        open.clear();
+        openTransactions = 0;
+    }
+
+    private void failRequests(String why) {
+        Throwable cause = failure.get();
+        LoadEngineException error = cause == null ? new LoadEngineException(why)
+                : new LoadEngineException(why + ": " + cause.getMessage(), cause);
+        for (FlushRequest r; (r = flushRequests.poll()) != null; ) {
+            pendingFlushes.add(r);
+        }
+        pendingFlushes.forEach(r -> r.done().completeExceptionally(error));
+        pendingFlushes.clear();
+        for (LabelRequest r; (r = labelRequests.poll()) != null; ) {
+            r.done().completeExceptionally(error);
+        }
+    }
+
+    TableFlushState state() {
+        return state;
+    }
+
+    /** Per-table transactions open after the last scan. */
+    int openTransactions() {
+        return openTransactions;
+    }
+}

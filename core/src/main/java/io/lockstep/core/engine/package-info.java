@@ -1,0 +1,34 @@
+/**
+ * Load engines of one sink subtask (no Flink types): they buffer rows per region, stream them into StarRocks
+ * transactions through a {@link io.lockstep.core.client.TransactionClient}, and commit.
+ *
+ * <h2>Multi-table mode: {@link io.lockstep.core.engine.MultiTableLoadEngine}</h2>
+ * <pre>{@code
+ * LoadEngineConfig config = LoadEngineConfig.builder()
+ *         .labelPrefix("shop").subtaskIndex(subtask).commitIntervalMs(1000)   // sink.buffer-flush.interval-ms
+ *         .bufferSizeBytes(134217728)                                           // ...multi-table.buffer-size
+ *         .build();
+ * MultiTableLoadEngine engine = MultiTableLoadEngine.start(config, client, metrics);
+ * // task thread, per row:
+ * engine.write(row.getSourcePartition(), row.getDatabase(), row.getTable(), jsonBytes);
+ * if (row.isTransactionEnd()) engine.txnEnd(row.getSourcePartition());
+ * // task thread, at a checkpoint (snapshotState): everything so far is committed, or this throws
+ * engine.savepoint();
+ * // close(): rolls back the open shared transaction, never hangs
+ * engine.close();
+ * }</pre>
+ *
+ * <h2>Single-table modes: {@link io.lockstep.core.engine.SingleTableLoadEngine}</h2>
+ * At-least-once: {@code write(db, table, row)}, {@code flush()} at a checkpoint. Exactly-once:
+ * {@code prepare(checkpointId)} at the barrier returns the {@link io.lockstep.core.engine.PreparedTransaction}s to
+ * keep in state; {@code requestCommit(...)} after the checkpoint completes (and on restore), {@code requestAbort(...)}
+ * for lingering ones.
+ *
+ * <h2>Threads</h2>
+ * The task thread owns writes, transaction ends and active chunks; the manager thread
+ * ({@link io.lockstep.core.engine.ManagerThread}) owns every transaction operation and handles load replies; loads
+ * run on a small I/O pool and report back through a queue. The region table and the memory budget each have one
+ * lock; everything else is confined to one thread or published through a volatile field or a concurrent queue.
+ * Tests drive {@code runOnce} directly on a {@link io.lockstep.core.time.ManualTicker}.
+ */
+package io.lockstep.core.engine;

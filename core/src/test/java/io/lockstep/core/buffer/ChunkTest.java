@@ -1,0 +1,74 @@
+package io.lockstep.core.buffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class ChunkTest {
+    private final RegionKey key = new RegionKey(3, "db", "orders");
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void bodyIsAJsonArrayOfTheRowsOfEveryChunkInOrder() {
+        Chunk first = new Chunk(key);
+        first.append(b("{\"a\":1}"));
+        first.append(b("{\"a\":2}"));
+        Chunk empty = new Chunk(key);
+        Chunk second = new Chunk(key);
+        second.append(b("{\"a\":3}"));
+        byte[] body = Chunk.writeBody(List.of(first, empty, second));
+        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("[{\"a\":1},{\"a\":2},{\"a\":3}]");
+        assertThat(Chunk.bodyLength(List.of(first, empty, second))).isEqualTo(body.length);
+        assertThat(first.rowBytes()).isEqualTo(14);
+        assertThat(first.rowCount()).isEqualTo(2);
+    }
+
+    @Test
+    void growsPastItsInitialCapacity() {
+        Chunk chunk = new Chunk(key);
+        String row = "{\"v\":\"" + "x".repeat(300) + "\"}";
+        for (int i = 0; i < 10; i++) {
+            chunk.append(b(row));
+        }
+        String body = new String(Chunk.writeBody(List.of(chunk)), StandardCharsets.UTF_8);
+        assertThat(body).startsWith("[" + row + "," + row).endsWith(row + "]");
+        assertThat(body.length()).isEqualTo(2 + 10 * row.length() + 9);
+    }
+
+    @Test
+    void stateMachineAllowsOnlyItsTable() {
+        Chunk chunk = new Chunk(key);
+        chunk.append(b("{}"));
+        chunk.freeze(7);
+        assertThat(chunk.freezeSequence()).isEqualTo(7);
+        assertThatThrownBy(() -> chunk.append(b("{}"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("FROZEN");
+        assertThatThrownBy(() -> chunk.moveTo(ChunkState.LOADED)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("FROZEN -> LOADED").hasMessageContaining("db.orders (partition 3)");
+        chunk.moveTo(ChunkState.LOADING);
+        chunk.moveTo(ChunkState.LOADED);
+        for (ChunkState next : ChunkState.values()) {
+            assertThat(ChunkState.LOADED.canMoveTo(next)).isFalse();
+        }
+        assertThat(ChunkState.ACTIVE.canMoveTo(ChunkState.LOADING)).isFalse();
+    }
+
+    @Test
+    void uncleanRegionRefusesToSwitch() {
+        Region region = new Region(key);
+        region.write(b("{}"));
+        assertThatThrownBy(() -> region.switchChunk(1, 5)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("partial source transaction");
+        region.markClean();
+        assertThat(region.switchChunk(1, 5)).isTrue();
+        assertThat(region.lastSwitchTimeMs()).isEqualTo(5);
+        assertThat(region.switchChunk(2, 6)).as("empty active chunk: nothing to freeze").isFalse();
+    }
+}
