@@ -54,14 +54,14 @@ public final class LingeringTransactionAborter {
 
     /**
      * @param client             the transaction client (label state, rollback, cancel)
-     * @param maxProbesPerTable  most labels probed per table and scope, &gt; 0
+     * @param maxProbesPerTable  most labels probed per table and scope, &gt;= 0 (0 probes nothing)
      * @param stopAtFirstUnknown whether an UNKNOWN label ends probing of that table
-     * @throws IllegalArgumentException if {@code maxProbesPerTable <= 0}
+     * @throws IllegalArgumentException if {@code maxProbesPerTable < 0}
      */
     public LingeringTransactionAborter(TransactionClient client, int maxProbesPerTable, boolean stopAtFirstUnknown) {
         this.client = Objects.requireNonNull(client, "client");
-        if (maxProbesPerTable <= 0) {
-            throw new IllegalArgumentException("maxProbesPerTable must be > 0, was " + maxProbesPerTable);
+        if (maxProbesPerTable < 0) {
+            throw new IllegalArgumentException("maxProbesPerTable must be >= 0, was " + maxProbesPerTable);
         }
         this.maxProbesPerTable = maxProbesPerTable;
         this.stopAtFirstUnknown = stopAtFirstUnknown;
@@ -69,17 +69,17 @@ public final class LingeringTransactionAborter {
 
     /**
      * The aborter for option {@code sink.exactly-once.check-num-lingering-txn}: {@code -1} probes until the first
-     * unknown label (at most {@link #DEFAULT_MAX_PROBES_PER_TABLE}); {@code n > 0} probes exactly the next
-     * {@code n} labels of each table, stepping over unknown ones.
+     * unknown label (at most {@link #DEFAULT_MAX_PROBES_PER_TABLE}); {@code n >= 0} probes exactly the next
+     * {@code n} labels of each table, stepping over unknown ones (0 probes nothing).
      *
-     * @throws IllegalArgumentException for 0 or a value below -1
+     * @throws IllegalArgumentException for a value below -1
      */
     public static LingeringTransactionAborter forCheckNum(TransactionClient client, int checkNumLingeringTxn) {
         if (checkNumLingeringTxn == -1) {
             return new LingeringTransactionAborter(client, DEFAULT_MAX_PROBES_PER_TABLE, true);
         }
-        if (checkNumLingeringTxn <= 0) {
-            throw new IllegalArgumentException("sink.exactly-once.check-num-lingering-txn must be -1 or > 0, was "
+        if (checkNumLingeringTxn < 0) {
+            throw new IllegalArgumentException("sink.exactly-once.check-num-lingering-txn must be -1 or >= 0, was "
                     + checkNumLingeringTxn);
         }
         return new LingeringTransactionAborter(client, checkNumLingeringTxn, false);

@@ -201,8 +201,15 @@ class LingeringTransactionAborterTest {
     }
 
     @Test
-    void checkNumMustBeMinusOneOrPositive() {
-        assertThatThrownBy(() -> LingeringTransactionAborter.forCheckNum(client, 0))
+    void checkNumZeroProbesNothingAndBelowMinusOneIsRejected() throws Exception {
+        TransactionRef lingering = prepared(ORDERS, 2, 1);
+
+        LingeringAbortReport report = LingeringTransactionAborter.forCheckNum(client, 0)
+                .abortLingering(List.of(scope(1, ORDERS)), Set.of());
+
+        assertThat(report.probes()).isZero();
+        assertThat(state(lingering)).isEqualTo(TransactionStatus.PREPARED);
+        assertThatThrownBy(() -> LingeringTransactionAborter.forCheckNum(client, -2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sink.exactly-once.check-num-lingering-txn");
     }
