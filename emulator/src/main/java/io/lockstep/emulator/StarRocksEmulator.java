@@ -57,7 +57,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class StarRocksEmulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
-    private final Builder config;
+    /** Copied from the builder so that a builder changed or reused later cannot change this emulator. */
+    private final boolean redirect;
+    private final int requestedFePort;
+    private final int requestedBePort;
+    private final long sweepIntervalMs;
     private final Catalog catalog;
     private final TableStore store;
     private final TransactionManager transactions;
@@ -72,7 +76,10 @@ public final class StarRocksEmulator implements AutoCloseable {
     private ScheduledExecutorService sweeper;
 
     private StarRocksEmulator(Builder b) throws DdlException {
-        this.config = b;
+        this.redirect = b.redirect;
+        this.requestedFePort = b.fePort;
+        this.requestedBePort = b.bePort;
+        this.sweepIntervalMs = b.sweepIntervalMs;
         this.catalog = new InMemoryCatalog();
         this.store = "none".equals(b.storage) ? new NoneTableStore() : H2TableStore.attachedTo(catalog);
         if ("none".equals(b.storage)) {
@@ -93,10 +100,10 @@ public final class StarRocksEmulator implements AutoCloseable {
         transactions.addAbortListener(t -> contexts.removeTxn(t.txnId()));
         Backend backend = new Backend(catalog, transactions, publisher, contexts, new ErrorLogStore(), b.parser,
                 injector, new BasicAuth(b.users), b.backendConfig, b.clock,
-                () -> b.redirect ? beBaseUrl : feBaseUrl);
+                () -> redirect ? beBaseUrl : feBaseUrl);
         this.faults = new Faults(injector, transactions, this::restartVolatileState);
         this.parts = new ServerParts(backend, store, faults);
-        RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, b.redirect, parts, () -> beBaseUrl);
+        RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
         this.server = new EmulatorServer(b.host, b.fePort, b.bePort, fe, be);
     }
@@ -116,8 +123,8 @@ public final class StarRocksEmulator implements AutoCloseable {
         try {
             server.start();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the emulator on ports " + config.fePort + "/"
-                    + config.bePort + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start the emulator on ports " + requestedFePort + "/"
+                    + requestedBePort + ": " + e.getMessage(), e);
         }
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
@@ -126,8 +133,7 @@ public final class StarRocksEmulator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        sweeper.scheduleWithFixedDelay(this::sweep, config.sweepIntervalMs, config.sweepIntervalMs,
-                TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(this::sweep, sweepIntervalMs, sweepIntervalMs, TimeUnit.MILLISECONDS);
         return this;
     }
 

@@ -47,6 +47,15 @@ class BadRequestTest {
     }
 
     @Test
+    void sdkTransactionSupportProbeSeesASupportingFe() {
+        Resp probe = http.send("POST", "/api/transaction/begin", Map.of(), null, true);
+        assertThat(probe.status()).isEqualTo(200);
+        assertThat(probe.keys()).containsExactly("Status", "Message");
+        assertThat(probe.srStatus()).isEqualTo("FAILED");
+        assertThat(probe.message()).isEqualTo(SRX + "No database selected.");
+    }
+
+    @Test
     void unknownOperation() {
         Resp r = http.send("POST", "/api/transaction/frobnicate", orders("op-1"), null, true);
         assertThat(r.srStatus()).isEqualTo("FAILED");

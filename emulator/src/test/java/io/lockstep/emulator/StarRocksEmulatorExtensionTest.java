@@ -29,6 +29,17 @@ class StarRocksEmulatorExtensionTest {
     }
 
     @Test
+    @Order(4)
+    void aPortInUseFailsTheStartNamingThePorts() throws Exception {
+        int taken = java.net.URI.create(sr.emulator().feUrl()).getPort();
+        try (StarRocksEmulator second = StarRocksEmulator.builder().fePort(taken).build()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(second::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("ports " + taken + "/0");
+        }
+    }
+
+    @Test
     @Order(3)
     void invalidDdlFailsTheBuildNamingTheProblem() {
         org.assertj.core.api.Assertions.assertThatThrownBy(

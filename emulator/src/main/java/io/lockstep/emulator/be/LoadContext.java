@@ -24,7 +24,6 @@ public final class LoadContext {
     private final boolean multiTable;
     /** The single table of a single-table transaction; null for multi-table. */
     private final String table;
-    private final long beginTimeMs;
     /** BE-only idle abort ({@code idle_transaction_timeout}) in ms; -1 = off. */
     private final long idleTimeoutMs;
     /** Last time a request of this context finished or started (clock ms). */
@@ -60,7 +59,6 @@ public final class LoadContext {
         this.label = label;
         this.multiTable = singleTable == null;
         this.table = singleTable == null ? null : singleTable.name();
-        this.beginTimeMs = beginTimeMs;
         if (singleTable != null) {
             channels.put(singleTable.name(), new TableChannel(singleTable));
         }
@@ -85,10 +83,6 @@ public final class LoadContext {
     /** The table of a single-table context; null for multi-table. */
     public String table() {
         return table;
-    }
-
-    public long beginTimeMs() {
-        return beginTimeMs;
     }
 
     /** The only channel of a single-table context. */

@@ -80,11 +80,6 @@ public final class TableChannel {
         return plannedFormat;
     }
 
-    /** Planned format, or null before the first load. */
-    public synchronized LoadFormat plannedFormat() {
-        return plannedFormat;
-    }
-
     /** Bytes received so far, and the JSON bytes counted against the JSON batch limit. */
     public synchronized long loadBytes() {
         return totals.loadBytes();

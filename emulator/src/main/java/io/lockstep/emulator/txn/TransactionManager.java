@@ -271,13 +271,6 @@ public final class TransactionManager {
         return n;
     }
 
-    /** Snapshots of every transaction not yet final. */
-    public synchronized List<TransactionSnapshot> runningTransactions() {
-        List<TransactionSnapshot> out = new ArrayList<>();
-        running.values().forEach(t -> out.add(t.snapshot()));
-        return out;
-    }
-
     @GuardedBy("this")
     private TransactionSnapshot abortLocked(TransactionState txn, String reason) {
         txn.moveTo(TransactionStatus.ABORTED, clock.millis());
