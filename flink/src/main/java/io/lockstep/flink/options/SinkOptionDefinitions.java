@@ -96,8 +96,8 @@ public final class SinkOptionDefinitions {
                             + "(pattern ^[-\\w]*$)")
             .description("Prefix of the stream load labels this sink generates: 1 to 48 characters, "
                     + "only letters, digits, `_` and `-` (StarRocks labels match `^[-\\w]{1,128}$` and the "
-                    + "sink appends its own suffix). In exactly-once mode a stable prefix lets "
-                    + "a restored job find and roll back its own lingering transactions.");
+                    + "sink appends its own suffix). Labels also carry the subtask index and a "
+                    + "run id drawn at every start, so jobs and restarts sharing a prefix never collide.");
 
     public static final SinkOption<Boolean> MULTI_TABLE_ENABLED = SinkOption
             .booleanOption("sink.transaction.multi-table.enabled")
@@ -187,15 +187,17 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<Boolean> ABORT_LINGERING_TXN = SinkOption
             .booleanOption("sink.exactly-once.enable-abort-lingering-txn")
             .defaultValue(Boolean.TRUE)
-            .description("Exactly-once: on restore, roll back this subtask's prepared transactions "
-                    + "that are newer than the restored checkpoint (never a committed one). Effective "
-                    + "only with `sink.label-prefix`.");
+            .description("Exactly-once: on restore, roll back the open and prepared transactions the "
+                    + "restored subtasks started after the restored checkpoint (never a committed one, never "
+                    + "one held in state); the state carries the label prefix and run id, so this works with "
+                    + "the default prefix too. See docs/exactly-once.md.");
 
     public static final SinkOption<Integer> CHECK_NUM_LINGERING_TXN = SinkOption
             .intOption("sink.exactly-once.check-num-lingering-txn", -1, 1_000_000)
             .defaultValue(-1)
-            .description("Exactly-once: how many labels after the restored one to check for lingering "
-                    + "transactions. `-1` checks until the first label that is unknown to the server.");
+            .description("Exactly-once: how many labels per table after the restored checkpoint to check "
+                    + "for lingering transactions. `-1` checks until the first label that is unknown to the "
+                    + "server (at most 1000); `n` checks exactly `n`, stepping over unknown ones; `0` checks none.");
 
     /** Every catalogue entry, in documentation order. */
     public static final List<SinkOption<?>> ALL = List.of(

@@ -5,11 +5,10 @@ import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
+import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import io.lockstep.flink.sink.SinkSettings;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Creates the StarRocks sink for a DataStream job, the documented entry point (DESIGN.md §2; seed
@@ -17,8 +16,6 @@ import org.slf4j.LoggerFactory;
  * {@code SinkFunction<DefaultStarRocksRowData> sink = SinkFunctionFactory.createSinkFunction(options)}).
  */
 public final class SinkFunctionFactory {
-
-    private static final Logger LOG = LoggerFactory.getLogger(SinkFunctionFactory.class);
 
     private SinkFunctionFactory() {
     }
@@ -29,7 +26,8 @@ public final class SinkFunctionFactory {
      *   <li>{@code sink.transaction.multi-table.enabled = true}: {@link MultiTableSinkFunction}; the stream must be
      *       keyed by {@code StarRocksRowData::getSourcePartition};</li>
      *   <li>single-table, {@code sink.semantic = at-least-once}: {@link AtLeastOnceSinkFunction};</li>
-     *   <li>single-table, {@code sink.semantic = exactly-once}: not available yet (see below).</li>
+     *   <li>single-table, {@code sink.semantic = exactly-once}: {@link ExactlyOnceSinkFunction} (two-phase commit
+     *       with checkpoints, docs/exactly-once.md).</li>
      * </ul>
      * The options are checked here (so a misconfiguration fails the job submission, not every subtask); the sink
      * opens its HTTP client and engine in {@code open()}.
@@ -39,7 +37,6 @@ public final class SinkFunctionFactory {
      * @return the sink function
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink (see
      *     {@link #validate} and {@link SinkSettings#from})
-     * @throws UnsupportedOperationException for {@code exactly-once}, until its sink exists
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(StarRocksSinkOptions sinkOptions) {
@@ -51,10 +48,7 @@ public final class SinkFunctionFactory {
         if (sinkOptions.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
             return new AtLeastOnceSinkFunction<>(sinkOptions);
         }
-        // Exactly-once: io.lockstep.flink.sink.ExactlyOnceSinkFunction (branch sink-eo) replaces this line with
-        // `return new ExactlyOnceSinkFunction<>(sinkOptions);`.
-        throw new UnsupportedOperationException("sink.semantic=exactly-once is not available yet (its sink, "
-                + "ExactlyOnceSinkFunction, is being built); the options are valid: " + describe(sinkOptions));
+        return new ExactlyOnceSinkFunction<>(sinkOptions);
     }
 
     /**
@@ -74,17 +68,5 @@ public final class SinkFunctionFactory {
                     "Invalid sink option 'sink.version' = 'V1': Lockstep implements only the transaction "
                             + "stream load sink; expected 'V2' or 'AUTO'");
         }
-        if (sinkOptions.getSemantic() == SinkSemantic.EXACTLY_ONCE && sinkOptions.getLabelPrefix() == null
-                && sinkOptions.isAbortLingeringTransactions()) {
-            LOG.warn("sink.semantic=exactly-once without sink.label-prefix: a restored job cannot find "
-                    + "lingering transactions of an earlier run; set sink.label-prefix to enable "
-                    + "sink.exactly-once.enable-abort-lingering-txn");
-        }
-    }
-
-    private static String describe(StarRocksSinkOptions sinkOptions) {
-        return (sinkOptions.isMultiTableTransactionEnabled() ? "multi-table" : "single-table")
-                + ", " + sinkOptions.getSemantic().optionValue()
-                + ", target " + sinkOptions.getDatabaseName() + "." + sinkOptions.getTableName();
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
+import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.util.InstantiationUtil;
@@ -56,16 +57,13 @@ class SinkFunctionFactoryTest {
                 .isInstanceOf(AtLeastOnceSinkFunction.class);
     }
 
-    /** Pins the interim behaviour until ExactlyOnceSinkFunction (branch sink-eo) is merged. */
     @Test
-    void exactlyOnceIsNotAvailableYet() {
+    void singleTableExactlyOnceGetsTheTwoPhaseCommitSink() {
         StarRocksSinkOptions options = json().withProperty("sink.semantic", "exactly-once")
                 .withProperty("sink.label-prefix", "job1").build();
 
-        assertThatThrownBy(() -> SinkFunctionFactory.createSinkFunction(options))
-                .isExactlyInstanceOf(UnsupportedOperationException.class)
-                .hasMessage("sink.semantic=exactly-once is not available yet (its sink, ExactlyOnceSinkFunction, "
-                        + "is being built); the options are valid: single-table, exactly-once, target test.orders");
+        assertThat(SinkFunctionFactory.<Object>createSinkFunction(options))
+                .isInstanceOf(ExactlyOnceSinkFunction.class);
     }
 
     @Test
