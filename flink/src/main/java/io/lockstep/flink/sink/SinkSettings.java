@@ -119,7 +119,7 @@ public final class SinkSettings {
                 .labelPrefix(labelPrefix())
                 .subtaskIndex(subtaskIndex)
                 .runId(runId)
-                .commitIntervalMs(options.getBufferFlushIntervalMs())
+                .commitIntervalMs(commitIntervalMs())
                 .scanningFrequencyMs(options.getScanFrequencyMs())
                 .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds());
         if (options.isMultiTableTransactionEnabled()) {
@@ -138,6 +138,20 @@ public final class SinkSettings {
                     loadHeaders(options.streamLoadHeadersFor(table.getDatabase(), table.getTable())));
         }
         return b;
+    }
+
+    /**
+     * The engine's commit interval, ms: {@code sink.buffer-flush.interval-ms}. Exactly-once commits at checkpoints
+     * and the engine runs no commit timer, so there the interval is capped below 80% of the transaction timeout,
+     * which the engine requires, instead of refusing an option that does not apply (the exactly-once sink checks
+     * the timeout against the checkpoint interval instead).
+     */
+    private long commitIntervalMs() {
+        long intervalMs = options.getBufferFlushIntervalMs();
+        if (options.getSemantic() == SinkSemantic.EXACTLY_ONCE && !options.isMultiTableTransactionEnabled()) {
+            return Math.min(intervalMs, options.getStreamLoadTimeoutSeconds() * 800L - 1);
+        }
+        return intervalMs;
     }
 
     /** {@code sink.label-prefix}, or {@value #DEFAULT_LABEL_PREFIX} when unset. */
