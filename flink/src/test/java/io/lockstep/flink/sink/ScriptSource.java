@@ -1,0 +1,88 @@
+package io.lockstep.flink.sink;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.functions.source.SourceFunction;
+
+/**
+ * A non-parallel test source that plays a script: batches of rows, each emitted under the checkpoint lock (so a
+ * checkpoint falls between batches, never inside one), and gates where it waits for the test. A gate either holds
+ * the checkpoint lock while waiting (a source transaction is open, so no checkpoint may come) or releases it.
+ * Build with {@link #script()}.
+ */
+@SuppressWarnings("deprecation") // SourceFunction: the simplest way to control emission and checkpoints in a test
+final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
+    private static final long serialVersionUID = 1L;
+
+    /** One step: rows (non-null) or a gate name. */
+    private record Step(ArrayList<TxnRow> rows, String gate, boolean holdLock) implements Serializable {
+    }
+
+    private final ArrayList<Step> steps;
+    /** Written by cancel() (any thread), read by the source thread. */
+    private volatile boolean running = true;
+
+    private ScriptSource(ArrayList<Step> steps) {
+        this.steps = steps;
+    }
+
+    static Builder script() {
+        return new Builder();
+    }
+
+    @Override
+    public void run(SourceContext<DefaultStarRocksRowData> ctx) throws Exception {
+        for (Step step : steps) {
+            if (!running) {
+                return;
+            }
+            if (step.rows() != null) {
+                synchronized (ctx.getCheckpointLock()) {
+                    for (TxnRow row : step.rows()) {
+                        ctx.collect(row.toRowData());
+                    }
+                }
+            } else if (step.holdLock()) {
+                synchronized (ctx.getCheckpointLock()) {
+                    Gates.pass(step.gate(), () -> running);
+                }
+            } else {
+                Gates.pass(step.gate(), () -> running);
+            }
+        }
+    }
+
+    @Override
+    public void cancel() {
+        running = false;
+    }
+
+    /** Collects the script. */
+    static final class Builder {
+        private final ArrayList<Step> steps = new ArrayList<>();
+
+        /** Emits the rows together under the checkpoint lock. */
+        Builder emit(List<TxnRow> rows) {
+            steps.add(new Step(new ArrayList<>(rows), null, false));
+            return this;
+        }
+
+        /** Waits at {@code gate} holding the checkpoint lock (inside a source transaction). */
+        Builder awaitHoldingLock(String gate) {
+            steps.add(new Step(null, gate, true));
+            return this;
+        }
+
+        /** Waits at {@code gate}; checkpoints go on meanwhile. */
+        Builder await(String gate) {
+            steps.add(new Step(null, gate, false));
+            return this;
+        }
+
+        ScriptSource build() {
+            return new ScriptSource(new ArrayList<>(steps));
+        }
+    }
+}
