@@ -134,11 +134,24 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         }
     }
 
+    /**
+     * Checks the checkpoint settings, opens the client, commits restored transactions, rolls back lingering ones
+     * and starts the engine with a fresh run id.
+     *
+     * @throws InvalidSinkOptionException if the job does not checkpoint, or {@code sink.properties.timeout} does not
+     *                                    exceed the checkpoint interval
+     * @throws TransactionException       if a restored transaction cannot be committed (its label, table and
+     *                                    checkpoint are named)
+     */
     @Override
     public void open(OpenContext openContext) throws Exception {
         TransactionTimeoutCheck.check(options.getStreamLoadTimeoutSeconds(),
                 TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
                 TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
+        if (!TransactionTimeoutCheck.checkpointsAfterTasksFinish(getRuntimeContext())) {
+            LOG.warn("execution.checkpointing.checkpoints-after-tasks-finish.enabled is off: when the input ends, rows "
+                    + "after the last checkpoint are never committed by the exactly-once sink");
+        }
         SinkSettings settings = SinkSettings.from(options);
         labelPrefix = settings.labelPrefix();
         runtime = SinkRuntime.open(settings, getRuntimeContext());
@@ -203,6 +216,12 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         }
     }
 
+    /**
+     * Buffers one row for its table (routing by {@code database-name} / {@code table-name}, {@code *} = the row's).
+     *
+     * @throws IllegalArgumentException if the element is not a {@code StarRocksRowData} or cannot be routed
+     * @throws LoadEngineException      if an earlier load failed (first failure kept)
+     */
     @Override
     public void invoke(T value, Context context) throws Exception {
         dispatcher.dispatch(value);

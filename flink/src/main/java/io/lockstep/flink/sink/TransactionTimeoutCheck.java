@@ -36,6 +36,15 @@ public final class TransactionTimeoutCheck {
         return OptionalLong.empty();
     }
 
+    /**
+     * Whether finished tasks still take checkpoints ({@code execution.checkpointing.checkpoints-after-tasks-finish
+     * .enabled}, default true), so the final checkpoint of a bounded job commits the tail (true when unknown).
+     */
+    public static boolean checkpointsAfterTasksFinish(RuntimeContext context) {
+        return !(context instanceof StreamingRuntimeContext streaming)
+                || streaming.getJobConfiguration().get(CheckpointingOptions.ENABLE_CHECKPOINTS_AFTER_TASKS_FINISH);
+    }
+
     /** Whether checkpointing is on for the job running {@code context} (true when Flink does not say). */
     public static boolean checkpointingEnabled(RuntimeContext context) {
         return !(context instanceof StreamingRuntimeContext streaming) || streaming.isCheckpointingEnabled();
