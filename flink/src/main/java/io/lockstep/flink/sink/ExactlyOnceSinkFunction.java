@@ -1,6 +1,8 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.client.StarRocksTransactionClient;
+import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.engine.DeliverySemantic;
 import io.lockstep.core.engine.LoadEngineConfig;
@@ -8,10 +10,12 @@ import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.PreparedTransaction;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.exactlyonce.DerivedRunId;
 import io.lockstep.core.exactlyonce.LingeringScope;
 import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
 import io.lockstep.core.exactlyonce.RestoredTransactionCommitter;
 import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
@@ -69,8 +73,10 @@ import org.slf4j.LoggerFactory;
  *       (prepared ones belong to a checkpoint and are settled by commit or by the next restore).</li>
  * </ul>
  *
- * <p>Run identity: every start draws a fresh run id, so its labels never collide with an earlier run's (see
- * {@link ExactlyOnceSinkState}). At start it checks that {@code sink.properties.timeout} exceeds the checkpoint
+ * <p>Run identity: every start takes a new run id, so its labels never collide with an earlier run's; with a fixed
+ * target table it is derived ({@link DerivedRunId}) from the job, the restored runs and checkpoint, so an attempt
+ * that fails before its first checkpoint is found by the next one (see {@link ExactlyOnceSinkState}). At start it
+ * checks that {@code sink.properties.timeout} exceeds the checkpoint
  * interval ({@link TransactionTimeoutCheck}).
  *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads. Fields
@@ -135,8 +141,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     }
 
     /**
-     * Checks the checkpoint settings, opens the client, commits restored transactions, rolls back lingering ones
-     * and starts the engine with a fresh run id.
+     * Checks the checkpoint settings, commits restored transactions, rolls back lingering ones, claims this run's
+     * id, then opens the client and starts the engine.
      *
      * @throws InvalidSinkOptionException if the job does not checkpoint, or {@code sink.properties.timeout} does not
      *                                    exceed the checkpoint interval
@@ -154,9 +160,14 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         }
         SinkSettings settings = SinkSettings.from(options);
         labelPrefix = settings.labelPrefix();
-        runtime = SinkRuntime.open(settings, getRuntimeContext());
+        addFixedTarget();
+        String runId;
+        try (TransactionClient recoveryClient = new StarRocksTransactionClient(settings.clientConfig(),
+                LoadMetrics.noop())) {
+            runId = recover(recoveryClient, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+        }
+        runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
         try {
-            recover();
             LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
             commitTimeoutMs = config.savepointTimeoutMs();
             engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
@@ -166,7 +177,6 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
             runtime = null;
             throw e;
         }
-        addFixedTarget();
         SingleTableLoadEngine e = engine;
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
@@ -183,37 +193,54 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         });
     }
 
-    /** Commits the restored transactions, then rolls back lingering ones. */
-    private void recover() throws TransactionException {
-        if (restored.isEmpty()) {
-            return;
-        }
+    /**
+     * Commits the restored transactions, rolls back lingering ones of the restored runs, then claims this run's id
+     * ({@link DerivedRunId}: derived from the job, the restored runs and checkpoint, so the next start from the
+     * same checkpoint finds what this run leaves open; random when routing by {@code *}).
+     *
+     * @return the run id for this run's labels
+     */
+    private String recover(TransactionClient client, int subtask) throws TransactionException {
         List<CheckpointedTransaction> held = new ArrayList<>();
         List<LingeringScope> scopes = new ArrayList<>();
+        List<String> restoredRunIds = new ArrayList<>();
         for (ExactlyOnceSinkState s : restored) {
             held.addAll(s.pending());
             scopes.add(s.lingeringScope());
             tables.addAll(s.tables());
+            restoredRunIds.add(s.runId());
         }
-        LOG.info("exactly-once sink subtask {} restores checkpoint {}: committing {} transaction(s) of run(s) {}",
-                runtime.subtaskIndex(), restoredCheckpointId, held.size(),
-                restored.stream().map(ExactlyOnceSinkState::runId).distinct().toList());
-        RestoredTransactionCommitter.commitAll(runtime.client(), held);
-        if (options.isAbortLingeringTransactions()) {
-            Set<String> heldLabels = new HashSet<>();
-            held.forEach(t -> heldLabels.add(t.label()));
-            LingeringTransactionAborter.forCheckNum(runtime.client(), options.getCheckNumLingeringTransactions())
-                    .abortLingering(scopes, heldLabels);
+        if (!restored.isEmpty()) {
+            LOG.info("exactly-once sink subtask {} restores checkpoint {}: committing {} transaction(s) of run(s) {}",
+                    subtask, restoredCheckpointId, held.size(), restoredRunIds);
         }
+        RestoredTransactionCommitter.commitAll(client, held);
+        LingeringTransactionAborter aborter = LingeringTransactionAborter.forCheckNum(client,
+                options.isAbortLingeringTransactions() ? options.getCheckNumLingeringTransactions() : 0);
+        Set<String> heldLabels = new HashSet<>();
+        held.forEach(t -> heldLabels.add(t.label()));
+        aborter.abortLingering(scopes, heldLabels);
         restored.clear();
+        List<TableId> fixed = fixedTarget() == null ? List.of() : List.of(fixedTarget());
+        return DerivedRunId.claim(client, aborter, labelPrefix, subtask,
+                getRuntimeContext().getJobInfo().getJobId().toHexString(), restoredRunIds, restoredCheckpointId,
+                fixed, heldLabels);
     }
 
     private void addFixedTarget() {
+        TableId fixed = fixedTarget();
+        if (fixed != null) {
+            tables.add(fixed);
+        }
+    }
+
+    /** The target table when {@code database-name} and {@code table-name} are both fixed, else null. */
+    private TableId fixedTarget() {
         String database = options.getDatabaseName();
         String table = options.getTableName();
-        if (!SinkOptionDefinitions.WILDCARD.equals(database) && !SinkOptionDefinitions.WILDCARD.equals(table)) {
-            tables.add(new TableId(database, table));
-        }
+        boolean fixed = !SinkOptionDefinitions.WILDCARD.equals(database)
+                && !SinkOptionDefinitions.WILDCARD.equals(table);
+        return fixed ? new TableId(database, table) : null;
     }
 
     /**

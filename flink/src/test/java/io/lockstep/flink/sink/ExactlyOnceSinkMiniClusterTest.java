@@ -165,6 +165,23 @@ class ExactlyOnceSinkMiniClusterTest {
     }
 
     @Test
+    void failureBeforeAnyCheckpointCompletedIsCleanedUpByTheNextAttempt() throws Exception {
+        FaultyExactlyOnceSink.FAIL_AT_FIRST_PREPARE.set(true);
+
+        run(options("eo-f", 600), 0, ROWS, 3, 200);
+
+        long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
+        assertThat(failedAt).as("the failure was injected").isPositive();
+        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt))
+                .as("no state names the failed attempt; its derived run id does")
+                .isNotEmpty()
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(preparedExcept(failedAt))
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
+    }
+
+    @Test
     void aStatelessJobWithTheSamePrefixStartsCleanlyBesideAFailedOnesLabels() throws Exception {
         FaultyExactlyOnceSink.FAIL_AFTER_PREPARE.set(true);
         assertThatThrownBy(() -> run(options("eo-d", 600), 0, ROWS / 2, 0, 200))

@@ -22,6 +22,8 @@ final class FaultyExactlyOnceSink extends ExactlyOnceSinkFunction<DefaultStarRoc
 
     /** Throw once right after a snapshotState that prepared data, once a checkpoint of this run completed. */
     static final AtomicBoolean FAIL_AFTER_PREPARE = new AtomicBoolean();
+    /** Throw once right after the first snapshotState that prepared data, before any checkpoint completed. */
+    static final AtomicBoolean FAIL_AT_FIRST_PREPARE = new AtomicBoolean();
     /** Throw once in notifyCheckpointComplete, before committing, when something is due. */
     static final AtomicBoolean FAIL_BEFORE_COMMIT = new AtomicBoolean();
     /** The checkpoint at which a failure was injected, or -1. */
@@ -40,6 +42,7 @@ final class FaultyExactlyOnceSink extends ExactlyOnceSinkFunction<DefaultStarRoc
 
     static void reset() {
         FAIL_AFTER_PREPARE.set(false);
+        FAIL_AT_FIRST_PREPARE.set(false);
         FAIL_BEFORE_COMMIT.set(false);
         FAILED_AT.set(-1);
         DUE_AT_FAILURE.clear();
@@ -56,6 +59,11 @@ final class FaultyExactlyOnceSink extends ExactlyOnceSinkFunction<DefaultStarRoc
         if (!now.isEmpty() && completedOnce && FAIL_AFTER_PREPARE.compareAndSet(true, false)) {
             FAILED_AT.set(checkpointId);
             throw new IllegalStateException("injected failure right after the prepare of checkpoint " + checkpointId);
+        }
+        if (!now.isEmpty() && !completedOnce && FAIL_AT_FIRST_PREPARE.compareAndSet(true, false)) {
+            FAILED_AT.set(checkpointId);
+            throw new IllegalStateException("injected failure right after the first prepare, checkpoint "
+                    + checkpointId);
         }
     }
 
