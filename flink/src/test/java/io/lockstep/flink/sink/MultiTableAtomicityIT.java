@@ -99,4 +99,29 @@ class MultiTableAtomicityIT {
         assertThat(scalar(sr.emulator(), "SELECT COUNT(*) FROM shop.orders WHERE order_id = 1"))
                 .as("nothing of the refused transaction").isZero();
     }
+
+    /**
+     * A checkpoint barrier that reaches the sink while a source transaction is open (the source released its
+     * checkpoint lock mid-transaction) fails the checkpoint, naming the partition; with no tolerated checkpoint
+     * failures the job fails, and the open transaction's rows are not visible.
+     */
+    @Test
+    void aCheckpointInTheMiddleOfASourceTransactionFailsNamingThePartition() throws Exception {
+        String hold = Gates.newName("hold");
+        gates.add(hold);
+        ScriptSource source = ScriptSource.script()
+                .emit(ShopSinkJobs.openOrderTxn(2, 7, 1))
+                .await(hold)
+                .build();
+        StreamExecutionEnvironment env = ShopSinkJobs.env(200);
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
+        job = env.executeAsync("checkpoint mid-transaction");
+
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "savepoint refused"))
+                        .get().extracting(Throwable::getMessage).asString()
+                        .contains("multi-table sink subtask " + ShopSinkJobs.sinkSubtaskOf(2),
+                                "source partitions [2] are in the middle of a source transaction"));
+        assertThat(count(sr.emulator(), "shop.orders")).isZero();
+    }
 }
