@@ -60,8 +60,9 @@ class AtLeastOnceSinkIT {
 
     private static ScriptSource.Builder orders(int count, int items) {
         ScriptSource.Builder script = ScriptSource.script();
+        int[] partitions = ShopSinkJobs.spreadPartitions(2);
         for (int n = 0; n < count; n++) {
-            script.emit(orderTxn(n % 4, n, items));
+            script.emit(orderTxn(partitions[n % 2], n, items));
         }
         return script;
     }

@@ -13,6 +13,7 @@ import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -68,9 +69,12 @@ class MultiTableSinkIT {
 
     @Test
     void multiPartitionTransactionsLandInBothTablesExactlyOnceEach() throws Exception {
+        int[] partitions = ShopSinkJobs.spreadPartitions(4);
+        assertThat(Arrays.stream(partitions).map(ShopSinkJobs::sinkSubtaskOf).distinct().count())
+                .as("both sink subtasks load").isEqualTo(2);
         ScriptSource.Builder script = ScriptSource.script();
         for (int n = 0; n < 25; n++) {
-            for (int p = 0; p < 4; p++) {
+            for (int p : partitions) {
                 script.emit(orderTxn(p, p * 1_000_000L + n, 2));
             }
         }
@@ -203,8 +207,9 @@ class MultiTableSinkIT {
     @Test
     void aBoundedJobCommitsEverythingWhenItEnds() throws Exception {
         ScriptSource.Builder script = ScriptSource.script();
+        int[] partitions = ShopSinkJobs.spreadPartitions(4);
         for (int n = 0; n < 10; n++) {
-            script.emit(orderTxn(n % 4, n, 3));
+            script.emit(orderTxn(partitions[n % 4], n, 3));
         }
         StreamExecutionEnvironment env = ShopSinkJobs.env(60_000);
         ShopSinkJobs.pipeline(env, script.build(), multiTableOptions(emulator(), 3_600_000)

@@ -5,8 +5,7 @@ import org.apache.flink.streaming.api.functions.source.SourceFunction;
 
 /**
  * A non-parallel test source generating shop transactions (1 order + {@code items} items each, see
- * {@link ShopSinkJobs#orderTxn}) round-robin over {@code partitions} source partitions, {@code txnsPerPartition}
- * each. Order ids are {@code partition * 1_000_000 + n}. Each transaction is emitted under the checkpoint lock.
+ * {@link ShopSinkJobs#orderTxn}) round-robin over the given source partitions, {@code txnsPerPartition} each. Order ids are {@code partition * 1_000_000 + n}. Each transaction is emitted under the checkpoint lock.
  *
  * <p>Paced by the test, not by time: after every {@code roundsPerBatch} rounds (one transaction per partition) it
  * waits at gate {@link #gateName(String, int) gateName(prefix, batch)} until the test opens it, so a reader that
@@ -16,7 +15,7 @@ import org.apache.flink.streaming.api.functions.source.SourceFunction;
 final class PacedOrderSource implements SourceFunction<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
 
-    private final int partitions;
+    private final int[] partitions;
     private final int txnsPerPartition;
     private final int items;
     private final int roundsPerBatch;
@@ -24,8 +23,9 @@ final class PacedOrderSource implements SourceFunction<DefaultStarRocksRowData> 
     /** Written by cancel() (any thread), read by the source thread. */
     private volatile boolean running = true;
 
-    PacedOrderSource(int partitions, int txnsPerPartition, int items, int roundsPerBatch, String gatePrefix) {
-        this.partitions = partitions;
+    /** @param partitions the source partition ids, e.g. {@link ShopSinkJobs#spreadPartitions(int)} */
+    PacedOrderSource(int[] partitions, int txnsPerPartition, int items, int roundsPerBatch, String gatePrefix) {
+        this.partitions = partitions.clone();
         this.txnsPerPartition = txnsPerPartition;
         this.items = items;
         this.roundsPerBatch = roundsPerBatch;
@@ -45,7 +45,7 @@ final class PacedOrderSource implements SourceFunction<DefaultStarRocksRowData> 
     @Override
     public void run(SourceContext<DefaultStarRocksRowData> ctx) throws Exception {
         for (int n = 0; n < txnsPerPartition && running; n++) {
-            for (int p = 0; p < partitions; p++) {
+            for (int p : partitions) {
                 synchronized (ctx.getCheckpointLock()) {
                     for (TxnRow row : ShopSinkJobs.orderTxn(p, p * 1_000_000L + n, items)) {
                         ctx.collect(row.toRowData());
