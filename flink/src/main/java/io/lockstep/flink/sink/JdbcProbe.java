@@ -1,18 +1,17 @@
 package io.lockstep.flink.sink;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Properties;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The optional {@code jdbc-url} probe (issue 4 "API"): asks the FE for its version over the MySQL protocol and logs
- * it. Loads never depend on it: an absent URL, a missing JDBC driver or an unreachable server is logged and the
+ * The optional {@code jdbc-url} probe (issue 4 "API"): connects to the FE over the MySQL protocol and logs the
+ * server version its handshake reports (driver metadata, no query). Loads never depend on it: an absent URL, a missing JDBC driver or an unreachable server is logged and the
  * sink runs on (the embedded server has no MySQL port).
  *
  * <p>Lockstep ships no MySQL driver; the probe runs only when the job's classpath has one that accepts the URL
@@ -64,13 +63,10 @@ public final class JdbcProbe {
         props.setProperty("password", password == null ? "" : password);
         props.setProperty("connectTimeout", String.valueOf(timeoutMs));
         props.setProperty("socketTimeout", String.valueOf(timeoutMs));
-        try (Connection connection = DriverManager.getConnection(jdbcUrl, props);
-             Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(Math.max(1, timeoutMs / 1000));
-            try (ResultSet rs = statement.executeQuery("SELECT VERSION()")) {
-                String version = rs.next() ? rs.getString(1) : "(no row)";
-                LOG.info("jdbc-url {} reached; server version {}", shownUrl, version);
-            }
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, props)) {
+            DatabaseMetaData meta = connection.getMetaData();
+            LOG.info("jdbc-url {} reached; server {} version {}", shownUrl, meta.getDatabaseProductName(),
+                    meta.getDatabaseProductVersion());
             return Outcome.REACHED;
         } catch (SQLException | RuntimeException e) {
             LOG.warn("jdbc-url {} is unreachable ({}); server probes are skipped and the sink runs on, loading "

@@ -77,7 +77,7 @@ public final class SinkSettings {
                         "Invalid sink option 'sink.properties.timeout' = '" + timeoutSeconds + "': the sink renews "
                                 + "its transactions at 80% of the transaction timeout, which must therefore exceed "
                                 + "the commit interval 'sink.buffer-flush.interval-ms' = '" + intervalMs
-                                + "' ms; expected more than " + (intervalMs / 800 + 1) + " seconds");
+                                + "' ms; expected at least " + (intervalMs / 800 + 1) + " seconds");
             }
         }
         SinkSettings settings = new SinkSettings(options, buildClientConfig(options));

@@ -13,6 +13,7 @@ import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -68,9 +69,12 @@ class MultiTableSinkIT {
 
     @Test
     void multiPartitionTransactionsLandInBothTablesExactlyOnceEach() throws Exception {
+        int[] partitions = ShopSinkJobs.spreadPartitions(4);
+        assertThat(Arrays.stream(partitions).map(ShopSinkJobs::sinkSubtaskOf).distinct().count())
+                .as("both sink subtasks load").isEqualTo(2);
         ScriptSource.Builder script = ScriptSource.script();
         for (int n = 0; n < 25; n++) {
-            for (int p = 0; p < 4; p++) {
+            for (int p : partitions) {
                 script.emit(orderTxn(p, p * 1_000_000L + n, 2));
             }
         }
@@ -95,10 +99,10 @@ class MultiTableSinkIT {
         int[] ab = ShopSinkJobs.partitionsOnOneSubtask(2);
         String endA = gate("end-a");
         String hold = gate("hold");
+        List<TxnRow> rows = new ArrayList<>(openOrderTxn(ab[0], 1, 3));
+        rows.addAll(orderTxn(ab[1], 2, 1));
         ScriptSource source = ScriptSource.script()
-                .emit(openOrderTxn(ab[0], 1, 3))
-                .emit(orderTxn(ab[1], 2, 1))
-                .awaitHoldingLock(endA)
+                .emitAndAwaitHoldingLock(rows, endA)
                 .emit(List.of(TxnRow.endOnly(ab[0])))
                 .await(hold)
                 .build();
@@ -163,12 +167,13 @@ class MultiTableSinkIT {
     void aPartitionInTheMiddleOfATransactionDoesNotBlockAnothersCommits() throws Exception {
         int[] ab = ShopSinkJobs.partitionsOnOneSubtask(2);
         String endA = gate("end-a");
-        ScriptSource.Builder script = ScriptSource.script().emit(openOrderTxn(ab[0], 100, 2));
+        List<TxnRow> rows = new ArrayList<>(openOrderTxn(ab[0], 100, 2));
         for (int n = 1; n <= 3; n++) {
-            script.emit(orderTxn(ab[1], n, 1));
+            rows.addAll(orderTxn(ab[1], n, 1));
         }
-        script.awaitHoldingLock(endA).emit(List.of(TxnRow.endOnly(ab[0])));
-        start(script.build(), COMMIT_INTERVAL_MS, 200);
+        ScriptSource source = ScriptSource.script().emitAndAwaitHoldingLock(rows, endA)
+                .emit(List.of(TxnRow.endOnly(ab[0]))).build();
+        start(source, COMMIT_INTERVAL_MS, 200);
 
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.orders") == 3);
         assertThat(scalar(emulator(), "SELECT COUNT(*) FROM shop.orders WHERE order_id = 100")).isZero();
@@ -196,5 +201,23 @@ class MultiTableSinkIT {
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.order_items") == 6);
         assertThat(count(emulator(), "shop.orders")).isEqualTo(3);
         assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("committed while running").isFalse();
+    }
+
+    /** Neither the timer (an hour) nor a checkpoint (a minute) can commit: finish() at the end of input does. */
+    @Test
+    void aBoundedJobCommitsEverythingWhenItEnds() throws Exception {
+        ScriptSource.Builder script = ScriptSource.script();
+        int[] partitions = ShopSinkJobs.spreadPartitions(4);
+        for (int n = 0; n < 10; n++) {
+            script.emit(orderTxn(partitions[n % 4], n, 3));
+        }
+        StreamExecutionEnvironment env = ShopSinkJobs.env(60_000);
+        ShopSinkJobs.pipeline(env, script.build(), multiTableOptions(emulator(), 3_600_000)
+                .withProperty("sink.properties.timeout", "7200").build());
+        job = env.executeAsync("finish commits");
+        awaitEnd(job);
+
+        assertThat(count(emulator(), "shop.orders")).isEqualTo(10);
+        assertThat(count(emulator(), "shop.order_items")).isEqualTo(30);
     }
 }

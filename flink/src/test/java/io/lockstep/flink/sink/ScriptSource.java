@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.functions.source.SourceFunction;
 final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
 
-    /** One step: rows (non-null) or a gate name. */
+    /** One step: rows to emit, then optionally a gate to wait at (holding the lock or not). */
     private record Step(ArrayList<TxnRow> rows, String gate, boolean holdLock) implements Serializable {
     }
 
@@ -38,19 +38,25 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
             if (!running) {
                 return;
             }
-            if (step.rows() != null) {
+            if (step.holdLock()) {
                 synchronized (ctx.getCheckpointLock()) {
-                    for (TxnRow row : step.rows()) {
-                        ctx.collect(row.toRowData());
-                    }
-                }
-            } else if (step.holdLock()) {
-                synchronized (ctx.getCheckpointLock()) {
+                    emit(ctx, step.rows());
                     Gates.pass(step.gate(), () -> running);
                 }
             } else {
-                Gates.pass(step.gate(), () -> running);
+                synchronized (ctx.getCheckpointLock()) {
+                    emit(ctx, step.rows());
+                }
+                if (step.gate() != null) {
+                    Gates.pass(step.gate(), () -> running);
+                }
             }
+        }
+    }
+
+    private static void emit(SourceContext<DefaultStarRocksRowData> ctx, List<TxnRow> rows) {
+        for (TxnRow row : rows) {
+            ctx.collect(row.toRowData());
         }
     }
 
@@ -69,15 +75,18 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
             return this;
         }
 
-        /** Waits at {@code gate} holding the checkpoint lock (inside a source transaction). */
-        Builder awaitHoldingLock(String gate) {
-            steps.add(new Step(null, gate, true));
+        /**
+         * Emits the rows and then waits at {@code gate}, holding the checkpoint lock throughout: no checkpoint can
+         * fall while the rows' source transactions are open.
+         */
+        Builder emitAndAwaitHoldingLock(List<TxnRow> rows, String gate) {
+            steps.add(new Step(new ArrayList<>(rows), gate, true));
             return this;
         }
 
         /** Waits at {@code gate}; checkpoints go on meanwhile. */
         Builder await(String gate) {
-            steps.add(new Step(null, gate, false));
+            steps.add(new Step(new ArrayList<>(), gate, false));
             return this;
         }
 

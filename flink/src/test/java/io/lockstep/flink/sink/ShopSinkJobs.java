@@ -128,6 +128,25 @@ final class ShopSinkJobs {
         return result;
     }
 
+    /**
+     * {@code n} partitions spread evenly over the sink subtasks (alternating), so every subtask loads. Plain 0..3 would
+     * not do: keyBy sends partitions 0, 1, 2 and 3 all to subtask 1.
+     */
+    static int[] spreadPartitions(int n) {
+        int[] result = new int[n];
+        int[] next = new int[SINK_PARALLELISM];
+        for (int i = 0; i < n; i++) {
+            int subtask = i % SINK_PARALLELISM;
+            int p = next[subtask];
+            while (sinkSubtaskOf(p) != subtask) {
+                p++;
+            }
+            result[i] = p;
+            next[subtask] = p + 1;
+        }
+        return result;
+    }
+
     /** Waits (bounded) for a job to end and returns its result; rethrows its failure. */
     static JobExecutionResult awaitEnd(JobClient job) throws Exception {
         return job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
