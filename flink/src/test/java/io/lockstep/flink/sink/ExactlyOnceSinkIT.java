@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ({@link CheckpointPacedSource}); the job's final checkpoint commits the tail. Failures come from
  * {@link FaultyExactlyOnceSink}.
  */
-class ExactlyOnceSinkMiniClusterTest {
+class ExactlyOnceSinkIT {
     private static final int ROWS = 600;
     private static final int BATCH = 100;
 
