@@ -37,14 +37,19 @@ class ExactlyOnceSinkFunctionHarnessTest {
 
     @RegisterExtension
     final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl(
-            "CREATE DATABASE eo; CREATE TABLE eo.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
+            "CREATE DATABASE eo; CREATE TABLE eo.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id); "
+                    + "CREATE TABLE eo.audit (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
 
     /** Options; {@code maxBytes} small makes every second row start a load before any checkpoint. */
     private StarRocksSinkOptions options(long maxBytes) {
+        return options(maxBytes, "events");
+    }
+
+    private StarRocksSinkOptions options(long maxBytes, String tableName) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
                 .withProperty("database-name", "eo")
-                .withProperty("table-name", "events")
+                .withProperty("table-name", tableName)
                 .withProperty("username", "root")
                 .withProperty("sink.semantic", "exactly-once")
                 .withProperty("sink.label-prefix", PREFIX)
@@ -64,7 +69,11 @@ class ExactlyOnceSinkFunctionHarnessTest {
     }
 
     private static StreamRecord<DefaultStarRocksRowData> row(long id) {
-        return new StreamRecord<>(new DefaultStarRocksRowData(null, "eo", "events",
+        return row("events", id);
+    }
+
+    private static StreamRecord<DefaultStarRocksRowData> row(String table, long id) {
+        return new StreamRecord<>(new DefaultStarRocksRowData(null, "eo", table,
                 "{\"id\":" + id + ",\"note\":\"n" + id + "\"}"));
     }
 
@@ -186,6 +195,32 @@ class ExactlyOnceSinkFunctionHarnessTest {
         restored.snapshot(7, 0);
         restored.notifyOfCompletedCheckpoint(7);
         assertThat(rows()).isEqualTo(4);
+        restored.close();
+    }
+
+    @Test
+    void routingByRowKeepsEveryWrittenTableInStateSoTheRestoreProbesThemAll() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(1 << 20, "*"));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row("events", 1));
+        h.processElement(row("audit", 2));
+        OperatorSubtaskState atOne = h.snapshot(1, 0);
+        h.notifyOfCompletedCheckpoint(1);
+        h.processElement(row("events", 3));
+        h.processElement(row("audit", 4));
+        h.snapshot(2, 0); // prepared, never completed
+        List<CheckpointedTransaction> lingering = sink.pendingTransactions();
+        assertThat(lingering).extracting(CheckpointedTransaction::table).containsExactlyInAnyOrder("events", "audit");
+        h.close();
+
+        var restored = harness(new ExactlyOnceSinkFunction<>(options(1 << 20, "*")), 1, 0);
+        restored.initializeState(atOne);
+        restored.open();
+
+        assertThat(lingering).allSatisfy(t -> assertThat(state(t.label())).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(rows()).isEqualTo(1);
+        assertThat(sr.emulator().rowCount("eo", "audit")).isEqualTo(1);
         restored.close();
     }
 }
