@@ -76,8 +76,8 @@ import org.slf4j.LoggerFactory;
  * <p>Run identity: every start takes a new run id, so its labels never collide with an earlier run's; with a fixed
  * target table it is derived ({@link DerivedRunId}) from the job, the restored runs and checkpoint, so an attempt
  * that fails before its first checkpoint is found by the next one (see {@link ExactlyOnceSinkState}). At start it
- * checks that {@code sink.properties.timeout} exceeds the checkpoint
- * interval ({@link TransactionTimeoutCheck}).
+ * checks that {@code sink.properties.timeout} exceeds the checkpoint interval ({@link TransactionTimeoutCheck}).
+ * Design notes: {@code docs/exactly-once.md}.
  *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads. Fields
  * below are task-thread only.
