@@ -72,7 +72,7 @@ class SinkFailureIT {
         gates.add(hold);
         ScriptSource source = ScriptSource.script()
                 .emit(orderTxn(3, 1, 1))
-                .emitAndAwaitHoldingLock(ShopSinkJobs.openOrderTxn(3, 2, 1), hold)
+                .emitAroundGateHoldingLock(ShopSinkJobs.openOrderTxn(3, 2, 1), hold, List.of())
                 .build();
         StreamExecutionEnvironment env = ShopSinkJobs.env(60_000);
         ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
