@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -177,7 +178,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     }
 
     /** The latest transaction of a label, for assertions on ids, reasons and timeouts. */
-    public java.util.Optional<TransactionSnapshot> transaction(String database, String label) {
+    public Optional<TransactionSnapshot> transaction(String database, String label) {
         return transactions.latest(database, label);
     }
 

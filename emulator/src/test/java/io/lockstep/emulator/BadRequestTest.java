@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.emulator.SrHttp.Resp;
 import io.lockstep.emulator.txn.TransactionStatus;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -198,6 +200,29 @@ class BadRequestTest {
         assertThat(commit.json().get("NumberFilteredRows").asLong()).isEqualTo(1);
         assertThat(commit.json().get("NumberLoadedRows").asLong()).isEqualTo(2);
         assertThat(commit.json().has("ErrorURL")).isTrue();
+    }
+
+    @Test
+    void oddRequestsNeverGetA500OrAStackTrace() {
+        List<Resp> replies = new ArrayList<>();
+        replies.add(http.txn("begin", orders("odd-1", "timeout", "99999999999999999999")));
+        replies.add(http.txn("prepare", orders("odd-2", "prepared_timeout", "soon")));
+        replies.add(http.txn("begin", orders("odd-3", "channel_id", "x", "channel_num", "y")));
+        replies.add(http.txn("begin", orders("l\u00e4bel")));
+        replies.add(http.txn("load", orders("odd-4", "format", "json", "max_filter_ratio", "lots"), "{"));
+        Resp emptySegment = http.send("PUT", "/api//orders/_stream_load", h("Expect", "100-continue"), "x", true);
+        assertThat(emptySegment.status()).as("Jetty rejects an ambiguous empty path segment").isEqualTo(400);
+        assertThat(emptySegment.body()).doesNotContain("\tat ");
+        replies.add(http.send("GET", "/api/shop/get_load_state", Map.of(), null, true));
+        replies.add(http.send("POST", "/api/shop/orders/_cancel", Map.of(), null, true));
+        replies.add(http.send("POST", "/api/query", Map.of(), "SELECT * FROM nowhere.nothing", true));
+        replies.add(http.send("POST", "/api/query", Map.of(), "", true));
+        replies.add(http.send("GET", "/api/_load_error_log?file=../../etc/passwd", Map.of(), null, true));
+        replies.add(http.send("DELETE", "/api/transaction/begin", orders("odd-5"), null, true));
+        for (Resp r : replies) {
+            assertThat(r.status()).as(r.body()).isIn(200, 401, 404);
+            assertThat(r.body()).doesNotContain("\tat ").doesNotContain("Internal error");
+        }
     }
 
     @Test

@@ -65,6 +65,27 @@ class EndpointsTest {
     }
 
     @Test
+    void beListsItsLiveTransactions() throws Exception {
+        http.txn("begin", orders("list-1", "timeout", "90"));
+        http.txn("load", ordersJson("list-1"), orderRows(1, 2));
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            Resp r = be.send("POST", "/api/transaction/list", Map.of(), null, false);
+            com.fasterxml.jackson.databind.JsonNode entry = null;
+            for (com.fasterxml.jackson.databind.JsonNode e : r.json()) {
+                if ("list-1".equals(e.get("Label").asText())) {
+                    entry = e;
+                }
+            }
+            assertThat(entry).as(r.body()).isNotNull();
+            assertThat(entry.get("Status").asText()).isEqualTo("OK");
+            assertThat(entry.get("InProcessing").asBoolean()).isFalse();
+            assertThat(entry.get("NumberLoadedRows").asLong()).isEqualTo(2);
+            assertThat(entry.get("TransactionTimeoutSec").asLong()).isEqualTo(90);
+        }
+        http.txn("rollback", orders("list-1"));
+    }
+
+    @Test
     void healthOnBothListeners() throws Exception {
         Resp fe = http.send("GET", "/api/health", Map.of(), null, false);
         assertThat(fe.keys()).containsExactly("total_backend_num", "online_backend_num", "status");

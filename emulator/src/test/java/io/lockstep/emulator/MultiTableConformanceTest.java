@@ -150,6 +150,19 @@ class MultiTableConformanceTest {
     }
 
     @Test
+    void eachTableIsItsOwnCsvStreamEndedAtCommit() {
+        String label = label();
+        begin(label);
+        Map<String, String> csv = multi(label, "table", "order_items", "format", "csv", "column_separator", ",");
+        assertThat(http.txn("load", csv, "9701,1,a\n9701,2,").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", loadTo(label, "orders"), orderRows(9701, 9701)).srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csv, "b").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("commit", multi(label)).srStatus()).isEqualTo("OK");
+        assertThat(SR.emulator().query("SELECT line_no, sku FROM shop.order_items WHERE order_id = 9701 ORDER BY "
+                + "line_no").rows()).containsExactly(List.of(1, "a"), List.of(2, "b"));
+    }
+
+    @Test
     void unknownTableFailsAndAbortsTheWholeTransaction() {
         String label = label();
         begin(label);

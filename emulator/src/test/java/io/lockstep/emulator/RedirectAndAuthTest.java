@@ -131,6 +131,21 @@ class RedirectAndAuthTest {
     }
 
     @Test
+    void newerFeLabelCollisionStyleIsAnalysisError() throws Exception {
+        try (StarRocksEmulator newer = StarRocksEmulator.builder().ddl(TestSchema.DDL)
+                .backendConfig(new io.lockstep.emulator.be.BackendConfig(1L << 30, 100L << 20, true)).build().start();
+             SrHttp client = new SrHttp(newer.feUrl())) {
+            client.txn("begin", orders("newer-1"));
+            client.txn("load", ordersJson("newer-1"), orderRows(1, 1));
+            client.txn("prepare", orders("newer-1"));
+            Resp r = client.txn("begin", orders("newer-1"));
+            assertThat(r.srStatus()).isEqualTo("ANALYSIS_ERROR");
+            assertThat(r.keys()).containsExactly("Status", "Message");
+            assertThat(r.message()).isEqualTo("Label [newer-1] has already been used.");
+        }
+    }
+
+    @Test
     void directModeExecutesOnTheFePort() throws Exception {
         try (StarRocksEmulator direct = StarRocksEmulator.builder().ddl(TestSchema.DDL).direct().build().start();
              SrHttp client = new SrHttp(direct.feUrl())) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.emulator.SrHttp.Resp;
 import io.lockstep.emulator.txn.TransactionStatus;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -91,6 +92,32 @@ class TransactionInterfaceDocsTest {
         Resp reuse = http.txn("begin", orders("docs-3"));
         assertThat(reuse.srStatus()).isEqualTo("LABEL_ALREADY_EXISTS");
         assertThat(reuse.json().get("ExistingJobStatus").asText()).isEqualTo("FINISHED");
+    }
+
+    @Test
+    void csvLoadsOfOneTransactionAreOneStream() {
+        assertThat(http.txn("begin", orders("docs-5")).srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-5"), "401,new,1.00\n402,new,").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-5"), "2.50\n403,paid,3.00").srStatus()).isEqualTo("OK");
+        Resp commit = http.txn("commit", orders("docs-5"));
+        assertThat(commit.srStatus()).as(commit.body()).isEqualTo("OK");
+        assertThat(commit.json().get("NumberLoadedRows").asLong())
+                .as("a record split across loads is one record; the last one is read at commit").isEqualTo(3);
+        assertThat(SR.emulator().query("SELECT order_id, status, total FROM shop.orders WHERE order_id BETWEEN 401 AND"
+                + " 403 ORDER BY order_id").rows()).containsExactly(
+                List.of(401L, "new", new BigDecimal("1.00")),
+                List.of(402L, "new", new BigDecimal("2.50")),
+                List.of(403L, "paid", new BigDecimal("3.00")));
+    }
+
+    @Test
+    void aRecordWithoutItsDelimiterRunsIntoTheNextLoad() {
+        assertThat(http.txn("begin", orders("docs-6")).srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-6"), "501,new,1.00").srStatus()).isEqualTo("OK");
+        assertThat(http.txn("load", csvLoad("docs-6"), "502,new,2.00\n").srStatus()).isEqualTo("OK");
+        Resp prepare = http.txn("prepare", orders("docs-6"));
+        assertThat(prepare.srStatus()).isEqualTo("INTERNAL_ERROR");
+        assertThat(prepare.message()).isEqualTo("too many filtered rows");
     }
 
     @Test

@@ -21,7 +21,10 @@ public enum FailureClass {
     LOCK_TIMEOUT(true),
     /** Nothing reached the server (connect refused, timed out, unresolvable), or an idempotent call broke. */
     CONNECTION(true),
-    /** HTTP 5xx: the server failed before acting on the request. */
+    /**
+     * HTTP 5xx: the server failed before acting on the request. (A load answered 502/504 by a gateway is not
+     * retried: the server may have applied it, see {@link LoadOutcomeUnknownException}.)
+     */
     HTTP_5XX(true),
     /** The label is still open (PREPARE/PREPARED) after an unclear reply: the operation is sent again. */
     LABEL_STILL_OPEN(true),

@@ -120,7 +120,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
      * {@code table} and {@code transaction_type} headers come from {@code txn} and {@code table} and override
      * same-named load properties.
      *
-     * @throws LoadOutcomeUnknownException if the request broke after it may have reached the server (not retried)
+     * @throws LoadOutcomeUnknownException if the request broke after it may have reached the server, or a gateway
+     *                                     answered 502/504 (not retried; other 5xx replies are)
      * @throws IllegalArgumentException    if a single-table {@code txn} names another table
      */
     @Override
@@ -155,6 +156,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             if (reply.statusIn("OK")) {
                 return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+            }
+            if (reply.httpStatus() == 502 || reply.httpStatus() == 504) {
+                throw new LoadOutcomeUnknownException(what + ": outcome unknown, a gateway lost the server's reply ("
+                        + reply.describe() + "); not re-sent, since a retry could load the rows twice. Roll the"
+                        + " transaction back and load its data again under a new label", null);
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {

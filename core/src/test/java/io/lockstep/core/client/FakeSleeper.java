@@ -8,6 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 final class FakeSleeper implements Sleeper {
     private final AtomicLong nowMs = new AtomicLong(1_000_000);
     private final List<Long> sleeps = new CopyOnWriteArrayList<>();
+    private volatile Runnable onSleep = () -> { };
+
+    /** Runs {@code action} at every sleep, before the clock advances (to change the world during a backoff). */
+    void onSleep(Runnable action) {
+        this.onSleep = action;
+    }
 
     @Override
     public long nowMs() {
@@ -17,6 +23,7 @@ final class FakeSleeper implements Sleeper {
     @Override
     public void sleep(long ms) {
         sleeps.add(ms);
+        onSleep.run();
         nowMs.addAndGet(Math.max(0, ms));
     }
 

@@ -206,4 +206,24 @@ class TransactionRetryTest extends ClientTestSupport {
         assertThat(be.requests(LOAD)).hasSize(1);
         assertThat(retries(FailureClass.CONNECTION)).isEqualTo(1);
     }
+
+    @Test
+    void gatewayErrorOnLoadIsAnUnknownOutcomeNotARetry() {
+        fe.on(LOAD, status(504, "text/html", "<html>Gateway Timeout</html>"), ok());
+
+        assertThatThrownBy(() -> client.load(single("l1"), "orders", BODY, JSON_PROPS))
+                .isInstanceOf(LoadOutcomeUnknownException.class)
+                .hasMessageContaining("HTTP 504")
+                .hasMessageContaining("gateway lost the server's reply");
+        assertThat(fe.requests(LOAD)).hasSize(1);
+    }
+
+    @Test
+    void http500OnLoadIsRetried() throws Exception {
+        fe.on(LOAD, status(500, "application/json", "{\"status\":\"FAILED\",\"msg\":\"NullPointerException\"}"),
+                ok());
+
+        assertThat(client.load(single("l1"), "orders", BODY, JSON_PROPS).attempts()).isEqualTo(2);
+        assertThat(retries(FailureClass.HTTP_5XX)).isEqualTo(1);
+    }
 }

@@ -1,14 +1,26 @@
 package io.lockstep.emulator.be;
 
 /**
- * BE limits (reference §2.3; StarRocks BE {@code config.h}).
+ * BE limits and reply style (reference §2.3, §4.4; StarRocks BE {@code config.h}).
  *
- * @param maxBodyBytes      {@code streaming_load_max_mb} (102 400 MB): cumulative body bytes per transaction
- * @param maxJsonBatchBytes {@code streaming_load_max_batch_size_mb} (100 MB): cumulative JSON body bytes per
- *                          transaction unless {@code ignore_json_size: true}
+ * @param maxBodyBytes                  {@code streaming_load_max_mb} (102 400 MB): cumulative body bytes per
+ *                                      transaction
+ * @param maxJsonBatchBytes             {@code streaming_load_max_batch_size_mb} (100 MB): cumulative JSON body
+ *                                      bytes per transaction unless {@code ignore_json_size: true}
+ * @param labelCollisionAsAnalysisError false (default): a single-table begin on a used label answers
+ *                                      LABEL_ALREADY_EXISTS with ExistingJobStatus (older FE, docs); true: the
+ *                                      newer FE's ANALYSIS_ERROR with the label text in Message (reference §4.4,
+ *                                      §8.3), for testing clients against both
  */
-public record BackendConfig(long maxBodyBytes, long maxJsonBatchBytes) {
+public record BackendConfig(long maxBodyBytes, long maxJsonBatchBytes, boolean labelCollisionAsAnalysisError) {
+
+    /** Limits with the default (LABEL_ALREADY_EXISTS) collision reply. */
+    public BackendConfig(long maxBodyBytes, long maxJsonBatchBytes) {
+        this(maxBodyBytes, maxJsonBatchBytes, false);
+    }
+
+    /** StarRocks' defaults. */
     public static BackendConfig defaults() {
-        return new BackendConfig(102_400L * 1024 * 1024, 100L * 1024 * 1024);
+        return new BackendConfig(102_400L * 1024 * 1024, 100L * 1024 * 1024, false);
     }
 }

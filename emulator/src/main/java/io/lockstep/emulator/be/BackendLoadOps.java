@@ -7,6 +7,7 @@ import io.lockstep.emulator.load.LoadFormat;
 import io.lockstep.emulator.load.LoadFormatException;
 import io.lockstep.emulator.load.ParsedBatch;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -117,7 +118,7 @@ public final class BackendLoadOps {
         }
         ParsedBatch batch;
         try {
-            batch = be.parser().parse(channel.table(), planned, body);
+            batch = be.parser().parse(channel.table(), planned, body, channel.carry());
         } catch (LoadFormatException e) {
             return txnOps.fail(ctx, e.statusCode(), e.getMessage(), null);
         }
@@ -149,7 +150,7 @@ public final class BackendLoadOps {
      * True when the 100 MB JSON batch check applies: {@code format: json} without {@code ignore_json_size: true}
      * (reference §2.3).
      */
-    static boolean jsonSizeChecked(java.util.Map<String, String> headers) {
+    static boolean jsonSizeChecked(Map<String, String> headers) {
         String format = headers.getOrDefault("format", "csv").trim();
         String ignore = headers.getOrDefault("ignore_json_size", "false").trim();
         return format.equalsIgnoreCase("json") && !ignore.equalsIgnoreCase("true");

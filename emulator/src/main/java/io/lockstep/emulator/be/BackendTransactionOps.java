@@ -6,6 +6,7 @@ import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.http.BasicAuth;
 import io.lockstep.emulator.http.BeResult;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.load.LoadFormatException;
 import io.lockstep.emulator.storage.TableChanges;
 import io.lockstep.emulator.txn.TransactionException;
 import io.lockstep.emulator.txn.TransactionPublisher;
@@ -67,7 +68,8 @@ public final class BackendTransactionOps {
         try {
             txn = be.transactions().begin(dbName, db.get().id(), label, tableName, timeoutMs);
         } catch (TransactionException e) {
-            if (e.reason() == TransactionException.Reason.LABEL_ALREADY_USED) {
+            if (e.reason() == TransactionException.Reason.LABEL_ALREADY_USED
+                    && !be.config().labelCollisionAsAnalysisError()) {
                 return BeResult.error(BeResult.LABEL_ALREADY_EXISTS, e.getMessage())
                         .existingJobStatus(e.existingJobStatus());
             }
@@ -124,6 +126,11 @@ public final class BackendTransactionOps {
             if (!isOpen(ctx)) {
                 be.contexts().remove(label, ctx.txnId());
                 return BeResult.error(BeResult.ABORTED, "transaction is aborted");
+            }
+            try {
+                channel.finishStream(be.parser());
+            } catch (LoadFormatException e) {
+                return fail(ctx, e.statusCode(), e.getMessage(), null);
             }
             ChannelTotals totals = channel.totals();
             if (totals.loads() == 0) {

@@ -24,6 +24,7 @@ public final class LoadContext {
     private final boolean multiTable;
     /** The single table of a single-table transaction; null for multi-table. */
     private final String table;
+    private final long beginTimeMs;
     /** BE-only idle abort ({@code idle_transaction_timeout}) in ms; -1 = off. */
     private final long idleTimeoutMs;
     /** Last time a request of this context finished or started (clock ms). */
@@ -59,6 +60,7 @@ public final class LoadContext {
         this.label = label;
         this.multiTable = singleTable == null;
         this.table = singleTable == null ? null : singleTable.name();
+        this.beginTimeMs = beginTimeMs;
         if (singleTable != null) {
             channels.put(singleTable.name(), new TableChannel(singleTable));
         }
@@ -83,6 +85,26 @@ public final class LoadContext {
     /** The table of a single-table context; null for multi-table. */
     public String table() {
         return table;
+    }
+
+    /** Begin time on the emulator clock, epoch ms. */
+    public long beginTimeMs() {
+        return beginTimeMs;
+    }
+
+    /** Last load activity on the emulator clock, epoch ms. */
+    public synchronized long lastActiveMs() {
+        return lastActiveMs;
+    }
+
+    /** True while one of its channels has a request in flight. */
+    public boolean inProcessing() {
+        for (TableChannel c : channels()) {
+            if (c.inFlight()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The only channel of a single-table context. */

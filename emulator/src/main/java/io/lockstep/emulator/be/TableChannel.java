@@ -1,7 +1,10 @@
 package io.lockstep.emulator.be;
 
 import io.lockstep.emulator.catalog.TableSchema;
+import io.lockstep.emulator.load.LoadBodyParser;
 import io.lockstep.emulator.load.LoadFormat;
+import io.lockstep.emulator.load.LoadFormatException;
+import io.lockstep.emulator.load.LoadStreamCarry;
 import io.lockstep.emulator.load.ParsedBatch;
 import io.lockstep.emulator.load.RowChange;
 import java.util.ArrayList;
@@ -26,6 +29,8 @@ public final class TableChannel {
 
     private final TableSchema table;
     private final ReentrantLock inFlight = new ReentrantLock();
+    /** The unterminated CSV record waiting for the next load; guarded by {@link #inFlight} (its holder only). */
+    private final LoadStreamCarry carry = new LoadStreamCarry();
 
     @GuardedBy("this")
     private LoadFormat plannedFormat;
@@ -56,6 +61,11 @@ public final class TableChannel {
         return inFlight.tryLock(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
+    /** True while a request holds this channel (diagnostics only: the answer may change at once). */
+    public boolean inFlight() {
+        return inFlight.isLocked();
+    }
+
     /** Ends the calling request's turn; must be called by the thread that entered. */
     public void exit() {
         inFlight.unlock();
@@ -78,6 +88,41 @@ public final class TableChannel {
             throw new LoadParametersMismatch();
         }
         return plannedFormat;
+    }
+
+    /** The stream carry of this channel; use only while holding the channel ({@link #tryEnter}/{@link #enter}). */
+    public LoadStreamCarry carry() {
+        return carry;
+    }
+
+    /**
+     * Ends the channel's stream at prepare/commit: a carried unterminated CSV record is read as the last record,
+     * as the BE reads the end of its input (reference §5). Call only while holding the channel.
+     *
+     * @throws LoadFormatException if the parser rejects the request as a whole
+     */
+    public void finishStream(LoadBodyParser parser) throws LoadFormatException {
+        LoadFormat format;
+        synchronized (this) {
+            format = plannedFormat;
+        }
+        if (format == null || carry.pendingBytes() == 0) {
+            return;
+        }
+        addStreamTail(parser.finish(table, format, carry));
+    }
+
+    /** Adds the last record read from the carry (no body bytes, not a load of its own). */
+    private synchronized void addStreamTail(ParsedBatch batch) {
+        rows.addAll(batch.rows());
+        for (String line : batch.errorRows()) {
+            if (errorRows.size() >= MAX_ERROR_ROWS) {
+                break;
+            }
+            errorRows.add(line);
+        }
+        totals = totals.plus(new ChannelTotals(batch.totalRows(), batch.rows().size(), batch.filteredRows(),
+                batch.unselectedRows(), 0, 0));
     }
 
     /** Bytes received so far, and the JSON bytes counted against the JSON batch limit. */

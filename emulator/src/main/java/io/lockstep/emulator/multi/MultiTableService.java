@@ -10,6 +10,7 @@ import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.http.FeResult;
 import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.load.LoadFormatException;
 import io.lockstep.emulator.storage.TableChanges;
 import io.lockstep.emulator.txn.TransactionException;
 import io.lockstep.emulator.txn.TransactionPublisher;
@@ -163,6 +164,7 @@ public final class MultiTableService {
                                 + " to finish timed out");
                     }
                     entered.add(channel);
+                    channel.finishStream(be.parser());
                     ChannelTotals totals = channel.totals();
                     if (totals.tooManyFiltered(channel.maxFilterRatio())) {
                         String url = be.errorUrl(be.errorLogs().write(channel.errorRows()));
@@ -181,7 +183,7 @@ public final class MultiTableService {
             }
             be.contexts().remove(label, txnId);
             return FeResult.ok().with("Label", label).with("TxnId", txnId).reply();
-        } catch (TransactionException e) {
+        } catch (TransactionException | LoadFormatException e) {
             return abortOnCommit(task, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

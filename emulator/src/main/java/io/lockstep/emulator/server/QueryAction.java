@@ -10,6 +10,7 @@ import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -74,8 +75,8 @@ final class QueryAction {
             row.add((Boolean) v);
         } else if (v instanceof LocalDateTime) {
             row.add(DATETIME.format((LocalDateTime) v));
-        } else if (v instanceof java.sql.Timestamp) {
-            row.add(DATETIME.format(((java.sql.Timestamp) v).toLocalDateTime()));
+        } else if (v instanceof Timestamp) {
+            row.add(DATETIME.format(((Timestamp) v).toLocalDateTime()));
         } else {
             row.add(v.toString());
         }

@@ -14,6 +14,7 @@ import io.lockstep.emulator.http.Route;
 import io.lockstep.emulator.http.ServerRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -142,6 +143,8 @@ public final class RequestDispatcher {
             case "prepare": op = FaultOp.PREPARE; break;
             case "commit": op = FaultOp.COMMIT; break;
             case "rollback": op = FaultOp.ROLLBACK; break;
+            case "list":
+                return "POST".equals(m) ? parts.transactionList.list() : notFound();
             case "load":
                 if (!"PUT".equals(m)) {
                     return BeResult.error(BeResult.INVALID_ARGUMENT, "Unsupported transaction operation: load")
@@ -209,9 +212,9 @@ public final class RequestDispatcher {
                 return Reply.json(JsonText.write(json));
             }
             case FAIL_HTTP:
-                return new Reply(a.httpStatus(), java.util.Map.of(), "", "text/plain", false);
+                return new Reply(a.httpStatus(), Map.of(), "", "text/plain", false);
             case DROP_CONNECTION:
-                return new Reply(0, java.util.Map.of(), "", "text/plain", true);
+                return new Reply(0, Map.of(), "", "text/plain", true);
             default:
                 return action.get();
         }
@@ -231,7 +234,7 @@ public final class RequestDispatcher {
             return RestResult.failed("Missing query parameter 'file'");
         }
         return parts.backend.errorLogs().read(file).map(Reply::text)
-                .orElseGet(() -> new Reply(404, java.util.Map.of(), "error log " + file + " not found\n",
+                .orElseGet(() -> new Reply(404, Map.of(), "error log " + file + " not found\n",
                         "text/plain", false));
     }
 
@@ -261,7 +264,7 @@ public final class RequestDispatcher {
     }
 
     private static Reply notFound() {
-        return new Reply(404, java.util.Map.of(), "Not Found", "text/plain", false);
+        return new Reply(404, Map.of(), "Not Found", "text/plain", false);
     }
 
     private static String labelOf(ServerRequest req) {

@@ -5,6 +5,7 @@ import io.lockstep.emulator.be.BackendLoadOps;
 import io.lockstep.emulator.be.BackendTransactionOps;
 import io.lockstep.emulator.be.ClassicStreamLoad;
 import io.lockstep.emulator.be.IdleTransactionCleaner;
+import io.lockstep.emulator.be.TransactionList;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.fe.FeRestActions;
 import io.lockstep.emulator.fe.FeTransactionRouter;
@@ -25,6 +26,7 @@ public final class ServerParts {
     final QueryAction query;
     final FaultAdminAction faultAdmin;
     final IdleTransactionCleaner idleCleaner;
+    final TransactionList transactionList;
 
     /** Wires every service around one {@link Backend}. */
     public ServerParts(Backend backend, TableStore store, Faults faults) {
@@ -38,6 +40,7 @@ public final class ServerParts {
         this.query = new QueryAction(store);
         this.faultAdmin = new FaultAdminAction(faults);
         this.idleCleaner = new IdleTransactionCleaner(backend);
+        this.transactionList = new TransactionList(backend);
     }
 
     public MultiTableService multi() {
