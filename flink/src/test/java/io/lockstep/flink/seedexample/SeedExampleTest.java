@@ -135,8 +135,8 @@ class SeedExampleTest {
      * package-private fields, so it is not a Flink POJO and the example's
      * {@code Types.POJO(TxnEvent.class)} (TransactionAssembler.open) throws when the job runs, on
      * any Flink version. The example compiles unchanged but runs only once {@code TxnEvent}, its
-     * fields and its no-arg constructor are public (checked by hand on a MiniCluster: with that
-     * change alone the assembler emits every transaction with the end mark on its last row).
+     * fields and its no-arg constructor are public: {@link SeedExamplePublicTxnEventIT} runs that
+     * variant (the seed text with only this change) and loads every transaction.
      */
     @Test
     void seedTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun() {

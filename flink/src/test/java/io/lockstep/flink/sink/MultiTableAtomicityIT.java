@@ -72,7 +72,8 @@ class MultiTableAtomicityIT {
         reader.sample();
 
         assertThat(reader.violations()).isEmpty();
-        assertThat(reader.samplesInProgress()).as("samples that saw committed data").isGreaterThan(source.batches() / 4);
+        assertThat(reader.samplesInProgress()).as("samples that saw committed data")
+                .isGreaterThan(source.batches() / 4);
         assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(800);
         assertThat(count(sr.emulator(), "shop.order_items")).isEqualTo(2400);
         assertThat(scalar(sr.emulator(), "SELECT COUNT(*) FROM shop.orders o WHERE (SELECT COUNT(*) FROM "

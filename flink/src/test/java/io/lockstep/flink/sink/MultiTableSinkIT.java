@@ -102,8 +102,7 @@ class MultiTableSinkIT {
         List<TxnRow> rows = new ArrayList<>(openOrderTxn(ab[0], 1, 3));
         rows.addAll(orderTxn(ab[1], 2, 1));
         ScriptSource source = ScriptSource.script()
-                .emitAndAwaitHoldingLock(rows, endA)
-                .emit(List.of(TxnRow.endOnly(ab[0])))
+                .emitAroundGateHoldingLock(rows, endA, List.of(TxnRow.endOnly(ab[0])))
                 .await(hold)
                 .build();
         start(source, COMMIT_INTERVAL_MS, 200);
@@ -171,8 +170,8 @@ class MultiTableSinkIT {
         for (int n = 1; n <= 3; n++) {
             rows.addAll(orderTxn(ab[1], n, 1));
         }
-        ScriptSource source = ScriptSource.script().emitAndAwaitHoldingLock(rows, endA)
-                .emit(List.of(TxnRow.endOnly(ab[0]))).build();
+        ScriptSource source = ScriptSource.script()
+                .emitAroundGateHoldingLock(rows, endA, List.of(TxnRow.endOnly(ab[0]))).build();
         start(source, COMMIT_INTERVAL_MS, 200);
 
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.orders") == 3);

@@ -5,7 +5,8 @@ import org.apache.flink.streaming.api.functions.source.SourceFunction;
 
 /**
  * A non-parallel test source generating shop transactions (1 order + {@code items} items each, see
- * {@link ShopSinkJobs#orderTxn}) round-robin over the given source partitions, {@code txnsPerPartition} each. Order ids are {@code partition * 1_000_000 + n}. Each transaction is emitted under the checkpoint lock.
+ * {@link ShopSinkJobs#orderTxn}) round-robin over the given source partitions, {@code txnsPerPartition} each.
+ * Order ids are {@code partition * 1_000_000 + n}. Each transaction is emitted under the checkpoint lock.
  *
  * <p>Paced by the test, not by time: after every {@code roundsPerBatch} rounds (one transaction per partition) it
  * waits at gate {@link #gateName(String, int) gateName(prefix, batch)} until the test opens it, so a reader that

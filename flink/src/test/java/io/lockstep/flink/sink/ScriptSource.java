@@ -17,7 +17,8 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
 
     /** One step: rows to emit, then optionally a gate to wait at (holding the lock or not). */
-    private record Step(ArrayList<TxnRow> rows, String gate, boolean holdLock) implements Serializable {
+    private record Step(ArrayList<TxnRow> rows, String gate, boolean holdLock, ArrayList<TxnRow> after)
+            implements Serializable {
     }
 
     private final ArrayList<Step> steps;
@@ -42,6 +43,7 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
                 synchronized (ctx.getCheckpointLock()) {
                     emit(ctx, step.rows());
                     Gates.pass(step.gate(), () -> running);
+                    emit(ctx, step.after());
                 }
             } else {
                 synchronized (ctx.getCheckpointLock()) {
@@ -71,22 +73,23 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
 
         /** Emits the rows together under the checkpoint lock. */
         Builder emit(List<TxnRow> rows) {
-            steps.add(new Step(new ArrayList<>(rows), null, false));
+            steps.add(new Step(new ArrayList<>(rows), null, false, new ArrayList<>()));
             return this;
         }
 
         /**
-         * Emits the rows and then waits at {@code gate}, holding the checkpoint lock throughout: no checkpoint can
-         * fall while the rows' source transactions are open.
+         * Emits {@code before}, waits at {@code gate}, then emits {@code after}, holding the checkpoint lock
+         * throughout: no checkpoint can fall while the source transactions opened in {@code before} are open, nor
+         * between the gate and the rows that close them.
          */
-        Builder emitAndAwaitHoldingLock(List<TxnRow> rows, String gate) {
-            steps.add(new Step(new ArrayList<>(rows), gate, true));
+        Builder emitAroundGateHoldingLock(List<TxnRow> before, String gate, List<TxnRow> after) {
+            steps.add(new Step(new ArrayList<>(before), gate, true, new ArrayList<>(after)));
             return this;
         }
 
         /** Waits at {@code gate}; checkpoints go on meanwhile. */
         Builder await(String gate) {
-            steps.add(new Step(new ArrayList<>(), gate, false));
+            steps.add(new Step(new ArrayList<>(), gate, false, new ArrayList<>()));
             return this;
         }
 

@@ -107,7 +107,8 @@ class SinkSettingsTest {
     @Test
     void loadHeadersAreTheSinkPropertiesOverlaidByTheTablesOwnWithoutTheBeginTimeout() {
         StarRocksSinkOptions options = json().withProperty("sink.properties.max_filter_ratio", "0.1")
-                .withProperty("sink.properties.timeout", "100").withProperty("sink.buffer-flush.interval-ms", "1000").build();
+                .withProperty("sink.properties.timeout", "100")
+                .withProperty("sink.buffer-flush.interval-ms", "1000").build();
         options.addTableProperties(StreamLoadTableProperties.builder().database("shop").table("orders")
                 .addProperty("max_filter_ratio", "0.5").addProperty("columns", "a,b").build());
         SinkSettings settings = SinkSettings.from(options);

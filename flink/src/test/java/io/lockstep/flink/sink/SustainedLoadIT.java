@@ -56,7 +56,8 @@ class SustainedLoadIT {
     @Test
     void orderItemsStayThreeTimesTheOrdersThroughout() throws Exception {
         gatePrefix = Gates.newName("sustained");
-        PacedOrderSource source = new PacedOrderSource(ShopSinkJobs.spreadPartitions(PARTITIONS), TXNS_PER_PARTITION, ITEMS, 50, gatePrefix);
+        PacedOrderSource source = new PacedOrderSource(ShopSinkJobs.spreadPartitions(PARTITIONS),
+                TXNS_PER_PARTITION, ITEMS, 50, gatePrefix);
         gateCount = source.batches();
         StreamExecutionEnvironment env = ShopSinkJobs.env(500);
         env.addSource(source, "paced orders").setParallelism(1)
