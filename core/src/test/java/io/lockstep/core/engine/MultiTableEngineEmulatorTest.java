@@ -1,12 +1,14 @@
 package io.lockstep.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.emulator.ManualClock;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.storage.QueryResult;
 
@@ -131,6 +133,41 @@ class MultiTableEngineEmulatorTest {
             assertThat(sr.rowCount("shop", "order_items")).isEqualTo(items);
             assertThat(metrics.count(MetricNames.COMMITS)).as("several commit cycles").isGreaterThanOrEqualTo(5);
             assertThat(engine.bufferedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void anExpiredSharedTransactionFailsLoudlyAtTheNextCall() throws Exception {
+        ManualClock serverClock = new ManualClock();
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(DDL).clock(serverClock).build()) {
+            sr.start();
+            InMemoryLoadMetrics metrics = new InMemoryLoadMetrics();
+            StarRocksTransactionClient client = new StarRocksTransactionClient(TransactionClientConfig.builder()
+                    .loadUrls(sr.feUrl()).username("root").password("").maxRetries(0).build(), metrics);
+            // a long commit interval: the first label stays open while the server's clock passes its timeout
+            MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("exp")
+                    .database("shop").commitIntervalMs(60_000).serverTimeoutSeconds(600).scanningFrequencyMs(5)
+                    .build(), client, metrics);
+            try {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> engine.transactionState() == SharedTransactionState.OPEN);
+                String label = engine.currentTransaction().label();
+                serverClock.advance(Duration.ofSeconds(601));
+                sr.tick(); // the server aborts the expired transaction
+
+                engine.write(0, "shop", "orders", json("{\"order_id\":1,\"item_count\":0}"));
+                engine.txnEnd(0); // the load under the expired label fails on the manager thread
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> engine.transactionState() == SharedTransactionState.FAILED);
+                assertThatThrownBy(() -> engine.write(0, "shop", "orders", json("{\"order_id\":2,\"item_count\":0}")))
+                        .isInstanceOf(LoadEngineException.class).hasMessageContaining(label)
+                        .hasMessageContaining("shop.orders");
+                assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class);
+                assertThat(sr.rowCount("shop", "orders")).isZero();
+            } finally {
+                engine.close();
+                client.close();
+            }
         }
     }
 }
