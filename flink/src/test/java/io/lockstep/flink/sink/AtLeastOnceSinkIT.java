@@ -4,9 +4,11 @@ import static io.lockstep.flink.sink.ShopSinkJobs.count;
 import static io.lockstep.flink.sink.ShopSinkJobs.orderTxn;
 import static io.lockstep.flink.sink.ShopSinkJobs.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
@@ -15,6 +17,7 @@ import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -104,5 +107,23 @@ class AtLeastOnceSinkIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.order_items") == 60);
         assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(20);
         assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+    }
+
+    /**
+     * Rows for a table the server does not have: the flush fails on the engine's threads while the source waits, so
+     * the only task-thread call left is the checkpoint, which fails naming the table instead of completing.
+     */
+    @Test
+    void aFailedFlushFailsTheNextCheckpointNamingTheTable() throws Exception {
+        String hold = Gates.newName("hold");
+        gates.add(hold);
+        ScriptSource source = ScriptSource.script()
+                .emit(List.of(TxnRow.data(0, "shop", "refunds", "{\"refund_id\":1}"))).await(hold).build();
+        start(source, 300, 300);
+
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
+                        .get().extracting(Throwable::getMessage).asString()
+                        .startsWith("checkpoint ").contains("of at-least-once sink subtask", "refunds"));
     }
 }
