@@ -87,7 +87,7 @@ class SinkFailureIT {
                 .emit(orderTxn(3, 1, 1))
                 .emitAroundGateHoldingLock(ShopSinkJobs.openOrderTxn(3, 2, 1), hold, List.of())
                 .build();
-        StreamExecutionEnvironment env = ShopSinkJobs.env(60_000);
+        StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
         ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
         job = env.executeAsync("input ends mid-transaction");
         await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.orders") == 1);
@@ -112,8 +112,7 @@ class SinkFailureIT {
         gates.add(hold);
         ScriptSource source = ScriptSource.script().emit(orderTxn(0, 1, 2)).await(hold).build();
         // No checkpoints here: Flink takes the first one after a random delay, and it would commit the rows.
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(ShopSinkJobs.SINK_PARALLELISM);
+        StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
         ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 3_600_000)
                 .withProperty("sink.properties.timeout", "7200").build());
         job = env.executeAsync("cancel with an open transaction");
