@@ -48,7 +48,7 @@ public final class JdbcProbe {
      */
     public static Outcome probe(@Nullable String jdbcUrl, String username, String password, int timeoutMs) {
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
-            LOG.debug("jdbc-url is not set; server probes are skipped");
+            LOG.info("jdbc-url is not set; server probes are skipped (loads use load-url only)");
             return Outcome.NOT_CONFIGURED;
         }
         String shownUrl = withoutQuery(jdbcUrl);

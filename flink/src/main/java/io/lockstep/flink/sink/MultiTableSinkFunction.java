@@ -116,6 +116,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     /** End of bounded input: loads and commits everything buffered. */
     @Override
     public void finish() throws Exception {
+        LOG.info("multi-table sink subtask {}: end of input, committing everything buffered", runtime.subtaskIndex());
         savepoint("end of input");
     }
 

@@ -4,9 +4,11 @@ import static io.lockstep.flink.sink.ShopSinkJobs.count;
 import static io.lockstep.flink.sink.ShopSinkJobs.orderTxn;
 import static io.lockstep.flink.sink.ShopSinkJobs.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
@@ -15,6 +17,7 @@ import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,10 +77,13 @@ class AtLeastOnceSinkIT {
         return job;
     }
 
-    /** Neither the timer (an hour) nor a checkpoint (a minute) can commit: finish() at the end of input does. */
+    /** Neither the timer (an hour) nor a checkpoint (none) can commit: finish() at the end of input does. */
     @Test
     void aBoundedJobCommitsEverythingIntoBothTablesWhenItEnds() throws Exception {
-        ShopSinkJobs.awaitEnd(start(orders(60, 2).build(), ONE_HOUR_MS, 60_000));
+        StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
+        ShopSinkJobs.pipeline(env, orders(60, 2).build(), options(ONE_HOUR_MS));
+        job = env.executeAsync("at-least-once end of input");
+        ShopSinkJobs.awaitEnd(job);
 
         assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(60);
         assertThat(count(sr.emulator(), "shop.order_items")).isEqualTo(120);
@@ -88,7 +94,7 @@ class AtLeastOnceSinkIT {
     void theCommitTimerMakesRowsVisibleWhileTheJobRuns() throws Exception {
         String hold = Gates.newName("hold");
         gates.add(hold);
-        start(orders(20, 1).await(hold).build(), 300, 60_000);
+        start(orders(20, 1).await(hold).build(), 300, 0);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.order_items") == 20);
         assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(20);
@@ -104,5 +110,23 @@ class AtLeastOnceSinkIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.order_items") == 60);
         assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(20);
         assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+    }
+
+    /**
+     * Rows for a table the server does not have: the flush fails on the engine's threads while the source waits, so
+     * the only task-thread call left is the checkpoint, which fails naming the table instead of completing.
+     */
+    @Test
+    void aFailedFlushFailsTheNextCheckpointNamingTheTable() throws Exception {
+        String hold = Gates.newName("hold");
+        gates.add(hold);
+        ScriptSource source = ScriptSource.script()
+                .emit(List.of(TxnRow.data(0, "shop", "refunds", "{\"refund_id\":1}"))).await(hold).build();
+        start(source, 300, 300);
+
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
+                        .get().extracting(Throwable::getMessage).asString()
+                        .startsWith("checkpoint ").contains("of at-least-once sink subtask", "refunds"));
     }
 }

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import java.util.concurrent.CancellationException;
 import org.apache.flink.streaming.api.functions.source.SourceFunction;
 
 /**
@@ -54,7 +55,10 @@ final class PacedOrderSource implements SourceFunction<DefaultStarRocksRowData> 
                 }
             }
             if ((n + 1) % roundsPerBatch == 0 || n + 1 == txnsPerPartition) {
-                Gates.pass(gateName(gatePrefix, n / roundsPerBatch), () -> running);
+                if (!Gates.pass(gateName(gatePrefix, n / roundsPerBatch), () -> running)) {
+                    // cancelled: throw rather than return, so the input does not end and the sinks do not finish()
+                    throw new CancellationException("paced source cancelled");
+                }
             }
         }
     }

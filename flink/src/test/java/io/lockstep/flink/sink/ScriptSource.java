@@ -4,6 +4,7 @@ import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import org.apache.flink.streaming.api.functions.source.SourceFunction;
 
 /**
@@ -42,7 +43,7 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
             if (step.holdLock()) {
                 synchronized (ctx.getCheckpointLock()) {
                     emit(ctx, step.rows());
-                    Gates.pass(step.gate(), () -> running);
+                    pass(step.gate());
                     emit(ctx, step.after());
                 }
             } else {
@@ -50,9 +51,20 @@ final class ScriptSource implements SourceFunction<DefaultStarRocksRowData> {
                     emit(ctx, step.rows());
                 }
                 if (step.gate() != null) {
-                    Gates.pass(step.gate(), () -> running);
+                    pass(step.gate());
                 }
             }
+        }
+    }
+
+    /**
+     * Waits at a gate. Cancelled meanwhile, it throws instead of returning: a legacy source that returns from run()
+     * can race with its cancellation and end the input, and the sinks would then finish() (commit) instead of
+     * being cancelled.
+     */
+    private void pass(String gate) throws InterruptedException {
+        if (!Gates.pass(gate, () -> running)) {
+            throw new CancellationException("script source cancelled at gate " + gate);
         }
     }
 
