@@ -16,9 +16,12 @@ import java.util.regex.Pattern;
  *   <li>exactly-once label, one per (table, checkpoint), deterministic and parseable with
  *       {@link #parseExactlyOnce(String)}: {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}}</li>
  * </ul>
- * The run identity ({@link #newRunId()}: start time in base 36 plus random characters) separates runs: a job
- * started without state gets a new run id, so its labels never collide with labels a previous run finished,
- * while a restored job keeps its run id (from Flink state) and so regenerates the labels it may have left open.
+ * The run identity ({@link #newRunId()}: start time in base 36 plus random characters) separates runs: every start
+ * of a subtask, fresh or restored, takes a new run id, so its labels never collide with labels an earlier run
+ * committed (a restore from an older checkpoint or savepoint, or a stateless start with the same prefix, reuses
+ * checkpoint ids). The exactly-once sink stores the run id of its labels in its checkpoint state, so a restore can
+ * regenerate, with a generator for that run id, the labels the earlier run may have left open
+ * ({@code io.lockstep.core.exactlyonce.LingeringTransactionAborter}).
  * The subtask index separates subtasks; the cycle, sequence or checkpoint id separates labels within a run.
  *
  * <p>Table names are written into labels with every character outside {@code [A-Za-z0-9_-]} replaced by

@@ -19,6 +19,8 @@ import javax.annotation.Nullable;
  */
 public final class SinkOption<T> {
 
+    private static final Pattern USER_INFO = Pattern.compile("//[^/@;\\s]*@");
+
     private final String key;
     private final String typeName;
     @Nullable private final T defaultValue;
@@ -94,7 +96,7 @@ public final class SinkOption<T> {
             return parser.apply(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' = '"
-                    + (secret ? "***" : text) + "': " + e.getMessage());
+                    + (secret ? "***" : withoutUserInfo(text)) + "': " + e.getMessage());
         }
     }
 
@@ -117,6 +119,11 @@ public final class SinkOption<T> {
     @Override
     public String toString() {
         return key;
+    }
+
+    /** Masks URL user info ({@code scheme://user:password@host} → {@code scheme://***@host}) in a shown value. */
+    static String withoutUserInfo(String text) {
+        return USER_INFO.matcher(text).replaceAll("//***@");
     }
 
     private static String displayValue(Object value) {

@@ -1,5 +1,9 @@
 package io.lockstep.flink.options;
 
+import io.lockstep.core.client.LoadUrls;
+import io.lockstep.core.label.LabelGenerator;
+import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +46,7 @@ public final class SinkOptionDefinitions {
                     + "warning and the job runs on (the embedded server has no MySQL port).");
 
     public static final SinkOption<List<String>> LOAD_URL = SinkOption
-            .typedOption("load-url", "String (list)", LoadUrls::parse)
+            .typedOption("load-url", "String (list)", SinkOptionDefinitions::parseLoadUrls)
             .required()
             .description("HTTP addresses of the FE nodes for stream load, `host:port;host:port` "
                     + "(separator `;`, not `,`), each optionally prefixed by `http://` or `https://` "
@@ -84,16 +88,16 @@ public final class SinkOptionDefinitions {
                     + "checkpoint completes); multi-table mode supports only `at-least-once`.");
 
     /** Longest accepted label prefix; StarRocks labels are at most 128 characters (reference §4.3). */
-    public static final int LABEL_PREFIX_MAX_LENGTH = 64;
+    public static final int LABEL_PREFIX_MAX_LENGTH = LabelGenerator.MAX_PREFIX_LENGTH;
 
     public static final SinkOption<String> LABEL_PREFIX = SinkOption
-            .patternOption("sink.label-prefix", Pattern.compile("^[-\\w]{0," + LABEL_PREFIX_MAX_LENGTH + "}$"),
-                    "expected at most " + LABEL_PREFIX_MAX_LENGTH + " characters, only letters, digits, '_' and '-' "
+            .patternOption("sink.label-prefix", Pattern.compile("^[-\\w]{1," + LABEL_PREFIX_MAX_LENGTH + "}$"),
+                    "expected 1 to " + LABEL_PREFIX_MAX_LENGTH + " characters, only letters, digits, '_' and '-' "
                             + "(pattern ^[-\\w]*$)")
-            .description("Prefix of the stream load labels this sink generates: at most 64 characters, "
+            .description("Prefix of the stream load labels this sink generates: 1 to 48 characters, "
                     + "only letters, digits, `_` and `-` (StarRocks labels match `^[-\\w]{1,128}$` and the "
-                    + "sink appends its own suffix). In exactly-once mode a stable prefix lets "
-                    + "a restored job find and roll back its own lingering transactions.");
+                    + "sink appends its own suffix). Labels also carry the subtask index and a "
+                    + "run id drawn at every start, so jobs and restarts sharing a prefix never collide.");
 
     public static final SinkOption<Boolean> MULTI_TABLE_ENABLED = SinkOption
             .booleanOption("sink.transaction.multi-table.enabled")
@@ -169,7 +173,9 @@ public final class SinkOptionDefinitions {
             .typedOption(SINK_PROPERTIES_PREFIX + "format", "Enum (csv, json)", StreamLoadFormat::fromHeaderValue)
             .defaultValue(StreamLoadFormat.CSV)
             .description("Format of `getRow()`: one CSV line or one JSON object. With `json` the sink "
-                    + "sends `strip_outer_array: true` and `ignore_json_size: true` unless set otherwise.");
+                    + "sends `strip_outer_array: true` and `ignore_json_size: true` unless set otherwise. "
+                    + "Lockstep's sinks load JSON rows only: creating a sink with `csv` (the default, kept "
+                    + "from the StarRocks connector) fails and asks for `json`.");
 
     public static final SinkOption<Boolean> MERGE_COMMIT_ENABLED = SinkOption
             .booleanOption(SINK_PROPERTIES_PREFIX + "enable_merge_commit")
@@ -181,15 +187,17 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<Boolean> ABORT_LINGERING_TXN = SinkOption
             .booleanOption("sink.exactly-once.enable-abort-lingering-txn")
             .defaultValue(Boolean.TRUE)
-            .description("Exactly-once: on restore, roll back this subtask's prepared transactions "
-                    + "that are newer than the restored checkpoint (never a committed one). Effective "
-                    + "only with `sink.label-prefix`.");
+            .description("Exactly-once: on restore, roll back the open and prepared transactions the "
+                    + "restored subtasks started after the restored checkpoint (never a committed one, never "
+                    + "one held in state); the state carries the label prefix and run id, so this works with "
+                    + "the default prefix too. See docs/exactly-once.md.");
 
     public static final SinkOption<Integer> CHECK_NUM_LINGERING_TXN = SinkOption
             .intOption("sink.exactly-once.check-num-lingering-txn", -1, 1_000_000)
             .defaultValue(-1)
-            .description("Exactly-once: how many labels after the restored one to check for lingering "
-                    + "transactions. `-1` checks until the first label that is unknown to the server.");
+            .description("Exactly-once: how many labels per table after the restored checkpoint to check "
+                    + "for lingering transactions. `-1` checks until the first label that is unknown to the "
+                    + "server (at most 1000); `n` checks exactly `n`, stepping over unknown ones; `0` checks none.");
 
     /** Every catalogue entry, in documentation order. */
     public static final List<SinkOption<?>> ALL = List.of(
@@ -217,6 +225,22 @@ public final class SinkOptionDefinitions {
             "content-length", "transfer-encoding", "host");
 
     private SinkOptionDefinitions() {
+    }
+
+    /**
+     * Parses {@code load-url} with the core's parser ({@link LoadUrls}, the one used by the HTTP client), so the
+     * sink accepts exactly what it can connect to.
+     *
+     * @param text e.g. {@code fe1:8030;https://fe2:8443}
+     * @return the base URLs in order, each {@code scheme://host:port}; read-only, never empty
+     * @throws IllegalArgumentException naming the bad entry and the expected form
+     */
+    static List<String> parseLoadUrls(String text) {
+        List<String> urls = new ArrayList<>();
+        for (URI base : LoadUrls.parse(text, "load-url").bases()) {
+            urls.add(base.toString());
+        }
+        return Collections.unmodifiableList(urls);
     }
 
     /**

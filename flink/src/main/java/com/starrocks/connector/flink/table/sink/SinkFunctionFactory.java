@@ -4,9 +4,11 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkVersion;
+import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
+import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
+import io.lockstep.flink.sink.MultiTableSinkFunction;
+import io.lockstep.flink.sink.SinkSettings;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Creates the StarRocks sink for a DataStream job, the documented entry point (DESIGN.md §2; seed
@@ -15,35 +17,38 @@ import org.slf4j.LoggerFactory;
  */
 public final class SinkFunctionFactory {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SinkFunctionFactory.class);
-
     private SinkFunctionFactory() {
     }
 
     /**
-     * Creates a sink for streams of {@code StarRocksRowData}; with multi-table transactions on,
-     * the stream must be keyed by {@code StarRocksRowData::getSourcePartition}.
-     *
-     * <p>Not available yet: the engine-backed sink is issue 4's "Sink behaviour" part. This method
-     * validates the options (so a misconfiguration is reported first) and then throws.
+     * Creates a sink for streams of {@code StarRocksRowData}:
+     * <ul>
+     *   <li>{@code sink.transaction.multi-table.enabled = true}: {@link MultiTableSinkFunction}; the stream must be
+     *       keyed by {@code StarRocksRowData::getSourcePartition};</li>
+     *   <li>single-table, {@code sink.semantic = at-least-once}: {@link AtLeastOnceSinkFunction};</li>
+     *   <li>single-table, {@code sink.semantic = exactly-once}: {@link ExactlyOnceSinkFunction} (two-phase commit
+     *       with checkpoints, docs/exactly-once.md).</li>
+     * </ul>
+     * The options are checked here (so a misconfiguration fails the job submission, not every subtask); the sink
+     * opens its HTTP client and engine in {@code open()}.
      *
      * @param sinkOptions validated options
      * @param <T> the element type; must be a {@code StarRocksRowData} implementation
      * @return the sink function
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink (see
-     *     {@link #validate})
-     * @throws UnsupportedOperationException always, until the sink is built (issue 4)
+     *     {@link #validate} and {@link SinkSettings#from})
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(StarRocksSinkOptions sinkOptions) {
         validate(sinkOptions);
-        // TODO(lead, issue 4 "Sink behaviour"): return the engine-backed SinkFunction here
-        // (multi-table: StarRocksRowData -> engine write/txnEnd per source partition; exactly-once:
-        // 2PC with checkpoint state). Also probe jdbc-url (warn only when unreachable) and check
-        // sink.properties.timeout against the checkpoint interval for exactly-once at open().
-        // Update SinkFunctionFactoryTest#createSinkFunctionIsNotAvailableYet when this changes.
-        throw new UnsupportedOperationException("sink not built yet: issue 4 (the options are valid: "
-                + describe(sinkOptions) + ")");
+        SinkSettings.from(sinkOptions);
+        if (sinkOptions.isMultiTableTransactionEnabled()) {
+            return new MultiTableSinkFunction<>(sinkOptions);
+        }
+        if (sinkOptions.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
+            return new AtLeastOnceSinkFunction<>(sinkOptions);
+        }
+        return new ExactlyOnceSinkFunction<>(sinkOptions);
     }
 
     /**
@@ -63,17 +68,5 @@ public final class SinkFunctionFactory {
                     "Invalid sink option 'sink.version' = 'V1': Lockstep implements only the transaction "
                             + "stream load sink; expected 'V2' or 'AUTO'");
         }
-        if (sinkOptions.getSemantic() == SinkSemantic.EXACTLY_ONCE && sinkOptions.getLabelPrefix() == null
-                && sinkOptions.isAbortLingeringTransactions()) {
-            LOG.warn("sink.semantic=exactly-once without sink.label-prefix: a restored job cannot find "
-                    + "lingering transactions of an earlier run; set sink.label-prefix to enable "
-                    + "sink.exactly-once.enable-abort-lingering-txn");
-        }
-    }
-
-    private static String describe(StarRocksSinkOptions sinkOptions) {
-        return (sinkOptions.isMultiTableTransactionEnabled() ? "multi-table" : "single-table")
-                + ", " + sinkOptions.getSemantic().optionValue()
-                + ", target " + sinkOptions.getDatabaseName() + "." + sinkOptions.getTableName();
     }
 }

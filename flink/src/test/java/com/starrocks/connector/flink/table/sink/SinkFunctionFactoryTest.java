@@ -1,9 +1,15 @@
 package com.starrocks.connector.flink.table.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.flink.options.InvalidSinkOptionException;
+import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
+import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
+import io.lockstep.flink.sink.MultiTableSinkFunction;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 class SinkFunctionFactoryTest {
@@ -37,14 +43,48 @@ class SinkFunctionFactoryTest {
                 .hasMessage("sinkOptions is null; build them with StarRocksSinkOptions.builder()");
     }
 
-    /** Pins the interim behaviour; replace with real sink tests when issue 4's sink exists. */
     @Test
-    void createSinkFunctionIsNotAvailableYet() {
+    void multiTableOptionsGiveTheMultiTableSink() {
+        StarRocksSinkOptions options = json().withProperty("sink.version", "V2")
+                .withProperty("sink.transaction.multi-table.enabled", "true").build();
+
+        assertThat(SinkFunctionFactory.<Object>createSinkFunction(options)).isInstanceOf(MultiTableSinkFunction.class);
+    }
+
+    @Test
+    void singleTableAtLeastOnceOptionsGiveTheAtLeastOnceSink() {
+        assertThat(SinkFunctionFactory.<Object>createSinkFunction(json().build()))
+                .isInstanceOf(AtLeastOnceSinkFunction.class);
+    }
+
+    @Test
+    void singleTableExactlyOnceGetsTheTwoPhaseCommitSink() {
+        StarRocksSinkOptions options = json().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.label-prefix", "job1").build();
+
+        assertThat(SinkFunctionFactory.<Object>createSinkFunction(options))
+                .isInstanceOf(ExactlyOnceSinkFunction.class);
+    }
+
+    @Test
+    void csvFormatIsRejectedBecauseTheSinksLoadJsonRows() {
         StarRocksSinkOptions options = StarRocksSinkOptionsTest.required().build();
 
         assertThatThrownBy(() -> SinkFunctionFactory.createSinkFunction(options))
-                .isExactlyInstanceOf(UnsupportedOperationException.class)
-                .hasMessage("sink not built yet: issue 4 (the options are valid: single-table, at-least-once, "
-                        + "target test.orders)");
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessage("Invalid sink option 'sink.properties.format' = 'csv' (default): Lockstep's sinks load "
+                        + "each row (getRow()) as one JSON object; expected 'json'");
+    }
+
+    @Test
+    void createdSinksSurviveJavaSerialization() throws Exception {
+        SinkFunction<Object> sink = SinkFunctionFactory.createSinkFunction(json().withProperty("sink.version", "V2")
+                .withProperty("sink.transaction.multi-table.enabled", "true").build());
+
+        assertThat(InstantiationUtil.clone(sink)).isInstanceOf(MultiTableSinkFunction.class);
+    }
+
+    static StarRocksSinkOptions.Builder json() {
+        return StarRocksSinkOptionsTest.required().withProperty("sink.properties.format", "json");
     }
 }

@@ -1,0 +1,121 @@
+package io.lockstep.core.exactlyonce;
+
+import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.label.LabelGenerator;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chooses the run identity of an exactly-once subtask that starts from checkpoint N (N = 0 without state), so that
+ * the next start from N can find what this run left open even if it never completes a checkpoint (which would
+ * record its run id in state).
+ *
+ * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)}
+ * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
+ * submission, e.g. from a savepoint) walks another. A candidate is taken by an earlier run
+ * when its first label exists: a run restored from N names its first transaction, whatever the table, for
+ * checkpoint {@code N + 1}, so the label {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} exists for one of its
+ * tables (reference §4.3: labels of finished transactions are remembered for {@code label_keep_max_second}). A
+ * taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after
+ * N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is this run's id.
+ * A fresh start (no state) keeps a random {@link LabelGenerator#newRunId()}.
+ *
+ * <p>Only for a fixed target table: with routing by {@code *} the table of an earlier run's first label is not known,
+ * so {@code tables} may miss it, and a random run id is taken instead ({@code tables} empty). With a fixed table the
+ * first free candidate has no label at N + 1; a later label of it could exist only if the server forgot an earlier
+ * run's N + 1 label but not a later one. A begin on such a label fails with LABEL_ALREADY_EXISTS and the job
+ * restarts from a later checkpoint; data is never loaded twice.
+ *
+ * <p>Stateless; called once per restore from the thread that restores the subtask.
+ */
+public final class DerivedRunId {
+    private static final Logger LOG = LoggerFactory.getLogger(DerivedRunId.class);
+    /** Most candidates walked before giving up and taking a random run id. */
+    public static final int MAX_CANDIDATES = 100;
+    private static final int RUN_ID_CHARS = 16;
+
+    private DerivedRunId() {
+    }
+
+    /**
+     * Candidate {@code k}: 16 characters of {@code [0-9a-z]}, a pure function of its inputs.
+     *
+     * @param jobId          the Flink job id
+     * @param restoredRunIds run ids held in the restored state, in any order (empty without state)
+     */
+    public static String candidate(String jobId, List<String> restoredRunIds, long restoredCheckpointId,
+                                   int subtaskIndex, int k) {
+        StringBuilder key = new StringBuilder("lockstep-run|").append(jobId);
+        restoredRunIds.stream().sorted().distinct().forEach(id -> key.append('|').append(id));
+        key.append('|').append(restoredCheckpointId).append('|').append(subtaskIndex).append('|').append(k);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            String base36 = new BigInteger(1, digest).toString(36);
+            return base36.substring(0, RUN_ID_CHARS);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /**
+     * Walks the candidates, rolls back what taken ones left open, and returns the first free one.
+     *
+     * @param aborter              ends the lingering labels of taken candidates
+     * @param labelPrefix          this run's label prefix
+     * @param subtaskIndex         this run's subtask index
+     * @param jobId                the Flink job id
+     * @param restoredRunIds       run ids held in the restored state (empty without state)
+     * @param restoredCheckpointId N, 0 without state
+     * @param tables               the fixed target table; empty when routing by {@code *} (a random id is taken)
+     * @param heldLabels           labels held in the restored state (never touched)
+     * @return the run id for this run's labels
+     */
+    public static String claim(TransactionClient client, LingeringTransactionAborter aborter, String labelPrefix,
+                               int subtaskIndex, String jobId, List<String> restoredRunIds, long restoredCheckpointId,
+                               List<TableId> tables, Set<String> heldLabels) {
+        Objects.requireNonNull(client, "client");
+        if (tables.isEmpty()) {
+            return LabelGenerator.newRunId();
+        }
+        for (int k = 0; k < MAX_CANDIDATES; k++) {
+            String runId = candidate(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
+            LabelGenerator labels = new LabelGenerator(labelPrefix, subtaskIndex, runId);
+            boolean taken = false;
+            for (TableId table : tables) {
+                String first = labels.exactlyOnceLabel(table.table(), restoredCheckpointId + 1);
+                try {
+                    if (client.labelState(table.database(), first) != LabelState.UNKNOWN) {
+                        taken = true;
+                        break;
+                    }
+                } catch (TransactionException e) {
+                    LOG.warn("cannot read the state of label {} in database {}; taking a random run id (what earlier "
+                            + "runs restored from checkpoint {} left open ends by the server timeout): {}", first,
+                            table.database(), restoredCheckpointId, e.getMessage());
+                    return LabelGenerator.newRunId();
+                }
+            }
+            if (!taken) {
+                return runId;
+            }
+            LOG.info("run id {} was used by an earlier attempt that started from checkpoint {}; ending what it left "
+                    + "open", runId, restoredCheckpointId);
+            aborter.abortLingering(List.of(new LingeringScope(labelPrefix, subtaskIndex, runId, restoredCheckpointId,
+                    tables)), heldLabels);
+        }
+        LOG.warn("{} derived run ids after checkpoint {} are all used; taking a random one", MAX_CANDIDATES,
+                restoredCheckpointId);
+        return LabelGenerator.newRunId();
+    }
+}

@@ -1,0 +1,21 @@
+package io.lockstep.core.exactlyonce;
+
+import java.util.Objects;
+
+/**
+ * One target table: labels are scoped per database (reference §4.3), so a label probe needs both parts.
+ *
+ * @param database the database
+ * @param table    the table, as the user named it (not sanitized)
+ */
+public record TableId(String database, String table) {
+    public TableId {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(table, "table");
+    }
+
+    @Override
+    public String toString() {
+        return database + "." + table;
+    }
+}

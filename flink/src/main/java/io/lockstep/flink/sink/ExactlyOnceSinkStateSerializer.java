@@ -1,0 +1,101 @@
+package io.lockstep.flink.sink;
+
+import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.exactlyonce.TableId;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * Versioned binary form of {@link ExactlyOnceSinkState} (no Kryo; STYLE.md §2, {@code KafkaWriterStateSerializer}).
+ * The sink stores {@code SimpleVersionedSerialization.writeVersionAndSerialize(...)} bytes in a
+ * {@code ListState<byte[]>}, so the version travels with every element.
+ *
+ * <p>Version 1, big-endian ({@link DataOutputSerializer}): UTF labelPrefix, int subtaskIndex, UTF runId, long
+ * checkpointId; int table count, then per table UTF database, UTF table; int pending count, then per transaction
+ * UTF database, UTF table, UTF label, long checkpointId, UTF runId. Stateless and thread-safe.
+ */
+public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSerializer<ExactlyOnceSinkState> {
+    /** The version this class writes. */
+    public static final int VERSION = 1;
+    /** Upper bound on element counts, against reading garbage as a huge list. */
+    private static final int MAX_ELEMENTS = 1_000_000;
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(ExactlyOnceSinkState state) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        out.writeUTF(state.labelPrefix());
+        out.writeInt(state.subtaskIndex());
+        out.writeUTF(state.runId());
+        out.writeLong(state.checkpointId());
+        out.writeInt(state.tables().size());
+        for (TableId table : state.tables()) {
+            out.writeUTF(table.database());
+            out.writeUTF(table.table());
+        }
+        out.writeInt(state.pending().size());
+        for (CheckpointedTransaction txn : state.pending()) {
+            out.writeUTF(txn.database());
+            out.writeUTF(txn.table());
+            out.writeUTF(txn.label());
+            out.writeLong(txn.checkpointId());
+            out.writeUTF(txn.runId());
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    /**
+     * @throws IOException if {@code version} is not one this class reads (naming it and the supported one), or the
+     *                     bytes are truncated or malformed
+     */
+    @Override
+    public ExactlyOnceSinkState deserialize(int version, byte[] serialized) throws IOException {
+        if (version != VERSION) {
+            throw new IOException("exactly-once sink state has version " + version + ", but this Lockstep reads only "
+                    + "version " + VERSION + "; restore with the Lockstep release that wrote it, or start without "
+                    + "state");
+        }
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        try {
+            String prefix = in.readUTF();
+            int subtask = in.readInt();
+            String runId = in.readUTF();
+            long checkpointId = in.readLong();
+            int tableCount = count(in.readInt(), "table");
+            List<TableId> tables = new ArrayList<>(tableCount);
+            for (int i = 0; i < tableCount; i++) {
+                tables.add(new TableId(in.readUTF(), in.readUTF()));
+            }
+            int pendingCount = count(in.readInt(), "pending transaction");
+            List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
+            for (int i = 0; i < pendingCount; i++) {
+                pending.add(new CheckpointedTransaction(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
+                        in.readUTF()));
+            }
+            if (in.available() > 0) {
+                throw new IOException(in.available() + " unexpected bytes after the exactly-once sink state");
+            }
+            return new ExactlyOnceSinkState(prefix, subtask, runId, checkpointId, tables, pending);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("exactly-once sink state (version " + version + ", " + serialized.length
+                    + " bytes) is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private static int count(int value, String what) throws IOException {
+        if (value < 0 || value > MAX_ELEMENTS) {
+            throw new IOException(what + " count " + value + " is out of range");
+        }
+        return value;
+    }
+}

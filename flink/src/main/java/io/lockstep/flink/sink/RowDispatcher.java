@@ -1,0 +1,86 @@
+package io.lockstep.flink.sink;
+
+import com.starrocks.connector.flink.table.data.StarRocksRowData;
+import java.util.Objects;
+import javax.annotation.concurrent.NotThreadSafe;
+
+/**
+ * Turns the sink's input elements into engine calls (issue 4 "Sink behaviour", invoke): a row with data →
+ * {@link EngineCalls#write}; a row with {@code transactionEnd=true} → {@link EngineCalls#txnEnd} for its source
+ * partition, after its data. A row may carry data and the end, or only the end ({@code getRow()} null or empty).
+ *
+ * <p>Multi-table mode needs each row's source partition: a row with {@code sourcePartition < 0} is refused with a
+ * message explaining the keyBy contract. Single-table modes ignore partitions and transaction ends (each flush
+ * commits per table).
+ *
+ * <p>Task thread only.
+ */
+@NotThreadSafe
+public final class RowDispatcher {
+
+    /** The engine operations the dispatcher drives (the multi-table or single-table engine, or a test fake). */
+    public interface EngineCalls {
+        /**
+         * Buffers one JSON row.
+         *
+         * @param partition the row's source partition (-1 in single-table modes)
+         */
+        void write(int partition, String database, String table, byte[] row) throws InterruptedException;
+
+        /** The source transaction of {@code partition} ended (multi-table mode only). */
+        void txnEnd(int partition);
+    }
+
+    private final RowRouting routing;
+    private final boolean multiTable;
+    private final EngineCalls engine;
+
+    /**
+     * @param multiTable whether source partitions and transaction ends matter (multi-table mode)
+     */
+    public RowDispatcher(RowRouting routing, boolean multiTable, EngineCalls engine) {
+        this.routing = Objects.requireNonNull(routing, "routing");
+        this.multiTable = multiTable;
+        this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    /**
+     * Handles one input element.
+     *
+     * @throws IllegalArgumentException if the element is not a {@link StarRocksRowData}, has neither data nor a
+     *                                  transaction end, cannot be routed, or (multi-table) has no source partition;
+     *                                  nothing of the element is buffered then
+     * @throws InterruptedException     if interrupted while the engine blocks on memory
+     */
+    public void dispatch(Object element) throws InterruptedException {
+        StarRocksRowData row = RowRouting.asRowData(element);
+        byte[] data = RowRouting.payload(row);
+        boolean end = row.isTransactionEnd();
+        if (data == null && !(multiTable && end)) {
+            if (end) {
+                return; // single-table modes: an end-only row carries nothing to load
+            }
+            throw new IllegalArgumentException("row " + RowRouting.describe(row) + " has no data (getRow() is "
+                    + "null or empty) and is not a transaction end; every row must carry one JSON object, or "
+                    + "transactionEnd=true");
+        }
+        int partition = -1;
+        if (multiTable) {
+            partition = row.getSourcePartition();
+            if (partition < 0) {
+                throw new IllegalArgumentException("row " + RowRouting.describe(row) + " has sourcePartition "
+                        + partition + ": multi-table mode commits per source partition, so every row needs "
+                        + "setSourcePartition(p >= 0) and the stream must be keyed by it before the sink "
+                        + "(stream.keyBy(StarRocksRowData::getSourcePartition).addSink(sink)), which keeps each "
+                        + "partition's transactions in order on one sink subtask");
+            }
+        }
+        if (data != null) {
+            RowRouting.Target target = routing.route(row);
+            engine.write(partition, target.database(), target.table(), data);
+        }
+        if (multiTable && end) {
+            engine.txnEnd(partition);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.lockstep.flink.sink;
+
+import com.starrocks.connector.flink.table.data.StarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.options.SinkOptionDefinitions;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * Where a row goes: {@code database-name} / {@code table-name} name the target, or {@code *} takes it from each
+ * row's {@link StarRocksRowData#getDatabase()} / {@link StarRocksRowData#getTable()} (DESIGN.md §2). The two are
+ * independent: {@code database-name=shop, table-name=*} routes by table within {@code shop}.
+ *
+ * <p>Immutable and serializable (shipped inside the sink function).
+ */
+public final class RowRouting implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** A resolved target table. */
+    public record Target(String database, String table) {
+        /** {@code database.table}. */
+        @Override
+        public String toString() {
+            return database + "." + table;
+        }
+    }
+
+    /** The fixed database, or null to take each row's. */
+    @Nullable
+    private final String database;
+    /** The fixed table, or null to take each row's. */
+    @Nullable
+    private final String table;
+
+    private RowRouting(@Nullable String database, @Nullable String table) {
+        this.database = database;
+        this.table = table;
+    }
+
+    /** The routing of {@code database-name} and {@code table-name}. */
+    public static RowRouting from(StarRocksSinkOptions options) {
+        return new RowRouting(fixed(options.getDatabaseName()), fixed(options.getTableName()));
+    }
+
+    private static String fixed(String option) {
+        return SinkOptionDefinitions.WILDCARD.equals(option) ? null : option;
+    }
+
+    /**
+     * The target of {@code row}.
+     *
+     * @throws IllegalArgumentException if routing by row and the row's database or table is null or blank (the
+     *                                  message names the option and the row's unique key and partition)
+     */
+    public Target route(StarRocksRowData row) {
+        String db = database != null ? database : fromRow(row.getDatabase(), "database", "database-name", row);
+        String tbl = table != null ? table : fromRow(row.getTable(), "table", "table-name", row);
+        return new Target(db, tbl);
+    }
+
+    private static String fromRow(String value, String what, String option, StarRocksRowData row) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("row " + describe(row) + " has no " + what + ": sink option '"
+                    + option + "' = '*' routes each row by its own " + what + "; set it on the row (e.g. new "
+                    + "DefaultStarRocksRowData(null, database, table, json)) or configure '" + option + "'");
+        }
+        return value;
+    }
+
+    /**
+     * The element as a {@link StarRocksRowData}.
+     *
+     * @throws IllegalArgumentException naming the element's class if it is not one
+     */
+    public static StarRocksRowData asRowData(Object element) {
+        if (element instanceof StarRocksRowData rowData) {
+            return rowData;
+        }
+        throw new IllegalArgumentException("the StarRocks sink takes StarRocksRowData elements (e.g. "
+                + "DefaultStarRocksRowData), got " + (element == null ? "null" : element.getClass().getName()));
+    }
+
+    /** The row's JSON as UTF-8 bytes, or null when the row carries no data ({@code getRow()} null or empty). */
+    @Nullable
+    public static byte[] payload(StarRocksRowData row) {
+        String json = row.getRow();
+        return json == null || json.isEmpty() ? null : json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A short description of a row for error messages: unique key (or database.table) and source partition, never
+     * the row's data.
+     */
+    public static String describe(StarRocksRowData row) {
+        String key = row.getUniqueKey();
+        if (key == null) {
+            key = row.getDatabase() + "." + row.getTable();
+        }
+        return "'" + key + "' (source partition " + row.getSourcePartition() + ")";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RowRouting other && Objects.equals(database, other.database)
+                && Objects.equals(table, other.table);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(database, table);
+    }
+}

@@ -1,0 +1,238 @@
+package io.lockstep.flink.sink;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.client.LoadUrls;
+import io.lockstep.core.client.TransactionClientConfig;
+import io.lockstep.core.engine.LoadEngineConfig;
+import io.lockstep.flink.options.InvalidSinkOptionException;
+import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.StreamLoadFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import javax.annotation.Nullable;
+
+/**
+ * The one mapping from {@link StarRocksSinkOptions} to the core's settings: the HTTP client's
+ * {@link TransactionClientConfig}, the engine's {@link LoadEngineConfig} and the stream load headers per table.
+ * Every sink (multi-table, at-least-once single-table, exactly-once) builds its core objects through this class,
+ * so an option means the same thing in every mode.
+ *
+ * <p>Mapping (option → core setting):
+ * <ul>
+ *   <li>{@code load-url} → {@link TransactionClientConfig#loadUrls()}, parsed by the core's {@link LoadUrls};
+ *       {@code username}, {@code password} → the client's credentials;</li>
+ *   <li>{@code sink.connect.timeout-ms} → {@code connectTimeoutMs}; {@code sink.socket.timeout-ms} →
+ *       {@code socketTimeoutMs} ({@code -1} keeps the client default of 300000 ms, {@code 0} means no limit,
+ *       i.e. {@link Integer#MAX_VALUE} ms);</li>
+ *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
+ *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
+ *   <li>{@code sink.label-prefix} → {@link LoadEngineConfig#labelPrefix()} (default {@code lockstep});</li>
+ *   <li>{@code sink.buffer-flush.interval-ms} → {@code commitIntervalMs}; {@code sink.scan-frequency.ms} →
+ *       {@code scanningFrequencyMs}; {@code sink.properties.timeout} → {@code serverTimeoutSeconds} (sent on
+ *       begin, so it is not repeated on loads);</li>
+ *   <li>multi-table mode: {@code sink.transaction.multi-table.buffer-size} → {@code bufferSizeBytes}, and a fixed
+ *       {@code database-name} → {@link LoadEngineConfig#database()}; single-table modes:
+ *       {@code sink.buffer-flush.max-bytes} → {@code bufferSizeBytes};</li>
+ *   <li>{@link StarRocksSinkOptions#streamLoadHeadersFor} → the engine's default and per-table load headers.</li>
+ * </ul>
+ *
+ * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row
+ * format must be JSON with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows);
+ * at-least-once commit intervals must stay below 80% of {@code sink.properties.timeout} (the engine renews its
+ * transactions there, DESIGN.md §6); any other value the core refuses.
+ *
+ * <p>Immutable after {@link #from}; cheap to build, so each subtask builds its own in {@code open()}.
+ */
+public final class SinkSettings {
+    /** The label prefix used when {@code sink.label-prefix} is not set. */
+    public static final String DEFAULT_LABEL_PREFIX = "lockstep";
+
+    private final StarRocksSinkOptions options;
+    private final TransactionClientConfig clientConfig;
+
+    private SinkSettings(StarRocksSinkOptions options, TransactionClientConfig clientConfig) {
+        this.options = options;
+        this.clientConfig = clientConfig;
+    }
+
+    /**
+     * Maps and checks the options; call it where the sink is created, so a misconfiguration fails the job
+     * submission rather than every subtask.
+     *
+     * @throws InvalidSinkOptionException naming the option the core cannot run with
+     * @throws NullPointerException       if {@code options} is null
+     */
+    public static SinkSettings from(StarRocksSinkOptions options) {
+        Objects.requireNonNull(options, "options");
+        checkJson(options);
+        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
+            long intervalMs = options.getBufferFlushIntervalMs();
+            int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
+            if (intervalMs >= timeoutSeconds * 800L) {
+                throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_TIMEOUT_SECONDS.key(),
+                        "Invalid sink option 'sink.properties.timeout' = '" + timeoutSeconds + "': the sink renews "
+                                + "its transactions at 80% of the transaction timeout, which must therefore exceed "
+                                + "the commit interval 'sink.buffer-flush.interval-ms' = '" + intervalMs
+                                + "' ms; expected at least " + (intervalMs / 800 + 1) + " seconds");
+            }
+        }
+        SinkSettings settings = new SinkSettings(options, buildClientConfig(options));
+        // Build one engine config now, so anything the core refuses is reported at job submission.
+        settings.engineConfigBuilder(0, null).build();
+        return settings;
+    }
+
+    /** The options these settings were made from. */
+    public StarRocksSinkOptions options() {
+        return options;
+    }
+
+    /** Settings of the HTTP client ({@code StarRocksTransactionClient}); the same for every subtask. */
+    public TransactionClientConfig clientConfig() {
+        return clientConfig;
+    }
+
+    /**
+     * The engine settings of one subtask.
+     *
+     * @param subtaskIndex this subtask's index, part of every label
+     * @param runId        the run identity for labels ({@code LabelGenerator.newRunId()} for a fresh run, the
+     *                     restored one for exactly-once); null = a fresh one
+     * @throws InvalidSinkOptionException if the core refuses a value (already checked by {@link #from})
+     */
+    public LoadEngineConfig engineConfig(int subtaskIndex, @Nullable String runId) {
+        return build(engineConfigBuilder(subtaskIndex, runId));
+    }
+
+    /**
+     * The engine settings of one subtask as a builder, for a sink that must adjust one (e.g. timeouts); build it
+     * with {@link LoadEngineConfig.Builder#build()}.
+     *
+     * @param runId null = a fresh run identity
+     */
+    public LoadEngineConfig.Builder engineConfigBuilder(int subtaskIndex, @Nullable String runId) {
+        LoadEngineConfig.Builder b = LoadEngineConfig.builder()
+                .labelPrefix(labelPrefix())
+                .subtaskIndex(subtaskIndex)
+                .runId(runId)
+                .commitIntervalMs(commitIntervalMs())
+                .scanningFrequencyMs(options.getScanFrequencyMs())
+                .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds());
+        if (options.isMultiTableTransactionEnabled()) {
+            b.bufferSizeBytes(options.getMultiTableBufferSizeBytes());
+            String database = options.getDatabaseName();
+            if (!SinkOptionDefinitions.WILDCARD.equals(database)) {
+                b.database(database);
+            }
+        } else {
+            b.bufferSizeBytes(options.getBufferFlushMaxBytes());
+        }
+        // The table is not known for "*" routing: the defaults are the headers of a table without own properties.
+        loadHeaders(options.streamLoadHeadersFor("", "")).forEach(b::loadProperty);
+        for (StreamLoadTableProperties table : options.getTableProperties()) {
+            b.tableLoadProperties(table.getDatabase(), table.getTable(),
+                    loadHeaders(options.streamLoadHeadersFor(table.getDatabase(), table.getTable())));
+        }
+        return b;
+    }
+
+    /**
+     * The engine's commit interval, ms: {@code sink.buffer-flush.interval-ms}. Exactly-once commits at checkpoints
+     * and the engine runs no commit timer, so there the interval is capped below 80% of the transaction timeout,
+     * which the engine requires, instead of refusing an option that does not apply (the exactly-once sink checks
+     * the timeout against the checkpoint interval instead).
+     */
+    private long commitIntervalMs() {
+        long intervalMs = options.getBufferFlushIntervalMs();
+        if (options.getSemantic() == SinkSemantic.EXACTLY_ONCE && !options.isMultiTableTransactionEnabled()) {
+            return Math.min(intervalMs, options.getStreamLoadTimeoutSeconds() * 800L - 1);
+        }
+        return intervalMs;
+    }
+
+    /** {@code sink.label-prefix}, or {@value #DEFAULT_LABEL_PREFIX} when unset. */
+    public String labelPrefix() {
+        String prefix = options.getLabelPrefix();
+        return prefix == null || prefix.isEmpty() ? DEFAULT_LABEL_PREFIX : prefix;
+    }
+
+    /**
+     * The stream load headers of loads into one table ({@link StarRocksSinkOptions#streamLoadHeadersFor}, without
+     * {@code timeout}, which goes with the begin).
+     */
+    public Map<String, String> loadHeadersFor(String database, String table) {
+        return loadHeaders(options.streamLoadHeadersFor(database, table));
+    }
+
+    private static Map<String, String> loadHeaders(Map<String, String> headers) {
+        Map<String, String> copy = new LinkedHashMap<>(headers);
+        copy.remove("timeout");
+        return copy;
+    }
+
+    private static LoadEngineConfig build(LoadEngineConfig.Builder b) {
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSinkOptionException("sink", "The sink options cannot run on the load engine: "
+                    + e.getMessage());
+        }
+    }
+
+    private static void checkJson(StarRocksSinkOptions options) {
+        if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                    "Invalid sink option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue()
+                            + "'" + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)")
+                            + ": Lockstep's sinks load each row (getRow()) as one JSON object; expected 'json'");
+        }
+        checkStripOuterArray("sink.properties.strip_outer_array", options.getStreamLoadProperties());
+        for (StreamLoadTableProperties table : options.getTableProperties()) {
+            Map<String, String> props = table.getProperties();
+            String format = props.get("format");
+            if (format != null && !format.trim().toLowerCase(Locale.ROOT).equals("json")) {
+                throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                        "Invalid stream load property 'format' = '" + format + "' for table '"
+                                + table.getUniqueKey() + "': Lockstep's sinks load JSON rows only; expected 'json'");
+            }
+            checkStripOuterArray("strip_outer_array of table '" + table.getUniqueKey() + "'", props);
+        }
+    }
+
+    private static void checkStripOuterArray(String where, Map<String, String> props) {
+        String strip = props.get("strip_outer_array");
+        if (strip != null && !strip.trim().equalsIgnoreCase("true")) {
+            throw new InvalidSinkOptionException("sink.properties.strip_outer_array", "Invalid " + where + " = '"
+                    + strip + "': the sink sends each load as a JSON array of rows; expected 'true' or no value");
+        }
+    }
+
+    private static TransactionClientConfig buildClientConfig(StarRocksSinkOptions options) {
+        String loadUrl = options.toMap().get(SinkOptionDefinitions.LOAD_URL.key());
+        long socketTimeoutMs = options.getSocketTimeoutMs();
+        long retryCapMs = Math.max(1, options.getRetryIntervalMs());
+        long firstRetryMs = Math.min(500, retryCapMs);
+        TransactionClientConfig.Builder b = TransactionClientConfig.builder()
+                .loadUrls(LoadUrls.parse(loadUrl, SinkOptionDefinitions.LOAD_URL.key()))
+                .username(options.getUsername())
+                .password(options.getPassword())
+                .connectTimeoutMs((int) options.getConnectTimeoutMs())
+                .maxRetries(options.getMaxRetries())
+                .retryBackoff(firstRetryMs, retryCapMs);
+        if (socketTimeoutMs == 0) {
+            b.socketTimeoutMs(Integer.MAX_VALUE);
+        } else if (socketTimeoutMs > 0) {
+            b.socketTimeoutMs((int) Math.min(Integer.MAX_VALUE, socketTimeoutMs));
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSinkOptionException("sink", "The sink options cannot configure the HTTP client: "
+                    + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package io.lockstep.flink.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.engine.LoadEngineException;
+import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.label.ExactlyOnceLabel;
+import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.txn.TransactionStatus;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.StreamSink;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link ExactlyOnceSinkFunction} step by step in Flink's operator test harness (no cluster) against the emulator:
+ * what close and finish leave behind, asynchronous failures at the barrier, and a restore that merges two
+ * subtasks' state (rescale 2 → 1).
+ */
+class ExactlyOnceSinkFunctionHarnessTest {
+    private static final String PREFIX = "eo-h";
+
+    @RegisterExtension
+    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl(
+            "CREATE DATABASE eo; CREATE TABLE eo.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id); "
+                    + "CREATE TABLE eo.audit (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
+
+    /** Options; {@code maxBytes} small makes every second row start a load before any checkpoint. */
+    private StarRocksSinkOptions options(long maxBytes) {
+        return options(maxBytes, "events");
+    }
+
+    private StarRocksSinkOptions options(long maxBytes, String tableName) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
+                .withProperty("database-name", "eo")
+                .withProperty("table-name", tableName)
+                .withProperty("username", "root")
+                .withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.label-prefix", PREFIX)
+                .withProperty("sink.max-retries", "0")
+                .withProperty("sink.buffer-flush.max-bytes", String.valueOf(maxBytes))
+                .withProperty("sink.properties.format", "json")
+                .build();
+    }
+
+    private static OneInputStreamOperatorTestHarness<DefaultStarRocksRowData, Object> harness(
+            ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink, int parallelism, int subtask) throws Exception {
+        OneInputStreamOperatorTestHarness<DefaultStarRocksRowData, Object> h =
+                new OneInputStreamOperatorTestHarness<>(new StreamSink<>(sink), parallelism, parallelism, subtask);
+        h.getStreamConfig().setCheckpointingEnabled(true);
+        h.setup();
+        return h;
+    }
+
+    private static StreamRecord<DefaultStarRocksRowData> row(long id) {
+        return row("events", id);
+    }
+
+    private static StreamRecord<DefaultStarRocksRowData> row(String table, long id) {
+        return new StreamRecord<>(new DefaultStarRocksRowData(null, "eo", table,
+                "{\"id\":" + id + ",\"note\":\"n" + id + "\"}"));
+    }
+
+    private long rows() {
+        return sr.emulator().rowCount("eo", "events");
+    }
+
+    private TransactionStatus state(String label) {
+        return sr.emulator().labelState("eo", label);
+    }
+
+    /** The label the same run gives the table at {@code checkpointId}. */
+    private static String sameRunLabel(CheckpointedTransaction txn, long checkpointId) {
+        ExactlyOnceLabel parsed = new LabelGenerator(PREFIX, 0, "x").parseExactlyOnce(txn.label());
+        return new LabelGenerator(PREFIX, parsed.subtaskIndex(), parsed.runId())
+                .exactlyOnceLabel(txn.table(), checkpointId);
+    }
+
+    @Test
+    void closeNeverFlushesAndRollsBackOnlyTheTransactionNotYetPrepared() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(40));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row(1));
+        h.processElement(row(2));
+        h.snapshot(1, 0);
+        CheckpointedTransaction prepared = sink.pendingTransactions().get(0);
+        String next = sameRunLabel(prepared, 2);
+        h.processElement(row(3));
+        h.processElement(row(4)); // over sink.buffer-flush.max-bytes: loads into the checkpoint-2 label
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(next) == TransactionStatus.PREPARE);
+        h.processElement(row(5)); // buffered only
+
+        h.close();
+
+        assertThat(state(prepared.label())).as("prepared at checkpoint 1: the checkpoint settles it")
+                .isEqualTo(TransactionStatus.PREPARED);
+        assertThat(state(next)).as("not prepared: rolled back").isEqualTo(TransactionStatus.ABORTED);
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void finishCommitsNothingTheNextCheckpointCommitsTheTail() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(1 << 20));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row(1));
+        h.processElement(row(2));
+        h.snapshot(1, 0);
+        h.notifyOfCompletedCheckpoint(1);
+        assertThat(rows()).isEqualTo(2);
+        h.processElement(row(3));
+
+        sink.finish();
+        assertThat(rows()).as("finish() commits nothing").isEqualTo(2);
+
+        h.snapshot(2, 0); // the final checkpoint of a bounded job
+        assertThat(rows()).as("prepared, not committed").isEqualTo(2);
+        h.notifyOfCompletedCheckpoint(2);
+        assertThat(rows()).isEqualTo(3);
+        assertThat(sink.pendingTransactions()).isEmpty();
+        h.close();
+    }
+
+    @Test
+    void anAsynchronousLoadFailureFailsTheNextCheckpoint() throws Exception {
+        sr.emulator().faults().failNext(FaultOp.LOAD, 1, "FAILED", "too many filtered rows");
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(40));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row(1));
+        h.processElement(row(2)); // starts the failing load in the background
+
+        assertThatThrownBy(() -> h.snapshot(1, 0))
+                .hasStackTraceContaining("checkpoint 1 of exactly-once sink subtask 0")
+                .hasStackTraceContaining("too many filtered rows")
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class)).isPresent());
+        assertThat(sink.pendingTransactions()).isEmpty();
+        assertThatThrownBy(h::close).as("the harness calls finish(), which reports the stored failure too")
+                .hasMessageContaining("the engine failed earlier");
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aRestoreMergingTwoSubtasksCommitsBothAndRollsBackBothLingeringLabels() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink0 = new ExactlyOnceSinkFunction<>(options(40));
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink1 = new ExactlyOnceSinkFunction<>(options(40));
+        var h0 = harness(sink0, 2, 0);
+        var h1 = harness(sink1, 2, 1);
+        h0.open();
+        h1.open();
+        h0.processElement(row(1));
+        h1.processElement(row(2));
+        OperatorSubtaskState s0 = h0.snapshot(5, 0);
+        OperatorSubtaskState s1 = h1.snapshot(5, 0);
+        List<CheckpointedTransaction> held = List.of(sink0.pendingTransactions().get(0),
+                sink1.pendingTransactions().get(0));
+        // after checkpoint 5 both subtasks load and prepare more, then die before checkpoint 6 completes
+        h0.processElement(row(3));
+        h1.processElement(row(4));
+        h0.snapshot(6, 0);
+        h1.snapshot(6, 0);
+        List<String> lingering = List.of(sameRunLabel(held.get(0), 6), sameRunLabel(held.get(1), 6));
+        assertThat(lingering).allSatisfy(l -> assertThat(state(l)).isEqualTo(TransactionStatus.PREPARED));
+        h0.close();
+        h1.close();
+
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> restoredSink = new ExactlyOnceSinkFunction<>(options(40));
+        var restored = harness(restoredSink, 1, 0);
+        restored.initializeState(AbstractStreamOperatorTestHarness.repackageState(s0, s1));
+        restored.open();
+
+        assertThat(held).allSatisfy(t -> assertThat(state(t.label())).isEqualTo(TransactionStatus.VISIBLE));
+        assertThat(lingering).allSatisfy(l -> assertThat(state(l)).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(rows()).isEqualTo(2);
+
+        restored.processElement(row(3));
+        restored.processElement(row(4));
+        restored.snapshot(7, 0);
+        restored.notifyOfCompletedCheckpoint(7);
+        assertThat(rows()).isEqualTo(4);
+        restored.close();
+    }
+
+    @Test
+    void routingByRowKeepsEveryWrittenTableInStateSoTheRestoreProbesThemAll() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(1 << 20, "*"));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row("events", 1));
+        h.processElement(row("audit", 2));
+        OperatorSubtaskState atOne = h.snapshot(1, 0);
+        h.notifyOfCompletedCheckpoint(1);
+        h.processElement(row("events", 3));
+        h.processElement(row("audit", 4));
+        h.snapshot(2, 0); // prepared, never completed
+        List<CheckpointedTransaction> lingering = sink.pendingTransactions();
+        assertThat(lingering).extracting(CheckpointedTransaction::table).containsExactlyInAnyOrder("events", "audit");
+        h.close();
+
+        var restored = harness(new ExactlyOnceSinkFunction<>(options(1 << 20, "*")), 1, 0);
+        restored.initializeState(atOne);
+        restored.open();
+
+        assertThat(lingering).allSatisfy(t -> assertThat(state(t.label())).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(rows()).isEqualTo(1);
+        assertThat(sr.emulator().rowCount("eo", "audit")).isEqualTo(1);
+        restored.close();
+    }
+}

@@ -1,0 +1,214 @@
+package io.lockstep.flink.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.txn.TransactionStatus;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The exactly-once sink end to end: a MiniCluster (parallelism 2, checkpoints every 200 ms) writes into the in-JVM
+ * emulator's DUPLICATE KEY table, so a row loaded twice would show twice. The source is bounded and checkpointed
+ * ({@link CheckpointPacedSource}); the job's final checkpoint commits the tail. Failures come from
+ * {@link FaultyExactlyOnceSink}.
+ */
+class ExactlyOnceSinkIT {
+    private static final int ROWS = 600;
+    private static final int BATCH = 100;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @RegisterExtension
+    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl(
+            "CREATE DATABASE eo; CREATE TABLE eo.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
+
+    @BeforeEach
+    void resetFaults() {
+        FaultyExactlyOnceSink.reset();
+    }
+
+    private StarRocksSinkOptions options(String prefix, int timeoutSeconds) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
+                .withProperty("database-name", "eo")
+                .withProperty("table-name", "events")
+                .withProperty("username", "root")
+                .withProperty("password", "")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.label-prefix", prefix)
+                .withProperty("sink.buffer-flush.interval-ms", "200")
+                .withProperty("sink.retry.interval-ms", "100")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true")
+                .withProperty("sink.properties.timeout", String.valueOf(timeoutSeconds))
+                .build();
+    }
+
+    /** Runs one job: rows {@code [from, to)} through the faulty sink; {@code restarts} fixed-delay attempts. */
+    private void run(StarRocksSinkOptions options, long from, long to, int restarts, long checkpointIntervalMs)
+            throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(checkpointIntervalMs);
+        Configuration conf = new Configuration();
+        if (restarts > 0) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
+        env.configure(conf);
+        env.addSource(new CheckpointPacedSource("eo", "events", from, to, BATCH))
+                .returns(TypeInformation.of(DefaultStarRocksRowData.class))
+                .setParallelism(1)
+                .rebalance()
+                .addSink(new FaultyExactlyOnceSink(options))
+                .name("exactly-once sink");
+        env.execute("exactly-once IT");
+    }
+
+    /** id → how many times it is visible in eo.events. */
+    private NavigableMap<Long, Long> idCounts() {
+        NavigableMap<Long, Long> counts = new TreeMap<>();
+        for (List<Object> row : sr.emulator().query("SELECT id, COUNT(*) FROM eo.events GROUP BY id").rows()) {
+            counts.put(((Number) row.get(0)).longValue(), ((Number) row.get(1)).longValue());
+        }
+        return counts;
+    }
+
+    private static Map<Long, Long> eachOnce(long from, long to) {
+        Map<Long, Long> expected = new TreeMap<>();
+        for (long id = from; id < to; id++) {
+            expected.put(id, 1L);
+        }
+        return expected;
+    }
+
+    private TransactionStatus state(CheckpointedTransaction txn) {
+        return sr.emulator().labelState(txn.database(), txn.label());
+    }
+
+    private static List<CheckpointedTransaction> preparedExcept(long checkpointId) {
+        List<CheckpointedTransaction> all = new ArrayList<>();
+        FaultyExactlyOnceSink.PREPARED.forEach((id, txns) -> {
+            if (id != checkpointId) {
+                all.addAll(txns);
+            }
+        });
+        return all;
+    }
+
+    @Test
+    void happyPathCommitsEveryRowExactlyOnceIncludingTheTailAtTheFinalCheckpoint() throws Exception {
+        run(options("eo-a", 600), 0, ROWS, 0, 200);
+
+        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        List<CheckpointedTransaction> prepared = preparedExcept(-1);
+        assertThat(prepared).as("one label per table, subtask and checkpoint").hasSizeGreaterThanOrEqualTo(2)
+                .extracting(CheckpointedTransaction::label).doesNotHaveDuplicates();
+        assertThat(prepared).allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
+        assertThat(sr.emulator().liveLoadContexts()).as("no transaction left open").isZero();
+    }
+
+    @Test
+    void failureRightAfterPrepareRestartsRollsBackTheLingeringLabelsAndLoadsEveryRowOnce() throws Exception {
+        FaultyExactlyOnceSink.FAIL_AFTER_PREPARE.set(true);
+
+        run(options("eo-b", 600), 0, ROWS, 3, 200);
+
+        long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
+        assertThat(failedAt).as("the failure was injected").isPositive();
+        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt)).as("prepared at the failed checkpoint")
+                .isNotEmpty()
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(preparedExcept(failedAt))
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
+    }
+
+    @Test
+    void failureAfterTheCheckpointCompletedBeforeTheCommitIsCommittedByTheRestore() throws Exception {
+        FaultyExactlyOnceSink.FAIL_BEFORE_COMMIT.set(true);
+
+        run(options("eo-c", 600), 0, ROWS, 3, 200);
+
+        assertThat(FaultyExactlyOnceSink.FAILED_AT.get()).as("the failure was injected").isPositive();
+        assertThat(FaultyExactlyOnceSink.DUE_AT_FAILURE).isNotEmpty()
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
+        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+    }
+
+    @Test
+    void failureBeforeAnyCheckpointCompletedIsCleanedUpByTheNextAttempt() throws Exception {
+        FaultyExactlyOnceSink.FAIL_AT_FIRST_PREPARE.set(true);
+
+        run(options("eo-f", 600), 0, ROWS, 3, 200);
+
+        long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
+        assertThat(failedAt).as("the failure was injected").isPositive();
+        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt))
+                .as("no state names the failed attempt; its derived run id does")
+                .isNotEmpty()
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.ABORTED));
+        assertThat(preparedExcept(failedAt))
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
+    }
+
+    @Test
+    void aStatelessJobWithTheSamePrefixStartsCleanlyBesideAFailedOnesLabels() throws Exception {
+        FaultyExactlyOnceSink.FAIL_AFTER_PREPARE.set(true);
+        assertThatThrownBy(() -> run(options("eo-d", 600), 0, ROWS / 2, 0, 200))
+                .as("the first job fails without restarts, leaving prepared transactions behind");
+        long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
+        List<CheckpointedTransaction> leftBehind = new ArrayList<>(FaultyExactlyOnceSink.PREPARED.get(failedAt));
+        Map<Long, Long> firstJob = idCounts();
+        FaultyExactlyOnceSink.reset();
+
+        run(options("eo-d", 600), ROWS / 2, ROWS, 0, 200);
+
+        NavigableMap<Long, Long> counts = idCounts();
+        Map<Long, Long> secondJob = new TreeMap<>(counts.tailMap((long) ROWS / 2));
+        assertThat(secondJob).isEqualTo(eachOnce(ROWS / 2, ROWS));
+        assertThat(counts.headMap((long) ROWS / 2)).as("the first job's committed rows, unchanged")
+                .isEqualTo(firstJob).allSatisfy((id, n) -> assertThat(n).isEqualTo(1L));
+        assertThat(leftBehind).as("a stateless start cannot name another run's labels and leaves them alone")
+                .isNotEmpty()
+                .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.PREPARED));
+    }
+
+    @Test
+    void aTransactionTimeoutNotAboveTheCheckpointIntervalFailsTheStartNamingTheOption() {
+        assertThatThrownBy(() -> run(options("eo-e", 1), 0, BATCH, 0, 2_000))
+                .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                        .contains("'sink.properties.timeout' = '1'")
+                        .contains("checkpoint interval (2000 ms)"));
+        assertThat(idCounts()).isEmpty();
+    }
+}

@@ -1,0 +1,138 @@
+package io.lockstep.flink.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Routing and refusals of {@link RowDispatcher}, against a recording fake engine. */
+class RowDispatcherTest {
+
+    /** Records the engine calls as text. */
+    private static final class RecordingEngine implements RowDispatcher.EngineCalls {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void write(int partition, String database, String table, byte[] row) {
+            calls.add("write p" + partition + " " + database + "." + table + " "
+                    + new String(row, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void txnEnd(int partition) {
+            calls.add("txnEnd p" + partition);
+        }
+    }
+
+    private final RecordingEngine engine = new RecordingEngine();
+
+    private static StarRocksSinkOptions options(String database, String table) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", "fe:8030")
+                .withProperty("database-name", database)
+                .withProperty("table-name", table)
+                .withProperty("username", "root")
+                .withProperty("sink.properties.format", "json")
+                .build();
+    }
+
+    private RowDispatcher multiTable(String database, String table) {
+        return new RowDispatcher(RowRouting.from(options(database, table)), true, engine);
+    }
+
+    private static DefaultStarRocksRowData row(int partition, String db, String table, String json, boolean end) {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, db, table, json);
+        row.setSourcePartition(partition);
+        row.setTransactionEnd(end);
+        return row;
+    }
+
+    @Test
+    void wildcardsRouteEachRowByItsOwnDatabaseAndTableAndEndsFollowTheData() throws Exception {
+        RowDispatcher dispatcher = multiTable("*", "*");
+
+        dispatcher.dispatch(row(3, "shop", "orders", "{\"id\":1}", false));
+        dispatcher.dispatch(row(3, "shop", "order_items", "{\"id\":2}", true));
+
+        assertThat(engine.calls).containsExactly("write p3 shop.orders {\"id\":1}",
+                "write p3 shop.order_items {\"id\":2}", "txnEnd p3");
+    }
+
+    @Test
+    void fixedNamesOverrideTheRowsAndEachWildcardIsIndependent() throws Exception {
+        multiTable("shop", "orders").dispatch(row(0, "other", "t", "{}", false));
+        multiTable("shop", "*").dispatch(row(1, "other", "items", "{}", false));
+        multiTable("*", "orders").dispatch(row(2, "crm", "t", "{}", false));
+
+        assertThat(engine.calls).containsExactly("write p0 shop.orders {}", "write p1 shop.items {}",
+                "write p2 crm.orders {}");
+    }
+
+    @Test
+    void anEndOnlyRowEndsTheTransactionWithoutWriting() throws Exception {
+        multiTable("*", "*").dispatch(row(5, null, null, null, true));
+        multiTable("*", "*").dispatch(row(5, null, null, "", true));
+
+        assertThat(engine.calls).containsExactly("txnEnd p5", "txnEnd p5");
+    }
+
+    @Test
+    void aNegativeSourcePartitionIsRefusedExplainingTheKeyByContract() {
+        assertThatThrownBy(() -> multiTable("*", "*").dispatch(row(-1, "shop", "orders", "{}", true)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("row 'shop.orders' (source partition -1) has sourcePartition -1")
+                .hasMessageContaining("setSourcePartition(p >= 0)")
+                .hasMessageContaining("keyBy(StarRocksRowData::getSourcePartition)");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
+    void aRowWithoutDataOrEndIsRefused() {
+        assertThatThrownBy(() -> multiTable("*", "*").dispatch(row(1, "shop", "orders", null, false)))
+                .hasMessage("row 'shop.orders' (source partition 1) has no data (getRow() is null or empty) and is "
+                        + "not a transaction end; every row must carry one JSON object, or transactionEnd=true");
+        assertThat(engine.calls).isEmpty();
+    }
+
+    @Test
+    void routingByRowNeedsTheRowsDatabaseAndTable() {
+        assertThatThrownBy(() -> multiTable("*", "orders").dispatch(row(1, null, "orders", "{}", false)))
+                .hasMessageStartingWith("row 'null.orders' (source partition 1) has no database: sink option "
+                        + "'database-name' = '*' routes each row by its own database");
+        assertThatThrownBy(() -> multiTable("shop", "*").dispatch(row(1, "shop", " ", "{}", true)))
+                .hasMessageContaining("has no table: sink option 'table-name' = '*'");
+        assertThat(engine.calls).as("nothing of a refused row, not even its end").isEmpty();
+    }
+
+    @Test
+    void elementsThatAreNotRowDataAreRefusedNamingTheirClass() {
+        assertThatThrownBy(() -> multiTable("*", "*").dispatch("a string"))
+                .hasMessage("the StarRocks sink takes StarRocksRowData elements (e.g. DefaultStarRocksRowData), got "
+                        + "java.lang.String");
+    }
+
+    @Test
+    void singleTableModesIgnorePartitionsAndTransactionEnds() throws Exception {
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*")), false, engine);
+
+        dispatcher.dispatch(row(-1, "x", "orders", "{\"id\":1}", true));
+        dispatcher.dispatch(row(-1, null, null, null, true));
+
+        assertThat(engine.calls).containsExactly("write p-1 shop.orders {\"id\":1}");
+    }
+
+    @Test
+    void theUniqueKeyNamesTheRowInErrorsAndTheDataNever() {
+        DefaultStarRocksRowData row = row(-2, "shop", "orders", "{\"secret\":\"s3cr3t\"}", false);
+        row.setUniqueKey("order-42");
+
+        assertThatThrownBy(() -> multiTable("*", "*").dispatch(row))
+                .hasMessageStartingWith("row 'order-42' (source partition -2)")
+                .hasMessageNotContaining("s3cr3t");
+    }
+}

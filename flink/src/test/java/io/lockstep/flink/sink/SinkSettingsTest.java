@@ -1,0 +1,162 @@
+package io.lockstep.flink.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.client.TransactionClientConfig;
+import io.lockstep.core.engine.LoadEngineConfig;
+import io.lockstep.flink.options.InvalidSinkOptionException;
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+
+/** The one mapping from sink options to the core's client and engine settings. */
+class SinkSettingsTest {
+
+    private static StarRocksSinkOptions.Builder json() {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", "fe1:8030;https://fe2:8443")
+                .withProperty("database-name", "shop")
+                .withProperty("table-name", "*")
+                .withProperty("username", "loader")
+                .withProperty("password", "pw")
+                .withProperty("sink.properties.format", "json");
+    }
+
+    private static StarRocksSinkOptions.Builder multiTable() {
+        return json().withProperty("sink.version", "V2").withProperty("sink.transaction.multi-table.enabled", "true");
+    }
+
+    @Test
+    void clientSettingsComeFromTheConnectionOptions() {
+        TransactionClientConfig client = SinkSettings.from(json()
+                .withProperty("sink.connect.timeout-ms", "1500")
+                .withProperty("sink.socket.timeout-ms", "7000")
+                .withProperty("sink.max-retries", "5")
+                .withProperty("sink.retry.interval-ms", "2000").build()).clientConfig();
+
+        assertThat(client.loadUrls().bases()).containsExactly(URI.create("http://fe1:8030"),
+                URI.create("https://fe2:8443"));
+        assertThat(client.username()).isEqualTo("loader");
+        assertThat(client.password()).isEqualTo("pw");
+        assertThat(client.connectTimeoutMs()).isEqualTo(1500);
+        assertThat(client.socketTimeoutMs()).isEqualTo(7000);
+        assertThat(client.maxRetries()).isEqualTo(5);
+        assertThat(client.retryBackoffInitialMs()).isEqualTo(500);
+        assertThat(client.retryBackoffMaxMs()).isEqualTo(2000);
+    }
+
+    @Test
+    void socketTimeoutMinusOneKeepsTheClientDefaultAndZeroMeansNoLimit() {
+        assertThat(SinkSettings.from(json().build()).clientConfig().socketTimeoutMs()).isEqualTo(300_000);
+        assertThat(SinkSettings.from(json().withProperty("sink.socket.timeout-ms", "0").build())
+                .clientConfig().socketTimeoutMs()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void aRetryIntervalBelowTheFirstBackoffCapsItAndZeroBecomesOneMillisecond() {
+        TransactionClientConfig short200 = SinkSettings.from(json().withProperty("sink.retry.interval-ms", "200")
+                .build()).clientConfig();
+        TransactionClientConfig zero = SinkSettings.from(json().withProperty("sink.retry.interval-ms", "0")
+                .build()).clientConfig();
+
+        assertThat(short200.retryBackoffInitialMs()).isEqualTo(200);
+        assertThat(short200.retryBackoffMaxMs()).isEqualTo(200);
+        assertThat(zero.retryBackoffInitialMs()).isEqualTo(1);
+        assertThat(zero.retryBackoffMaxMs()).isEqualTo(1);
+    }
+
+    @Test
+    void multiTableEngineSettings() {
+        LoadEngineConfig engine = SinkSettings.from(multiTable()
+                .withProperty("sink.label-prefix", "orders_job")
+                .withProperty("sink.buffer-flush.interval-ms", "2000")
+                .withProperty("sink.scan-frequency.ms", "20")
+                .withProperty("sink.transaction.multi-table.buffer-size", "1048576")
+                .withProperty("sink.buffer-flush.max-bytes", "999")
+                .withProperty("sink.properties.timeout", "60").build()).engineConfig(3, "run1");
+
+        assertThat(engine.labelPrefix()).isEqualTo("orders_job");
+        assertThat(engine.subtaskIndex()).isEqualTo(3);
+        assertThat(engine.runId()).isEqualTo("run1");
+        assertThat(engine.commitIntervalMs()).isEqualTo(2000);
+        assertThat(engine.scanningFrequencyMs()).isEqualTo(20);
+        assertThat(engine.bufferSizeBytes()).isEqualTo(1_048_576);
+        assertThat(engine.serverTimeoutSeconds()).isEqualTo(60);
+        assertThat(engine.database()).as("database-name fixes the multi-table database").isEqualTo("shop");
+    }
+
+    @Test
+    void singleTableEnginesBufferUpToFlushMaxBytesAndTakeAFreshRunIdAndTheDefaultPrefix() {
+        SinkSettings settings = SinkSettings.from(json().withProperty("sink.buffer-flush.max-bytes", "4096").build());
+        LoadEngineConfig engine = settings.engineConfig(0, null);
+
+        assertThat(engine.bufferSizeBytes()).isEqualTo(4096);
+        assertThat(engine.labelPrefix()).isEqualTo("lockstep");
+        assertThat(engine.runId()).isNotBlank().isNotEqualTo(settings.engineConfig(0, null).runId());
+        assertThat(engine.database()).as("single-table engines take any database").isNull();
+    }
+
+    @Test
+    void wildcardDatabaseLeavesTheMultiTableDatabaseToTheFirstRow() {
+        assertThat(SinkSettings.from(multiTable().withProperty("database-name", "*").build())
+                .engineConfig(0, null).database()).isNull();
+    }
+
+    @Test
+    void loadHeadersAreTheSinkPropertiesOverlaidByTheTablesOwnWithoutTheBeginTimeout() {
+        StarRocksSinkOptions options = json().withProperty("sink.properties.max_filter_ratio", "0.1")
+                .withProperty("sink.properties.timeout", "100")
+                .withProperty("sink.buffer-flush.interval-ms", "1000").build();
+        options.addTableProperties(StreamLoadTableProperties.builder().database("shop").table("orders")
+                .addProperty("max_filter_ratio", "0.5").addProperty("columns", "a,b").build());
+        SinkSettings settings = SinkSettings.from(options);
+        LoadEngineConfig engine = settings.engineConfig(0, null);
+
+        assertThat(engine.loadPropertiesFor("shop", "order_items")).containsEntry("format", "json")
+                .containsEntry("strip_outer_array", "true").containsEntry("ignore_json_size", "true")
+                .containsEntry("max_filter_ratio", "0.1").doesNotContainKey("timeout");
+        assertThat(engine.loadPropertiesFor("shop", "orders")).containsEntry("max_filter_ratio", "0.5")
+                .containsEntry("columns", "a,b").containsEntry("format", "json").doesNotContainKey("timeout");
+        assertThat(settings.loadHeadersFor("shop", "orders")).isEqualTo(engine.loadPropertiesFor("shop", "orders"));
+        assertThat(engine.serverTimeoutSeconds()).isEqualTo(100);
+    }
+
+    @Test
+    void csvIsRefusedNamingTheOption() {
+        assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.format", "csv").build()))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessage("Invalid sink option 'sink.properties.format' = 'csv': Lockstep's sinks load each row "
+                        + "(getRow()) as one JSON object; expected 'json'");
+    }
+
+    @Test
+    void aTableWithCsvOrWithoutStripOuterArrayIsRefusedNamingTheTable() {
+        StarRocksSinkOptions csvTable = json().build();
+        csvTable.addTableProperties(StreamLoadTableProperties.builder().database("shop").table("orders")
+                .addProperty("format", "csv").build());
+        StarRocksSinkOptions noStrip = json().build();
+        noStrip.addTableProperties(StreamLoadTableProperties.builder().database("shop").table("orders")
+                .addProperty("strip_outer_array", "false").build());
+
+        assertThatThrownBy(() -> SinkSettings.from(csvTable)).isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageContaining("'format' = 'csv' for table 'shop.orders'");
+        assertThatThrownBy(() -> SinkSettings.from(noStrip)).isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid strip_outer_array of table 'shop.orders' = 'false'");
+        assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.strip_outer_array", "false")
+                .build())).hasMessageContaining("sink.properties.strip_outer_array = 'false'");
+    }
+
+    @Test
+    void anAtLeastOnceCommitIntervalMustStayBelowEightyPercentOfTheTransactionTimeout() {
+        assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.buffer-flush.interval-ms", "9000")
+                .withProperty("sink.properties.timeout", "10").build()))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .satisfies(e -> assertThat(((InvalidSinkOptionException) e).getOptionKey())
+                        .isEqualTo("sink.properties.timeout"))
+                .hasMessageContaining("'sink.buffer-flush.interval-ms' = '9000' ms; expected at least 12 seconds");
+        assertThat(SinkSettings.from(json().withProperty("sink.buffer-flush.interval-ms", "7999")
+                .withProperty("sink.properties.timeout", "10").build())).isNotNull();
+    }
+}
