@@ -60,6 +60,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
     /** Copied from the builder so that a builder changed or reused later cannot change this emulator. */
     private final boolean redirect;
+    private final String requestedHost;
     private final int requestedFePort;
     private final int requestedBePort;
     private final long sweepIntervalMs;
@@ -78,6 +79,7 @@ public final class StarRocksEmulator implements AutoCloseable {
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
+        this.requestedHost = b.host;
         this.requestedFePort = b.fePort;
         this.requestedBePort = b.bePort;
         this.sweepIntervalMs = b.sweepIntervalMs;
@@ -87,8 +89,12 @@ public final class StarRocksEmulator implements AutoCloseable {
             catalog.addListener(store);
         }
         try {
-            for (String ddl : b.ddl) {
-                catalog.execute(ddl);
+            for (DdlSource ddl : b.ddl) {
+                try {
+                    catalog.execute(ddl.text());
+                } catch (DdlException e) {
+                    throw ddl.file() == null ? e : new DdlException(ddl.file() + ": " + e.getMessage());
+                }
             }
         } catch (DdlException | RuntimeException e) {
             store.close();
@@ -124,8 +130,8 @@ public final class StarRocksEmulator implements AutoCloseable {
         try {
             server.start();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the emulator on ports " + requestedFePort + "/"
-                    + requestedBePort + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start the emulator on host " + requestedHost + ", ports "
+                    + requestedFePort + "/" + requestedBePort + ": " + e.getMessage(), e);
         }
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
@@ -236,7 +242,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         private boolean usersCustomized;
         private String storage = "h2";
         private Clock clock = Clock.systemUTC();
-        private final List<String> ddl = new ArrayList<>();
+        private final List<DdlSource> ddl = new ArrayList<>();
         private TransactionConfig transactionConfig = TransactionConfig.defaults();
         private BackendConfig backendConfig = BackendConfig.defaults();
         private LoadBodyParser parser = new StreamLoadBodyParser();
@@ -303,17 +309,17 @@ public final class StarRocksEmulator implements AutoCloseable {
 
         /** DDL run at build time, in call order. */
         public Builder ddl(String statements) {
-            ddl.add(statements);
+            ddl.add(new DdlSource(null, statements));
             return this;
         }
 
         /**
-         * DDL read from a UTF-8 file.
+         * DDL read from a UTF-8 file; a {@link DdlException} from it at {@link #build()} starts with the file name.
          *
          * @throws IOException if the file cannot be read
          */
         public Builder ddlFile(Path file) throws IOException {
-            ddl.add(Files.readString(file, StandardCharsets.UTF_8));
+            ddl.add(new DdlSource(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
             return this;
         }
 
@@ -355,5 +361,9 @@ public final class StarRocksEmulator implements AutoCloseable {
         public StarRocksEmulator build() throws DdlException {
             return new StarRocksEmulator(this);
         }
+    }
+
+    /** DDL text and the file it came from (null for text given directly). */
+    private record DdlSource(String file, String text) {
     }
 }
