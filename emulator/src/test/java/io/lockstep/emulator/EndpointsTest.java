@@ -137,4 +137,20 @@ class EndpointsTest {
         assertThat(SR.emulator().query("SELECT COUNT(*) FROM shop.orders WHERE order_id >= 801").rows().get(0).get(0))
                 .isEqualTo(2L);
     }
+
+    @Test
+    void queryEndpointRefusesMoreThanOneStatementAndOnlyAdvertisesWhatItRuns() {
+        Resp two = http.send("POST", "/api/query", Map.of(), "SELECT 1; DELETE FROM shop.orders", false);
+        assertThat(two.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(two.json().get("msg").asText()).startsWith("Only one SQL statement per query is allowed");
+
+        Resp trailing = http.send("POST", "/api/query", Map.of(), "SELECT 'a;b' AS v ;  ", false);
+        assertThat(trailing.json().get("rows").toString()).as("a ';' inside a string literal and one trailing ';'")
+                .isEqualTo("[[\"a;b\"]]");
+
+        Resp show = http.send("POST", "/api/query", Map.of(), "SHOW TABLES FROM shop", false);
+        assertThat(show.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(show.json().get("msg").asText()).isEqualTo("Only read-only queries (SELECT, WITH) are allowed, "
+                + "got: SHOW");
+    }
 }
