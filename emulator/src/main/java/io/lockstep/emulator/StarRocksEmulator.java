@@ -112,7 +112,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, store, faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
-        this.server = new EmulatorServer(b.host, b.fePort, b.bePort, fe, be);
+        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -235,6 +235,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** Configuration of a {@link StarRocksEmulator}. Not thread-safe. */
     public static final class Builder {
         private String host = "127.0.0.1";
+        private String advertisedHost;
         private int fePort;
         private int bePort;
         private boolean redirect = true;
@@ -252,10 +253,28 @@ public final class StarRocksEmulator implements AutoCloseable {
         private Builder() {
         }
 
-        /** Interface to bind and name in URLs; default 127.0.0.1. */
+        /** Interface to bind; default 127.0.0.1. Also named in URLs unless {@link #advertisedHost} is set. */
         public Builder host(String value) {
             this.host = value;
             return this;
+        }
+
+        /**
+         * Host named in {@link StarRocksEmulator#feUrl()}, {@link StarRocksEmulator#beUrl()} and the FE's 307
+         * {@code Location} (e.g. the machine's name when binding 0.0.0.0). Default: the bind host, or 127.0.0.1
+         * when the bind host is a wildcard (0.0.0.0, ::), which no client can connect to from elsewhere.
+         */
+        public Builder advertisedHost(String value) {
+            this.advertisedHost = value;
+            return this;
+        }
+
+        private String advertisedHost() {
+            if (advertisedHost != null && !advertisedHost.isBlank()) {
+                return advertisedHost;
+            }
+            boolean wildcard = "0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host);
+            return wildcard ? "127.0.0.1" : host;
         }
 
         /** FE port; 0 (default) = random. */

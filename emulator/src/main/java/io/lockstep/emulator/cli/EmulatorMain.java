@@ -29,8 +29,12 @@ import picocli.CommandLine.Spec;
         description = "StarRocks-compatible stream load / transaction stream load server (FE + BE listeners).")
 public final class EmulatorMain implements Callable<Integer> {
 
-    @Option(names = "--host", description = "Interface to bind and name in redirects (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", description = "Interface to bind (default: ${DEFAULT-VALUE}).")
     String host = "127.0.0.1";
+
+    @Option(names = "--advertised-host", description = "Host named in printed URLs and 307 redirects "
+            + "(default: --host, or 127.0.0.1 when --host is 0.0.0.0 or ::).")
+    String advertisedHost;
 
     @Option(names = "--fe-port", description = "FE HTTP port; 0 = random (default: ${DEFAULT-VALUE}).")
     int fePort = 8030;
@@ -92,7 +96,8 @@ public final class EmulatorMain implements Callable<Integer> {
         if (!"h2".equals(storage) && !"none".equals(storage)) {
             throw new StartupException("--storage must be h2 or none, got: " + storage);
         }
-        StarRocksEmulator.Builder b = StarRocksEmulator.builder().host(host).fePort(fePort).bePort(bePort)
+        StarRocksEmulator.Builder b = StarRocksEmulator.builder().host(host).advertisedHost(advertisedHost)
+                .fePort(fePort).bePort(bePort)
                 .storage(storage);
         if (direct) {
             b.direct();
