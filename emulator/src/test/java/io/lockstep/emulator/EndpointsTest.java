@@ -153,4 +153,28 @@ class EndpointsTest {
         assertThat(show.json().get("msg").asText()).isEqualTo("Only read-only queries (SELECT, WITH) are allowed, "
                 + "got: SHOW");
     }
+
+    @Test
+    void liveListCountsCompleteRecordsAndPrepareAddsTheUnterminatedLastOne() throws Exception {
+        http.txn("begin", orders("list-carry"));
+        http.txn("load", orders("list-carry", "column_separator", ","), "901,new,1.00\n902,new,2.00");
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            assertThat(listEntry(be, "list-carry").get("NumberTotalRows").asLong())
+                    .as("the record without a row delimiter may still be continued by the next load")
+                    .isEqualTo(1);
+            Resp prepare = http.txn("prepare", orders("list-carry"));
+            assertThat(prepare.json().get("NumberTotalRows").asLong()).as("prepare ends the stream").isEqualTo(2);
+        }
+        http.txn("rollback", orders("list-carry"));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode listEntry(SrHttp be, String label) {
+        Resp r = be.send("POST", "/api/transaction/list", Map.of(), null, false);
+        for (com.fasterxml.jackson.databind.JsonNode e : r.json()) {
+            if (label.equals(e.get("Label").asText())) {
+                return e;
+            }
+        }
+        throw new AssertionError("no entry for " + label + " in " + r.body());
+    }
 }
