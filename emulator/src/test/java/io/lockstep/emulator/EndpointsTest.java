@@ -177,4 +177,40 @@ class EndpointsTest {
         }
         throw new AssertionError("no entry for " + label + " in " + r.body());
     }
+
+    @Test
+    void aUtf8LabelIsEchoedUnchanged() throws Exception {
+        java.net.URI be = java.net.URI.create(SR.emulator().beUrl());
+        try (java.net.Socket socket = new java.net.Socket(be.getHost(), be.getPort())) {
+            socket.setSoTimeout(10_000);
+            String head = "POST /api/transaction/begin HTTP/1.1\r\nHost: " + be.getHost() + "\r\n"
+                    + "Authorization: " + SrHttp.basic("root", "") + "\r\n"
+                    + "label: l\u00e4bel\r\ndb: shop\r\ntable: orders\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(reply).contains("l\u00e4bel").doesNotContain("l\u00c3\u00a4bel");
+        }
+    }
+
+    @Test
+    void aHeaderOverTheSizeLimitGetsAJsonError() {
+        Resp r = http.send("POST", "/api/transaction/begin", orders("big-1", "columns", "x".repeat(20_000)), null,
+                false);
+        assertThat(r.status()).isEqualTo(431);
+        assertThat(r.headers().get("content-type")).startsWith("application/json");
+        assertThat(r.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(r.json().get("msg").asText()).startsWith("HTTP 431");
+    }
+
+    @Test
+    void theBeAnswersUnknownPathsWithJson() throws Exception {
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            Resp r = be.send("GET", "/api/no/such/path", Map.of(), null, false);
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.json().get("status").asText()).isEqualTo("FAILED");
+            assertThat(r.json().get("msg").asText()).isEqualTo("Not Found");
+        }
+    }
 }

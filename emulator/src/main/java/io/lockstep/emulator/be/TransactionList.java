@@ -13,9 +13,9 @@ import javax.annotation.concurrent.ThreadSafe;
  * as a JSON array so that the reply parses. Timestamps are in epoch seconds, as the BE writes them.
  *
  * <p>The row counters count complete records only: a last record without a row delimiter stays in the stream
- * carry (the next load of the transaction may continue it, reference §5; see {@code LoadStreamCarry}) and is counted when prepare or commit
- * ends the stream. So a 2-row CSV load without a trailing newline lists {@code NumberTotalRows} 1 here while
- * prepare then reports 2.
+ * carry (the next load of the transaction may continue it, reference §5; see {@code LoadStreamCarry}) and is
+ * counted when prepare or commit ends the stream. So a 2-row CSV load without a trailing newline lists
+ * {@code NumberTotalRows} 1 here while prepare then reports 2.
  */
 @ThreadSafe
 public final class TransactionList {

@@ -78,6 +78,7 @@ public final class EmulatorServer implements AutoCloseable {
         pool.setName(name);
         Server server = new Server(pool);
         server.setStopTimeout(1000);
+        server.setErrorHandler(new JsonErrorHandler());
         return server;
     }
 
