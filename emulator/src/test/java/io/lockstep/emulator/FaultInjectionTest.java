@@ -181,6 +181,7 @@ class FaultInjectionTest {
                 {"drop?op=load&count=0", "count must be >= 1, got 0"},
                 {"publish_timeout?count=-1", "count must be >= 1, got -1"},
                 {"delay?op=load&ms=-5", "delay must be >= 0 ms"},
+                {"fail?op=begin&count=4294967297&status=FAILED", "Query parameter 'count' is not an int"},
         };
         for (String[] c : cases) {
             Resp bad = http.send("POST", "/api/_fault/" + c[0], Map.of(), null, false);
