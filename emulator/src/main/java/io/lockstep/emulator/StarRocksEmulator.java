@@ -60,6 +60,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
     /** Copied from the builder so that a builder changed or reused later cannot change this emulator. */
     private final boolean redirect;
+    private final String requestedHost;
     private final int requestedFePort;
     private final int requestedBePort;
     private final long sweepIntervalMs;
@@ -78,6 +79,7 @@ public final class StarRocksEmulator implements AutoCloseable {
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
+        this.requestedHost = b.host;
         this.requestedFePort = b.fePort;
         this.requestedBePort = b.bePort;
         this.sweepIntervalMs = b.sweepIntervalMs;
@@ -87,8 +89,12 @@ public final class StarRocksEmulator implements AutoCloseable {
             catalog.addListener(store);
         }
         try {
-            for (String ddl : b.ddl) {
-                catalog.execute(ddl);
+            for (DdlSource ddl : b.ddl) {
+                try {
+                    catalog.execute(ddl.text());
+                } catch (DdlException e) {
+                    throw ddl.file() == null ? e : new DdlException(ddl.file() + ": " + e.getMessage());
+                }
             }
         } catch (DdlException | RuntimeException e) {
             store.close();
@@ -106,7 +112,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, store, faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
-        this.server = new EmulatorServer(b.host, b.fePort, b.bePort, fe, be);
+        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -124,8 +130,8 @@ public final class StarRocksEmulator implements AutoCloseable {
         try {
             server.start();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the emulator on ports " + requestedFePort + "/"
-                    + requestedBePort + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start the emulator on host " + requestedHost + ", ports "
+                    + requestedFePort + "/" + requestedBePort + ": " + e.getMessage(), e);
         }
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
@@ -229,6 +235,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** Configuration of a {@link StarRocksEmulator}. Not thread-safe. */
     public static final class Builder {
         private String host = "127.0.0.1";
+        private String advertisedHost;
         private int fePort;
         private int bePort;
         private boolean redirect = true;
@@ -236,7 +243,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         private boolean usersCustomized;
         private String storage = "h2";
         private Clock clock = Clock.systemUTC();
-        private final List<String> ddl = new ArrayList<>();
+        private final List<DdlSource> ddl = new ArrayList<>();
         private TransactionConfig transactionConfig = TransactionConfig.defaults();
         private BackendConfig backendConfig = BackendConfig.defaults();
         private LoadBodyParser parser = new StreamLoadBodyParser();
@@ -246,10 +253,28 @@ public final class StarRocksEmulator implements AutoCloseable {
         private Builder() {
         }
 
-        /** Interface to bind and name in URLs; default 127.0.0.1. */
+        /** Interface to bind; default 127.0.0.1. Also named in URLs unless {@link #advertisedHost} is set. */
         public Builder host(String value) {
             this.host = value;
             return this;
+        }
+
+        /**
+         * Host named in {@link StarRocksEmulator#feUrl()}, {@link StarRocksEmulator#beUrl()} and the FE's 307
+         * {@code Location} (e.g. the machine's name when binding 0.0.0.0). Default: the bind host, or 127.0.0.1
+         * when the bind host is a wildcard (0.0.0.0, ::), which no client can connect to from elsewhere.
+         */
+        public Builder advertisedHost(String value) {
+            this.advertisedHost = value;
+            return this;
+        }
+
+        private String advertisedHost() {
+            if (advertisedHost != null && !advertisedHost.isBlank()) {
+                return advertisedHost;
+            }
+            boolean wildcard = "0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host);
+            return wildcard ? "127.0.0.1" : host;
         }
 
         /** FE port; 0 (default) = random. */
@@ -303,17 +328,17 @@ public final class StarRocksEmulator implements AutoCloseable {
 
         /** DDL run at build time, in call order. */
         public Builder ddl(String statements) {
-            ddl.add(statements);
+            ddl.add(new DdlSource(null, statements));
             return this;
         }
 
         /**
-         * DDL read from a UTF-8 file.
+         * DDL read from a UTF-8 file; a {@link DdlException} from it at {@link #build()} starts with the file name.
          *
          * @throws IOException if the file cannot be read
          */
         public Builder ddlFile(Path file) throws IOException {
-            ddl.add(Files.readString(file, StandardCharsets.UTF_8));
+            ddl.add(new DdlSource(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
             return this;
         }
 
@@ -355,5 +380,9 @@ public final class StarRocksEmulator implements AutoCloseable {
         public StarRocksEmulator build() throws DdlException {
             return new StarRocksEmulator(this);
         }
+    }
+
+    /** DDL text and the file it came from (null for text given directly). */
+    private record DdlSource(String file, String text) {
     }
 }

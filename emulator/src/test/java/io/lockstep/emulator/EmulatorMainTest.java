@@ -65,4 +65,55 @@ class EmulatorMainTest {
         assertThat(cli.execute("--help")).isZero();
         assertThat(out.toString()).contains("--fe-port", "--be-port", "--ddl", "--user", "--direct", "--storage");
     }
+
+    /** Runs the CLI to completion; returns exit code and stderr. */
+    private static String[] runFailing(String... args) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = new CommandLine(new EmulatorMain());
+        cli.setErr(new java.io.PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new String[] {String.valueOf(code), err.toString()};
+    }
+
+    private static void assertOneLineError(String[] result, String... fragments) {
+        assertThat(result[0]).as("exit code").isEqualTo("2");
+        assertThat(result[1]).startsWith("lockstep-emulator: ").contains(fragments)
+                .doesNotContain("\tat ", "Exception in thread");
+        assertThat(result[1].strip().lines().count()).as("one line: " + result[1]).isEqualTo(1);
+    }
+
+    @Test
+    void startupErrorsPrintOneLineNamingTheFileAndExitWith2(@TempDir Path dir) throws Exception {
+        Path good = dir.resolve("good.sql");
+        Files.writeString(good, TestSchema.DDL);
+        Path bad = dir.resolve("bad.sql");
+        Files.writeString(bad, "CREATE TABLE shop.extra (id BIGINT, v VARCHR(10)) PRIMARY KEY (id) "
+                + "DISTRIBUTED BY HASH(id);");
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--ddl", good.toString(), "--ddl",
+                bad.toString()), bad.toString(), "VARCHR");
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--ddl", dir.resolve("missing.sql")
+                .toString()), "missing.sql", "file not found");
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--ddl", dir.toString()),
+                dir.toString(), "is a directory");
+    }
+
+    @Test
+    void badOptionValuesPrintOneLineNamingTheOptionAndExitWith2() {
+        assertOneLineError(runFailing("--fe-port", "70000", "--be-port", "0"), "--fe-port", "70000");
+        assertOneLineError(runFailing("--fe-port", "18555", "--be-port", "18555"),
+                "--fe-port and --be-port must differ");
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--storage", "mysql"),
+                "--storage", "mysql");
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--host", "10.255.255.1"),
+                "10.255.255.1");
+    }
+
+    @Test
+    void aPortInUsePrintsOneLineAndExitsWith2() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            String port = String.valueOf(taken.getLocalPort());
+            assertOneLineError(runFailing("--fe-port", port, "--be-port", "0"), port, "cannot start");
+        }
+    }
 }

@@ -137,4 +137,80 @@ class EndpointsTest {
         assertThat(SR.emulator().query("SELECT COUNT(*) FROM shop.orders WHERE order_id >= 801").rows().get(0).get(0))
                 .isEqualTo(2L);
     }
+
+    @Test
+    void queryEndpointRefusesMoreThanOneStatementAndOnlyAdvertisesWhatItRuns() {
+        Resp two = http.send("POST", "/api/query", Map.of(), "SELECT 1; DELETE FROM shop.orders", false);
+        assertThat(two.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(two.json().get("msg").asText()).startsWith("Only one SQL statement per query is allowed");
+
+        Resp trailing = http.send("POST", "/api/query", Map.of(), "SELECT 'a;b' AS v ;  ", false);
+        assertThat(trailing.json().get("rows").toString()).as("a ';' inside a string literal and one trailing ';'")
+                .isEqualTo("[[\"a;b\"]]");
+
+        Resp show = http.send("POST", "/api/query", Map.of(), "SHOW TABLES FROM shop", false);
+        assertThat(show.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(show.json().get("msg").asText()).isEqualTo("Only read-only queries (SELECT, WITH) are allowed, "
+                + "got: SHOW");
+    }
+
+    @Test
+    void liveListCountsCompleteRecordsAndPrepareAddsTheUnterminatedLastOne() throws Exception {
+        http.txn("begin", orders("list-carry"));
+        http.txn("load", orders("list-carry", "column_separator", ","), "901,new,1.00\n902,new,2.00");
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            assertThat(listEntry(be, "list-carry").get("NumberTotalRows").asLong())
+                    .as("the record without a row delimiter may still be continued by the next load")
+                    .isEqualTo(1);
+            Resp prepare = http.txn("prepare", orders("list-carry"));
+            assertThat(prepare.json().get("NumberTotalRows").asLong()).as("prepare ends the stream").isEqualTo(2);
+        }
+        http.txn("rollback", orders("list-carry"));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode listEntry(SrHttp be, String label) {
+        Resp r = be.send("POST", "/api/transaction/list", Map.of(), null, false);
+        for (com.fasterxml.jackson.databind.JsonNode e : r.json()) {
+            if (label.equals(e.get("Label").asText())) {
+                return e;
+            }
+        }
+        throw new AssertionError("no entry for " + label + " in " + r.body());
+    }
+
+    @Test
+    void aUtf8LabelIsEchoedUnchanged() throws Exception {
+        java.net.URI be = java.net.URI.create(SR.emulator().beUrl());
+        try (java.net.Socket socket = new java.net.Socket(be.getHost(), be.getPort())) {
+            socket.setSoTimeout(10_000);
+            String head = "POST /api/transaction/begin HTTP/1.1\r\nHost: " + be.getHost() + "\r\n"
+                    + "Authorization: " + SrHttp.basic("root", "") + "\r\n"
+                    + "label: l\u00e4bel\r\ndb: shop\r\ntable: orders\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            String reply = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(reply).contains("l\u00e4bel").doesNotContain("l\u00c3\u00a4bel");
+        }
+    }
+
+    @Test
+    void aHeaderOverTheSizeLimitGetsAJsonError() {
+        Resp r = http.send("POST", "/api/transaction/begin", orders("big-1", "columns", "x".repeat(20_000)), null,
+                false);
+        assertThat(r.status()).isEqualTo(431);
+        assertThat(r.headers().get("content-type")).startsWith("application/json");
+        assertThat(r.json().get("status").asText()).isEqualTo("FAILED");
+        assertThat(r.json().get("msg").asText()).startsWith("HTTP 431");
+    }
+
+    @Test
+    void theBeAnswersUnknownPathsWithJson() throws Exception {
+        try (SrHttp be = new SrHttp(SR.emulator().beUrl())) {
+            Resp r = be.send("GET", "/api/no/such/path", Map.of(), null, false);
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.json().get("status").asText()).isEqualTo("FAILED");
+            assertThat(r.json().get("msg").asText()).isEqualTo("Not Found");
+        }
+    }
 }

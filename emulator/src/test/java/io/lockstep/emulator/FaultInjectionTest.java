@@ -184,4 +184,49 @@ class FaultInjectionTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void httpAdminEndpointRejectsInvalidValuesWithFailedJson() {
+        String[][] cases = {
+                {"fail_http?op=begin&count=1&http=42", "http must be a server error code 500-599, got 42"},
+                {"fail_http?op=begin&count=1&http=999", "http must be a server error code 500-599, got 999"},
+                {"running_txn_limit?limit=-1", "limit must be >= 0, got -1"},
+                {"fail?op=begin&count=1&status=NOT_A_STATUS", "status 'NOT_A_STATUS' is not a known FE/BE status"},
+                {"fail?op=begin&count=-3&status=FAILED", "count must be >= 1, got -3"},
+                {"drop?op=load&count=0", "count must be >= 1, got 0"},
+                {"publish_timeout?count=-1", "count must be >= 1, got -1"},
+                {"delay?op=load&ms=-5", "delay must be >= 0 ms"},
+                {"fail?op=begin&count=4294967297&status=FAILED", "Query parameter 'count' is not an int"},
+        };
+        for (String[] c : cases) {
+            Resp bad = http.send("POST", "/api/_fault/" + c[0], Map.of(), null, false);
+            assertThat(bad.status()).as(c[0]).isEqualTo(200);
+            assertThat(bad.json().get("status").asText()).as(c[0]).isEqualTo("FAILED");
+            assertThat(bad.json().get("msg").asText()).as(c[0]).startsWith(c[1]);
+        }
+        Resp begin = http.txn("begin", orders("v-1"));
+        assertThat(begin.status()).as("no invalid rule was installed").isEqualTo(200);
+        assertThat(begin.srStatus()).isEqualTo("OK");
+    }
+
+    @Test
+    void javaApiRejectsInvalidValuesNamingTheArgument() {
+        assertThatThrownBy(() -> sr.faults().failNextHttp(FaultOp.BEGIN, 1, 42))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http");
+        assertThatThrownBy(() -> sr.faults().failNext(FaultOp.BEGIN, 1, "NOT_A_STATUS", "x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("status 'NOT_A_STATUS'");
+        assertThatThrownBy(() -> sr.faults().failNext(FaultOp.BEGIN, -3, "FAILED", "x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count");
+        assertThatThrownBy(() -> sr.faults().setMaxRunningTxnPerDb(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+    }
+
+    @Test
+    void clearRestoresTheConfiguredRunningTxnLimit() {
+        http.send("POST", "/api/_fault/running_txn_limit?limit=0", Map.of(), null, false);
+        assertThat(http.txn("begin", orders("c-1")).message()).contains("larger than limit 0");
+        Resp cleared = http.send("POST", "/api/_fault/clear", Map.of(), null, false);
+        assertThat(cleared.json().get("status").asText()).isEqualTo("OK");
+        assertThat(http.txn("begin", orders("c-2")).srStatus()).isEqualTo("OK");
+    }
 }

@@ -175,4 +175,29 @@ class RedirectAndAuthTest {
                     java.util.Map.of(), null, false).status()).isEqualTo(200);
         }
     }
+
+    @Test
+    void redirectsFromAWildcardBindNameALoopbackAddressNotTheWildcard() throws Exception {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().host("0.0.0.0").ddl(TestSchema.DDL).build().start();
+                SrHttp http = new SrHttp(sr.feUrl())) {
+            Resp r = http.send("POST", "/api/transaction/begin", orders("adv-1"), null, false);
+            assertThat(r.status()).isEqualTo(307);
+            assertThat(r.headers().get("location")).startsWith("http://127.0.0.1:").endsWith("/api/transaction/begin");
+            assertThat(sr.feUrl()).startsWith("http://127.0.0.1:");
+        }
+    }
+
+    @Test
+    void redirectsNameTheAdvertisedHost() throws Exception {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().host("0.0.0.0").advertisedHost("localhost")
+                .ddl(TestSchema.DDL).build().start();
+                SrHttp http = new SrHttp("http://127.0.0.1:" + URI.create(sr.feUrl()).getPort())) {
+            Resp r = http.send("POST", "/api/transaction/begin", orders("adv-2"), null, false);
+            assertThat(r.status()).isEqualTo(307);
+            assertThat(r.headers().get("location")).isEqualTo(sr.beUrl() + "/api/transaction/begin")
+                    .startsWith("http://localhost:");
+            Resp followed = http.send("POST", "/api/transaction/begin", orders("adv-3"), null, true);
+            assertThat(followed.srStatus()).as("the advertised address is reachable").isEqualTo("OK");
+        }
+    }
 }

@@ -1,6 +1,10 @@
 package io.lockstep.emulator.cli;
 
 import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.catalog.DdlException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,19 +12,29 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Standalone entry point:
  * {@code java -jar emulator.jar --fe-port 8030 --be-port 8040 --ddl schema.sql --user root: [--direct]
  * [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
+ *
+ * <p>A startup error (bad option value, unreadable or invalid DDL file, port in use, address not bindable)
+ * prints one line {@code lockstep-emulator: <what and where>} on stderr and exits with 2, like picocli's own
+ * usage errors; no stack trace.
  */
 @Command(name = "lockstep-emulator", mixinStandardHelpOptions = true,
         description = "StarRocks-compatible stream load / transaction stream load server (FE + BE listeners).")
 public final class EmulatorMain implements Callable<Integer> {
 
-    @Option(names = "--host", description = "Interface to bind and name in redirects (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", description = "Interface to bind (default: ${DEFAULT-VALUE}).")
     String host = "127.0.0.1";
+
+    @Option(names = "--advertised-host", description = "Host named in printed URLs and 307 redirects "
+            + "(default: --host, or 127.0.0.1 when --host is 0.0.0.0 or ::).")
+    String advertisedHost;
 
     @Option(names = "--fe-port", description = "FE HTTP port; 0 = random (default: ${DEFAULT-VALUE}).")
     int fePort = 8030;
@@ -40,6 +54,9 @@ public final class EmulatorMain implements Callable<Integer> {
     @Option(names = "--storage", description = "h2 (queryable) or none (count only) (default: ${DEFAULT-VALUE}).")
     String storage = "h2";
 
+    @Spec
+    CommandSpec spec;
+
     /** Set by {@link #call()} so tests can stop a running CLI; null otherwise. */
     private volatile StarRocksEmulator running;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -49,8 +66,38 @@ public final class EmulatorMain implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        StarRocksEmulator.Builder b = StarRocksEmulator.builder().host(host).fePort(fePort).bePort(bePort)
+    public Integer call() throws InterruptedException {
+        StarRocksEmulator emulator;
+        try {
+            emulator = start();
+        } catch (StartupException | DdlException | IllegalArgumentException | IllegalStateException e) {
+            spec.commandLine().getErr().println("lockstep-emulator: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return CommandLine.ExitCode.USAGE;
+        }
+        running = emulator;
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lockstep-emulator-shutdown"));
+        System.out.println("FE (load-url): " + emulator.feUrl());
+        System.out.println("BE:            " + emulator.beUrl());
+        System.out.println("mode:          " + (direct ? "direct" : "redirect (307 FE -> BE)")
+                + ", storage: " + storage);
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** Checks the options, builds and starts the emulator. */
+    private StarRocksEmulator start() throws StartupException, DdlException {
+        checkPort("--fe-port", fePort);
+        checkPort("--be-port", bePort);
+        if (fePort != 0 && fePort == bePort) {
+            throw new StartupException("--fe-port and --be-port must differ, both are " + fePort);
+        }
+        if (!"h2".equals(storage) && !"none".equals(storage)) {
+            throw new StartupException("--storage must be h2 or none, got: " + storage);
+        }
+        StarRocksEmulator.Builder b = StarRocksEmulator.builder().host(host).advertisedHost(advertisedHost)
+                .fePort(fePort).bePort(bePort)
                 .storage(storage);
         if (direct) {
             b.direct();
@@ -64,18 +111,31 @@ public final class EmulatorMain implements Callable<Integer> {
             b.user(u.substring(0, colon), u.substring(colon + 1));
         }
         for (Path f : ddlFiles) {
-            b.ddlFile(f);
+            if (Files.isDirectory(f)) {
+                throw new StartupException("--ddl " + f + ": is a directory, expected a DDL file");
+            }
+            try {
+                b.ddlFile(f);
+            } catch (NoSuchFileException e) {
+                throw new StartupException("--ddl " + f + ": file not found");
+            } catch (IOException e) {
+                throw new StartupException("--ddl " + f + ": cannot read: " + e);
+            }
         }
-        StarRocksEmulator emulator = b.build().start();
-        running = emulator;
-        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lockstep-emulator-shutdown"));
-        System.out.println("FE (load-url): " + emulator.feUrl());
-        System.out.println("BE:            " + emulator.beUrl());
-        System.out.println("mode:          " + (direct ? "direct" : "redirect (307 FE -> BE)")
-                + ", storage: " + storage);
-        System.out.flush();
-        stopped.await();
-        return 0;
+        return b.build().start();
+    }
+
+    private static void checkPort(String option, int port) throws StartupException {
+        if (port < 0 || port > 65535) {
+            throw new StartupException(option + " must be 0-65535 (0 = random), got " + port);
+        }
+    }
+
+    /** A startup problem whose message names the option or file and what was wrong. */
+    private static final class StartupException extends Exception {
+        StartupException(String message) {
+            super(message);
+        }
     }
 
     /** The emulator started by {@link #call()} while it runs; null before and after. */

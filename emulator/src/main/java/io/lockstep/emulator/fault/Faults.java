@@ -4,6 +4,7 @@ import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
@@ -12,6 +13,15 @@ import javax.annotation.concurrent.ThreadSafe;
  */
 @ThreadSafe
 public final class Faults {
+    /**
+     * Statuses a forced failure may carry: the BE's TStatusCode names (gensrc/thrift/StatusCode.thrift, the
+     * ones reference §4 lists), the FE's RestBaseResult statuses and the classic stream load's statuses.
+     */
+    public static final Set<String> KNOWN_STATUSES = Set.of("OK", "FAILED", "LABEL_ALREADY_EXISTS",
+            "TXN_NOT_EXISTS", "TXN_IN_PROCESSING", "INVALID_ARGUMENT", "INTERNAL_ERROR", "ANALYSIS_ERROR",
+            "ABORTED", "PUBLISH_TIMEOUT", "TIMEOUT", "SERVICE_UNAVAILABLE", "Success", "Fail", "Publish Timeout",
+            "Label Already Exists");
+
     private final FaultInjector injector;
     private final TransactionManager transactions;
     private final Runnable restart;
@@ -27,6 +37,9 @@ public final class Faults {
 
     /** Delays every request of {@code op} (while it is in flight) by {@code delay}; ZERO clears. */
     public Faults delay(FaultOp op, Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must be >= 0 ms, got " + delay.toMillis() + " ms");
+        }
         injector.delay(op, delay);
         return this;
     }
@@ -39,20 +52,37 @@ public final class Faults {
     /**
      * Answers the next {@code count} requests of {@code op} with {@code {"Status":status,"Message":message}}
      * (HTTP 200) without executing them: no transaction state changes.
+     *
+     * @throws IllegalArgumentException when {@code count < 1} or {@code status} is not in {@link #KNOWN_STATUSES}
      */
     public Faults failNext(FaultOp op, int count, String status, String message) {
+        requireCount(count);
+        if (!KNOWN_STATUSES.contains(status)) {
+            throw new IllegalArgumentException("status '" + status + "' is not a known FE/BE status; expected one of "
+                    + String.join(", ", KNOWN_STATUSES.stream().sorted().toList()));
+        }
         injector.failNext(op, count, status, message);
         return this;
     }
 
-    /** Answers the next {@code count} requests of {@code op} with HTTP {@code httpStatus} (e.g. 500, 503). */
+    /**
+     * Answers the next {@code count} requests of {@code op} with HTTP {@code httpStatus} (a server error,
+     * 500-599, e.g. 500 or 503).
+     *
+     * @throws IllegalArgumentException when {@code count < 1} or {@code httpStatus} is outside 500-599
+     */
     public Faults failNextHttp(FaultOp op, int count, int httpStatus) {
+        requireCount(count);
+        if (httpStatus < 500 || httpStatus > 599) {
+            throw new IllegalArgumentException("http must be a server error code 500-599, got " + httpStatus);
+        }
         injector.failNextHttp(op, count, httpStatus);
         return this;
     }
 
     /** Closes the connection in the middle of the body of the next {@code count} requests of {@code op}. */
     public Faults dropConnectionMidBody(FaultOp op, int count) {
+        requireCount(count);
         injector.dropConnectionMidBody(op, count);
         return this;
     }
@@ -62,6 +92,7 @@ public final class Faults {
      * instead of replying: a lost reply, whose outcome the client must settle (e.g. by label state).
      */
     public Faults dropReplyNext(FaultOp op, int count) {
+        requireCount(count);
         injector.dropReplyNext(op, count);
         return this;
     }
@@ -72,6 +103,7 @@ public final class Faults {
      * "Publish Timeout"), and the data becomes VISIBLE later.
      */
     public Faults publishTimeoutNext(int count) {
+        requireCount(count);
         injector.publishTimeoutNext(count);
         return this;
     }
@@ -87,8 +119,15 @@ public final class Faults {
         return txn.isPresent() && transactions.forceExpire(txn.get().txnId());
     }
 
-    /** Sets {@code max_running_txn_num_per_db}. */
+    /**
+     * Sets {@code max_running_txn_num_per_db} until {@link #clear()} restores the configured value.
+     *
+     * @throws IllegalArgumentException when {@code limit < 0}
+     */
     public Faults setMaxRunningTxnPerDb(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+        }
         transactions.setMaxRunningTxnPerDb(limit);
         return this;
     }
@@ -109,8 +148,15 @@ public final class Faults {
         return injector.pending(op);
     }
 
-    /** Removes all rules and releases all holds. */
+    /** Removes all rules, releases all holds and restores the configured {@code max_running_txn_num_per_db}. */
     public void clear() {
         injector.clear();
+        transactions.setMaxRunningTxnPerDb(transactions.config().maxRunningTxnPerDb());
+    }
+
+    private static void requireCount(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, got " + count);
+        }
     }
 }

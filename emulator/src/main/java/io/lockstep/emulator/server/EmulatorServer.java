@@ -13,17 +13,19 @@ public final class EmulatorServer implements AutoCloseable {
     private final Server be;
     private final ServerConnector feConnector;
     private final ServerConnector beConnector;
-    private final String host;
+    private final String advertisedHost;
 
     /**
-     * @param host     interface to bind and to name in URLs (e.g. 127.0.0.1)
+     * @param host           interface to bind (e.g. 127.0.0.1, or 0.0.0.0 for all)
+     * @param advertisedHost host named in {@link #feUrl()}, {@link #beUrl()} and so in 307 {@code Location}s
      * @param fePort   FE port, 0 = random
      * @param bePort   BE port, 0 = random
      * @param feRouter dispatcher of the FE role
      * @param beRouter dispatcher of the BE role
      */
-    public EmulatorServer(String host, int fePort, int bePort, RequestDispatcher feRouter, RequestDispatcher beRouter) {
-        this.host = host;
+    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestDispatcher feRouter,
+            RequestDispatcher beRouter) {
+        this.advertisedHost = advertisedHost;
         this.fe = newServer("lockstep-fe");
         this.be = newServer("lockstep-be");
         this.feConnector = connector(fe, host, fePort);
@@ -47,12 +49,14 @@ public final class EmulatorServer implements AutoCloseable {
         }
     }
 
+    /** {@code http://advertisedHost:fePort} (the bound port). */
     public String feUrl() {
-        return "http://" + host + ":" + feConnector.getLocalPort();
+        return "http://" + advertisedHost + ":" + feConnector.getLocalPort();
     }
 
+    /** {@code http://advertisedHost:bePort} (the bound port); the target of FE redirects. */
     public String beUrl() {
-        return "http://" + host + ":" + beConnector.getLocalPort();
+        return "http://" + advertisedHost + ":" + beConnector.getLocalPort();
     }
 
     @Override
@@ -74,6 +78,7 @@ public final class EmulatorServer implements AutoCloseable {
         pool.setName(name);
         Server server = new Server(pool);
         server.setStopTimeout(1000);
+        server.setErrorHandler(new JsonErrorHandler());
         return server;
     }
 

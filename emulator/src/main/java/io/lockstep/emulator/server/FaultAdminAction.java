@@ -23,7 +23,9 @@ import java.time.Duration;
  *   <li>{@code running_txn_limit?limit=5}</li>
  *   <li>{@code restart}, {@code clear}</li>
  * </ul>
- * Replies with the RestBaseResult shape; bad parameters give FAILED naming the parameter.
+ * Replies with the RestBaseResult shape; bad parameters (missing, not an int, or refused by {@link Faults}'s
+ * validation: count &lt; 1, http outside 500-599, an unknown status, limit &lt; 0) give FAILED naming the parameter
+ * and install nothing.
  */
 final class FaultAdminAction {
     private final Faults faults;
@@ -104,9 +106,9 @@ final class FaultAdminAction {
             return defaultValue;
         }
         try {
-            return Long.parseLong(v.trim());
+            return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Query parameter '" + name + "' is not a number: " + v);
+            throw new IllegalArgumentException("Query parameter '" + name + "' is not an int: " + v);
         }
     }
 }

@@ -4,6 +4,10 @@ import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +37,7 @@ final class JettyHandler extends Handler.Abstract {
     public boolean handle(Request request, Response response, Callback callback) {
         Map<String, String> headers = new HashMap<>();
         for (HttpField f : request.getHeaders()) {
-            headers.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), f.getValue());
+            headers.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), utf8Value(f.getValue()));
         }
         Map<String, String> query = new HashMap<>();
         Fields fields = Request.extractQueryParameters(request);
@@ -64,6 +68,32 @@ final class JettyHandler extends Handler.Abstract {
         }
         Content.Sink.write(response, true, reply.body(), callback);
         return true;
+    }
+
+    /**
+     * Jetty reads header bytes as ISO-8859-1; clients (curl, the StarRocks SDKs) send UTF-8, as StarRocks' servers
+     * read it. A value whose bytes are valid UTF-8 is re-decoded as UTF-8 (so a label {@code läbel} stays
+     * {@code läbel}); any other value is kept as Jetty read it.
+     */
+    static String utf8Value(String latin1) {
+        boolean ascii = true;
+        for (int i = 0; i < latin1.length(); i++) {
+            char c = latin1.charAt(i);
+            if (c > 0xFF) {
+                return latin1;
+            }
+            ascii &= c < 0x80;
+        }
+        if (ascii) {
+            return latin1;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(latin1.getBytes(StandardCharsets.ISO_8859_1))).toString();
+        } catch (CharacterCodingException e) {
+            return latin1;
+        }
     }
 
     private static void discardBody(ServerRequest req) {

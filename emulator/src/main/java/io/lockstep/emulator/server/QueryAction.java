@@ -17,11 +17,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code POST /api/query}: body = one read-only SQL statement; reply {@code {"columns":[...],"rows":[[...]]}}.
- * Not a StarRocks endpoint: it lets tests read committed data over HTTP. Thread-safe.
+ * {@code POST /api/query}: body = one read-only SQL statement (SELECT or WITH ... SELECT, one optional trailing
+ * {@code ;}); reply {@code {"columns":[...],"rows":[[...]]}}. Anything else, and a body holding more than one
+ * statement, is answered FAILED without running. Not a StarRocks endpoint: it lets tests read committed data over
+ * HTTP. Thread-safe.
  */
 final class QueryAction {
-    private static final List<String> READ_ONLY = List.of("SELECT", "WITH", "SHOW", "EXPLAIN", "VALUES", "TABLE");
+    private static final List<String> READ_ONLY = List.of("SELECT", "WITH");
 
     /** StarRocks prints DATETIME as {@code 2024-01-01 00:00:00}. */
     private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -34,7 +36,15 @@ final class QueryAction {
 
     Reply query(String sql) {
         String trimmed = sql.strip();
-        String first = trimmed.split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        int separator = statementSeparator(trimmed);
+        if (separator >= 0) {
+            if (!trimmed.substring(separator + 1).isBlank()) {
+                return RestResult.failed("Only one SQL statement per query is allowed; found more after the ';' at "
+                        + "character " + (separator + 1));
+            }
+            trimmed = trimmed.substring(0, separator).strip();
+        }
+        String first = trimmed.replaceFirst("^[\\s(]+", "").split("[\\s(]+", 2)[0].toUpperCase(Locale.ROOT);
         if (trimmed.isEmpty() || !READ_ONLY.contains(first)) {
             return RestResult.failed("Only read-only queries (" + String.join(", ", READ_ONLY)
                     + ") are allowed, got: " + (first.isEmpty() ? "an empty body" : first));
@@ -56,6 +66,29 @@ final class QueryAction {
             }
         }
         return Reply.json(JsonText.write(json));
+    }
+
+    /** Index of the first {@code ;} outside quotes and comments, or -1. */
+    private static int statementSeparator(String sql) {
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = sql.indexOf(c, i + 1);
+                i = end < 0 ? sql.length() : end + 1;
+            } else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 2;
+            } else if (c == ';') {
+                return i;
+            } else {
+                i++;
+            }
+        }
+        return -1;
     }
 
     private static void addValue(ArrayNode row, Object v) {

@@ -1,5 +1,7 @@
 package io.lockstep.emulator.server;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lockstep.emulator.fault.FaultAction;
 import io.lockstep.emulator.fault.FaultOp;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * authenticates, validates and then answers, executes, or — in redirect mode — answers 307 with
  * {@code Location: http://host:bePort/<same path and query>} without reading the body; the BE executes.
  * In direct mode the FE executes BE work in-process. Faults are applied once, where a request executes.
- * Logs one INFO line per request (never the Authorization header or row data). Thread-safe.
+ * Logs one INFO line per request with the HTTP code and the reply's {@code Status}/{@code status} (never the
+ * Authorization header, the message or row data). Thread-safe.
  */
 public final class RequestDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
@@ -60,8 +63,10 @@ public final class RequestDispatcher {
             LOG.error("{} {} {} failed unexpectedly", role, req.method(), req.path(), e);
             reply = RestResult.failed(500, "Internal error: " + e.getClass().getName() + ": " + e.getMessage());
         }
-        LOG.info("{} {} {} label={} -> {} {}ms", role, req.method(), req.path(), labelOf(req), reply.httpStatus(),
-                (System.nanoTime() - startNs) / 1_000_000);
+        if (LOG.isInfoEnabled()) {
+            LOG.info("{} {} {} label={} -> {}{} {}ms", role, req.method(), req.path(), labelOf(req),
+                    reply.httpStatus(), replyStatusOf(reply), (System.nanoTime() - startNs) / 1_000_000);
+        }
         return reply;
     }
 
@@ -266,8 +271,36 @@ public final class RequestDispatcher {
         return Reply.json(404, JsonText.write(json));
     }
 
+    /** The BE's answer for an unknown path or method: 404 with the same JSON shape as the FE's. */
     private static Reply notFound() {
-        return new Reply(404, Map.of(), "Not Found", "text/plain", false);
+        ObjectNode json = JsonText.object();
+        json.put("status", "FAILED");
+        json.put("msg", "Not Found");
+        return Reply.json(404, JsonText.write(json));
+    }
+
+    /** {@code " <Status>"} of a JSON reply ({@code Status} of BE/classic replies, {@code status} of FE ones), or "". */
+    static String replyStatusOf(Reply reply) {
+        if (!reply.contentType().contains("json") || reply.body().isEmpty()) {
+            return "";
+        }
+        // Streams the top-level fields only, so a large query reply is not built into a tree for one log line.
+        try (JsonParser p = JsonText.MAPPER.getFactory().createParser(reply.body())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return "";
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (("Status".equals(name) || "status".equals(name)) && value == JsonToken.VALUE_STRING) {
+                    return " " + p.getText();
+                }
+                p.skipChildren();
+            }
+            return "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static String labelOf(ServerRequest req) {
