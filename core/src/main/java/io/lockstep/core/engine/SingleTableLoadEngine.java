@@ -199,7 +199,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     }
 
     /**
-     * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed.
+     * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed (CLASSIC:
+     * one committing stream load per table).
      *
      * @return completes (with an empty list) once committed
      * @throws IllegalStateException if the engine is exactly-once (use {@link #requestPrepare(long)}, whose

@@ -182,13 +182,20 @@ final class TableTransactionCycle {
         } else {
             return;
         }
-        if (classicLoader != null) {
-            flushClassic();
-            return;
+        if (classicLoader != null && state != TableFlushState.FLUSHING) {
+            return; // classic: a table's flush is ONE load of all its rows up to the cut, so nothing loads before it
         }
         for (RegionKey key : regions.regionsWithFrozen(maxSequence)) {
             String id = key.database() + "." + key.table();
             if (inFlight.containsKey(id)) {
+                continue;
+            }
+            if (classicLoader != null) { // every region was frozen before the cut: this takes all the table's rows
+                List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
+                if (!chunks.isEmpty()) {
+                    String label = labels.classicLabel(key.table(), ++classicSequence);
+                    startLoad(id, TransactionRef.singleTable(key.database(), key.table(), label), chunks);
+                }
                 continue;
             }
             TableTxn txn = open.get(id);
@@ -200,29 +207,6 @@ final class TableTransactionCycle {
             if (!chunks.isEmpty()) {
                 startLoad(id, txn.ref, chunks);
             }
-        }
-    }
-
-    /**
-     * Classic: once the cut is taken, each table's frozen chunks up to it (all its rows of this flush, since the cut
-     * freezes every region first) go out as one stream load under a fresh label. Nothing loads while ACCEPTING.
-     */
-    private void flushClassic() {
-        if (state != TableFlushState.FLUSHING) {
-            return;
-        }
-        for (RegionKey key : regions.regionsWithFrozen(cutSequence)) {
-            String id = key.database() + "." + key.table();
-            if (inFlight.containsKey(id)) {
-                continue; // cannot happen within one cut; a later cut waits for the earlier load
-            }
-            List<Chunk> chunks = regions.takeFrozen(key, cutSequence);
-            if (chunks.isEmpty()) {
-                continue;
-            }
-            String label = labels.classicLabel(key.table(), ++classicSequence);
-            TransactionRef target = TransactionRef.singleTable(key.database(), key.table(), label);
-            startLoad(id, target, chunks);
         }
     }
 
