@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 @ThreadSafe
-public final class StarRocksStreamLoader implements AutoCloseable {
+public final class StarRocksStreamLoader implements StreamLoader {
     private static final Logger LOG = LoggerFactory.getLogger(StarRocksStreamLoader.class);
 
     private final TransactionClientConfig config;
@@ -54,6 +54,7 @@ public final class StarRocksStreamLoader implements AutoCloseable {
      * @throws TransactionException on a data error (with an error-log excerpt), access denied, another writer's
      *                              label, or when retries are used up
      */
+    @Override
     public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
             throws TransactionException {
         Map<String, String> headers = new LinkedHashMap<>(loadProperties);

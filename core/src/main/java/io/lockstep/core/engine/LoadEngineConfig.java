@@ -28,6 +28,7 @@ public final class LoadEngineConfig {
     private final long savepointTimeoutMs;
     private final long closeTimeoutMs;
     private final int ioThreads;
+    private final LoadMethod loadMethod;
     private final Map<String, String> defaultLoadProperties;
     private final Map<String, Map<String, String>> tableLoadProperties;
 
@@ -44,6 +45,7 @@ public final class LoadEngineConfig {
         this.savepointTimeoutMs = b.savepointTimeoutMs;
         this.closeTimeoutMs = b.closeTimeoutMs;
         this.ioThreads = b.ioThreads;
+        this.loadMethod = b.loadMethod;
         this.defaultLoadProperties = Map.copyOf(b.defaultLoadProperties);
         Map<String, Map<String, String>> tables = new HashMap<>();
         b.tableLoadProperties.forEach((k, v) -> tables.put(k, Map.copyOf(v)));
@@ -130,6 +132,11 @@ public final class LoadEngineConfig {
         return ioThreads;
     }
 
+    /** How the single-table engine loads: {@link LoadMethod#TRANSACTION} (default) or {@link LoadMethod#CLASSIC}. */
+    public LoadMethod loadMethod() {
+        return loadMethod;
+    }
+
     /**
      * The stream load headers for loads into {@code database.table}: the defaults overlaid with the table's own.
      * Identical for every load of one (label, table), as the server requires (reference §2.3).
@@ -158,6 +165,7 @@ public final class LoadEngineConfig {
         private long savepointTimeoutMs = 600_000;
         private long closeTimeoutMs = 30_000;
         private int ioThreads = 2;
+        private LoadMethod loadMethod = LoadMethod.TRANSACTION;
         private final Map<String, String> defaultLoadProperties = new LinkedHashMap<>(
                 Map.of("format", "json", "strip_outer_array", "true"));
         private final Map<String, Map<String, String>> tableLoadProperties = new HashMap<>();
@@ -234,6 +242,16 @@ public final class LoadEngineConfig {
         /** Threads sending loads (one load per table at a time), default 2. */
         public Builder ioThreads(int value) {
             this.ioThreads = value;
+            return this;
+        }
+
+        /**
+         * Load method of the single-table engine, default {@link LoadMethod#TRANSACTION}. {@link LoadMethod#CLASSIC}
+         * is at-least-once only: the single-table engine refuses it with {@link DeliverySemantic#EXACTLY_ONCE}.
+         * The multi-table engine always uses transactions and ignores this setting.
+         */
+        public Builder loadMethod(LoadMethod value) {
+            this.loadMethod = Objects.requireNonNull(value, "loadMethod");
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
@@ -34,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@link #requestCommit}, {@link #requestAbort} (they queue to the manager thread, which does all HTTP work except
  * the loads on the I/O executor). Asynchronous failures are kept (first wins) and rethrown on the next task-thread
  * call and by the next flush or prepare. Unlike the multi-table engine, tables may span databases.
+ *
+ * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends
+ * one classic stream load per table carrying all its buffered rows, under a fresh label
+ * ({@link io.lockstep.core.label.LabelGenerator#classicLabel}); a retry after a lost reply reuses the label, so the
+ * server deduplicates it (reference §4.3).
  */
 public final class SingleTableLoadEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SingleTableLoadEngine.class);
@@ -63,14 +69,28 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     public SingleTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
                                  DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker,
                                  Executor ioExecutor) {
-        this(config, client, metrics, semantic, restoredCheckpointId, ticker, ioExecutor, null);
+        this(config, client, null, metrics, semantic, restoredCheckpointId, ticker, ioExecutor, null);
     }
 
-    private SingleTableLoadEngine(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
-                                  DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker,
-                                  Executor ioExecutor, ExecutorService ownedIoPool) {
+    /**
+     * An engine driven through {@link #runOnce(long)} by the caller, for {@link LoadMethod#CLASSIC}: every flush of
+     * a table is one classic stream load through {@code streamLoader}; no transaction operation is sent.
+     *
+     * @throws IllegalArgumentException if the config's load method is not CLASSIC, or the semantic is exactly-once
+     *                                  (a classic stream load commits at once and cannot be held prepared)
+     */
+    public SingleTableLoadEngine(LoadEngineConfig config, StreamLoader streamLoader, LoadMetrics metrics,
+                                 DeliverySemantic semantic, Ticker ticker, Executor ioExecutor) {
+        this(config, null, Objects.requireNonNull(streamLoader, "streamLoader"), metrics, semantic, 0, ticker,
+                ioExecutor, null);
+    }
+
+    private SingleTableLoadEngine(LoadEngineConfig config, TransactionClient client, StreamLoader streamLoader,
+                                  LoadMetrics metrics, DeliverySemantic semantic, long restoredCheckpointId,
+                                  Ticker ticker, Executor ioExecutor, ExecutorService ownedIoPool) {
         this.config = Objects.requireNonNull(config, "config");
         this.semantic = Objects.requireNonNull(semantic, "semantic");
+        checkLoadMethod(config.loadMethod(), semantic, streamLoader != null);
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (restoredCheckpointId < 0) {
             throw new IllegalArgumentException("restoredCheckpointId must be >= 0, was " + restoredCheckpointId);
@@ -81,7 +101,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                 config.scanningFrequencyMs(), () -> runOnce(ticker.nowMs()), t -> cycle().fail(t),
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
-        this.cycle = new TableTransactionCycle(config, client, metrics, regions, budget, failure, ioExecutor,
+        this.cycle = new TableTransactionCycle(config, client, streamLoader, metrics, regions, budget, failure, ioExecutor,
                 managerThread::wake, semantic, restoredCheckpointId, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
         metrics.gauge(MetricNames.OPEN_TRANSACTIONS, cycle::openTransactions);
@@ -90,17 +110,58 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     /** Creates an engine on the system clock with its own I/O pool and starts its manager thread. */
     public static SingleTableLoadEngine start(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics,
                                               DeliverySemantic semantic, long restoredCheckpointId) {
+        checkLoadMethod(config.loadMethod(), semantic, false);
+        ExecutorService pool = ioPool(config);
+        return startOn(new SingleTableLoadEngine(config, client, null, metrics, semantic, restoredCheckpointId,
+                Ticker.system(), pool, pool));
+    }
+
+    /**
+     * Creates a {@link LoadMethod#CLASSIC} at-least-once engine on the system clock with its own I/O pool and starts
+     * its manager thread.
+     *
+     * @throws IllegalArgumentException if the config's load method is not CLASSIC
+     */
+    public static SingleTableLoadEngine startClassic(LoadEngineConfig config, StreamLoader streamLoader,
+                                                     LoadMetrics metrics) {
+        Objects.requireNonNull(streamLoader, "streamLoader");
+        checkLoadMethod(config.loadMethod(), DeliverySemantic.AT_LEAST_ONCE, true);
+        ExecutorService pool = ioPool(config);
+        return startOn(new SingleTableLoadEngine(config, null, streamLoader, metrics, DeliverySemantic.AT_LEAST_ONCE,
+                0, Ticker.system(), pool, pool));
+    }
+
+    private static ExecutorService ioPool(LoadEngineConfig config) {
         AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(config.ioThreads(), r -> {
+        return Executors.newFixedThreadPool(config.ioThreads(), r -> {
             Thread t = new Thread(r, "lockstep-table-io-" + config.subtaskIndex() + "-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        SingleTableLoadEngine engine = new SingleTableLoadEngine(config, client, metrics, semantic,
-                restoredCheckpointId, Ticker.system(), pool, pool);
+    }
+
+    private static SingleTableLoadEngine startOn(SingleTableLoadEngine engine) {
         engine.started.set(true);
         engine.managerThread.start();
         return engine;
+    }
+
+    /**
+     * CLASSIC goes with a stream loader and at-least-once only; TRANSACTION with a transaction client.
+     *
+     * @throws IllegalArgumentException naming the load method and what does not fit it
+     */
+    static void checkLoadMethod(LoadMethod method, DeliverySemantic semantic, boolean hasStreamLoader) {
+        if (method == LoadMethod.CLASSIC && semantic == DeliverySemantic.EXACTLY_ONCE) {
+            throw new IllegalArgumentException("loadMethod CLASSIC cannot be EXACTLY_ONCE: a classic stream load "
+                    + "commits by itself and cannot be held prepared until the checkpoint completes; use "
+                    + "loadMethod TRANSACTION or AT_LEAST_ONCE");
+        }
+        if ((method == LoadMethod.CLASSIC) != hasStreamLoader) {
+            throw new IllegalArgumentException("loadMethod " + method + " needs "
+                    + (method == LoadMethod.CLASSIC ? "a StreamLoader (use the classic constructor or startClassic)"
+                    : "a TransactionClient (the classic constructor is for loadMethod CLASSIC only)"));
+        }
     }
 
     private TableTransactionCycle cycle() {
@@ -138,7 +199,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     }
 
     /**
-     * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed.
+     * Task thread, at-least-once: asks for everything buffered so far to be loaded, prepared and committed (CLASSIC:
+     * one committing stream load per table).
      *
      * @return completes (with an empty list) once committed
      * @throws IllegalStateException if the engine is exactly-once (use {@link #requestPrepare(long)}, whose
@@ -191,11 +253,13 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * @return completes when all are committed; a failure also fails the engine (the checkpoint's data is at risk)
      */
     public CompletableFuture<Void> requestCommit(Collection<PreparedTransaction> txns) {
+        requireTransactions("commit by label");
         return cycle.submitLabels(List.copyOf(txns), true);
     }
 
     /** Any thread: rolls back prepared transactions by label; an already aborted label succeeds. */
     public CompletableFuture<Void> requestAbort(Collection<PreparedTransaction> txns) {
+        requireTransactions("abort by label");
         return cycle.submitLabels(List.copyOf(txns), false);
     }
 
@@ -254,6 +318,13 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         }
         checkFailure();
         return result;
+    }
+
+    private void requireTransactions(String call) {
+        if (config.loadMethod() != LoadMethod.TRANSACTION) {
+            throw new IllegalStateException(call + " needs loadMethod TRANSACTION; this engine is "
+                    + config.loadMethod());
+        }
     }
 
     private void checkUsable(String call) {

@@ -5,6 +5,7 @@ import io.lockstep.core.buffer.ChunkState;
 import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * Frozen chunks stream into the table's open transaction (begun lazily at its first load; one load in flight per
  * table). A flush takes a cut, loads what it covers, then prepares every open transaction and either commits it
  * (at-least-once) or hands it back as a {@link PreparedTransaction} (exactly-once, checkpoint); chunks frozen after
- * the cut go to the next transactions. Commit and abort of given labels also run here.
+ * the cut go to the next transactions. Commit and abort of given labels also run here. With
+ * {@link LoadMethod#CLASSIC} there is no transaction: nothing loads until a flush's cut (timer, {@code flush()} or
+ * memory pressure), then each table's rows up to the cut go out as one classic stream load under a fresh label.
  *
  * <p>Threads: everything runs on the manager thread except the {@code submit*} methods (task thread or the Flink
  * committer) and load bodies (I/O threads), which only add to concurrent queues. Manager-only fields need no lock.
@@ -60,6 +63,8 @@ final class TableTransactionCycle {
 
     private final LoadEngineConfig config;
     private final TransactionClient client;
+    /** Set only for {@link LoadMethod#CLASSIC}: each table's flush is one classic stream load, no transaction ops. */
+    private final StreamLoader classicLoader;
     private final LoadMetrics metrics;
     private final RegionTable regions;
     private final MemoryBudget budget;
@@ -85,14 +90,18 @@ final class TableTransactionCycle {
     private long cutSequence;
     private long cycleStartMs = -1;
     private long atLeastOnceSequence;
+    private long classicSequence;
     /** Exactly-once: transactions begun now are named for the checkpoint after the last prepared one. */
     private long labelCheckpointId;
 
-    TableTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
-                          MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
-                          DeliverySemantic semantic, long restoredCheckpointId, Ticker ticker) {
+    /** @param classicLoader non-null exactly when {@code config.loadMethod()} is {@link LoadMethod#CLASSIC} */
+    TableTransactionCycle(LoadEngineConfig config, TransactionClient client, StreamLoader classicLoader,
+                          LoadMetrics metrics, RegionTable regions, MemoryBudget budget, FirstFailure failure,
+                          Executor ioExecutor, Runnable wakeManager, DeliverySemantic semantic,
+                          long restoredCheckpointId, Ticker ticker) {
         this.config = config;
         this.client = client;
+        this.classicLoader = classicLoader;
         this.metrics = metrics;
         this.regions = regions;
         this.budget = budget;
@@ -127,7 +136,9 @@ final class TableTransactionCycle {
                 if (timerDue || budget.underPressure()) {
                     regions.freezeIdleClean(nowMs, 0, true); // single-table regions are always clean
                 }
-                if (!pendingFlushes.isEmpty() || (timerDue && hasData())) {
+                // classic: a flush is the only load of a table, so memory pressure starts one
+                boolean classicPressure = classicLoader != null && budget.underPressure();
+                if (!pendingFlushes.isEmpty() || ((timerDue || classicPressure) && hasData())) {
                     cutSequence = regions.lastFreezeSequence();
                     moveTo(TableFlushState.FLUSHING);
                 } else if (timerDue) {
@@ -171,9 +182,20 @@ final class TableTransactionCycle {
         } else {
             return;
         }
+        if (classicLoader != null && state != TableFlushState.FLUSHING) {
+            return; // classic: a table's flush is ONE load of all its rows up to the cut, so nothing loads before it
+        }
         for (RegionKey key : regions.regionsWithFrozen(maxSequence)) {
             String id = key.database() + "." + key.table();
             if (inFlight.containsKey(id)) {
+                continue;
+            }
+            if (classicLoader != null) { // every region was frozen before the cut: this takes all the table's rows
+                List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
+                if (!chunks.isEmpty()) {
+                    String label = labels.classicLabel(key.table(), ++classicSequence);
+                    startLoad(id, TransactionRef.singleTable(key.database(), key.table(), label), chunks);
+                }
                 continue;
             }
             TableTxn txn = open.get(id);
@@ -204,7 +226,9 @@ final class TableTransactionCycle {
         ioExecutor.execute(() -> {
             LoadCompletion done;
             try {
-                LoadReply reply = client.load(target, target.table(), body, properties);
+                LoadReply reply = classicLoader == null
+                        ? client.load(target, target.table(), body, properties)
+                        : classicLoader.load(target.database(), target.table(), target.label(), body, properties);
                 done = new LoadCompletion(id, target.table(), target, chunks, body.length, reply, null);
             } catch (Throwable t) {
                 done = new LoadCompletion(id, target.table(), target, chunks, body.length, null, t);
@@ -242,6 +266,9 @@ final class TableTransactionCycle {
             metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
             metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
             metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
+            if (classicLoader != null) {
+                metrics.counter(MetricNames.COMMITS).inc(); // a classic stream load commits by itself
+            }
         }
     }
 

@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>shared multi-table label, one per commit cycle: {@code {prefix}-{subtask}-{runId}-m{cycle}}</li>
  *   <li>single-table at-least-once label, one per flush: {@code {prefix}-{table}-{subtask}-{runId}-a{sequence}}</li>
+ *   <li>single-table classic stream load label, one per (table, flush):
+ *       {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}</li>
  *   <li>exactly-once label, one per (table, checkpoint), deterministic and parseable with
  *       {@link #parseExactlyOnce(String)}: {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}}</li>
  * </ul>
@@ -120,6 +122,17 @@ public final class LabelGenerator {
     public String atLeastOnceLabel(String table, long sequence) {
         requireNonNegative(sequence, "sequence");
         return withTable(table, "-" + subtaskIndex + "-" + runId + "-a" + sequence);
+    }
+
+    /**
+     * The label of classic stream load number {@code sequence} for {@code table} (one per table and flush; a retry
+     * of that load reuses it so the server deduplicates, reference §4.3).
+     *
+     * @param sequence &gt;= 0, increasing within a run
+     */
+    public String classicLabel(String table, long sequence) {
+        requireNonNegative(sequence, "sequence");
+        return withTable(table, "-" + subtaskIndex + "-" + runId + "-c" + sequence);
     }
 
     /**

@@ -28,6 +28,17 @@ class LabelGeneratorTest {
     }
 
     @Test
+    void classicLabelsHaveTheirOwnShapeAndDifferFromAtLeastOnceLabels() {
+        assertThat(labels.classicLabel("order.items", 7)).isEqualTo("shop-sync-order_items-3-lq2x9a7bcd12-c7");
+        assertThat(labels.classicLabel("t", 7)).isNotEqualTo(labels.atLeastOnceLabel("t", 7));
+        assertThat(labels.classicLabel("x".repeat(200), 1)).matches(LabelGenerator.SERVER_LABEL);
+        assertThatThrownBy(() -> labels.classicLabel("t", -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequence");
+        assertThatThrownBy(() -> labels.parseExactlyOnce(labels.classicLabel("t", 5)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void exactlyOnceLabelsAreDeterministicAndParseBack() {
         String label = labels.exactlyOnceLabel("order_items", 42);
         assertThat(label).isEqualTo("shop-sync-order_items-3-lq2x9a7bcd12-42");

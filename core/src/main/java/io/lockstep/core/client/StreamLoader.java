@@ -1,0 +1,28 @@
+package io.lockstep.core.client;
+
+import java.util.Map;
+
+/**
+ * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1, §3.3): one request begins, loads
+ * and commits one transaction under the given label. The single-table engine's CLASSIC load method sends each
+ * table's flush through it. Implementations are thread-safe and re-send a request whose reply was lost under the
+ * same label, so the server deduplicates it (reference §4.3).
+ */
+public interface StreamLoader extends AutoCloseable {
+
+    /**
+     * Loads one body as one transaction; returns once it is committed.
+     *
+     * @param label          the label, {@code ^[-\w]{1,128}$}; the same label on a retry deduplicates
+     * @param body           the whole body, e.g. a JSON array of rows
+     * @param loadProperties stream load headers ({@code format}, {@code strip_outer_array}, ...)
+     * @return the bytes the server reports and the attempts made
+     * @throws TransactionException on a terminal failure (data error with an error-log excerpt, access denied,
+     *                              another writer's label, retries used up)
+     */
+    LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException;
+
+    @Override
+    void close();
+}
