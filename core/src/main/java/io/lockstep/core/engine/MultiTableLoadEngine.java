@@ -147,14 +147,19 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     /**
      * Task thread: the source transaction of {@code partition} ended (its last row had {@code transactionEnd=true}).
-     * Marks every region of the partition clean and freezes the ones last switched at least a mini interval ago.
+     * Marks every region of the partition clean and freezes the ones last switched at least a mini interval ago, or at
+     * once while buffered bytes are at or above {@code buffer-size} (the soft limit).
      * Non-blocking; no HTTP.
      *
      * @throws LoadEngineException if the engine failed earlier
      */
     public void txnEnd(int partition) {
         checkUsable("transaction end of partition " + partition);
-        if (regions.txnEnd(partition, ticker.nowMs(), config.miniIntervalMs()) > 0) {
+        // Above the soft limit a transaction end switches at once: batching inside the mini interval must not let
+        // whole transactions pile up in an active chunk until a writer blocks mid-transaction, when nothing of that
+        // partition could be frozen any more (the partition is unclean) and no load could drain the buffer.
+        long miniIntervalMs = budget.underPressure() ? 0 : config.miniIntervalMs();
+        if (regions.txnEnd(partition, ticker.nowMs(), miniIntervalMs) > 0) {
             managerThread.wake();
         }
     }

@@ -67,6 +67,60 @@ class MultiTableBackpressureTest {
         assertThat(FakeTransactionClient.splitRows(f.client.calls("load").get(0).body())).hasSize(4);
     }
 
+    /** A JSON object row of exactly 40 bytes. */
+    private static byte[] row40(int n) {
+        String prefix = "{\"n\":" + n + ",\"pad\":\"";
+        String row = prefix + "x".repeat(40 - prefix.length() - 2) + "\"}";
+        byte[] bytes = row.getBytes(StandardCharsets.UTF_8);
+        assertThat(bytes).hasSize(40);
+        return bytes;
+    }
+
+    /**
+     * Found by a user trial (buffer-size 64 KiB, 13 KB source transactions from a fast source): transactions ending
+     * inside the mini interval piled up in the active chunk until the writer hit the hard limit in the middle of the
+     * next transaction; that partition was never clean again, so nothing could be frozen and the job hung. Above the
+     * soft limit a transaction end now switches at once, so whole transactions are always loadable.
+     */
+    @Test
+    void transactionEndAboveTheSoftLimitSwitchesInsideTheMiniIntervalSoAMidTransactionWriterCanDrain()
+            throws Exception {
+        f.engine.write(0, "db", "orders", row40(1));
+        f.engine.write(0, "db", "orders", row40(2));
+        f.engine.txnEnd(0); // first transaction end: switches
+        f.drive(); // begin, load, release: nothing buffered
+        assertThat(f.engine.bufferedBytes()).isZero();
+
+        // two more 80-byte transactions at the same instant (inside the mini interval)
+        for (int txn = 2; txn <= 3; txn++) {
+            f.engine.write(0, "db", "orders", row40(txn * 10));
+            f.engine.write(0, "db", "orders", row40(txn * 10 + 1));
+            f.engine.txnEnd(0);
+        }
+        assertThat(f.engine.bufferedBytes()).isEqualTo(160);
+
+        // the next transaction: its first row fits (200 = hard limit), its second must wait mid-transaction
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Thread taskThread = new Thread(() -> {
+            try {
+                f.engine.write(0, "db", "orders", row40(40));
+                f.engine.write(0, "db", "orders", row40(41));
+                written.countDown();
+            } catch (Throwable t) {
+                error.set(t);
+            }
+        });
+        taskThread.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.engine.budget().waitingThreads() == 1);
+
+        f.drive(); // the frozen whole transactions load and release their bytes
+        assertThat(written.await(10, TimeUnit.SECONDS)).as("writer released by a drain").isTrue();
+        taskThread.join(10_000);
+        assertThat(error.get()).isNull();
+        assertThat(f.engine.bufferedBytes()).isEqualTo(80);
+    }
+
     @Test
     void sourceTransactionLargerThanTheHardLimitFailsAtOnceNamingThePartition() throws Exception {
         for (int i = 0; i < 4; i++) {
