@@ -8,10 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -57,6 +60,7 @@ class MultiTableEngineThreadTest {
                 .runId("r2").commitIntervalMs(20).scanningFrequencyMs(1).bufferSizeBytes(64 * 1024).ioThreads(4)
                 .build(), client, new InMemoryLoadMetrics());
         Map<String, Integer> rowsPerTxn = new HashMap<>();
+        List<CompletableFuture<Void>> cycles = new ArrayList<>();
         String[] tables = {"orders", "items", "payments"};
         for (int n = 0; n < 3000; n++) {
             int partition = n % 4;
@@ -68,8 +72,14 @@ class MultiTableEngineThreadTest {
             }
             engine.txnEnd(partition);
             rowsPerTxn.put(txn, rows);
+            if (n % 500 == 499) {
+                // a commit cycle that runs while the writes go on (whether the 20 ms timer also fires depends on
+                // how fast this thread writes, so it cannot be what guarantees several cycles)
+                cycles.add(engine.requestSavepoint());
+            }
         }
         engine.savepoint();
+        assertThat(cycles).allSatisfy(c -> assertThat(c).isCompleted().isNotCompletedExceptionally());
         engine.close();
 
         Map<String, Set<String>> labels = new HashMap<>();
