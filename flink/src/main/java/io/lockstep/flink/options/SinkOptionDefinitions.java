@@ -55,12 +55,14 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<String> DATABASE_NAME = SinkOption.nonBlankStringOption("database-name")
             .required()
             .description("Target database. `*` routes each row by its own `getDatabase()` "
-                    + "(dynamic multi-table routing).");
+                    + "(dynamic multi-table routing). A fixed name applies to rows that name no database; a row "
+                    + "naming another database fails the job.");
 
     public static final SinkOption<String> TABLE_NAME = SinkOption.nonBlankStringOption("table-name")
             .required()
             .description("Target table. `*` routes each row by its own `getTable()` "
-                    + "(dynamic multi-table routing).");
+                    + "(dynamic multi-table routing). A fixed name applies to rows that name no table; a row "
+                    + "naming another table fails the job.");
 
     public static final SinkOption<String> USERNAME = SinkOption.nonBlankStringOption("username")
             .required()

@@ -51,13 +51,30 @@ public final class RowRouting implements Serializable {
     /**
      * The target of {@code row}.
      *
-     * @throws IllegalArgumentException if routing by row and the row's database or table is null or blank (the
-     *                                  message names the option and the row's unique key and partition)
+     * @throws IllegalArgumentException if routing by row and the row's database or table is null or blank, or if a
+     *                                  fixed database or table differs from the one the row names (the message names
+     *                                  the option and the row's unique key and partition)
      */
     public Target route(StarRocksRowData row) {
-        String db = database != null ? database : fromRow(row.getDatabase(), "database", "database-name", row);
-        String tbl = table != null ? table : fromRow(row.getTable(), "table", "table-name", row);
+        String db = database != null ? fixedMatchesRow(database, row.getDatabase(), "database", "database-name", row)
+                : fromRow(row.getDatabase(), "database", "database-name", row);
+        String tbl = table != null ? fixedMatchesRow(table, row.getTable(), "table", "table-name", row)
+                : fromRow(row.getTable(), "table", "table-name", row);
         return new Target(db, tbl);
+    }
+
+    /**
+     * A fixed target wins only over a row that names no target of its own: a row naming another database or table
+     * is refused rather than silently written somewhere it did not ask for.
+     */
+    private static String fixedMatchesRow(String fixed, String fromRow, String what, String option,
+                                          StarRocksRowData row) {
+        if (fromRow != null && !fromRow.isBlank() && !fixed.equals(fromRow)) {
+            throw new IllegalArgumentException("row " + describe(row) + " is for " + what + " '" + fromRow
+                    + "' but sink option '" + option + "' = '" + fixed + "'; set '" + option + "' = '*' to route "
+                    + "each row by its own " + what + ", or leave the row's " + what + " empty");
+        }
+        return fixed;
     }
 
     private static String fromRow(String value, String what, String option, StarRocksRowData row) {
