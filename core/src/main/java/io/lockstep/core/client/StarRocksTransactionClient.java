@@ -330,8 +330,10 @@ public final class StarRocksTransactionClient implements TransactionClient {
                         ioFailure);
                 continue;
             }
+            boolean dataError = reply != null && FailureClass.classify(reply) == FailureClass.DATA_ERROR;
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
-                    + " is " + state + " after " + trouble + ". " + likelyCause(op, txn, state)
+                    + " is " + state + " after " + trouble + ". "
+                    + (dataError ? dataErrorCause(op) : likelyCause(op, txn, state))
                     + (reply == null ? "" : errorLog(reply)), serverStatus, ioFailure);
         }
     }
@@ -354,6 +356,13 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
         }
+    }
+
+    /** The reply itself named a data error (e.g. too many filtered rows): that, not a timeout, is the cause. */
+    private static String dataErrorCause(SettledOp op) {
+        return "Cause: the server rejected the loaded data at " + op.name().toLowerCase(Locale.ROOT)
+                + " and rolled back the whole transaction (every table and row loaded under this label); fix the"
+                + " rows the error log names, or raise max_filter_ratio if filtering them is acceptable.";
     }
 
     private String likelyCause(SettledOp op, TransactionRef txn, LabelState state) {

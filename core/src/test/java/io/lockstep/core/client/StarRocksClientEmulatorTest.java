@@ -69,6 +69,26 @@ class StarRocksClientEmulatorTest {
         client.close();
     }
 
+    /** Found by a user trial: a data error at commit was explained as a likely timeout. */
+    @Test
+    void aMultiTableCommitRejectedForBadDataNamesTheDataErrorNotATimeout() throws Exception {
+        TransactionRef txn = TransactionRef.multiTable("shop", label());
+        client.begin(txn, 60);
+        client.load(txn, "orders", "[{\"order_id\":1,\"status\":\"new\"}]".getBytes(StandardCharsets.UTF_8), JSON);
+        client.load(txn, "order_items", "[{\"order_id\":\"abc\",\"line_no\":1,\"sku\":\"s\"}]"
+                .getBytes(StandardCharsets.UTF_8), JSON);
+
+        assertThatThrownBy(() -> client.commit(txn))
+                .isInstanceOf(TransactionException.class)
+                .hasMessageContaining("too many filtered rows")
+                .hasMessageContaining("the server rejected the loaded data at commit and rolled back the whole"
+                        + " transaction")
+                .hasMessageNotContaining("timed out");
+        assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.ABORTED);
+        assertThat(sr.query("SELECT COUNT(*) FROM shop.orders WHERE order_id = 1").rows().get(0).get(0))
+                .isEqualTo(0L);
+    }
+
     private static TransactionClientConfig config(String password) {
         return TransactionClientConfig.builder().loadUrls(sr.feUrl()).username("loader").password(password)
                 .connectTimeoutMs(2_000).socketTimeoutMs(10_000).waitForContinueTimeoutMs(2_000)
