@@ -187,7 +187,10 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         try {
             done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new LoadEngineException("savepoint failed: " + e.getCause().getMessage(), e.getCause());
+            Throwable cause = e.getCause();
+            // the cycle's own failures already say "savepoint failed: ..."; do not say it twice
+            throw cause instanceof LoadEngineException ? new LoadEngineException(cause.getMessage(), cause)
+                    : new LoadEngineException("savepoint failed: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new LoadEngineException("savepoint did not commit within " + config.savepointTimeoutMs()
                     + " ms; shared transaction " + cycle.transaction() + " is " + cycle.state());
@@ -255,7 +258,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         } else if (!current.equals(db)) {
             throw new IllegalArgumentException("cross-database write refused: table " + db + "." + table + " is in "
                     + "database '" + db + "' but this subtask's multi-table transactions load into database '"
-                    + current + "'; a StarRocks multi-table transaction covers one database (reference §4.7)");
+                    + current + "'; a StarRocks multi-table transaction covers one database (StarRocks docs, "
+                    + "Stream Load transaction interface: one database, many tables)");
         }
     }
 
