@@ -78,7 +78,8 @@ public final class SinkOptionDefinitions {
             .typedOption("sink.version", "Enum (AUTO, V1, V2)", SinkVersion::fromOptionValue)
             .defaultValue(SinkVersion.AUTO)
             .description("Sink implementation. `V2` is the transaction stream load sink and is "
-                    + "required for multi-table transactions; `AUTO` selects `V2`. `V1` (the StarRocks "
+                    + "required for multi-table transactions, which must set it explicitly (as the StarRocks "
+                    + "documents require; `AUTO` is refused there). Otherwise `AUTO` selects `V2`. `V1` (the StarRocks "
                     + "connector's legacy sink) is not implemented by Lockstep and is rejected when "
                     + "the sink is created.");
 
