@@ -121,16 +121,11 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
     @Override
     public void close() throws Exception {
         try {
-            if (engine != null) {
-                engine.close();
-            }
+            SinkRuntime.close(engine, runtime);
         } finally {
             engine = null;
             dispatcher = null;
-            if (runtime != null) {
-                runtime.close();
-                runtime = null;
-            }
+            runtime = null;
         }
     }
 }

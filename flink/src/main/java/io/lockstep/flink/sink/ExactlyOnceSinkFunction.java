@@ -322,16 +322,11 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     @Override
     public void close() throws Exception {
         try {
-            if (engine != null) {
-                engine.close();
-            }
+            SinkRuntime.close(engine, runtime);
         } finally {
             engine = null;
             dispatcher = null;
-            if (runtime != null) {
-                runtime.close();
-                runtime = null;
-            }
+            runtime = null;
         }
     }
 

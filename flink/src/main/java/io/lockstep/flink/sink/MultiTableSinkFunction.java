@@ -133,16 +133,11 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     @Override
     public void close() throws Exception {
         try {
-            if (engine != null) {
-                engine.close();
-            }
+            SinkRuntime.close(engine, runtime);
         } finally {
             engine = null;
             dispatcher = null;
-            if (runtime != null) {
-                runtime.close();
-                runtime = null;
-            }
+            runtime = null;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
@@ -98,5 +99,23 @@ public final class SinkRuntime implements AutoCloseable {
     @Override
     public void close() {
         client.close();
+    }
+
+    /**
+     * Closes a sink subtask's engine (rolling back what it holds open), then its runtime, even if the engine's close
+     * throws. Either may be null (open() failed before creating it).
+     *
+     * @throws Exception what the engine's close throws
+     */
+    static void close(@Nullable AutoCloseable engine, @Nullable SinkRuntime runtime) throws Exception {
+        try {
+            if (engine != null) {
+                engine.close();
+            }
+        } finally {
+            if (runtime != null) {
+                runtime.close();
+            }
+        }
     }
 }
