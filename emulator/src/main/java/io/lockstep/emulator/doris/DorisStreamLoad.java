@@ -180,10 +180,12 @@ final class DorisStreamLoad {
         } catch (IOException e) {
             return abort(r, DorisLoadResult.message("INTERNAL_ERROR", "receive body failed: " + e.getMessage()));
         } catch (TransactionException e) {
-            String state = be.transactions().get(txnId).map(t -> DorisTxnStatus.of(t.status()).name()).orElse("");
-            return r.fail(DorisLoadResult.message("ANALYSIS_ERROR", "transaction [" + txnId + "] is " + state
-                    + (be.transactions().get(txnId).map(TransactionSnapshot::reason).map(x -> ", reason: " + x)
-                    .orElse(""))));
+            // The transaction ended while the load ran (2PC abort, timeout, BE restart).
+            Optional<TransactionSnapshot> now = be.transactions().get(txnId);
+            String text = now.filter(t -> t.status() == TransactionStatus.ABORTED)
+                    .map(t -> "transaction [" + txnId + "] is already aborted, abort reason: " + t.reason())
+                    .orElse(e.getMessage());
+            return r.fail(DorisLoadResult.message("ANALYSIS_ERROR", text));
         }
     }
 
