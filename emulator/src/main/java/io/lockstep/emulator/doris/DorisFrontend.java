@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -110,7 +111,7 @@ final class DorisFrontend {
         URI be = URI.create(beBaseUrl.get());
         String userInfo = credentialsInLocation ? userInfo(req.header("authorization")) : "";
         String query = req.rawQuery() == null ? "" : req.rawQuery();
-        return new Reply(307, java.util.Map.of("Location", "http://" + userInfo + be.getHost() + ":" + be.getPort()
+        return new Reply(307, Map.of("Location", "http://" + userInfo + be.getHost() + ":" + be.getPort()
                 + req.path() + "?" + query), "", "text/html", false);
     }
 
