@@ -237,7 +237,7 @@ class DorisLoadConformanceTest {
     void unknownDatabaseOrTableFails() {
         Resp db = http.load("nodb", "events", csv(label()), eventRows(1, 1));
         assertThat(db.loadStatus()).isEqualTo("Fail");
-        assertThat(db.message()).isEqualTo("[ANALYSIS_ERROR]Unknown database 'nodb'");
+        assertThat(db.message()).isEqualTo("[ANALYSIS_ERROR]unknown database, database=nodb");
         Resp table = http.load("shop", "nope", csv(label()), eventRows(1, 1));
         assertThat(table.message()).isEqualTo("[ANALYSIS_ERROR]Unknown table 'nope'");
     }
@@ -285,7 +285,7 @@ class DorisLoadConformanceTest {
             reply = all.toString(StandardCharsets.UTF_8);
         }
         assertThat(reply).startsWith("HTTP/1.1 200");
-        assertThat(reply).contains("[INVALID_ARGUMENT]content_length is empty and transfer-encoding!=chunked, please "
+        assertThat(reply).contains("[INTERNAL_ERROR]content_length is empty and transfer-encoding!=chunked, please "
                 + "set content_length or transfer-encoding=chunked");
         assertThat(doris.labelState("shop", label)).isEqualTo(DorisTxnStatus.UNKNOWN);
     }

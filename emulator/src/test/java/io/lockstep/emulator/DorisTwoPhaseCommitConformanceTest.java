@@ -307,4 +307,10 @@ class DorisTwoPhaseCommitConformanceTest {
         assertThat(r.field("status")).isEqualTo("Success");
         assertThat(doris.transaction(id).orElseThrow().status()).isEqualTo(DorisTxnStatus.VISIBLE);
     }
+
+    @Test
+    void unknownDatabaseIsRefused() {
+        Resp r = http.twoPc("nodb", h("txn_operation", "commit", "txn_id", "1"));
+        assertRefused(r, "unknown database, database=nodb");
+    }
 }

@@ -77,8 +77,7 @@ final class DorisFrontend {
             return DorisRestResult.error("Bad Request", 403, "No label selected");
         }
         if (be.catalog().database(db).isEmpty()) {
-            // Best guess at the FE's text.
-            return DorisRestResult.error("Error", 1, "Unknown database '" + db + "'");
+            return DorisRestResult.error("Error", 1, "unknown database, database=" + db);
         }
         be.faults().pause(FaultOp.GET_LOAD_STATE);
         DorisTxnStatus status = be.transactions().latest(db, label).map(t -> DorisTxnStatus.of(t.status()))
