@@ -29,6 +29,16 @@ public final class DorisEmulatorExtension extends EmulatorExtension<DorisEmulato
         this(DorisEmulator.builder());
     }
 
+    /**
+     * The running emulator (declared here with its own type, so code compiled against this class keeps linking).
+     *
+     * @throws IllegalStateException outside a test
+     */
+    @Override
+    public DorisEmulator emulator() {
+        return super.emulator();
+    }
+
     @Override
     DorisEmulator startEmulator() throws DdlException {
         return builder.build().start();

@@ -29,6 +29,16 @@ public final class StarRocksEmulatorExtension extends EmulatorExtension<StarRock
         this(StarRocksEmulator.builder());
     }
 
+    /**
+     * The running emulator (declared here with its own type, so code compiled against this class keeps linking).
+     *
+     * @throws IllegalStateException outside a test
+     */
+    @Override
+    public StarRocksEmulator emulator() {
+        return super.emulator();
+    }
+
     @Override
     StarRocksEmulator startEmulator() throws DdlException {
         return builder.build().start();
