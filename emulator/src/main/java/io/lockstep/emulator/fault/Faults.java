@@ -9,8 +9,7 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * Fault injection, the Java face ({@code StarRocksEmulator.faults()}, {@code DorisEmulator.faults()}); the same
- * actions are reachable over
- * HTTP at {@code POST /api/_fault/{action}} on the FE port. Thread-safe.
+ * actions are reachable over HTTP at {@code POST /api/_fault/{action}} on the FE port. Thread-safe.
  */
 @ThreadSafe
 public final class Faults {
