@@ -58,7 +58,7 @@ public final class DemoCommand implements Callable<Integer> {
     long commitIntervalMs = 10_000L;
 
     @Option(names = "--kill-task-after", paramLabel = "TRANSACTIONS",
-            description = "Kill the task once, after this many source transactions on subtask 0 and a completed "
+            description = "Kill the task once, after this many source transactions on a subtask and a completed "
                     + "checkpoint; the job restarts from the checkpoint (default: never).")
     long killTaskAfter = -1;
 

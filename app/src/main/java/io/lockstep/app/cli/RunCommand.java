@@ -157,7 +157,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             LockstepPipeline.define(env, config, UnaryOperator.identity());
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter err = spec.commandLine().getErr();
         try {

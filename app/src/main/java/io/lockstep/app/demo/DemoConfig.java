@@ -10,7 +10,7 @@ package io.lockstep.app.demo;
  * @param seed the workload's random seed
  * @param checkpointIntervalMs Flink checkpoint interval in ms; the sink commits at every checkpoint
  * @param commitIntervalMs the sink's commit interval in ms (commits between checkpoints)
- * @param killAfterTransactions kill the task once after this many source transactions on subtask 0 and a
+ * @param killAfterTransactions kill the task once after this many source transactions on a subtask and a
  *     completed checkpoint ({@link FaultTrigger}); negative: never
  * @param drainTimeoutMs longest wait in ms, after the generator stops, for the tables to reach the expected state
  * @param snapshotPeriodMs pause in ms between two snapshot reads

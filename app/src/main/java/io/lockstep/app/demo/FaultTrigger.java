@@ -8,8 +8,8 @@ import org.apache.flink.api.common.functions.RichFilterFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 
 /**
- * Kills the task once, to show a restart from a checkpoint: on subtask 0, at the first source transaction end
- * after at least {@code afterTransactions} ends and after a checkpoint completed, it throws
+ * Kills the task once, to show a restart from a checkpoint: on the first subtask where, at a row or a completed
+ * checkpoint, at least {@code afterTransactions} source transaction ends passed and a checkpoint completed, it throws
  * {@link InjectedFault}; Flink then restarts the job from the last completed checkpoint. It fires once per
  * {@code token} in this JVM (the MiniCluster runs here), so the restarted task passes everything through.
  *
@@ -32,7 +32,7 @@ public final class FaultTrigger extends RichFilterFunction<DefaultStarRocksRowDa
 
     /**
      * @param token identifies this trigger (one per demo run)
-     * @param afterTransactions source transactions subtask 0 lets through before it may fire (&gt;= 0)
+     * @param afterTransactions source transactions a subtask lets through before it may fire (&gt;= 0)
      */
     public FaultTrigger(String token, long afterTransactions) {
         this.token = token;
@@ -46,22 +46,31 @@ public final class FaultTrigger extends RichFilterFunction<DefaultStarRocksRowDa
 
     @Override
     public void open(OpenContext openContext) {
-        armed = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0 && !FIRED.contains(token);
+        armed = !FIRED.contains(token);
     }
 
     @Override
     public boolean filter(DefaultStarRocksRowData row) {
-        if (armed && row.isTransactionEnd() && ++transactionEnds > afterTransactions && checkpointCompleted
-                && FIRED.add(token)) {
-            throw new InjectedFault("demo fault trigger: killing the task after " + transactionEnds
-                    + " source transactions on subtask 0; the job restarts from its last checkpoint");
+        if (armed && row.isTransactionEnd()) {
+            transactionEnds++;
         }
+        fireIfDue();
         return true;
     }
 
+    /** A checkpoint completed: fires here too, so the kill happens even when no row follows. */
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         checkpointCompleted = true;
+        fireIfDue();
+    }
+
+    private void fireIfDue() {
+        if (armed && transactionEnds >= afterTransactions && checkpointCompleted && FIRED.add(token)) {
+            throw new InjectedFault("demo fault trigger: killing the task after " + transactionEnds
+                    + " source transactions on subtask " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()
+                    + "; the job restarts from its last checkpoint");
+        }
     }
 
     /** The failure the trigger throws. */

@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -71,6 +72,7 @@ public final class ShopDemo {
             out.println("  Kafka (in-JVM, KRaft): " + kafka.bootstrapServers() + ", topic " + TOPIC);
             out.println("  target: " + target.description());
             JobClient job = startJob(kafka.bootstrapServers(), jobName, faultToken);
+            awaitRunning(job);
             out.printf(Locale.ROOT, "  job %s started after %.1f s%n", jobName, seconds(System.nanoTime() - startNanos));
             try (SnapshotChecker checker = new SnapshotChecker(target, config.snapshotPeriodMs())) {
                 return drive(job, jobName, faultToken, kafka.bootstrapServers(), checker, startNanos);
@@ -94,6 +96,18 @@ public final class ShopDemo {
                 : rows -> rows.filter(new FaultTrigger(faultToken, config.killAfterTransactions()))
                         .name("demo fault trigger").uid("lockstep-demo-fault-trigger"));
         return env.executeAsync(jobName);
+    }
+
+    /** Waits (up to 60 s) until the job runs, so that the traffic's lag does not include the job's start-up. */
+    private static void awaitRunning(JobClient job) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            JobStatus status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+            if (status == JobStatus.RUNNING || status.isGloballyTerminalState()) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
     }
 
     private DemoResult drive(JobClient job, String jobName, String faultToken, String bootstrap,
