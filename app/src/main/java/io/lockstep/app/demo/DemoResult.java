@@ -15,6 +15,7 @@ import java.util.Map;
  * @param starRocksTransactions StarRocks transactions the sink committed
  * @param loadedRows rows the sink loaded
  * @param restarts job restarts Flink reported
+ * @param restoredFromCheckpoint whether Flink reported restoring the job from a checkpoint
  * @param faultRequested whether the run asked for a task kill
  * @param faultFired whether the kill happened
  * @param jobFailure the job's failure as one line, or {@code null} when it ran until cancelled
@@ -29,7 +30,7 @@ import java.util.Map;
  * @param elapsedMs the run's wall time in ms, start-up included
  */
 public record DemoResult(long written, long read, long committed, long starRocksTransactions, long loadedRows,
-        long restarts, boolean faultRequested, boolean faultFired, String jobFailure, boolean converged,
+        long restarts, boolean restoredFromCheckpoint, boolean faultRequested, boolean faultFired, String jobFailure, boolean converged,
         long snapshots, long readErrors, String firstReadError, Map<String, Long> violationsByInvariant,
         List<String> describedViolations, ShopState expected, ShopState actual, long elapsedMs) {
 
@@ -57,8 +58,9 @@ public record DemoResult(long written, long read, long committed, long starRocks
         checks.add(new Check("job ran until stopped", jobFailure == null,
                 jobFailure == null ? "no terminal failure" : jobFailure));
         if (faultRequested) {
-            checks.add(new Check("task killed, restored from checkpoint", faultFired && restarts >= 1,
-                    "fault fired: " + faultFired + ", restarts: " + restarts));
+            checks.add(new Check("task killed, restored from checkpoint",
+                    faultFired && restarts >= 1 && restoredFromCheckpoint, "fault fired: " + faultFired
+                            + ", restarts: " + restarts + ", restored from a checkpoint: " + restoredFromCheckpoint));
         }
         checks.add(new Check("snapshots read every 100 ms", snapshots > 0 && readErrors == 0,
                 snapshots + " snapshots, " + readErrors + " read errors"

@@ -149,7 +149,7 @@ public final class ShopDemo {
         return new DemoResult(written, metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC),
                 metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED), metrics.counter(MetricNames.COMMITS),
                 metrics.counter(MetricNames.LOADED_ROWS), Math.max(0, metrics.gaugeMax("numRestarts")),
-                config.killAfterTransactions() >= 0, FaultTrigger.fired(faultToken), jobFailure, converged,
+                metrics.gaugeMax("lastCheckpointRestoreTimestamp") > 0, config.killAfterTransactions() >= 0, FaultTrigger.fired(faultToken), jobFailure, converged,
                 checker.snapshots(), checker.readErrors(), checker.firstReadError(),
                 checker.violationsByInvariant(), checker.describedViolations(), expected, actual,
                 (System.nanoTime() - startNanos) / 1_000_000L);

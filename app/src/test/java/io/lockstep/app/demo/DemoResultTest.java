@@ -37,6 +37,17 @@ class DemoResultTest {
     }
 
     @Test
+    void aRequestedKillMustHaveRestoredFromACheckpoint() {
+        DemoResult fired = new DemoResult(2, 3, 2, 1, 2, 1, true, true, true, null, true, 5, 0, null, noViolations(),
+                List.of(), state(1), state(1), 1000);
+        assertThat(fired.allGreen()).isTrue();
+        DemoResult freshStart = new DemoResult(2, 3, 2, 1, 2, 1, false, true, true, null, true, 5, 0, null,
+                noViolations(), List.of(), state(1), state(1), 1000);
+        assertThat(freshStart.allGreen()).isFalse();
+        assertThat(printed(freshStart)).contains("restored from a checkpoint: false");
+    }
+
+    @Test
     void aFailedJobIsAFailure() {
         DemoResult result = result(state(1), state(1), noViolations(), "LoadEngineException: boom", true);
         assertThat(result.allGreen()).isFalse();
@@ -45,7 +56,7 @@ class DemoResultTest {
 
     private static DemoResult result(ShopState expected, ShopState actual, Map<String, Long> violations,
             String failure, boolean converged) {
-        return new DemoResult(2, 2, 2, 1, 2, 0, false, false, failure, converged, 5, 0, null, violations,
+        return new DemoResult(2, 2, 2, 1, 2, 0, false, false, false, failure, converged, 5, 0, null, violations,
                 List.of(), expected, actual, 1000);
     }
 

@@ -28,6 +28,7 @@ class ShopDemoRestartIT {
 
         assertThat(result.faultFired()).as(printed).isTrue();
         assertThat(result.restarts()).as(printed).isGreaterThanOrEqualTo(1);
+        assertThat(result.restoredFromCheckpoint()).as(printed).isTrue();
         assertThat(result.jobFailure()).as(printed).isNull();
         assertThat(result.written()).as(printed).isGreaterThan(400);
         assertThat(result.snapshots()).as(printed).isGreaterThan(10);
@@ -35,7 +36,7 @@ class ShopDemoRestartIT {
         assertThat(result.violations()).as(printed).isZero();
         assertThat(result.differences()).as(printed).isEmpty();
         assertThat(result.actual()).isEqualTo(result.expected());
-        assertThat(result.read()).as("replayed transactions are read twice").isGreaterThan(result.written());
+        assertThat(result.read()).as(printed).isGreaterThanOrEqualTo(result.written());
         assertThat(result.committed()).as(printed).isGreaterThanOrEqualTo(result.written());
         assertThat(result.allGreen()).as(printed).isTrue();
         assertThat(printed).contains("task killed, restored from checkpoint").contains("ALL GREEN");
