@@ -69,7 +69,8 @@ public final class ShopDemo {
         try (target; EmbeddedKafka kafka = EmbeddedKafka.start()) {
             target.start();
             kafka.createTopic(TOPIC, config.partitions());
-            out.println("  Kafka (in-JVM, KRaft): " + kafka.bootstrapServers() + ", topic " + TOPIC);
+            out.printf(Locale.ROOT, "  Kafka (in-JVM, KRaft): %s, topic %s (ready after %.1f s)%n",
+                    kafka.bootstrapServers(), TOPIC, seconds(System.nanoTime() - startNanos));
             out.println("  target: " + target.description());
             JobClient job = startJob(kafka.bootstrapServers(), jobName, faultToken);
             awaitRunning(job);
