@@ -5,7 +5,9 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * When each source transaction was handed to Kafka, in write order, to measure freshness: the lag is the age of
- * the oldest transaction the sink has not committed yet ({@link #lagMs}).
+ * the oldest transaction the sink has not committed yet ({@link #lagMs}). The committed count is summed over all
+ * partitions while partitions commit independently, so the transaction at that position in the global write order
+ * stands in for the oldest uncommitted one: exact when partitions keep pace, an approximation otherwise.
  *
  * <p>One writer thread appends; any thread reads. An element is written before the volatile count that
  * publishes it, so a reader that sees the count sees the element.

@@ -4,6 +4,7 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.UnknownTableMode;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -38,7 +39,7 @@ import java.util.Properties;
  * @param sinkProperties further sink options ({@code docs/options.md}), applied last; may be empty
  */
 public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
-        boolean bounded, CdcFormat format, Map<String, java.util.List<String>> keyColumns, String loadUrl,
+        boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
