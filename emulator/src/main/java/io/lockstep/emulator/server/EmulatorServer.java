@@ -23,8 +23,8 @@ public final class EmulatorServer implements AutoCloseable {
      * @param feRouter dispatcher of the FE role
      * @param beRouter dispatcher of the BE role
      */
-    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestDispatcher feRouter,
-            RequestDispatcher beRouter) {
+    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestHandler feRouter,
+            RequestHandler beRouter) {
         this.advertisedHost = advertisedHost;
         this.fe = newServer("lockstep-fe");
         this.be = newServer("lockstep-be");

@@ -66,7 +66,7 @@ final class H2Sql {
             }
             sql.append(", ");
         }
-        if (table.keysType() == KeysType.PRIMARY_KEYS) {
+        if (table.keysType().upsertsByKey()) {
             sql.append("PRIMARY KEY (").append(columnList(keyNames(table))).append(')');
         } else {
             sql.setLength(sql.length() - 2);

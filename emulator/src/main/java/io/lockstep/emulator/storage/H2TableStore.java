@@ -159,7 +159,7 @@ public final class H2TableStore implements TableStore {
             try {
                 for (TableChanges change : changes) {
                     current = change.table().qualifiedName();
-                    if (change.table().keysType() == KeysType.PRIMARY_KEYS) {
+                    if (change.table().keysType().upsertsByKey()) {
                         applyPrimaryKey(change);
                     } else {
                         applyDuplicate(change);
