@@ -59,6 +59,7 @@ public final class DorisTransactionClient implements TransactionClient {
     private final Sleeper sleeper;
     private final StarRocksHttp http;
     private final ObjectMapper mapper = new ObjectMapper();
+    private final DorisTwoPhaseCommit twoPhase;
     /** The begin {@code timeout} (s) per "db/label", sent with the label's load. Concurrent map. */
     private final Map<String, Integer> timeoutsSeconds = new ConcurrentHashMap<>();
 
@@ -73,6 +74,7 @@ public final class DorisTransactionClient implements TransactionClient {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.http = new StarRocksHttp(config);
+        this.twoPhase = new DorisTwoPhaseCommit(config, metrics, sleeper, http, mapper);
     }
 
     /**
@@ -186,7 +188,7 @@ public final class DorisTransactionClient implements TransactionClient {
             throws TransactionException {
         LabelState state;
         try {
-            state = pollWhilePrepare(txn);
+            state = twoPhase.pollWhilePrepare(txn);
         } catch (TransactionException e) {
             throw new TransactionException("outcome of the load of " + txn + " is unknown after " + trouble
                     + ", and the label state could not be read: " + e.getMessage(), null, e);
@@ -233,7 +235,7 @@ public final class DorisTransactionClient implements TransactionClient {
         } else {
             headers.put("label", txn.label());
         }
-        twoPhase(SettledOp.ROLLBACK, txn, headers);
+        twoPhase.send(SettledOp.ROLLBACK, txn, headers);
         budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, "orphan transaction aborted: " + reply.describe(),
                 reply.status(), null);
         return false;
@@ -248,10 +250,10 @@ public final class DorisTransactionClient implements TransactionClient {
     @Override
     public void prepare(TransactionRef txn) throws TransactionException {
         requireSingleTable(txn);
-        LabelState state = pollWhilePrepare(txn);
+        LabelState state = twoPhase.pollWhilePrepare(txn);
         if (state != LabelState.PREPARED && !state.isCommitted()) {
             throw new TransactionException("prepare of " + txn + " failed: label " + txn.label() + " in database "
-                    + txn.database() + " is " + state + ", not PRECOMMITTED. " + likelyCause(state), null);
+                    + txn.database() + " is " + state + ", not PRECOMMITTED. " + DorisTwoPhaseCommit.likelyCause(state), null);
         }
     }
 
@@ -264,7 +266,7 @@ public final class DorisTransactionClient implements TransactionClient {
     @Override
     public void commit(TransactionRef txn) throws TransactionException {
         requireSingleTable(txn);
-        twoPhase(SettledOp.COMMIT, txn, Map.of("label", txn.label()));
+        twoPhase.send(SettledOp.COMMIT, txn, Map.of("label", txn.label()));
         timeoutsSeconds.remove(key(txn));
     }
 
@@ -277,44 +279,19 @@ public final class DorisTransactionClient implements TransactionClient {
     @Override
     public void rollback(TransactionRef txn) throws TransactionException {
         requireSingleTable(txn);
-        twoPhase(SettledOp.ROLLBACK, txn, Map.of("label", txn.label()));
+        twoPhase.send(SettledOp.ROLLBACK, txn, Map.of("label", txn.label()));
         timeoutsSeconds.remove(key(txn));
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>{@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3): HTTP 200 with {@code code} 0 and the
-     * status in {@code data}; PRECOMMITTED maps to {@link LabelState#PREPARED}. Connection failures, broken replies
-     * and HTTP 5xx are retried; a non-zero {@code code} fails at once.
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3); PRECOMMITTED is
+     * {@link LabelState#PREPARED}. See {@link DorisTwoPhaseCommit#labelState}.
      */
     @Override
     public LabelState labelState(String database, String label) throws TransactionException {
-        String path = DorisProtocol.loadStatePath(database, label);
-        RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = call("GET", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            }
-            if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
-                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
-                continue;
-            }
-            String data = reply.text("data");
-            if (reply.httpStatus() != 200 || reply.number("code", -1) != 0 || data == null) {
-                String code = reply.text("code");
-                FailureClass failureClass = "401".equals(code) ? FailureClass.ACCESS_DENIED
-                        : FailureClass.classify(reply);
-                throw new TransactionException("label-state query for label " + label + " in database " + database
-                        + " failed (" + failureClass + "): " + reply.describe() + ", code " + code + ", data '"
-                        + data + "'" + hint(failureClass), reply.status());
-            }
-            return DorisProtocol.labelState(data);
-        }
+        return twoPhase.labelState(database, label);
     }
 
     /** {@inheritDoc} <p>Doris has no {@code _cancel}: aborts the label through {@code _stream_load_2pc}. */
@@ -326,102 +303,6 @@ public final class DorisTransactionClient implements TransactionClient {
     @Override
     public void close() {
         http.close();
-    }
-
-    /** Commit or abort through {@code _stream_load_2pc}; unclear outcomes settled by label state. */
-    private void twoPhase(SettledOp op, TransactionRef txn, Map<String, String> target) throws TransactionException {
-        boolean commit = op == SettledOp.COMMIT;
-        String what = (commit ? "commit" : "abort") + " of " + txn
-                + (target.containsKey("txn_id") ? " (txn " + target.get("txn_id") + ")" : "");
-        Map<String, String> headers = new LinkedHashMap<>(target);
-        headers.put(DorisProtocol.TXN_OPERATION, commit ? "commit" : "abort");
-        headers.put("Expect", "100-continue");
-        RetryBudget budget = budget(what);
-        while (true) {
-            ServerReply reply = null;
-            String trouble;
-            IOException ioFailure = null;
-            try {
-                reply = call("PUT", DorisProtocol.twoPhaseCommitPath(txn.database()), headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                ioFailure = e;
-            }
-            String serverStatus = null;
-            if (reply != null) {
-                if (reply.statusIn(DorisProtocol.SUCCESS)) {
-                    return;
-                }
-                FailureClass failureClass = FailureClass.classify(reply);
-                if (failureClass == FailureClass.ACCESS_DENIED) {
-                    throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + hint(failureClass), reply.status());
-                }
-                if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                    continue;
-                }
-                trouble = "reply " + reply.describe();
-                serverStatus = reply.status();
-            } else {
-                trouble = "I/O error " + ioFailure.getMessage();
-            }
-            LabelState state;
-            try {
-                state = labelState(txn.database(), txn.label());
-            } catch (TransactionException e) {
-                throw new TransactionException("outcome of " + what + " is unknown after " + trouble
-                        + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
-            }
-            if (op.succeededIn(state)) {
-                LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
-                return;
-            }
-            if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
-                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
-                        ioFailure);
-                continue;
-            }
-            throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
-                    + " is " + state + " after " + trouble + ". " + (commit ? likelyCause(state)
-                    : "Likely cause: the transaction was already committed, so it cannot be aborted."),
-                    serverStatus, ioFailure);
-        }
-    }
-
-    /** Label state, re-polled with backoff while PREPARE (a load still running), up to labelStateTimeoutMs. */
-    private LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
-        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
-        long waitMs = config.retryBackoffInitialMs();
-        while (true) {
-            LabelState state = labelState(txn.database(), txn.label());
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (state != LabelState.PREPARE || remainingMs <= 0) {
-                return state;
-            }
-            try {
-                sleeper.sleep(Math.min(waitMs, remainingMs));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
-            }
-            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
-        }
-    }
-
-    private static String likelyCause(LabelState state) {
-        if (state == LabelState.ABORTED) {
-            return "Likely cause: the pre-committed transaction timed out on the server"
-                    + " (stream_load_default_precommit_timeout_second, 3600 s by default) or was aborted by another"
-                    + " client; its rows are not in Doris.";
-        }
-        if (state == LabelState.UNKNOWN) {
-            return "Likely cause: Doris does not know the label: the load never happened, or its transaction ended"
-                    + " and was cleaned (streaming_label_keep_max_second, 12 h by default).";
-        }
-        return "";
     }
 
     private static void requireSingleTable(TransactionRef txn) {
