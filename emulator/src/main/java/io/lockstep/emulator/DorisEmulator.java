@@ -19,8 +19,6 @@ import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.TableStore;
 import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionPublisher;
-import io.lockstep.emulator.txn.TransactionSnapshot;
-import io.lockstep.emulator.txn.TransactionStatus;
 import java.util.Optional;
 
 /**
@@ -158,13 +156,13 @@ public final class DorisEmulator implements AutoCloseable {
     /** The newest transaction of a label (empty when UNKNOWN), for assertions on ids, reasons and timeouts. */
     public Optional<DorisTransaction> transaction(String database, String label) {
         tick();
-        return transactions.latest(database, label).map(DorisListeners::describe);
+        return transactions.latest(database, label).map(DorisTransaction::of);
     }
 
     /** A transaction by id (empty when never begun or already forgotten). */
     public Optional<DorisTransaction> transaction(long txnId) {
         tick();
-        return transactions.get(txnId).map(DorisListeners::describe);
+        return transactions.get(txnId).map(DorisTransaction::of);
     }
 
     /** Evaluates every timer now (the sweeper and every request do this too). */

@@ -2,6 +2,8 @@ package io.lockstep.emulator.doris;
 
 import io.lockstep.emulator.be.Backend;
 import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.http.ClassicResult.Counters;
+import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.RestResult;
 import io.lockstep.emulator.http.ServerRequest;
@@ -61,7 +63,7 @@ final class DorisDispatcher implements RequestHandler {
             reply = role == Role.FE ? fe(req, route) : be(req, route);
         } catch (RuntimeException e) {
             LOG.error("Doris {} {} {} failed unexpectedly", role, req.method(), req.path(), e);
-            reply = DorisRestResult.envelope(500, "Internal Error", 500, io.lockstep.emulator.http.JsonText.MAPPER
+            reply = DorisRestResult.envelope(500, "Internal Error", 500, JsonText.MAPPER
                     .getNodeFactory().textNode(e.getClass().getName() + ": " + e.getMessage()));
         }
         if (LOG.isInfoEnabled()) {
@@ -125,7 +127,7 @@ final class DorisDispatcher implements RequestHandler {
                         () -> streamLoad.execute(req, route.db(), route.table()),
                         (status, message) -> DorisLoadResult.reply(DorisLoadResult.NO_TXN, req.headerOrEmpty("label"),
                                 req.headerOrEmpty("comment"), "true".equals(req.headerOrEmpty("two_phase_commit")),
-                                status, null, message, io.lockstep.emulator.http.ClassicResult.Counters.NONE, null,
+                                status, null, message, Counters.NONE, null,
                                 null));
             case TWO_PC: {
                 if (!"PUT".equals(m)) {
@@ -169,6 +171,6 @@ final class DorisDispatcher implements RequestHandler {
 
     private static Reply notFound() {
         return DorisRestResult.envelope(404, "Not Found", 404,
-                io.lockstep.emulator.http.JsonText.MAPPER.getNodeFactory().textNode("Not Found"));
+                JsonText.MAPPER.getNodeFactory().textNode("Not Found"));
     }
 }

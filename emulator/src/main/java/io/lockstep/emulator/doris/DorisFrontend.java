@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -76,8 +77,7 @@ final class DorisFrontend {
             return DorisRestResult.error("Bad Request", 403, "No label selected");
         }
         if (be.catalog().database(db).isEmpty()) {
-            // Best guess at the FE's text.
-            return DorisRestResult.error("Error", 1, "Unknown database '" + db + "'");
+            return DorisRestResult.error("Error", 1, "unknown database, database=" + db);
         }
         be.faults().pause(FaultOp.GET_LOAD_STATE);
         DorisTxnStatus status = be.transactions().latest(db, label).map(t -> DorisTxnStatus.of(t.status()))
@@ -110,7 +110,7 @@ final class DorisFrontend {
         URI be = URI.create(beBaseUrl.get());
         String userInfo = credentialsInLocation ? userInfo(req.header("authorization")) : "";
         String query = req.rawQuery() == null ? "" : req.rawQuery();
-        return new Reply(307, java.util.Map.of("Location", "http://" + userInfo + be.getHost() + ":" + be.getPort()
+        return new Reply(307, Map.of("Location", "http://" + userInfo + be.getHost() + ":" + be.getPort()
                 + req.path() + "?" + query), "", "text/html", false);
     }
 

@@ -48,9 +48,4 @@ public final class DorisListeners {
     public RequestHandler be() {
         return be;
     }
-
-    /** The Doris name of a transaction snapshot, for the Java API. */
-    public static DorisTransaction describe(io.lockstep.emulator.txn.TransactionSnapshot snapshot) {
-        return DorisTransaction.of(snapshot);
-    }
 }

@@ -18,7 +18,8 @@ import io.lockstep.emulator.txn.TransactionSnapshot;
 public record DorisTransaction(long txnId, String database, String label, String table, DorisTxnStatus status,
                                long timeoutMs, long precommitTimeoutMs, long beginTimeMs, String reason) {
 
-    static DorisTransaction of(TransactionSnapshot t) {
+    /** The Doris view of a transaction manager snapshot (PREPARED is named PRECOMMITTED). */
+    public static DorisTransaction of(TransactionSnapshot t) {
         return new DorisTransaction(t.txnId(), t.database(), t.label(), t.table(), DorisTxnStatus.of(t.status()),
                 t.timeoutMs(), t.preparedTimeoutMs(), t.beginTimeMs(), t.reason());
     }

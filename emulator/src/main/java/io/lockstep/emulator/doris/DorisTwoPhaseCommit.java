@@ -69,8 +69,8 @@ final class DorisTwoPhaseCommit {
             return DorisTxnOpResult.feRefusal("No transaction id or label selected.");
         }
         if (be.catalog().database(dbName).isEmpty()) {
-            // Best guess at the FE's text (getDbOrMetaException).
-            return DorisTxnOpResult.feRefusal("Unknown database '" + dbName + "'");
+            // The 2PC doc's text, without the old "default_cluster:" prefix.
+            return DorisTxnOpResult.feRefusal("unknown database, database=" + dbName);
         }
         be.faults().pause(commit ? FaultOp.COMMIT : FaultOp.ABORT);
         TransactionSnapshot txn;

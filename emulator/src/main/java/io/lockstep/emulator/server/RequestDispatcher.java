@@ -3,7 +3,6 @@ package io.lockstep.emulator.server;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lockstep.emulator.fault.FaultAction;
 import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.fe.FeDecision;
 import io.lockstep.emulator.fe.FeRestActions;

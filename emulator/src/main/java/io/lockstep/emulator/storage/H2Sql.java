@@ -2,7 +2,6 @@ package io.lockstep.emulator.storage;
 
 import io.lockstep.emulator.catalog.ColumnSchema;
 import io.lockstep.emulator.catalog.ColumnType;
-import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
 import java.util.List;
 import java.util.stream.Collectors;
