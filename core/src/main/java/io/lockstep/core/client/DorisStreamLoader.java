@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * <p>Success allow-list: {@code Status} {@code Success} or {@code Publish Timeout} (committed, visible later;
  * Doris reference §3.2). "Label Already Exists" with {@code ExistingJobStatus: FINISHED} is an earlier attempt that
  * committed (label dedup, §4.2); RUNNING is still loading and is retried after a backoff; PRECOMMITTED (a two-phase
- * transaction under this label, which this loader never makes) fails. Because the label deduplicates, a load whose
- * reply was lost IS sent again under the same label: the server either answers FINISHED, or RUNNING, or (the first
- * attempt aborted, and an aborted label is reusable at once) takes it. Data errors fail at once with an error-log
+ * transaction under this label, which this loader never makes) fails. A load whose outcome is unclear (a lost reply,
+ * HTTP 5xx, a body that is not JSON) is settled by a label-state query ({@code get_load_state}, §1.3): COMMITTED or
+ * VISIBLE is success; ABORTED or UNKNOWN sends it again under the same label (an aborted label is reusable at once);
+ * PREPARE is polled, then sent again, and the server's dedup answers RUNNING or FINISHED. Data errors fail at once with an error-log
  * excerpt; other failures are classified and retried like the StarRocks dialect ({@link FailureClass}).
  *
  * <p>Thread-safe.
@@ -34,6 +35,8 @@ public final class DorisStreamLoader implements StreamLoader {
     private final Sleeper sleeper;
     private final StarRocksHttp http;
     private final ObjectMapper mapper = new ObjectMapper();
+    /** Label-state queries after unclear outcomes. */
+    private final DorisTwoPhaseCommit labels;
 
     /** A loader on the real clock. */
     public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics) {
@@ -46,6 +49,7 @@ public final class DorisStreamLoader implements StreamLoader {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.http = new StarRocksHttp(config);
+        this.labels = new DorisTwoPhaseCommit(config, metrics, sleeper, http, mapper);
     }
 
     /**
@@ -77,8 +81,22 @@ public final class DorisStreamLoader implements StreamLoader {
             ServerReply reply;
             try {
                 reply = ServerReply.decode(http.send("PUT", path, headers, body, true), mapper);
-            } catch (IOException e) {
+            } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                if (settle(TransactionRef.singleTable(database, table, label), "I/O error " + e.getMessage(),
+                        FailureClass.CONNECTION, budget)) {
+                    return new LoadReply(body.length, budget.attempts());
+                }
+                continue;
+            }
+            if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
+                FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
+                if (settle(TransactionRef.singleTable(database, table, label), "reply " + reply.describe(),
+                        troubleClass, budget)) {
+                    return new LoadReply(body.length, budget.attempts());
+                }
                 continue;
             }
             if (reply.statusIn(DorisProtocol.SUCCESS, DorisProtocol.PUBLISH_TIMEOUT)) {
@@ -107,6 +125,34 @@ public final class DorisStreamLoader implements StreamLoader {
                     + ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog()),
                     reply.status());
         }
+    }
+
+    /**
+     * After an unclear outcome: true when the label is COMMITTED or VISIBLE (the load was applied); otherwise waits
+     * the backoff so the caller sends the load again under the same label (ABORTED, UNKNOWN, or still PREPARE after
+     * {@code labelStateTimeoutMs}), or throws for a label held PRECOMMITTED, which this loader never makes.
+     */
+    private boolean settle(TransactionRef txn, String trouble, FailureClass troubleClass, RetryBudget budget)
+            throws TransactionException {
+        LabelState state;
+        try {
+            state = labels.pollWhilePrepare(txn);
+        } catch (TransactionException e) {
+            throw new TransactionException("outcome of the stream load of " + txn + " is unknown after " + trouble
+                    + ", and the label state could not be read: " + e.getMessage(), null, e);
+        }
+        if (state.isCommitted()) {
+            LOG.info("stream load of {}: settled as committed by label state {} after {}", txn, state, trouble);
+            return true;
+        }
+        if (state == LabelState.PREPARED) {
+            throw new TransactionException("stream load of " + txn + " failed: its label is held PRECOMMITTED by a"
+                    + " two-phase transaction this loader did not make (after " + trouble + "); use a"
+                    + " sink.label-prefix no other writer uses", null);
+        }
+        budget.retryOrFail(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
+                trouble + "; label state " + state, null, null);
+        return false;
     }
 
     @Override

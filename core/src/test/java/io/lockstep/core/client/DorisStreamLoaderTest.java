@@ -47,13 +47,39 @@ class DorisStreamLoaderTest extends ClientTestSupport {
     }
 
     @Test
-    void aLostReplyIsSentAgainUnderTheSameLabelAndFinishedMeansLoaded() throws Exception {
-        fe.on(DORIS_LOAD, dropReply(), reply("Label Already Exists", "FINISHED"));
+    void aLostReplyWhoseLabelIsVisibleIsSettledWithoutASecondLoad() throws Exception {
+        fe.on(DORIS_LOAD, dropReply());
+        fe.on(STATE, DorisTransactionClientTest.dorisState("VISIBLE"));
+
+        loader.load("shop", "orders", "c1", BODY, Map.of());
+
+        assertThat(fe.requests(DORIS_LOAD)).hasSize(1);
+        assertThat(fe.requests(STATE)).hasSize(1);
+    }
+
+    @Test
+    void aLostReplyWhoseLabelAbortedIsSentAgainUnderTheSameLabel() throws Exception {
+        fe.on(DORIS_LOAD, dropReply(), reply("Success", null));
+        fe.on(STATE, DorisTransactionClientTest.dorisState("ABORTED"));
 
         loader.load("shop", "orders", "c1", BODY, Map.of());
 
         assertThat(fe.requests(DORIS_LOAD)).hasSize(2)
                 .allSatisfy(r -> assertThat(r.header("label")).isEqualTo("c1"));
+    }
+
+    @Test
+    void aRetryAnsweredFinishedIsTheEarlierAttempt() throws Exception {
+        fe.on(DORIS_LOAD, status(502), reply("Label Already Exists", "FINISHED"));
+        fe.on(STATE, DorisTransactionClientTest.dorisState("UNKNOWN"));
+
+        loader.load("shop", "orders", "c1", BODY, Map.of());
+
+        assertThat(fe.requests(DORIS_LOAD)).hasSize(2);
+    }
+
+    private static FakeStarRocksServer.Reply status(int code) {
+        return FakeStarRocksServer.status(code, "text/html", "<html>gateway</html>");
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The at-least-once sink with {@code sink.target=doris} (plain Doris stream loads, one per table and flush, labels
- * kept on retries) on a MiniCluster against the emulator's Doris mode.
+ * kept on retries, unclear outcomes settled by label state) on a MiniCluster against the emulator's Doris mode.
  */
 class DorisAtLeastOnceSinkIT {
     private static final int ROWS = 600;
@@ -131,7 +131,7 @@ class DorisAtLeastOnceSinkIT {
     }
 
     @Test
-    void aLoadWhoseReplyIsLostIsSentAgainUnderItsLabelAndDeduplicated() throws Exception {
+    void aLoadWhoseReplyIsLostIsSettledByItsLabelAndLoadsOnce() throws Exception {
         doris.faults().dropReplyNext(FaultOp.STREAM_LOAD, 2);
 
         run("log", 0);

@@ -157,11 +157,15 @@ class DorisExactlyOnceSinkIT {
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.VISIBLE));
     }
 
+    /**
+     * Each subtask gets about 50 rows (~1200 bytes) per checkpoint, more than twice the 500-byte buffer: the writer
+     * blocks at the hard limit until a flush frees memory, so every checkpoint holds at least two flushes per subtask.
+     */
     @Test
     void smallBuffersPreCommitSeveralTransactionsPerCheckpointAndAFailureAbortsThemAll() throws Exception {
         FaultyExactlyOnceSink.FAIL_AFTER_PREPARE.set(true);
 
-        run(options("deo_g", 1000), 0, ROWS, 3);
+        run(options("deo_g", 500), 0, ROWS, 3);
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
