@@ -98,6 +98,17 @@ class DorisClientEmulatorTest {
     }
 
     @Test
+    void aLoadCutMidBodyIsSentAgainUnderTheSameLabelOnceTheLabelSaysItAborted() throws Exception {
+        doris.faults().dropConnectionMidBody(FaultOp.STREAM_LOAD, 1);
+
+        preCommit("l1", 1, 4);
+        client.commit(txn("l1"));
+
+        assertThat(doris.rowCount("shop", "orders")).isEqualTo(4);
+        assertThat(metrics.count("retries." + FailureClass.CONNECTION.name())).isEqualTo(1);
+    }
+
+    @Test
     void anAbortedLabelIsReusableAndAbortIsIdempotent() throws Exception {
         preCommit("l1", 1, 2);
         client.rollback(txn("l1"));
