@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault injection in Doris mode: forced statuses in each op's vocabulary, HTTP errors, lost replies (a commit that
@@ -27,24 +27,22 @@ import org.junit.jupiter.api.Test;
  */
 class DorisFaultInjectionTest {
     private static final AtomicInteger SEQ = new AtomicInteger();
+    /** One emulator for the class; the extension clears the fault rules after each test. */
+    @RegisterExtension
+    static final DorisEmulatorExtension DORIS = new DorisEmulatorExtension(
+            DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()));
     static DorisEmulator doris;
     static DorisHttp http;
 
     @BeforeAll
-    static void start() throws Exception {
-        doris = DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()).build().start();
+    static void start() {
+        doris = DORIS.emulator();
         http = new DorisHttp(doris.feUrl());
     }
 
     @AfterAll
     static void stop() throws Exception {
         http.close();
-        doris.close();
-    }
-
-    @AfterEach
-    void clear() {
-        doris.faults().clear();
     }
 
     static String label() {

@@ -7,29 +7,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.emulator.DorisHttp.Resp;
 import io.lockstep.emulator.doris.DorisTxnStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The README's Doris quick start: a 2PC load through the FE, a commit by txn id, the data visible. */
 class DorisSmokeTest {
-    static DorisEmulator doris;
-    static DorisHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        doris = DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()).build().start();
-        http = new DorisHttp(doris.feUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        http.close();
-        doris.close();
-    }
+    /** An instance field: a fresh emulator per test. */
+    @RegisterExtension
+    final DorisEmulatorExtension extension = new DorisEmulatorExtension(
+            DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()));
 
     @Test
-    void twoPhaseLoadThenCommit() {
+    void twoPhaseLoadThenCommit() throws Exception {
+        DorisEmulator doris = extension.emulator();
+        try (DorisHttp http = new DorisHttp(doris.feUrl())) {
+            twoPhaseLoadThenCommit(doris, http);
+        }
+    }
+
+    private static void twoPhaseLoadThenCommit(DorisEmulator doris, DorisHttp http) {
         Resp r = http.load("shop", "events", twoPc("smoke-1"), eventRows(1, 3));
         assertThat(r.hops()).containsExactly(307, 200);
         assertThat(r.loadStatus()).isEqualTo("Success");
