@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Labels are derived, not listed (STYLE.md §2, Flink's {@code TransactionAbortStrategy.PROBING}): for each
  * {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
- * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (reference §3.4):
+ * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (reference §3.4); with
+ * {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
+ * {@code ...-{n}_1, ...-{n}_2, ...} up to its first unknown flush label, and {@code n} counts as unknown when
+ * {@code ...-{n}_1} is. Nothing here ever creates a transaction to find one:
  * <ul>
  *   <li>PREPARE or PREPARED: rolled back; if the rollback fails and the label is still PREPARE/PREPARED, it is
  *       cancelled ({@code POST /api/{db}/{table}/_cancel}) and checked once more;</li>
