@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * memory pressure), then each table's rows up to the cut go out as one classic stream load under a fresh label.
  * With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Doris, exactly-once) likewise nothing loads before a cut (memory
  * pressure or the barrier); each table's rows up to the cut go out as ONE load that is its own pre-committed
- * transaction, labelled {@code ...-{checkpoint}_{flush}}; loaded ones wait in {@code epochPrepared} until the barrier
+ * transaction, labelled {@code ...-{checkpoint}_{flush}}; loaded ones wait in a {@link TwoPhaseEpoch} until the barrier
  * hands the whole epoch out, and are aborted at close or failure if it never does.
  *
  * <p>Threads: everything runs on the manager thread except the {@code submit*} methods (task thread or the Flink
@@ -99,10 +99,8 @@ final class TableTransactionCycle {
     private long classicSequence;
     /** Exactly-once: transactions begun now are named for the checkpoint after the last prepared one. */
     private long labelCheckpointId;
-    /** TWO_PHASE_STREAM_LOAD: loaded (pre-committed) transactions of the current epoch, not yet handed out. */
-    private final List<PreparedTransaction> epochPrepared = new ArrayList<>();
-    /** TWO_PHASE_STREAM_LOAD: flushes per table ("db.table") in the current epoch, numbering its labels. */
-    private final Map<String, Integer> epochFlushes = new HashMap<>();
+    /** TWO_PHASE_STREAM_LOAD: the current epoch's pre-committed transactions, not yet handed out. */
+    private final TwoPhaseEpoch epoch = new TwoPhaseEpoch();
 
     /** @param classicLoader non-null exactly when {@code config.loadMethod()} is {@link LoadMethod#CLASSIC} */
     TableTransactionCycle(LoadEngineConfig config, TransactionClient client, StreamLoader classicLoader,
@@ -212,9 +210,8 @@ final class TableTransactionCycle {
             if (twoPhaseLoad) { // every region was frozen before the cut: one load, its own transaction
                 List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
                 if (!chunks.isEmpty()) {
-                    int flush = epochFlushes.merge(id, 1, Integer::sum);
-                    TransactionRef ref = TransactionRef.singleTable(key.database(), key.table(),
-                            labels.exactlyOnceFlushLabel(key.table(), labelCheckpointId, flush));
+                    TransactionRef ref = epoch.nextTransaction(labels, key.database(), key.table(),
+                            labelCheckpointId);
                     client.begin(ref, config.serverTimeoutSeconds());
                     open.put(id, new TableTxn(ref));
                     startLoad(id, ref, chunks);
@@ -288,7 +285,7 @@ final class TableTransactionCycle {
             }
             if (twoPhaseLoad && txn != null) { // the load pre-committed its own transaction
                 open.remove(done.key());
-                epochPrepared.add(new PreparedTransaction(txn.ref.database(), txn.ref.table(), txn.ref.label()));
+                epoch.loaded(txn.ref);
             }
             metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
             metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
@@ -333,9 +330,7 @@ final class TableTransactionCycle {
             }
         }
         if (twoPhaseLoad && checkpointId >= 0) { // the barrier hands out the whole epoch; a pressure flush keeps it
-            prepared.addAll(epochPrepared);
-            epochPrepared.clear();
-            epochFlushes.clear();
+            prepared.addAll(epoch.handOut());
         }
         finished.forEach(r -> r.done().complete(List.copyOf(prepared)));
         if (semantic == DeliverySemantic.EXACTLY_ONCE && checkpointId >= 0) {
@@ -412,7 +407,7 @@ final class TableTransactionCycle {
 
     /** Rolls back transactions of the current cycle (never prepared ones handed to the Flink layer). */
     private void rollbackOpen(String when) {
-        for (PreparedTransaction txn : epochPrepared) { // two-phase loads of this epoch, not handed out yet
+        for (PreparedTransaction txn : epoch.takeUnhandedOut()) { // two-phase loads not handed out yet
             try {
                 client.rollback(txn.ref());
                 metrics.counter(MetricNames.ROLLBACKS).inc();
@@ -421,7 +416,6 @@ final class TableTransactionCycle {
                         txn.ref(), when, e.getMessage());
             }
         }
-        epochPrepared.clear();
         for (TableTxn txn : open.values()) {
             try {
                 client.rollback(txn.ref);
