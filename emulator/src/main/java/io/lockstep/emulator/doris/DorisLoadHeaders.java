@@ -110,7 +110,7 @@ final class DorisLoadHeaders {
             throw new LoadFormatException("INVALID_ARGUMENT",
                     "not support DELETE ON clause when merge type is not MERGE.");
         }
-        return base.withDeletes(DELETE_SIGN, merge, deleteCondition);
+        return base.withDeletes(DELETE_SIGN, KeysType.UNIQUE_KEYS, merge, deleteCondition);
     }
 
     /**

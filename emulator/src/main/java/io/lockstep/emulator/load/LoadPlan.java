@@ -89,7 +89,9 @@ final class LoadPlan {
      */
     static LoadPlan create(TableSchema table, StreamLoadFormat format, boolean implicitOp)
             throws LoadFormatException {
-        boolean primaryKey = table.keysType().upsertsByKey();
+        // Only the dialect's delete-flag table model reads the flag (StarRocks: PRIMARY KEY reads __op; Doris:
+        // UNIQUE KEY reads __DORIS_DELETE_SIGN__); on other tables the column is an unused source.
+        boolean primaryKey = table.keysType() == format.deleteTables();
         String opColumn = format.deleteColumn();
         String opLower = opColumn.toLowerCase(Locale.ROOT);
         List<String> sourceNames = new ArrayList<>();
@@ -149,8 +151,8 @@ final class LoadPlan {
         WherePredicate where = format.where() == null ? null : WherePredicate.parse(format.where(), table);
         StreamLoadFormat.MergeType merge = format.mergeType();
         if (merge != StreamLoadFormat.MergeType.APPEND && !primaryKey) {
-            throw analysis("merge_type " + merge + " needs a table with a delete sign (UNIQUE KEY); "
-                    + table.qualifiedName() + " is a " + table.keysType() + " table");
+            throw analysis("merge_type " + merge + " needs a table with a delete sign (" + format.deleteTables()
+                    + "); " + table.qualifiedName() + " is a " + table.keysType() + " table");
         }
         WherePredicate deleteWhen = format.deleteCondition() == null ? null
                 : WherePredicate.parse(format.deleteCondition(), table);
