@@ -1,0 +1,318 @@
+package io.lockstep.app.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.demo.ShopInvariants;
+import io.lockstep.app.demo.ShopSchema;
+import io.lockstep.app.demo.ShopState;
+import io.lockstep.app.demo.ShopTransaction;
+import io.lockstep.app.demo.ShopTransactionGenerator;
+import io.lockstep.app.demo.ShopWorkload;
+import io.lockstep.emulator.ManualClock;
+import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.storage.QueryResult;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The reliability suite of issue 6: the shop workload (source transactions of 1–4 tables, replayed from a seed
+ * by {@link ShopReplaySource}) through the multi-table sink, and shop events through the exactly-once
+ * single-table sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster, against the
+ * in-JVM emulator, while {@link ChaosInjector} injects every fault class alone and then mixed. The oracle:
+ * {@link SnapshotOracle} samples the committed data every 75 ms (shop invariants, resp. duplicates) and at the
+ * end the tables must equal the generator's expected state exactly. Two unrecoverable faults must fail the
+ * job with a message naming the label and the cause.
+ *
+ * <p>Seed: {@code -Dlockstep.chaos.seed=N}, else random; every assertion message names it. The fault summary
+ * table is printed after the suite.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChaosSuiteTest {
+    private static final long SEED = Long.getLong("lockstep.chaos.seed", new SecureRandom().nextLong());
+    private static final String SEED_NOTE = "chaos seed " + SEED + " (rerun with -Dlockstep.chaos.seed=" + SEED + ")";
+    private static final int SINK_PARALLELISM = 2;
+    private static final int GENERATOR_PARTITIONS = 4;
+    private static final long SOCKET_TIMEOUT_MS = 800;
+    private static final Path SHOP_DDL = Path.of("..", "examples", "shop.sql");
+    private static final String EVENTS_DDL = "CREATE DATABASE shop; CREATE TABLE shop.events (event_id BIGINT NOT NULL, "
+            + "txn_seq BIGINT, tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) "
+            + "DISTRIBUTED BY HASH(event_id);";
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(SINK_PARALLELISM).build());
+
+    private static final FaultLedger LEDGER = new FaultLedger();
+    private static final Map<String, String> OUTCOMES = new LinkedHashMap<>();
+    private static ScheduledExecutorService scheduler;
+    private static long suiteStartNanos;
+
+    @BeforeAll
+    static void start() {
+        System.out.println("[chaos] " + SEED_NOTE);
+        suiteStartNanos = System.nanoTime();
+        scheduler = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "chaos-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @AfterAll
+    static void summary() {
+        scheduler.shutdownNow();
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStartNanos);
+        System.out.println("[chaos] fault summary, " + SEED_NOTE + ", suite took " + seconds + " s");
+        System.out.print(LEDGER.table(OUTCOMES));
+    }
+
+    @Test
+    @Order(1)
+    void multiTableShopTransactionsStayAtomicAndExactUnderEveryFaultClass() throws Exception {
+        String run = "chaos-multi-table";
+        ChaosControl control = ChaosControl.create(run);
+        ShopWorkload workload = workload();
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(SHOP_DDL).build().start()) {
+            StarRocksSinkOptions options = multiTableOptions(sr);
+            StreamExecutionEnvironment env = chaosEnvironment();
+            pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.MULTI_TABLE, 8),
+                    new FaultingSinks.MultiTable<>(options, run));
+            SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.SHOP_INVARIANTS, SnapshotOracle.SHOP_COLUMNS);
+            JobClient job = env.executeAsync("chaos multi-table");
+            try {
+                oracle.start(scheduler);
+                awaitFirstCheckpoint(control);
+                ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "multi-table", new Random(SEED), scheduler,
+                        List.of(FaultClass.values()), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
+                        SOCKET_TIMEOUT_MS, SEED_NOTE);
+                injector.alone(4);
+                injector.mixed(10);
+                long stopAt = finish(control, job);
+                oracle.stop();
+
+                ShopState expected = expectedShop(workload, stopAt);
+                ShopState actual = readShop(sr);
+                assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
+                assertThat(oracle.violations()).as("atomicity violations seen by the reader; " + SEED_NOTE).isEmpty();
+                assertThat(oracle.samplesWithData()).as("reader samples; " + SEED_NOTE).isGreaterThan(20);
+                assertThat(actual.differences(expected, 20)).as("tables vs expected state; " + SEED_NOTE).isEmpty();
+                assertThat(ShopInvariants.check(actual)).as(SEED_NOTE).isEmpty();
+                OUTCOMES.put("multi-table", stopAt + " source transactions, " + control.sourceRestores.get()
+                        + " job restarts (" + injector.mixedRestarts() + " in mixed rounds), " + oracle.samples()
+                        + " reader samples, 0 atomicity violations, 4 PRIMARY KEY tables exact (" + actual + ")");
+            } finally {
+                cancel(job);
+                ChaosControl.remove(run);
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void exactlyOnceEventsLoadExactlyOnceUnderEveryFaultClass() throws Exception {
+        String run = "chaos-exactly-once";
+        ChaosControl control = ChaosControl.create(run);
+        ShopWorkload workload = workload();
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(EVENTS_DDL).build().start()) {
+            StreamExecutionEnvironment env = chaosEnvironment();
+            pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
+                    new FaultingSinks.ExactlyOnce<>(exactlyOnceOptions(sr, "chaos-eo"), run));
+            SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.EVENT_DUPLICATES, SnapshotOracle.EVENT_COLUMNS);
+            JobClient job = env.executeAsync("chaos exactly-once");
+            try {
+                oracle.start(scheduler);
+                awaitFirstCheckpoint(control);
+                EnumSet<FaultClass> classes = EnumSet.allOf(FaultClass.class);
+                classes.remove(FaultClass.SHARED_TXN_EXPIRED); // no shared transaction; expiry: see test 4
+                ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "exactly-once", new Random(SEED + 1),
+                        scheduler, List.copyOf(classes),
+                        List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.PREPARE, FaultOp.COMMIT), SOCKET_TIMEOUT_MS,
+                        SEED_NOTE);
+                injector.alone(3);
+                injector.mixed(8);
+                long stopAt = finish(control, job);
+                oracle.stop();
+
+                List<Long> expected = expectedEvents(workload, stopAt);
+                List<Long> actual = new ArrayList<>();
+                for (List<Object> row : sr.query("SELECT event_id FROM shop.events ORDER BY event_id").rows()) {
+                    actual.add(((Number) row.get(0)).longValue());
+                }
+                assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
+                assertThat(oracle.violations()).as("duplicates seen by the reader; " + SEED_NOTE).isEmpty();
+                assertThat(oracle.samplesWithData()).as("reader samples; " + SEED_NOTE).isGreaterThan(20);
+                assertThat(actual.size()).as("event rows; " + SEED_NOTE).isEqualTo(expected.size());
+                assertThat(actual).as("event ids (no duplicate, no loss); " + SEED_NOTE).isEqualTo(expected);
+                OUTCOMES.put("exactly-once", stopAt + " source transactions, " + control.sourceRestores.get()
+                        + " job restarts (" + injector.mixedRestarts() + " in mixed rounds), " + oracle.samples()
+                        + " reader samples, 0 duplicates, DUPLICATE KEY table exact (" + actual.size() + " rows)");
+            } finally {
+                cancel(job);
+                ChaosControl.remove(run);
+            }
+        }
+    }
+
+    static ShopWorkload workload() {
+        return new ShopWorkload(SEED, GENERATOR_PARTITIONS, 300, 5, 20);
+    }
+
+    /** Parallelism 2, a checkpoint every 100 ms, restarts without end (10 ms apart). */
+    static StreamExecutionEnvironment chaosEnvironment() {
+        Configuration configuration = new Configuration();
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Integer.MAX_VALUE);
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
+        env.setParallelism(SINK_PARALLELISM);
+        env.enableCheckpointing(100);
+        return env;
+    }
+
+    @SuppressWarnings("deprecation")
+    static void pipeline(StreamExecutionEnvironment env, ShopReplaySource source,
+            SinkFunction<DefaultStarRocksRowData> sink) {
+        env.addSource(source, "shop replay").setParallelism(1)
+                .keyBy(DefaultStarRocksRowData::getSourcePartition)
+                .addSink(sink).name("starrocks");
+    }
+
+    /** Short timeouts and retry intervals, so faults resolve within the suite's time budget. */
+    static StarRocksSinkOptions.Builder commonOptions(StarRocksEmulator sr) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", sr.feUrl())
+                .withProperty("username", "root")
+                .withProperty("password", "")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.max-retries", "3")
+                .withProperty("sink.retry.interval-ms", "50")
+                .withProperty("sink.connect.timeout-ms", "1000")
+                .withProperty("sink.socket.timeout-ms", String.valueOf(SOCKET_TIMEOUT_MS))
+                .withProperty("sink.scan-frequency.ms", "20")
+                .withProperty("sink.properties.timeout", "30")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true");
+    }
+
+    static StarRocksSinkOptions multiTableOptions(StarRocksEmulator sr) {
+        return commonOptions(sr)
+                .withProperty("database-name", "*")
+                .withProperty("table-name", "*")
+                .withProperty("sink.semantic", "at-least-once")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .withProperty("sink.buffer-flush.interval-ms", "200")
+                .withProperty("sink.label-prefix", "chaos")
+                .build();
+    }
+
+    static StarRocksSinkOptions exactlyOnceOptions(StarRocksEmulator sr, String labelPrefix) {
+        return commonOptions(sr)
+                .withProperty("database-name", "shop")
+                .withProperty("table-name", "events")
+                .withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.label-prefix", labelPrefix)
+                .build();
+    }
+
+    /** Generator partitions 0..3 mapped to source partitions that keyBy spreads over both sink subtasks. */
+    static int[] spreadPartitions() {
+        int[] result = new int[GENERATOR_PARTITIONS];
+        int[] next = new int[SINK_PARALLELISM];
+        for (int i = 0; i < GENERATOR_PARTITIONS; i++) {
+            int subtask = i % SINK_PARALLELISM;
+            int p = next[subtask];
+            while (KeyGroupRangeAssignment.assignKeyToParallelOperator(p, 128, SINK_PARALLELISM) != subtask) {
+                p++;
+            }
+            result[i] = p;
+            next[subtask] = p + 1;
+        }
+        return result;
+    }
+
+    static void awaitFirstCheckpoint(ChaosControl control) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
+                .until(() -> control.completedPosition.get() > 0);
+    }
+
+    /** Lets the source end 40 transactions after what it emitted so far, and waits for the job to finish. */
+    static long finish(ChaosControl control, JobClient job) throws Exception {
+        long stopAt = control.emittedPosition.get() + 40;
+        control.stopAt.set(stopAt);
+        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+        return stopAt;
+    }
+
+    static void cancel(JobClient job) throws Exception {
+        if (!job.getJobStatus().get().isGloballyTerminalState()) {
+            job.cancel().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    static ShopState expectedShop(ShopWorkload workload, long transactions) {
+        ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
+        for (long i = 0; i < transactions; i++) {
+            generator.next();
+        }
+        return generator.expectedState();
+    }
+
+    static List<Long> expectedEvents(ShopWorkload workload, long transactions) {
+        ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
+        List<Long> ids = new ArrayList<>();
+        for (long i = 0; i < transactions; i++) {
+            ShopTransaction transaction = generator.next();
+            for (int c = 0; c < transaction.changes().size(); c++) {
+                ids.add(ShopRows.eventId(transaction.sequence(), c));
+            }
+        }
+        return ids;
+    }
+
+    /** The four shop tables as committed, one query per table (the job has ended: nothing changes). */
+    static ShopState readShop(StarRocksEmulator sr) {
+        ShopState state = new ShopState();
+        for (ShopSchema.Table table : ShopSchema.TABLES) {
+            QueryResult result = sr.query("SELECT * FROM shop." + table.name());
+            for (List<Object> row : result.rows()) {
+                Map<String, Object> values = new LinkedHashMap<>();
+                for (int i = 0; i < result.columns().size(); i++) {
+                    values.put(result.columns().get(i).toLowerCase(java.util.Locale.ROOT), row.get(i));
+                }
+                state.upsert(table, values);
+            }
+        }
+        return state;
+    }
+}
