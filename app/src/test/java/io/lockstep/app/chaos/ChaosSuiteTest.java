@@ -184,18 +184,102 @@ class ChaosSuiteTest {
         }
     }
 
+    /**
+     * A data error cannot be recovered: every attempt loads the same bad row and fails, and the job fails naming the
+     * label of the load and the server's cause.
+     */
+    @Test
+    @Order(3)
+    void aDataErrorFailsTheJobNamingTheLabelAndTheCause() throws Exception {
+        String run = "chaos-data-error";
+        ChaosControl.create(run);
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(SHOP_DDL).build().start()) {
+            StreamExecutionEnvironment env = environment(2);
+            DefaultStarRocksRowData good = row(0, "customers", "{\"customer_id\":1,\"name\":\"A B\"}", true);
+            DefaultStarRocksRowData bad = row(0, "orders", "{\"order_id\":7,\"customer_id\":\"not a number\"}", true);
+            env.fromData(good, bad).setParallelism(1)
+                    .keyBy(DefaultStarRocksRowData::getSourcePartition)
+                    .addSink(new FaultingSinks.MultiTable<>(multiTableOptions(sr), run)).name("starrocks");
+            JobClient job = env.executeAsync("chaos data error");
+            assertThatThrownBy(() -> job.getJobExecutionResult().get(60, TimeUnit.SECONDS))
+                    .as(SEED_NOTE)
+                    .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                            .containsPattern("commit of label chaos-\\d+-[0-9a-z]+-m\\d+ \\(db shop, multi-table\\) "
+                                    + "failed: label chaos-\\d+-[0-9a-z]+-m\\d+ in database shop is ABORTED")
+                            .contains("Message 'too many filtered rows'")
+                            .contains("the server rejected the loaded data at commit"));
+            OUTCOMES.put("unrecoverable data error (multi-table)", "job failed after 2 restarts, message names the "
+                    + "label and 'too many filtered rows'");
+        } finally {
+            ChaosControl.remove(run);
+        }
+    }
+
+    /**
+     * Exactly-once cannot replay a prepared transaction the server expired before its commit: the restore fails
+     * naming the label, the checkpoint and the server's cause, and so does the job.
+     */
+    @Test
+    @Order(4)
+    void aPreparedTransactionExpiredBeforeItsCommitFailsTheRestoreNamingTheLabel() throws Exception {
+        String run = "chaos-expired-prepared";
+        ChaosControl control = ChaosControl.create(run);
+        ManualClock clock = new ManualClock();
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(EVENTS_DDL).clock(clock).build().start()) {
+            StreamExecutionEnvironment env = environment(3);
+            env.enableCheckpointing(100);
+            pipeline(env, new ShopReplaySource(run, workload(), spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
+                    new FaultingSinks.ExactlyOnce<>(exactlyOnceOptions(sr, "chaos-exp"), run));
+            JobClient job = env.executeAsync("chaos expired prepared transaction");
+            try {
+                awaitFirstCheckpoint(control);
+                // Past the prepared timeout (24 h): every prepared transaction expires, as the server's timer would.
+                control.beforeCommitHook = () -> {
+                    clock.advance(Duration.ofHours(25));
+                    sr.tick();
+                };
+                control.failAfterCheckpoint.set(true);
+                assertThatThrownBy(() -> job.getJobExecutionResult().get(60, TimeUnit.SECONDS))
+                        .as(SEED_NOTE)
+                        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                                .containsPattern("restored label chaos-exp-events-\\d+-[0-9a-z]+-\\d+ "
+                                        + "\\(table shop.events, checkpoint \\d+\\) cannot be committed")
+                                .contains("is ABORTED")
+                                .contains("The rows this subtask prepared for that checkpoint are not in StarRocks"));
+                OUTCOMES.put("unrecoverable expired prepared transaction (exactly-once)", "restore failed at "
+                        + "every attempt, job failed; message names the label, checkpoint, ABORTED and the lost rows");
+            } finally {
+                cancel(job);
+                ChaosControl.remove(run);
+            }
+        }
+    }
+
+    static DefaultStarRocksRowData row(int partition, String table, String json, boolean end) {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, ShopSchema.DATABASE, table, json);
+        row.setSourcePartition(partition);
+        row.setTransactionEnd(end);
+        return row;
+    }
+
+    /** Parallelism 2 and {@code restarts} restarts 10 ms apart, then the job fails. */
+    static StreamExecutionEnvironment environment(int restarts) {
+        Configuration configuration = new Configuration();
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
+        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
+        env.setParallelism(SINK_PARALLELISM);
+        return env;
+    }
+
     static ShopWorkload workload() {
         return new ShopWorkload(SEED, GENERATOR_PARTITIONS, 300, 5, 20);
     }
 
     /** Parallelism 2, a checkpoint every 100 ms, restarts without end (10 ms apart). */
     static StreamExecutionEnvironment chaosEnvironment() {
-        Configuration configuration = new Configuration();
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Integer.MAX_VALUE);
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-        env.setParallelism(SINK_PARALLELISM);
+        StreamExecutionEnvironment env = environment(Integer.MAX_VALUE);
         env.enableCheckpointing(100);
         return env;
     }
