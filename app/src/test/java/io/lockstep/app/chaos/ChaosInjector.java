@@ -197,10 +197,8 @@ final class ChaosInjector {
                 faults.publishTimeoutNext(1);
                 return () -> faults.pendingPublishTimeouts() == 0;
             }
-            case SERVER_RESTART: {
-                faults.restart();
-                return () -> true;
-            }
+            case SERVER_RESTART:
+                return restartWithLiveTransactions();
             case SHARED_TXN_EXPIRED:
                 return expireAnOpenTransaction();
             case RUNNING_TXN_LIMIT:
@@ -210,6 +208,20 @@ final class ChaosInjector {
             default:
                 throw new IllegalArgumentException("unknown fault class " + fault);
         }
+    }
+
+    /** Restarts the server once it holds live load contexts (so the restart loses some): hit = it did. */
+    private BooleanSupplier restartWithLiveTransactions() {
+        boolean live;
+        try {
+            await().atMost(HIT_TIMEOUT).pollInterval(Duration.ofMillis(5)).until(() -> sr.liveLoadContexts() > 0);
+            live = true;
+        } catch (ConditionTimeoutException e) {
+            live = false;
+        }
+        faults.restart();
+        boolean hit = live;
+        return () -> hit;
     }
 
     /** Expires the first open transaction of the sink found in the BE's live contexts. */

@@ -1,22 +1,29 @@
 package io.lockstep.app.chaos;
 
+import static io.lockstep.app.chaos.ChaosJobs.awaitFirstCheckpoint;
+import static io.lockstep.app.chaos.ChaosJobs.cancel;
+import static io.lockstep.app.chaos.ChaosJobs.chaosEnvironment;
+import static io.lockstep.app.chaos.ChaosJobs.environment;
+import static io.lockstep.app.chaos.ChaosJobs.exactlyOnceOptions;
+import static io.lockstep.app.chaos.ChaosJobs.expectedEvents;
+import static io.lockstep.app.chaos.ChaosJobs.expectedShop;
+import static io.lockstep.app.chaos.ChaosJobs.finish;
+import static io.lockstep.app.chaos.ChaosJobs.multiTableOptions;
+import static io.lockstep.app.chaos.ChaosJobs.pipeline;
+import static io.lockstep.app.chaos.ChaosJobs.readShop;
+import static io.lockstep.app.chaos.ChaosJobs.row;
+import static io.lockstep.app.chaos.ChaosJobs.spreadPartitions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.demo.ShopInvariants;
-import io.lockstep.app.demo.ShopSchema;
 import io.lockstep.app.demo.ShopState;
-import io.lockstep.app.demo.ShopTransaction;
-import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
 import io.lockstep.emulator.ManualClock;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.fault.FaultOp;
-import io.lockstep.emulator.storage.QueryResult;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,13 +35,9 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -61,17 +64,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ChaosSuiteTest {
     private static final long SEED = Long.getLong("lockstep.chaos.seed", new SecureRandom().nextLong());
     private static final String SEED_NOTE = "chaos seed " + SEED + " (rerun with -Dlockstep.chaos.seed=" + SEED + ")";
-    private static final int SINK_PARALLELISM = 2;
-    private static final int GENERATOR_PARTITIONS = 4;
-    private static final long SOCKET_TIMEOUT_MS = 800;
-    private static final Path SHOP_DDL = Path.of("..", "examples", "shop.sql");
-    private static final String EVENTS_DDL = "CREATE DATABASE shop; CREATE TABLE shop.events (event_id BIGINT NOT NULL, "
-            + "txn_seq BIGINT, tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) "
-            + "DISTRIBUTED BY HASH(event_id);";
-
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(SINK_PARALLELISM).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(ChaosJobs.SINK_PARALLELISM).build());
 
     private static final FaultLedger LEDGER = new FaultLedger();
     private static final Map<String, String> OUTCOMES = new LinkedHashMap<>();
@@ -102,8 +97,8 @@ class ChaosSuiteTest {
     void multiTableShopTransactionsStayAtomicAndExactUnderEveryFaultClass() throws Exception {
         String run = "chaos-multi-table";
         ChaosControl control = ChaosControl.create(run);
-        ShopWorkload workload = workload();
-        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(SHOP_DDL).build().start()) {
+        ShopWorkload workload = ChaosJobs.workload(SEED);
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(ChaosJobs.SHOP_DDL).build().start()) {
             StarRocksSinkOptions options = multiTableOptions(sr);
             StreamExecutionEnvironment env = chaosEnvironment();
             pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.MULTI_TABLE, 8),
@@ -115,7 +110,7 @@ class ChaosSuiteTest {
                 awaitFirstCheckpoint(control);
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "multi-table", new Random(SEED), scheduler,
                         List.of(FaultClass.values()), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
-                        SOCKET_TIMEOUT_MS, SEED_NOTE);
+                        ChaosJobs.SOCKET_TIMEOUT_MS, SEED_NOTE);
                 injector.alone(4);
                 injector.mixed(10);
                 long stopAt = finish(control, job);
@@ -143,8 +138,8 @@ class ChaosSuiteTest {
     void exactlyOnceEventsLoadExactlyOnceUnderEveryFaultClass() throws Exception {
         String run = "chaos-exactly-once";
         ChaosControl control = ChaosControl.create(run);
-        ShopWorkload workload = workload();
-        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(EVENTS_DDL).build().start()) {
+        ShopWorkload workload = ChaosJobs.workload(SEED);
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.EVENTS_DDL).build().start()) {
             StreamExecutionEnvironment env = chaosEnvironment();
             pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
                     new FaultingSinks.ExactlyOnce<>(exactlyOnceOptions(sr, "chaos-eo"), run));
@@ -157,7 +152,7 @@ class ChaosSuiteTest {
                 classes.remove(FaultClass.SHARED_TXN_EXPIRED); // no shared transaction; expiry: see test 4
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "exactly-once", new Random(SEED + 1),
                         scheduler, List.copyOf(classes),
-                        List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.PREPARE, FaultOp.COMMIT), SOCKET_TIMEOUT_MS,
+                        List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.PREPARE, FaultOp.COMMIT), ChaosJobs.SOCKET_TIMEOUT_MS,
                         SEED_NOTE);
                 injector.alone(3);
                 injector.mixed(8);
@@ -193,7 +188,7 @@ class ChaosSuiteTest {
     void aDataErrorFailsTheJobNamingTheLabelAndTheCause() throws Exception {
         String run = "chaos-data-error";
         ChaosControl.create(run);
-        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(SHOP_DDL).build().start()) {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(ChaosJobs.SHOP_DDL).build().start()) {
             StreamExecutionEnvironment env = environment(2);
             DefaultStarRocksRowData good = row(0, "customers", "{\"customer_id\":1,\"name\":\"A B\"}", true);
             DefaultStarRocksRowData bad = row(0, "orders", "{\"order_id\":7,\"customer_id\":\"not a number\"}", true);
@@ -225,10 +220,10 @@ class ChaosSuiteTest {
         String run = "chaos-expired-prepared";
         ChaosControl control = ChaosControl.create(run);
         ManualClock clock = new ManualClock();
-        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(EVENTS_DDL).clock(clock).build().start()) {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.EVENTS_DDL).clock(clock).build().start()) {
             StreamExecutionEnvironment env = environment(3);
             env.enableCheckpointing(100);
-            pipeline(env, new ShopReplaySource(run, workload(), spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
+            pipeline(env, new ShopReplaySource(run, ChaosJobs.workload(SEED), spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
                     new FaultingSinks.ExactlyOnce<>(exactlyOnceOptions(sr, "chaos-exp"), run));
             JobClient job = env.executeAsync("chaos expired prepared transaction");
             try {
@@ -253,150 +248,5 @@ class ChaosSuiteTest {
                 ChaosControl.remove(run);
             }
         }
-    }
-
-    static DefaultStarRocksRowData row(int partition, String table, String json, boolean end) {
-        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, ShopSchema.DATABASE, table, json);
-        row.setSourcePartition(partition);
-        row.setTransactionEnd(end);
-        return row;
-    }
-
-    /** Parallelism 2 and {@code restarts} restarts 10 ms apart, then the job fails. */
-    static StreamExecutionEnvironment environment(int restarts) {
-        Configuration configuration = new Configuration();
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
-        configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-        env.setParallelism(SINK_PARALLELISM);
-        return env;
-    }
-
-    static ShopWorkload workload() {
-        return new ShopWorkload(SEED, GENERATOR_PARTITIONS, 300, 5, 20);
-    }
-
-    /** Parallelism 2, a checkpoint every 100 ms, restarts without end (10 ms apart). */
-    static StreamExecutionEnvironment chaosEnvironment() {
-        StreamExecutionEnvironment env = environment(Integer.MAX_VALUE);
-        env.enableCheckpointing(100);
-        return env;
-    }
-
-    @SuppressWarnings("deprecation")
-    static void pipeline(StreamExecutionEnvironment env, ShopReplaySource source,
-            SinkFunction<DefaultStarRocksRowData> sink) {
-        env.addSource(source, "shop replay").setParallelism(1)
-                .keyBy(DefaultStarRocksRowData::getSourcePartition)
-                .addSink(sink).name("starrocks");
-    }
-
-    /** Short timeouts and retry intervals, so faults resolve within the suite's time budget. */
-    static StarRocksSinkOptions.Builder commonOptions(StarRocksEmulator sr) {
-        return StarRocksSinkOptions.builder()
-                .withProperty("load-url", sr.feUrl())
-                .withProperty("username", "root")
-                .withProperty("password", "")
-                .withProperty("sink.version", "V2")
-                .withProperty("sink.max-retries", "3")
-                .withProperty("sink.retry.interval-ms", "50")
-                .withProperty("sink.connect.timeout-ms", "1000")
-                .withProperty("sink.socket.timeout-ms", String.valueOf(SOCKET_TIMEOUT_MS))
-                .withProperty("sink.scan-frequency.ms", "20")
-                .withProperty("sink.properties.timeout", "30")
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.properties.strip_outer_array", "true");
-    }
-
-    static StarRocksSinkOptions multiTableOptions(StarRocksEmulator sr) {
-        return commonOptions(sr)
-                .withProperty("database-name", "*")
-                .withProperty("table-name", "*")
-                .withProperty("sink.semantic", "at-least-once")
-                .withProperty("sink.transaction.multi-table.enabled", "true")
-                .withProperty("sink.buffer-flush.interval-ms", "200")
-                .withProperty("sink.label-prefix", "chaos")
-                .build();
-    }
-
-    static StarRocksSinkOptions exactlyOnceOptions(StarRocksEmulator sr, String labelPrefix) {
-        return commonOptions(sr)
-                .withProperty("database-name", "shop")
-                .withProperty("table-name", "events")
-                .withProperty("sink.semantic", "exactly-once")
-                .withProperty("sink.label-prefix", labelPrefix)
-                .build();
-    }
-
-    /** Generator partitions 0..3 mapped to source partitions that keyBy spreads over both sink subtasks. */
-    static int[] spreadPartitions() {
-        int[] result = new int[GENERATOR_PARTITIONS];
-        int[] next = new int[SINK_PARALLELISM];
-        for (int i = 0; i < GENERATOR_PARTITIONS; i++) {
-            int subtask = i % SINK_PARALLELISM;
-            int p = next[subtask];
-            while (KeyGroupRangeAssignment.assignKeyToParallelOperator(p, 128, SINK_PARALLELISM) != subtask) {
-                p++;
-            }
-            result[i] = p;
-            next[subtask] = p + 1;
-        }
-        return result;
-    }
-
-    static void awaitFirstCheckpoint(ChaosControl control) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
-                .until(() -> control.completedPosition.get() > 0);
-    }
-
-    /** Lets the source end 40 transactions after what it emitted so far, and waits for the job to finish. */
-    static long finish(ChaosControl control, JobClient job) throws Exception {
-        long stopAt = control.emittedPosition.get() + 40;
-        control.stopAt.set(stopAt);
-        job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
-        return stopAt;
-    }
-
-    static void cancel(JobClient job) throws Exception {
-        if (!job.getJobStatus().get().isGloballyTerminalState()) {
-            job.cancel().get(60, TimeUnit.SECONDS);
-        }
-    }
-
-    static ShopState expectedShop(ShopWorkload workload, long transactions) {
-        ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
-        for (long i = 0; i < transactions; i++) {
-            generator.next();
-        }
-        return generator.expectedState();
-    }
-
-    static List<Long> expectedEvents(ShopWorkload workload, long transactions) {
-        ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
-        List<Long> ids = new ArrayList<>();
-        for (long i = 0; i < transactions; i++) {
-            ShopTransaction transaction = generator.next();
-            for (int c = 0; c < transaction.changes().size(); c++) {
-                ids.add(ShopRows.eventId(transaction.sequence(), c));
-            }
-        }
-        return ids;
-    }
-
-    /** The four shop tables as committed, one query per table (the job has ended: nothing changes). */
-    static ShopState readShop(StarRocksEmulator sr) {
-        ShopState state = new ShopState();
-        for (ShopSchema.Table table : ShopSchema.TABLES) {
-            QueryResult result = sr.query("SELECT * FROM shop." + table.name());
-            for (List<Object> row : result.rows()) {
-                Map<String, Object> values = new LinkedHashMap<>();
-                for (int i = 0; i < result.columns().size(); i++) {
-                    values.put(result.columns().get(i).toLowerCase(java.util.Locale.ROOT), row.get(i));
-                }
-                state.upsert(table, values);
-            }
-        }
-        return state;
     }
 }
