@@ -1,6 +1,7 @@
 package io.lockstep.app.chaos;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ final class FaultLedger {
         int recovered;
     }
 
-    private final Map<String, Map<FaultClass, Cell>> scenarios = new java.util.LinkedHashMap<>();
+    private final Map<String, Map<FaultClass, Cell>> scenarios = new LinkedHashMap<>();
 
     Cell cell(String scenario, FaultClass fault) {
         return scenarios.computeIfAbsent(scenario, s -> new EnumMap<>(FaultClass.class))
