@@ -90,6 +90,18 @@ class ChaosSuiteTest {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStartNanos);
         System.out.println("[chaos] fault summary, " + SEED_NOTE + ", suite took " + seconds + " s");
         System.out.print(LEDGER.table(OUTCOMES));
+        if (OUTCOMES.containsKey("multi-table") && OUTCOMES.containsKey("exactly-once")) {
+            assertThat(LEDGER.injected(null)).as("faults injected per run (issue 6: >= 100); " + SEED_NOTE)
+                    .isGreaterThanOrEqualTo(100);
+        }
+    }
+
+    /** Each class alone hit at least once: a class whose faults never reach the job would test nothing. */
+    private static void assertEveryClassHit(String scenario, List<FaultClass> classes) {
+        for (FaultClass fault : classes) {
+            assertThat(LEDGER.cell(scenario + "/alone", fault).hit).as(fault.title() + " hits; " + SEED_NOTE)
+                    .isPositive();
+        }
     }
 
     @Test
@@ -113,7 +125,8 @@ class ChaosSuiteTest {
                         ChaosJobs.SOCKET_TIMEOUT_MS, SEED_NOTE);
                 injector.alone(4);
                 injector.mixed(10);
-                long stopAt = finish(control, job);
+                assertEveryClassHit("multi-table", List.of(FaultClass.values()));
+                long stopAt = finish(control, job, sr);
                 oracle.stop();
 
                 ShopState expected = expectedShop(workload, stopAt);
@@ -156,7 +169,8 @@ class ChaosSuiteTest {
                         SEED_NOTE);
                 injector.alone(3);
                 injector.mixed(8);
-                long stopAt = finish(control, job);
+                assertEveryClassHit("exactly-once", List.copyOf(classes));
+                long stopAt = finish(control, job, sr);
                 oracle.stop();
 
                 List<Long> expected = expectedEvents(workload, stopAt);
@@ -167,6 +181,10 @@ class ChaosSuiteTest {
                 assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
                 assertThat(oracle.violations()).as("duplicates seen by the reader; " + SEED_NOTE).isEmpty();
                 assertThat(oracle.samplesWithData()).as("reader samples; " + SEED_NOTE).isGreaterThan(20);
+                List<Long> missing = new ArrayList<>(expected);
+                missing.removeAll(actual);
+                assertThat(missing).as(missing.size() + " events lost; " + SEED_NOTE)
+                        .isEmpty();
                 assertThat(actual.size()).as("event rows; " + SEED_NOTE).isEqualTo(expected.size());
                 assertThat(actual).as("event ids (no duplicate, no loss); " + SEED_NOTE).isEqualTo(expected);
                 OUTCOMES.put("exactly-once", stopAt + " source transactions, " + control.sourceRestores.get()
