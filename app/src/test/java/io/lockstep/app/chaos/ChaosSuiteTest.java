@@ -15,6 +15,7 @@ import static io.lockstep.app.chaos.ChaosJobs.row;
 import static io.lockstep.app.chaos.ChaosJobs.spreadPartitions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
@@ -94,6 +95,10 @@ class ChaosSuiteTest {
             assertThat(LEDGER.injected(null)).as("faults injected per run (issue 6: >= 100); " + SEED_NOTE)
                     .isGreaterThanOrEqualTo(100);
         }
+    }
+
+    private static boolean ended(JobClient job) throws Exception {
+        return job.getJobStatus().get().isGloballyTerminalState();
     }
 
     /** Each class alone hit at least once: a class whose faults never reach the job would test nothing. */
@@ -239,7 +244,7 @@ class ChaosSuiteTest {
         ChaosControl control = ChaosControl.create(run);
         ManualClock clock = new ManualClock();
         try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.EVENTS_DDL).clock(clock).build().start()) {
-            StreamExecutionEnvironment env = environment(3);
+            StreamExecutionEnvironment env = environment(10);
             env.enableCheckpointing(100);
             pipeline(env, new ShopReplaySource(run, ChaosJobs.workload(SEED), spreadPartitions(), ShopReplaySource.Shape.EVENTS, 8),
                     new FaultingSinks.ExactlyOnce<>(exactlyOnceOptions(sr, "chaos-exp"), run));
@@ -251,7 +256,15 @@ class ChaosSuiteTest {
                     clock.advance(Duration.ofHours(25));
                     sr.tick();
                 };
-                control.failAfterCheckpoint.set(true);
+                // The failure must hit a checkpoint that prepared rows: one that prepared none restarts cleanly, and
+                // the failure is armed again once the job made progress.
+                for (int tries = 0; tries < 5 && !ended(job); tries++) {
+                    control.failAfterCheckpoint.set(true);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> ended(job) || !control.failAfterCheckpoint.get());
+                    long emitted = control.emittedPosition.get();
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> ended(job) || control.completedPosition.get() > emitted);
+                }
                 assertThatThrownBy(() -> job.getJobExecutionResult().get(60, TimeUnit.SECONDS))
                         .as(SEED_NOTE)
                         .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
