@@ -21,6 +21,7 @@ import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionPublisher;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -80,7 +81,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, store, faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
-        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be);
+        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be, b.tls);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -192,6 +193,8 @@ public final class StarRocksEmulator implements AutoCloseable {
         private TransactionConfig transactionConfig = TransactionConfig.defaults();
         private BackendConfig backendConfig = BackendConfig.defaults();
         private LoadBodyParser parser = new StreamLoadBodyParser();
+        /** Null: plain HTTP. */
+        private EmulatorServer.TlsKeyStore tls;
 
         private Builder() {
         }
@@ -223,6 +226,18 @@ public final class StarRocksEmulator implements AutoCloseable {
         /** The body parser (default: the data plane's StarRocks-compatible CSV/JSON parser). */
         public Builder parser(LoadBodyParser value) {
             this.parser = value;
+            return this;
+        }
+
+        /**
+         * Serves both ports over HTTPS only, with the key and certificate of a key store (PKCS12 or JKS). Clients
+         * must trust the certificate (e.g. the JVM's {@code javax.net.ssl.trustStore}); the URLs name https.
+         *
+         * @param keyStore the key store file
+         * @param password the password of the store and its key
+         */
+        public Builder tls(Path keyStore, String password) {
+            this.tls = new EmulatorServer.TlsKeyStore(keyStore, password);
             return this;
         }
 

@@ -150,7 +150,16 @@ public final class Faults {
         return injector.pending(op);
     }
 
-    /** Removes all rules, releases all holds and restores the configured {@code max_running_txn_num_per_db}. */
+    /** How many publish timeouts of {@link #publishTimeoutNext} no commit has taken yet (0: they all hit). */
+    public int pendingPublishTimeouts() {
+        return injector.pendingPublishTimeouts();
+    }
+
+    /**
+     * Removes all rules, releases all holds, restores the configured {@code max_running_txn_num_per_db} and
+     * publishes at once the transactions a publish timeout left COMMITTED (so no fault outlives the test that
+     * injected it: later commits on their tables would wait behind them).
+     */
     public void clear() {
         injector.clear();
         transactions.setMaxRunningTxnPerDb(transactions.config().maxRunningTxnPerDb());

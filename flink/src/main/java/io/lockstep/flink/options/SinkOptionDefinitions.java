@@ -230,6 +230,14 @@ public final class SinkOptionDefinitions {
                     + "Lockstep's default is at-least-once when neither option is set; a contradicting "
                     + "`sink.semantic` is refused.");
 
+    public static final SinkOption<Boolean> SANITIZE_ERROR_LOG = SinkOption
+            .booleanOption("sink.sanitize-error-log")
+            .defaultValue(Boolean.TRUE)
+            .description("Cut row values out of the server error-log excerpts that load failure messages quote "
+                    + "(everything after `Row:` or `src line:` on a line), so a failure logged at WARN or ERROR "
+                    + "carries the reason but no row data. The StarRocks connector's option of this name "
+                    + "defaults to `false`; Lockstep defaults to `true` because rows may hold personal data.");
+
     /** Every catalogue entry, in documentation order. */
     public static final List<SinkOption<?>> ALL = List.of(
             JDBC_URL, LOAD_URL, DATABASE_NAME, TABLE_NAME, USERNAME, PASSWORD,
@@ -238,7 +246,7 @@ public final class SinkOptionDefinitions {
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
             MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
-            ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN,
+            ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN, SANITIZE_ERROR_LOG,
             SINK_TARGET, FENODES, TABLE_IDENTIFIER, ENABLE_2PC);
 
     /**
