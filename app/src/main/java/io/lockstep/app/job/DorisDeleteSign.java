@@ -1,6 +1,7 @@
 package io.lockstep.app.job;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -66,8 +67,10 @@ public final class DorisDeleteSign implements MapFunction<DefaultStarRocksRowDat
         JsonNode node;
         try {
             node = json == null ? null : MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("a row for table " + table + " is not valid JSON", e);
+        } catch (JsonProcessingException e) { // Jackson's message quotes the input: not passed on
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException("a row for table " + table + " is not valid JSON"
+                    + (at == null ? "" : " (line " + at.getLineNr() + " column " + at.getColumnNr() + ")"));
         }
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException("a row for table " + table + " is not a JSON object");
