@@ -63,7 +63,9 @@ class DemoResultTest {
         Map<String, Long> violations = noViolations();
         violations.put(ShopInvariants.ORDER_TOTAL, 3L);
         violations.put(ShopInvariants.ITEM_ORDER, 1L);
-        DemoResult result = doris(state(2), state(2), violations, true);
+        List<String> described = List.of("snapshot 1: a", "snapshot 1: b", "snapshot 2: c", "snapshot 3: d");
+        DemoResult result = new DemoResult(2, 2, 0, 7, 2, 0, false, false, false, null, true, 5, 0, null, violations,
+                described, state(2), state(2), 1000, SinkTarget.DORIS);
 
         assertThat(result.crossTableInvariantsRequired()).isFalse();
         assertThat(result.violations()).as("still counted").isEqualTo(4);
@@ -75,6 +77,7 @@ class DemoResultTest {
                         + "table on its own")
                 .containsPattern("invariant: " + ShopInvariants.ITEM_COUNT + " \\(info\\)\\s+INFO\\s+0 violations")
                 .contains("Doris transactions committed (exactly-once per table)")
+                .contains("violation (info): snapshot 2: c").doesNotContain("snapshot 3: d")
                 .doesNotContain("FAIL")
                 .contains("ALL GREEN");
     }
