@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lockstep demo}: everything in this JVM (Kafka, the StarRocks-compatible server with the shop schema, or its
  * Doris mode with {@code --target doris}, the generator, the job at parallelism 2), a progress line every second and
- * a verification table at the end ({@link ShopDemo}). Exit code 0 only when every check is green, 1 otherwise, 2 for an invalid option.
+ * a verification table at the end ({@link ShopDemo}). Exit code 0 only when every required check is green, 1
+ * otherwise, 2 for an invalid option.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Shop CDC traffic through in-JVM Kafka and Flink into an in-JVM StarRocks-compatible "

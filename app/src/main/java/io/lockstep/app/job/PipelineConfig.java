@@ -114,9 +114,9 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
     /** @return the password hidden, for {@code toString} */
     @Override
     public String toString() {
-        return "PipelineConfig[target=" + target.optionValue() + ", topic=" + topic + ", format=" + format + ", loadUrl=" + loadUrl + ", database="
-                + database + ", tableMap=" + tableMap + ", username=" + username + ", password=***, parallelism="
-                + parallelism + ", checkpointIntervalMs=" + checkpointIntervalMs + ", commitIntervalMs="
-                + commitIntervalMs + "]";
+        return "PipelineConfig[target=" + target.optionValue() + ", topic=" + topic + ", format=" + format
+                + ", loadUrl=" + loadUrl + ", database=" + database + ", tableMap=" + tableMap + ", username="
+                + username + ", password=***, parallelism=" + parallelism + ", checkpointIntervalMs="
+                + checkpointIntervalMs + ", commitIntervalMs=" + commitIntervalMs + "]";
     }
 }
