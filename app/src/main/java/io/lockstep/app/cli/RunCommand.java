@@ -9,6 +9,7 @@ import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lockstep run}: the main job ({@link LockstepPipeline}) from the options. With {@code java -jar} it runs
  * on a local MiniCluster in this JVM; under {@code flink run -c io.lockstep.app.cli.LockstepMain lockstep.jar run
- * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment).
+ * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment). With
+ * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
  *
  * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
  * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it.
@@ -64,8 +66,13 @@ public final class RunCommand implements Callable<Integer> {
             + "then ends and the command exits 0.")
     boolean bounded;
 
+    @Option(names = "--target", paramLabel = "starrocks|doris",
+            description = "The server family: starrocks (multi-table transactions) or doris (exactly-once per "
+                    + "table with Doris two-phase commit; deletes become __DORIS_DELETE_SIGN__) (default: starrocks).")
+    SinkTarget target = SinkTarget.STARROCKS;
+
     @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",
-            description = "StarRocks FE HTTP addresses, separated by ';'.")
+            description = "FE HTTP addresses (StarRocks, or Doris fenodes), separated by ';'.")
     String loadUrl;
 
     @Option(names = "--jdbc-url", paramLabel = "jdbc:mysql://HOST:PORT",
@@ -204,7 +211,7 @@ public final class RunCommand implements Callable<Integer> {
                 maxTransactionOpenMs, onBound, badInput);
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafka, bounded, format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions, target);
     }
 
     private void requirePositive(String option, long value) {

@@ -1,5 +1,6 @@
 package io.lockstep.app.demo;
 
+import io.lockstep.flink.options.SinkTarget;
 import java.util.Map;
 
 /**
@@ -37,6 +38,18 @@ public interface DemoTarget extends AutoCloseable {
 
     /** @return further sink options this server needs (docs/options.md); empty for StarRocks */
     Map<String, String> sinkProperties();
+
+    /**
+     * The server family, which picks the job's sink ({@code PipelineConfig#target()}) and what the demo can require:
+     * {@link SinkTarget#STARROCKS} loads each source transaction into all its tables atomically, so the cross-table
+     * invariants must hold on every snapshot; {@link SinkTarget#DORIS} is exactly-once per table, so they are
+     * counted and reported as informational.
+     *
+     * @return the target family; {@link SinkTarget#STARROCKS} unless overridden
+     */
+    default SinkTarget sinkTarget() {
+        return SinkTarget.STARROCKS;
+    }
 
     /**
      * Reads all four shop tables in one consistent snapshot (one read transaction, or one statement), so that

@@ -7,6 +7,7 @@ import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.kafka.CdcKafkaSource;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -20,7 +21,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
  * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
  * ({@link SourcePartitionRouting}) → the multi-table sink ({@code SinkFunctionFactory.createSinkFunction} with
- * {@code sink.transaction.multi-table.enabled=true}, docs/sinks.md). Every operator runs at the configured
+ * {@code sink.transaction.multi-table.enabled=true}, docs/sinks.md). With {@link SinkTarget#DORIS} the rows pass
+ * {@link DorisDeleteSign} and go to the per-table exactly-once sink instead (Doris two-phase commit, one
+ * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
+ * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
  * the Kafka offsets), and the sink commits everything buffered at each checkpoint.
  *
@@ -35,6 +39,10 @@ public final class LockstepPipeline {
     public static final String SINK_UID = "lockstep-sink";
     /** Name of the sink operator (its metric group carries the engine's metrics, e.g. {@code commits}). */
     public static final String SINK_NAME = "lockstep multi-table sink";
+    /** Name of the sink operator with {@link SinkTarget#DORIS}. */
+    public static final String DORIS_SINK_NAME = "lockstep per-table sink (Doris)";
+    /** Uid of the {@link DorisDeleteSign} step (stateless; fixed like the others). */
+    public static final String DORIS_DELETE_SIGN_UID = "lockstep-doris-delete-sign";
 
     private LockstepPipeline() {
     }
@@ -72,17 +80,26 @@ public final class LockstepPipeline {
         DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records, config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler());
         SourcePartitionRouting routing = new SourcePartitionRouting();
-        beforeSink.apply(rows)
-                .partitionCustom(routing, routing)
-                .addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
-                .name(SINK_NAME)
+        DataStream<DefaultStarRocksRowData> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
+        boolean doris = config.target() == SinkTarget.DORIS;
+        if (doris) {
+            routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
+        }
+        routed.addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
+                .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
     }
 
     /**
-     * The multi-table sink's options for {@code config} (docs/options.md): {@code database-name} and
-     * {@code table-name} {@code *} (each row names its table), {@code sink.version=V2}, multi-table
-     * transactions, JSON rows, the commit interval; then {@link PipelineConfig#sinkProperties()}.
+     * The sink's options for {@code config} (docs/options.md): {@code database-name} and {@code table-name}
+     * {@code *} (each row names its table), JSON rows, the commit interval, and by target:
+     * <ul>
+     *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions;</li>
+     *   <li>Doris: {@code sink.target=doris}, {@code sink.semantic=exactly-once} (per table) and
+     *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
+     *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
+     * </ul>
+     * Then {@link PipelineConfig#sinkProperties()}.
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
@@ -93,10 +110,16 @@ public final class LockstepPipeline {
                 .withProperty("table-name", "*")
                 .withProperty("username", config.username())
                 .withProperty("password", config.password())
-                .withProperty("sink.version", "V2")
-                .withProperty("sink.transaction.multi-table.enabled", "true")
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
+        if (config.target() == SinkTarget.DORIS) {
+            builder.withProperty("sink.target", SinkTarget.DORIS.optionValue())
+                    .withProperty("sink.semantic", "exactly-once")
+                    .withProperty("sink.properties.hidden_columns", DorisDeleteSign.DELETE_SIGN_COLUMN);
+        } else {
+            builder.withProperty("sink.version", "V2")
+                    .withProperty("sink.transaction.multi-table.enabled", "true");
+        }
         if (config.jdbcUrl() != null) {
             builder.withProperty("jdbc-url", config.jdbcUrl());
         }

@@ -3,6 +3,7 @@ package io.lockstep.app.job;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.options.SinkTarget;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +11,9 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * Everything {@link LockstepPipeline} needs to define the job Kafka → decode → assemble → route → multi-table
- * sink. Built by {@code lockstep run} from its options, and by the demo. Immutable.
+ * Everything {@link LockstepPipeline} needs to define the job Kafka → decode → assemble → route → sink (the
+ * multi-table sink on StarRocks, the per-table exactly-once sink on Apache Doris). Built by {@code lockstep run}
+ * from its options, and by the demo. Immutable.
  *
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
  * @param topic the CDC topic (Debezium: BEGIN, data events and END routed into this one topic)
@@ -21,13 +23,13 @@ import java.util.Properties;
  * @param format the input format
  * @param keyColumns primary-key columns per source table {@code db.table}, to detect key-changing updates
  *     when the messages do not name the key; may be empty
- * @param loadUrl StarRocks FE HTTP addresses, {@code host:port;host:port}
+ * @param loadUrl the target's FE HTTP addresses, {@code host:port;host:port}
  * @param jdbcUrl StarRocks MySQL-protocol URL, or {@code null} (only used for optional probes)
  * @param database target database of the same-name routing
  * @param tableMap {@code src_db.src_table=target_db.target_table,...}, or {@code null} for same-name routing
  * @param unknownTableMode what happens to a table the map does not name
- * @param username StarRocks user
- * @param password StarRocks password (never logged)
+ * @param username the user the sink loads as
+ * @param password that user's password (never logged)
  * @param labelPrefix stream load label prefix, or {@code null} for the sink's default
  * @param parallelism parallelism of every operator (&gt; 0); at most the topic's partition count is useful
  * @param checkpointIntervalMs Flink checkpoint interval in ms (&gt; 0): the sink commits everything at each
@@ -37,12 +39,15 @@ import java.util.Properties;
  * @param restartDelayMs wait in ms before each restart (&gt;= 0)
  * @param assembler the assemblers' bounds and bad-input handling
  * @param sinkProperties further sink options ({@code docs/options.md}), applied last; may be empty
+ * @param target the server family: {@link SinkTarget#STARROCKS} (multi-table transactions) or
+ *     {@link SinkTarget#DORIS} (per-table two-phase commit, docs/doris.md)
  */
 public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
         boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
-        int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
+        int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
+        SinkTarget target) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -68,6 +73,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         Objects.requireNonNull(username, "username");
         password = password == null ? "" : password;
         Objects.requireNonNull(assembler, "assembler");
+        Objects.requireNonNull(target, "target");
         sinkProperties = sinkProperties == null ? Map.of() : new LinkedHashMap<>(sinkProperties);
         if (parallelism <= 0) {
             throw new IllegalArgumentException("parallelism must be positive, got " + parallelism);
@@ -81,6 +87,22 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         }
     }
 
+    /**
+     * A StarRocks job ({@link SinkTarget#STARROCKS}); the other parameters as in the canonical constructor.
+     *
+     * @throws NullPointerException for a missing required value
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
+    public PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
+            boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
+            String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
+            String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
+            int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
+        this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
+                tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, SinkTarget.STARROCKS);
+    }
+
     private static Properties copy(Properties properties) {
         Properties copy = new Properties();
         if (properties != null) {
@@ -92,9 +114,9 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
     /** @return the password hidden, for {@code toString} */
     @Override
     public String toString() {
-        return "PipelineConfig[topic=" + topic + ", format=" + format + ", loadUrl=" + loadUrl + ", database="
-                + database + ", tableMap=" + tableMap + ", username=" + username + ", password=***, parallelism="
-                + parallelism + ", checkpointIntervalMs=" + checkpointIntervalMs + ", commitIntervalMs="
-                + commitIntervalMs + "]";
+        return "PipelineConfig[target=" + target.optionValue() + ", topic=" + topic + ", format=" + format
+                + ", loadUrl=" + loadUrl + ", database=" + database + ", tableMap=" + tableMap + ", username="
+                + username + ", password=***, parallelism=" + parallelism + ", checkpointIntervalMs="
+                + checkpointIntervalMs + ", commitIntervalMs=" + commitIntervalMs + "]";
     }
 }

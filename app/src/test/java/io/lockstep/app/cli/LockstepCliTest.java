@@ -67,6 +67,24 @@ class LockstepCliTest {
     }
 
     @Test
+    void runTargetsDorisWithTheDorisSinkRules() {
+        CliRun refused = CliRun.of(with("--target", "Doris", "--sink-option",
+                "sink.transaction.multi-table.enabled=true"));
+        assertUsageError(refused, "lockstep run: ");
+        assertThat(refused.err()).contains("'sink.target' = 'doris'").contains("no multi-table transaction");
+        CliRun unknown = CliRun.of(with("--target", "oracle"));
+        assertUsageError(unknown, "--target");
+        assertThat(unknown.err()).contains("oracle").contains("DORIS");
+    }
+
+    @Test
+    void demoNamesAnUnknownTarget() {
+        CliRun run = CliRun.of("demo", "--target", "mysql");
+        assertUsageError(run, "--target");
+        assertThat(run.err()).contains("EMULATOR").contains("DORIS");
+    }
+
+    @Test
     void unknownOptionsAreNamed() {
         assertUsageError(CliRun.of(with("--paralelism", "2")), "Unknown options: '--paralelism', '2'");
     }

@@ -2,6 +2,7 @@ package io.lockstep.app.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.flink.options.SinkTarget;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The verification table: green only when every check passes, and it says which one failed. */
+/**
+ * The verification table: green only when every required check passes, and it says which one failed; on Doris the
+ * cross-table invariants are informational rows.
+ */
 class DemoResultTest {
 
     @Test
@@ -52,6 +56,54 @@ class DemoResultTest {
         DemoResult result = result(state(1), state(1), noViolations(), "LoadEngineException: boom", true);
         assertThat(result.allGreen()).isFalse();
         assertThat(printed(result)).contains("LoadEngineException: boom");
+    }
+
+    @Test
+    void onDorisTheCrossTableInvariantsAreInformationalRowsThatDoNotDecideTheVerdict() {
+        Map<String, Long> violations = noViolations();
+        violations.put(ShopInvariants.ORDER_TOTAL, 3L);
+        violations.put(ShopInvariants.ITEM_ORDER, 1L);
+        List<String> described = List.of("snapshot 1: a", "snapshot 1: b", "snapshot 2: c", "snapshot 3: d");
+        DemoResult result = new DemoResult(2, 2, 0, 7, 2, 0, false, false, false, null, true, 5, 0, null, violations,
+                described, state(2), state(2), 1000, SinkTarget.DORIS);
+
+        assertThat(result.crossTableInvariantsRequired()).isFalse();
+        assertThat(result.violations()).as("still counted").isEqualTo(4);
+        assertThat(result.allGreen()).isTrue();
+        String printed = printed(result);
+        assertThat(printed)
+                .containsPattern("invariant: " + ShopInvariants.ORDER_TOTAL
+                        + " \\(info\\)\\s+INFO\\s+3 violations in 5 snapshots; not required: Doris commits each "
+                        + "table on its own")
+                .containsPattern("invariant: " + ShopInvariants.ITEM_COUNT + " \\(info\\)\\s+INFO\\s+0 violations")
+                .contains("Doris transactions committed (exactly-once per table)")
+                .contains("violation (info): snapshot 2: c").doesNotContain("snapshot 3: d")
+                .doesNotContain("FAIL")
+                .contains("ALL GREEN");
+    }
+
+    @Test
+    void onDorisTheFinalStateIsStillRequiredRowByRow() {
+        DemoResult result = doris(state(2), state(1), noViolations(), false);
+        assertThat(result.allGreen()).isFalse();
+        assertThat(printed(result)).contains("difference: orders key [2]").contains("FAILED");
+    }
+
+    @Test
+    void onStarRocksTheSameViolationsFailWithoutInformationalRows() {
+        Map<String, Long> violations = noViolations();
+        violations.put(ShopInvariants.ITEM_ORDER, 1L);
+        DemoResult result = result(state(2), state(2), violations, null, true);
+        assertThat(result.crossTableInvariantsRequired()).isTrue();
+        assertThat(result.allGreen()).isFalse();
+        assertThat(printed(result)).doesNotContain("INFO").doesNotContain("(info)")
+                .containsPattern("invariant: " + ShopInvariants.ITEM_ORDER + "\\s+FAIL");
+    }
+
+    private static DemoResult doris(ShopState expected, ShopState actual, Map<String, Long> violations,
+            boolean converged) {
+        return new DemoResult(2, 2, 0, 7, 2, 0, false, false, false, null, converged, 5, 0, null, violations,
+                List.of(), expected, actual, 1000, SinkTarget.DORIS);
     }
 
     private static DemoResult result(ShopState expected, ShopState actual, Map<String, Long> violations,

@@ -3,11 +3,15 @@ package io.lockstep.app.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletionException;
@@ -60,5 +64,34 @@ class JobPiecesTest {
         assertThat(options.getBufferFlushIntervalMs()).isEqualTo(2_000);
         assertThat(options.getStreamLoadTimeoutSeconds()).as("an extra sink option").isEqualTo(900);
         assertThat(config.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void dorisSinkOptionsArePerTableExactlyOnceWithTheDeleteSignReadAndExtrasAppliedLast() {
+        PipelineConfig config = new PipelineConfig("k:9092", "t", "g", new Properties(), false, CdcFormat.DEBEZIUM,
+                Map.of(), "fe1:8030;fe2:8030", null, "shop", null, UnknownTableMode.FAIL, "loader", "secret", null, 2,
+                10_000, 2_000, 3, 1_000, AssemblerOptions.defaults(), Map.of("sink.properties.timeout", "900"),
+                SinkTarget.DORIS);
+        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getTarget()).isEqualTo(SinkTarget.DORIS);
+        assertThat(options.isMultiTableTransactionEnabled()).as("Doris has no multi-table transaction").isFalse();
+        assertThat(options.getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
+        assertThat(options.getDatabaseName()).isEqualTo("*");
+        assertThat(options.getTableName()).isEqualTo("*");
+        assertThat(options.getStreamLoadProperties())
+                .containsEntry("hidden_columns", DorisDeleteSign.DELETE_SIGN_COLUMN)
+                .containsEntry("format", "json");
+        assertThat(options.getStreamLoadTimeoutSeconds()).as("an extra sink option").isEqualTo(900);
+        assertThat(config.toString()).contains("target=doris").doesNotContain("secret");
+        assertThat(SinkFunctionFactory.createSinkFunction(options)).as("the sink the job adds")
+                .isInstanceOf(ExactlyOnceSinkFunction.class);
+    }
+
+    @Test
+    void theOldConstructorMeansStarRocks() {
+        PipelineConfig config = new PipelineConfig("k:9092", "t", "g", new Properties(), false, CdcFormat.MAXWELL,
+                Map.of(), "fe:8030", null, "shop", null, UnknownTableMode.FAIL, "root", "", null, 1, 10_000, 2_000,
+                3, 1_000, AssemblerOptions.defaults(), Map.of());
+        assertThat(config.target()).isEqualTo(SinkTarget.STARROCKS);
     }
 }

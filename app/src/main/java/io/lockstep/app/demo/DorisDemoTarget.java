@@ -1,0 +1,90 @@
+package io.lockstep.app.demo;
+
+import io.lockstep.emulator.DorisEmulator;
+import io.lockstep.flink.options.SinkTarget;
+import java.util.Map;
+
+/**
+ * {@code lockstep demo --target doris}: the in-JVM Apache Doris stream-load server of the {@code emulator} module
+ * (Doris mode: FE and BE on random ports, 307 redirects, two-phase stream load, user {@code root} with an empty
+ * password), created with {@code examples/shop-doris.sql} (UNIQUE KEY tables, packaged in the jar as
+ * {@value #SHOP_DDL_RESOURCE}). The job loads it with the per-table exactly-once sink ({@link SinkTarget#DORIS},
+ * docs/doris.md), so the cross-table invariants are informational here.
+ *
+ * <p>Snapshots are the same one-statement read as {@link EmulatorDemoTarget}'s ({@link ShopSnapshotQuery}), over
+ * VISIBLE data only.
+ */
+public final class DorisDemoTarget implements DemoTarget {
+
+    /** Class-path location of the Doris shop DDL (a copy of {@code examples/shop-doris.sql} made by the build). */
+    public static final String SHOP_DDL_RESOURCE = "/io/lockstep/app/demo/shop-doris.sql";
+
+    /** Set by {@link #start()} (main thread) before other threads use this target; closed by {@link #close()}. */
+    private volatile DorisEmulator doris;
+
+    @Override
+    public String description() {
+        return "in-JVM Apache Doris-compatible server (emulator, Doris mode), fenodes " + loadUrl()
+                + ", per-table exactly-once (two-phase commit)";
+    }
+
+    /**
+     * @throws java.io.IOException when the packaged DDL is missing
+     * @throws io.lockstep.emulator.catalog.DdlException when the DDL is invalid
+     * @throws IllegalStateException when no port can be bound
+     */
+    @Override
+    public void start() throws Exception {
+        doris = DorisEmulator.builder().ddl(EmulatorDemoTarget.ddlResource(SHOP_DDL_RESOURCE)).build().start();
+    }
+
+    /** @return the running emulator (for tests), or {@code null} before {@link #start()} */
+    public DorisEmulator emulator() {
+        return doris;
+    }
+
+    /** @return the FE address {@code host:port} (Doris' {@code fenodes} form) */
+    @Override
+    public String loadUrl() {
+        DorisEmulator running = doris;
+        return running == null ? "(not started)" : running.feHostPort();
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return null;
+    }
+
+    @Override
+    public String username() {
+        return "root";
+    }
+
+    @Override
+    public String password() {
+        return "";
+    }
+
+    @Override
+    public Map<String, String> sinkProperties() {
+        return Map.of();
+    }
+
+    @Override
+    public SinkTarget sinkTarget() {
+        return SinkTarget.DORIS;
+    }
+
+    @Override
+    public ShopState snapshot() {
+        return ShopSnapshotQuery.toState(doris.query(ShopSnapshotQuery.SQL));
+    }
+
+    @Override
+    public void close() {
+        DorisEmulator running = doris;
+        if (running != null) {
+            running.close();
+        }
+    }
+}

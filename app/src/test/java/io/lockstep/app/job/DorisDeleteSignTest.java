@@ -1,0 +1,63 @@
+package io.lockstep.app.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import org.junit.jupiter.api.Test;
+
+/** CDC deletes marked {@code "__op": 1} become Doris' {@code __DORIS_DELETE_SIGN__}; nothing else changes. */
+class DorisDeleteSignTest {
+
+    @Test
+    void aDeleteCarriesDeleteSignOneAndNoOpColumn() {
+        assertThat(DorisDeleteSign.toDoris("{\"order_id\":7,\"line_no\":2,\"__op\":1}", "shop.order_items"))
+                .isEqualTo("{\"order_id\":7,\"line_no\":2,\"__DORIS_DELETE_SIGN__\":1}");
+    }
+
+    @Test
+    void anUpsertCarriesDeleteSignZeroWithOrWithoutAnOpColumn() {
+        assertThat(DorisDeleteSign.toDoris("{\"order_id\":7,\"status\":\"PAID\"}", "shop.orders"))
+                .isEqualTo("{\"order_id\":7,\"status\":\"PAID\",\"__DORIS_DELETE_SIGN__\":0}");
+        assertThat(DorisDeleteSign.toDoris("{\"order_id\":7,\"__op\":0}", "shop.orders"))
+                .isEqualTo("{\"order_id\":7,\"__DORIS_DELETE_SIGN__\":0}");
+    }
+
+    @Test
+    void valuesKeepTheirExactTextAndOrder() {
+        String row = "{\"payment_id\":1,\"amount\":10.50,\"big\":12345678901234567890.000,\"paid_at\":"
+                + "\"2026-11-30 08:00:00\",\"method\":null}";
+        assertThat(DorisDeleteSign.toDoris(row, "shop.payments")).isEqualTo(
+                row.substring(0, row.length() - 1) + ",\"__DORIS_DELETE_SIGN__\":0}");
+    }
+
+    @Test
+    void theMappedRowKeepsItsTablePartitionAndTransactionEnd() {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData("k", "shop", "orders",
+                "{\"order_id\":3,\"__op\":1}");
+        row.setSourcePartition(1);
+        row.setTransactionEnd(true);
+
+        DefaultStarRocksRowData mapped = new DorisDeleteSign().map(row);
+
+        assertThat(mapped.getUniqueKey()).isEqualTo("k");
+        assertThat(mapped.getDatabase()).isEqualTo("shop");
+        assertThat(mapped.getTable()).isEqualTo("orders");
+        assertThat(mapped.getSourcePartition()).isEqualTo(1);
+        assertThat(mapped.isTransactionEnd()).isTrue();
+        assertThat(mapped.getRow()).isEqualTo("{\"order_id\":3,\"__DORIS_DELETE_SIGN__\":1}");
+    }
+
+    @Test
+    void anUnknownOperationOrANonObjectRowIsRefusedNamingTheTableNotTheContent() {
+        assertThatThrownBy(() -> DorisDeleteSign.toDoris("{\"secret\":\"s3\",\"__op\":2}", "shop.customers"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shop.customers").hasMessageContaining("__op = 2")
+                .hasMessageNotContaining("s3");
+        assertThatThrownBy(() -> DorisDeleteSign.toDoris("[1,2]", "shop.orders"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shop.orders");
+        assertThatThrownBy(() -> DorisDeleteSign.toDoris("{\"name\":\"x", "shop.orders"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not valid JSON")
+                .hasMessageNotContaining("\"x");
+    }
+}
