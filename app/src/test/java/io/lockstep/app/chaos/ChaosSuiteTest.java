@@ -271,7 +271,7 @@ class ChaosSuiteTest {
                                 .containsPattern("restored label chaos-exp-events-\\d+-[0-9a-z]+-\\d+ "
                                         + "\\(table shop.events, checkpoint \\d+\\) cannot be committed")
                                 .contains("is ABORTED")
-                                .contains("The rows this subtask prepared for that checkpoint are not in StarRocks"));
+                                .contains("The rows this subtask prepared for that checkpoint are not in the target"));
                 OUTCOMES.put("unrecoverable expired prepared transaction (exactly-once)", "restore failed at "
                         + "every attempt, job failed; message names the label, checkpoint, ABORTED and the lost rows");
             } finally {
