@@ -44,7 +44,8 @@ final class EngineScenario {
         ProcessCpu.Sample cpu;
         try (TransactionClient client = new StarRocksTransactionClient(clientConfig(emulator.feUrl()), metrics);
              MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("bench")
-                     .database(BenchTables.DATABASE).commitIntervalMs(commitIntervalMs).build(), client, metrics)) {
+                     .database(BenchTables.DATABASE).commitIntervalMs(commitIntervalMs)
+                     .loadProperty("ignore_json_size", "true").build(), client, metrics)) {
             ProcessCpu.Sample cpuStart = ProcessCpu.sample();
             start = System.nanoTime();
             long deadline = start + durationMs * 1_000_000L;

@@ -29,8 +29,9 @@ import picocli.CommandLine.Option;
  *   <li>{@code many-txns}: the same bytes as source transactions of ~1 MB over 4 partitions, loaded and committed
  *       while they stream.</li>
  * </ul>
- * Prints one line {@code RESULT key=value ...}: peak heap used (sampled every 5 ms), peak heap after a GC (the live
- * set), peak of the engine's {@code bufferedBytes} gauge, bytes written, seconds and the outcome.
+ * Prints one line {@code RESULT key=value ...}: peak heap used (sampled every 5 ms), peak heap after a full GC (the
+ * live set; full collections are forced while the buffer is near its hard limit), peak of the engine's
+ * {@code bufferedBytes} gauge, bytes written, seconds and the outcome.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true,
         description = "Peak heap and buffered bytes of the multi-table engine with a 1 GB source load.")
@@ -73,31 +74,33 @@ public final class MemoryBenchmark implements Callable<Integer> {
                 .loadUrls(loadUrl.replaceFirst("^https?://", "")).username("root").password("").build(), metrics);
              MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("mem")
                      .database(BenchTables.DATABASE).commitIntervalMs(1000).bufferSizeBytes(bufferBytes)
-                     .maxBlockMs(60_000).build(), client, metrics)) {
-            Thread sampler = startSampler(() -> metrics.gaugeValue(MetricNames.BUFFERED_BYTES));
+                     .maxBlockMs(60_000).loadProperty("ignore_json_size", "true").build(), client, metrics)) {
+            Thread sampler = startSampler(() -> metrics.gaugeValue(MetricNames.BUFFERED_BYTES),
+                    2 * bufferBytes);
             boolean oneTxn = mode.equals("one-txn");
-            long txnBytes = 0;
             long n = 0;
+            int partition = 0;
             try {
                 while (written < total) {
-                    int partition = oneTxn ? 0 : (int) (n / 512 % 4);
+                    // many-txns: 512 rows (~1 MB) per source transaction, partitions in turn
+                    partition = oneTxn ? 0 : (int) (n / 512 % 4);
                     byte[] row = pool.get(n++);
                     engine.write(partition, BenchTables.DATABASE, "t" + (n & 1), row);
                     written += row.length;
-                    txnBytes += row.length;
-                    if (!oneTxn && txnBytes >= 1024 * 1024) {
+                    if (!oneTxn && n % 512 == 0) {
                         engine.txnEnd(partition);
-                        txnBytes = 0;
                     }
                 }
-                if (oneTxn) {
-                    engine.txnEnd(0);
-                } else if (txnBytes > 0) {
-                    engine.txnEnd((int) ((n - 1) / 512 % 4));
+                if (oneTxn || n % 512 != 0) {
+                    engine.txnEnd(partition);
                 }
                 engine.savepoint();
             } catch (BufferExhaustedException e) {
                 outcome = "refused: " + e.getMessage().replace('\n', ' ');
+            } catch (OutOfMemoryError | io.lockstep.core.engine.LoadEngineException e) {
+                String message = String.valueOf(e.getMessage()).replace('\n', ' ');
+                outcome = "failed: " + e.getClass().getSimpleName() + ": "
+                        + message.substring(0, Math.min(300, message.length()));
             }
             sampler.interrupt();
             sampler.join();
@@ -110,12 +113,18 @@ public final class MemoryBenchmark implements Callable<Integer> {
         return 0;
     }
 
-    private Thread startSampler(java.util.function.LongSupplier buffered) {
+    private Thread startSampler(java.util.function.LongSupplier buffered, long hardLimitBytes) {
         Thread t = new Thread(() -> {
+            long lastForcedGcNanos = 0;
             while (!Thread.currentThread().isInterrupted()) {
                 MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
                 peakHeap.accumulateAndGet(heap.getUsed(), Math::max);
-                peakBuffered.accumulateAndGet(buffered.getAsLong(), Math::max);
+                long nowBuffered = buffered.getAsLong();
+                peakBuffered.accumulateAndGet(nowBuffered, Math::max);
+                if (nowBuffered >= hardLimitBytes * 0.95 && System.nanoTime() - lastForcedGcNanos > 1_000_000_000L) {
+                    System.gc(); // a full collection: the listener records the live set at (nearly) the fullest buffer
+                    lastForcedGcNanos = System.nanoTime();
+                }
                 try {
                     Thread.sleep(5);
                 } catch (InterruptedException e) {
@@ -128,7 +137,10 @@ public final class MemoryBenchmark implements Callable<Integer> {
         return t;
     }
 
-    /** Records the heap in use right after every collection: its maximum bounds the live set. */
+    /**
+     * Records the heap in use right after every full collection (the live set then); the sampler forces one, at most
+     * once a second, while the buffer is within 5% of its hard limit, so the peak live set is seen.
+     */
     private void listenToGc() {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
@@ -137,6 +149,9 @@ public final class MemoryBenchmark implements Callable<Integer> {
                 }
                 GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
                         (CompositeData) notification.getUserData());
+                if (!info.getGcAction().contains("major")) {
+                    return; // a young collection leaves old garbage in place: its "after" is no live set
+                }
                 long after = 0;
                 for (var pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
                     if (HEAP_POOLS.contains(pool.getKey())) { // the map holds metaspace and code cache too

@@ -31,6 +31,11 @@ public final class ReportCommand implements Callable<Integer> {
     private static final int[] ROW_SIZES = {200, 2048};
     /** The engine's default I/O threads: loads in flight at once per engine. */
     private static final int IO_THREADS = 2;
+    /**
+     * The memory runs' heap: the goal's bound (2 x buffer-size of 128 MiB + 64 MiB) plus 64 MiB, so that the collector
+     * has room to work and the live set, not GC headroom, decides.
+     */
+    static final int MEMORY_HEAP_MB = 2 * 128 + 64 + 64;
 
     @Option(names = "--out", description = "Directory of the report (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("bench/results");
@@ -199,7 +204,7 @@ public final class ReportCommand implements Callable<Integer> {
                 .ddl(BenchTables.ddl(BenchTables.names(2))).build().start()) {
             for (String mode : new String[] {"one-txn", "many-txns"}) {
                 List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx512m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
+                        "-Xmx" + MEMORY_HEAP_MB + "m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
                         BenchMain.class.getName(), "memory", "--load-url", emulator.feUrl(), "--mode", mode,
                         "--total-mb", "1024", "--buffer-mb", "128");
                 Process child = new ProcessBuilder(command).redirectErrorStream(true).start();

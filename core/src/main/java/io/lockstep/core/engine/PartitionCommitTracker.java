@@ -22,7 +22,23 @@ final class PartitionCommitTracker {
     /** A partition's status within the current commit cycle. */
     enum PartitionStatus { ACTIVE, TXN_END_SEEN }
 
-    private record OpenSourceTxn(long sinceMs, long rowBytes) {
+    /** One open source transaction; mutable, so a row costs no allocation. */
+    private static final class OpenSourceTxn {
+        private final long sinceMs;
+        private long rowBytes;
+
+        OpenSourceTxn(long sinceMs, long rowBytes) {
+            this.sinceMs = sinceMs;
+            this.rowBytes = rowBytes;
+        }
+
+        long sinceMs() {
+            return sinceMs;
+        }
+
+        long rowBytes() {
+            return rowBytes;
+        }
     }
 
     private final Map<Integer, PartitionStatus> status = new TreeMap<>();
@@ -34,8 +50,11 @@ final class PartitionCommitTracker {
     void onWrite(int partition, long rowBytes, long nowMs) {
         status.putIfAbsent(partition, PartitionStatus.ACTIVE);
         OpenSourceTxn txn = open.get(partition);
-        open.put(partition, txn == null ? new OpenSourceTxn(nowMs, rowBytes)
-                : new OpenSourceTxn(txn.sinceMs(), txn.rowBytes() + rowBytes));
+        if (txn == null) {
+            open.put(partition, new OpenSourceTxn(nowMs, rowBytes));
+        } else {
+            txn.rowBytes += rowBytes;
+        }
         openRowBytes += rowBytes;
     }
 

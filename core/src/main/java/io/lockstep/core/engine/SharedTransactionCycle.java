@@ -56,6 +56,12 @@ final class SharedTransactionCycle {
     private final Runnable wakeManager;
     private final Supplier<String> database;
     private final Ticker ticker;
+    /**
+     * Row bytes one load takes at most (more only when a single chunk is larger): a load's body is a copy of its
+     * chunks, held next to them until the reply, so this bounds the heap a load adds to the buffered bytes:
+     * buffer-size / 8, between 1 and 16 MiB.
+     */
+    private final long maxLoadRowBytes;
 
     /** Written by the manager thread only (through {@link #moveTo}); volatile so any thread may read it. */
     private volatile SharedTransactionState state = SharedTransactionState.NONE;
@@ -90,6 +96,7 @@ final class SharedTransactionCycle {
         this.wakeManager = wakeManager;
         this.database = database;
         this.ticker = ticker;
+        this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
     }
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -204,7 +211,7 @@ final class SharedTransactionCycle {
             if (inFlight.containsKey(table)) {
                 continue;
             }
-            List<Chunk> chunks = regions.takeFrozen(table, maxSequence);
+            List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
             if (!chunks.isEmpty()) {
                 startLoad(table, chunks);
             }
