@@ -35,17 +35,22 @@ final class ProcessCpu {
                 }
             }
         }
-        return new Sample(process, server);
+        long gcMs = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcMs += Math.max(0, gc.getCollectionTime());
+        }
+        return new Sample(process, server, gcMs);
     }
 
     /**
      * @param processNs whole process CPU time
      * @param serverNs  CPU time of the emulator's server threads alive now
+     * @param gcMs      time the collectors report as spent collecting (elapsed, not CPU), ms
      */
-    record Sample(long processNs, long serverNs) {
+    record Sample(long processNs, long serverNs, long gcMs) {
         /** CPU spent between {@code start} and this sample. */
         Sample minus(Sample start) {
-            return new Sample(processNs - start.processNs, Math.max(0, serverNs - start.serverNs));
+            return new Sample(processNs - start.processNs, Math.max(0, serverNs - start.serverNs), gcMs - start.gcMs);
         }
 
         /** Process CPU outside the server threads. */

@@ -112,8 +112,7 @@ public final class ReportCommand implements Callable<Integer> {
                 for (int rowBytes : ROW_SIZES) {
                     List<String> names = BenchTables.names(tables);
                     RowPool pool = new RowPool(4096, rowBytes);
-                    try (StarRocksEmulator emulator = StarRocksEmulator.builder().storage("none")
-                            .ddl(BenchTables.ddl(names)).build().start()) {
+                    try (StarRocksEmulator emulator = CountingParser.emulator(BenchTables.ddl(names))) {
                         String label = String.format(Locale.ROOT, "%d tables, %d B rows", tables, rowBytes);
                         // a short warm-up, so the first scenario is not the one paying for the JIT
                         EngineScenario.run("warm-up", emulator, names, pool, ms(1500), 1000);
@@ -200,8 +199,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** (4) memory: a forked JVM per mode, against an emulator in this one. */
     private void memory() throws Exception {
-        try (StarRocksEmulator emulator = StarRocksEmulator.builder().storage("none")
-                .ddl(BenchTables.ddl(BenchTables.names(2))).build().start()) {
+        try (StarRocksEmulator emulator = CountingParser.emulator(BenchTables.ddl(BenchTables.names(2)))) {
             for (String mode : new String[] {"one-txn", "many-txns"}) {
                 List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-Xmx" + MEMORY_HEAP_MB + "m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
@@ -246,6 +244,6 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     private static StarRocksEmulator emulator() throws Exception {
-        return StarRocksEmulator.builder().storage("none").ddl(BenchTables.ddl(FlinkEndToEnd.TABLES)).build().start();
+        return CountingParser.emulator(BenchTables.ddl(FlinkEndToEnd.TABLES));
     }
 }

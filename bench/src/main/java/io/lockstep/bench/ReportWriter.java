@@ -126,17 +126,17 @@ final class ReportWriter {
             return;
         }
         line("| " + firstColumn + " | row | rows/s | MB/s | ceiling rows/s | ceiling MB/s | ratio | requests / 1,000 "
-                + "source txns | avg load | CPU s/GB | client CPU s/GB | ceiling CPU s/GB |");
-        line("|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + "source txns | avg load | CPU s/GB | client CPU s/GB | ceiling CPU s/GB | GC s (ceiling) |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (RunResults.EnginePair p : pairs) {
             Figures e = p.engine();
             Figures c = p.ceiling();
             String first = firstColumn.equals("tables") ? String.valueOf(p.tables()) : "p" + p.parallelism();
             line(String.format(Locale.ROOT, "| %s | %d B | %,.0f | %.1f | %,.0f | %.1f | %.0f%% | %.1f | %.0f KB | "
-                            + "%.1f | %.1f | %.1f |", first, p.rowBytes(), e.rowsPerSecond(), e.megabytesPerSecond(),
-                    c.rowsPerSecond(), c.megabytesPerSecond(), 100 * p.ratio(), e.requestsPerThousandTxns(),
-                    e.averageLoadBytes() / 1024.0, e.cpuSecondsPerGb(), e.clientCpuSecondsPerGb(),
-                    c.cpuSecondsPerGb()));
+                            + "%.1f | %.1f | %.1f | %.1f (%.1f) |", first, p.rowBytes(), e.rowsPerSecond(),
+                    e.megabytesPerSecond(), c.rowsPerSecond(), c.megabytesPerSecond(), 100 * p.ratio(),
+                    e.requestsPerThousandTxns(), e.averageLoadBytes() / 1024.0, e.cpuSecondsPerGb(),
+                    e.clientCpuSecondsPerGb(), c.cpuSecondsPerGb(), e.cpu().gcMs() / 1000.0, c.cpu().gcMs() / 1000.0));
         }
         line("");
     }

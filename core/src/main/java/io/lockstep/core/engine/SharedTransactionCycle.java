@@ -220,16 +220,19 @@ final class SharedTransactionCycle {
 
     private void startLoad(String table, List<Chunk> chunks) {
         TransactionRef target = txn;
-        byte[] body = Chunk.writeBody(chunks);
+        int bodyBytes = Chunk.bodyLength(chunks);
         Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
         inFlight.put(table, chunks);
         ioExecutor.execute(() -> {
             LoadCompletion done;
             try {
+                // built on the I/O thread: the copy of up to maxLoadRowBytes must not hold up the manager's scan;
+                // the chunks are LOADING, so nothing changes them until this load's completion is handled
+                byte[] body = Chunk.writeBody(chunks);
                 LoadReply reply = client.load(target, table, body, properties);
-                done = new LoadCompletion(table, table, target, chunks, body.length, reply, null);
+                done = new LoadCompletion(table, table, target, chunks, bodyBytes, reply, null);
             } catch (Throwable t) {
-                done = new LoadCompletion(table, table, target, chunks, body.length, null, t);
+                done = new LoadCompletion(table, table, target, chunks, bodyBytes, null, t);
             }
             completions.add(done);
             wakeManager.run();
