@@ -28,7 +28,7 @@ final class JmhSuite {
                 .include("io\\.lockstep\\.bench\\.jmh\\..*")
                 .forks(1)
                 .warmupIterations(1).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(2).measurementTime(TimeValue.seconds(1))
+                .measurementIterations(3).measurementTime(TimeValue.seconds(1))
                 .jvmArgs("-Xmx1g", "-Djava.awt.headless=true")
                 .build();
         Collection<RunResult> results = new Runner(options).run();

@@ -233,7 +233,7 @@ final class ReportWriter {
     private void jmh() {
         line("## JMH: hot paths");
         line("");
-        line("Short iterations (1 fork, 1 x 1 s warm-up, 2 x 1 s measurement): indicative only; `./bench/run jmh` "
+        line("Short iterations (1 fork, 1 x 1 s warm-up, 3 x 1 s measurement; error = 99.9% confidence half-width): indicative only; `./bench/run jmh` "
                 + "runs them with JMH's defaults.");
         line("");
         if (r.jmh.isEmpty()) {

@@ -319,12 +319,7 @@ final class RegionTable {
 
     /** Row bytes of all open source transactions together. */
     long openSourceTxnBytes() {
-        lock.lock();
-        try {
-            return tracker.openSourceTxnBytes();
-        } finally {
-            lock.unlock();
-        }
+        return tracker.openSourceTxnBytes(); // a volatile read: no lock, the task thread asks once per row
     }
 
     /** Row bytes of each open source transaction, by partition. */
