@@ -9,7 +9,6 @@ import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -58,13 +57,10 @@ final class Charts {
             points.forEach(p -> s.add(p[0], p[1]));
             data.addSeries(s);
         });
-        JFreeChart chart = ChartFactory.createXYLineChart(title, "row size (bytes, log scale)", yLabel, data,
+        JFreeChart chart = ChartFactory.createXYLineChart(title, "row size (bytes)", yLabel, data,
                 PlotOrientation.VERTICAL, true, false, false);
         chart.setBackgroundPaint(Color.WHITE);
         XYPlot plot = chart.getXYPlot();
-        LogAxis x = new LogAxis("row size (bytes, log scale)");
-        x.setBase(10);
-        plot.setDomainAxis(x);
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         for (int i = 0; i < data.getSeriesCount(); i++) {
             renderer.setSeriesStroke(i, new BasicStroke(2f));

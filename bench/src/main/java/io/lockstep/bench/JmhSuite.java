@@ -11,7 +11,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs the JMH benchmarks of {@code io.lockstep.bench.jmh} with short iterations (one fork, 1 warmup and 2
+ * Runs the JMH benchmarks of {@code io.lockstep.bench.jmh} with short iterations (one fork, 1 warmup and 3
  * measurement iterations of 1 s) for the report. For steadier figures run JMH directly with its defaults
  * ({@code ./bench/run jmh}, see bench/README.md).
  */
