@@ -6,7 +6,6 @@ import io.lockstep.emulator.be.ErrorLogStore;
 import io.lockstep.emulator.be.LoadContextRegistry;
 import io.lockstep.emulator.catalog.Catalog;
 import io.lockstep.emulator.catalog.DdlException;
-import io.lockstep.emulator.catalog.InMemoryCatalog;
 import io.lockstep.emulator.fault.FaultInjector;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.http.BasicAuth;
@@ -15,8 +14,6 @@ import io.lockstep.emulator.load.StreamLoadBodyParser;
 import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.server.RequestDispatcher;
 import io.lockstep.emulator.server.ServerParts;
-import io.lockstep.emulator.storage.H2TableStore;
-import io.lockstep.emulator.storage.NoneTableStore;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.TableStore;
 import io.lockstep.emulator.txn.TransactionConfig;
@@ -24,21 +21,8 @@ import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionPublisher;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An embedded server that speaks StarRocks' stream load and transaction stream load HTTP protocol: an FE
@@ -57,7 +41,6 @@ import org.slf4j.LoggerFactory;
  * Thread-safe after {@link #start()}; {@link #start()} and {@link #close()} are called from one thread.
  */
 public final class StarRocksEmulator implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(StarRocksEmulator.class);
     /** Copied from the builder so that a builder changed or reused later cannot change this emulator. */
     private final boolean redirect;
     private final String requestedHost;
@@ -75,7 +58,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     private volatile String feBaseUrl;
     private volatile String beBaseUrl;
     /** Owned by the thread calling start/close. */
-    private ScheduledExecutorService sweeper;
+    private TimerSweeper sweeper;
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
@@ -83,23 +66,9 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.requestedFePort = b.fePort;
         this.requestedBePort = b.bePort;
         this.sweepIntervalMs = b.sweepIntervalMs;
-        this.catalog = new InMemoryCatalog();
-        this.store = "none".equals(b.storage) ? new NoneTableStore() : H2TableStore.attachedTo(catalog);
-        if ("none".equals(b.storage)) {
-            catalog.addListener(store);
-        }
-        try {
-            for (DdlSource ddl : b.ddl) {
-                try {
-                    catalog.execute(ddl.text());
-                } catch (DdlException e) {
-                    throw ddl.file() == null ? e : new DdlException(ddl.file() + ": " + e.getMessage());
-                }
-            }
-        } catch (DdlException | RuntimeException e) {
-            store.close();
-            throw e;
-        }
+        EmulatorOptions.Data data = b.createData();
+        this.catalog = data.catalog();
+        this.store = data.store();
         this.transactions = new TransactionManager(b.clock, b.transactionConfig);
         FaultInjector injector = new FaultInjector();
         TransactionPublisher publisher = new TransactionPublisher(transactions, store, injector, b.clock,
@@ -112,7 +81,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, store, faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
-        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be);
+        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be, b.tls);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -135,12 +104,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         }
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
-        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lockstep-emulator-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
-        sweeper.scheduleWithFixedDelay(this::sweep, sweepIntervalMs, sweepIntervalMs, TimeUnit.MILLISECONDS);
+        sweeper = new TimerSweeper(parts::tick, sweepIntervalMs);
         return this;
     }
 
@@ -208,15 +172,6 @@ public final class StarRocksEmulator implements AutoCloseable {
         return contexts.all().size();
     }
 
-    /** One sweeper run; an exception is logged, never allowed to cancel the schedule. */
-    private void sweep() {
-        try {
-            parts.tick();
-        } catch (RuntimeException e) {
-            LOG.error("timer sweep failed; retrying on the next run", e);
-        }
-    }
-
     private void restartVolatileState() {
         contexts.clear();
         parts.multi().restart();
@@ -226,67 +181,22 @@ public final class StarRocksEmulator implements AutoCloseable {
     @Override
     public void close() {
         if (sweeper != null) {
-            sweeper.shutdownNow();
+            sweeper.close();
         }
         server.close();
         store.close();
     }
 
-    /** Configuration of a {@link StarRocksEmulator}. Not thread-safe. */
-    public static final class Builder {
-        private String host = "127.0.0.1";
-        private String advertisedHost;
-        private int fePort;
-        private int bePort;
+    /** Configuration of a {@link StarRocksEmulator}; the shared options are in {@link EmulatorOptions}. Not thread-safe. */
+    public static final class Builder extends EmulatorOptions<Builder> {
         private boolean redirect = true;
-        private final Map<String, String> users = new LinkedHashMap<>(Map.of("root", ""));
-        private boolean usersCustomized;
-        private String storage = "h2";
-        private Clock clock = Clock.systemUTC();
-        private final List<DdlSource> ddl = new ArrayList<>();
         private TransactionConfig transactionConfig = TransactionConfig.defaults();
         private BackendConfig backendConfig = BackendConfig.defaults();
         private LoadBodyParser parser = new StreamLoadBodyParser();
-        private long publishDelayMs = 1000;
-        private long sweepIntervalMs = 200;
+        /** Null: plain HTTP. */
+        private EmulatorServer.TlsKeyStore tls;
 
         private Builder() {
-        }
-
-        /** Interface to bind; default 127.0.0.1. Also named in URLs unless {@link #advertisedHost} is set. */
-        public Builder host(String value) {
-            this.host = value;
-            return this;
-        }
-
-        /**
-         * Host named in {@link StarRocksEmulator#feUrl()}, {@link StarRocksEmulator#beUrl()} and the FE's 307
-         * {@code Location} (e.g. the machine's name when binding 0.0.0.0). Default: the bind host, or 127.0.0.1
-         * when the bind host is a wildcard (0.0.0.0, ::), which no client can connect to from elsewhere.
-         */
-        public Builder advertisedHost(String value) {
-            this.advertisedHost = value;
-            return this;
-        }
-
-        private String advertisedHost() {
-            if (advertisedHost != null && !advertisedHost.isBlank()) {
-                return advertisedHost;
-            }
-            boolean wildcard = "0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host);
-            return wildcard ? "127.0.0.1" : host;
-        }
-
-        /** FE port; 0 (default) = random. */
-        public Builder fePort(int port) {
-            this.fePort = port;
-            return this;
-        }
-
-        /** BE port; 0 (default) = random. */
-        public Builder bePort(int port) {
-            this.bePort = port;
-            return this;
         }
 
         /** Redirect mode (default): the FE answers BE work with 307 to the BE port. */
@@ -298,47 +208,6 @@ public final class StarRocksEmulator implements AutoCloseable {
         /** Direct mode: the FE port executes everything (for clients that cannot follow redirects). */
         public Builder direct() {
             this.redirect = false;
-            return this;
-        }
-
-        /** Adds a user; the first call replaces the default {@code root} with empty password. */
-        public Builder user(String name, String password) {
-            if (!usersCustomized) {
-                users.clear();
-                usersCustomized = true;
-            }
-            users.put(name, password);
-            return this;
-        }
-
-        /** {@code h2} (default; SQL-queryable) or {@code none} (parse and count only). */
-        public Builder storage(String value) {
-            if (!"h2".equals(value) && !"none".equals(value)) {
-                throw new IllegalArgumentException("storage must be h2 or none, got: " + value);
-            }
-            this.storage = value;
-            return this;
-        }
-
-        /** The clock of every timer; give a {@link ManualClock} in tests. */
-        public Builder clock(Clock value) {
-            this.clock = value;
-            return this;
-        }
-
-        /** DDL run at build time, in call order. */
-        public Builder ddl(String statements) {
-            ddl.add(new DdlSource(null, statements));
-            return this;
-        }
-
-        /**
-         * DDL read from a UTF-8 file; a {@link DdlException} from it at {@link #build()} starts with the file name.
-         *
-         * @throws IOException if the file cannot be read
-         */
-        public Builder ddlFile(Path file) throws IOException {
-            ddl.add(new DdlSource(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
             return this;
         }
 
@@ -360,15 +229,15 @@ public final class StarRocksEmulator implements AutoCloseable {
             return this;
         }
 
-        /** After a publish timeout, how long (clock ms) until the data becomes visible; default 1000. */
-        public Builder publishDelayMs(long value) {
-            this.publishDelayMs = value;
-            return this;
-        }
-
-        /** Real-time interval of the timer sweeper in ms; default 200. */
-        public Builder sweepIntervalMs(long value) {
-            this.sweepIntervalMs = value;
+        /**
+         * Serves both ports over HTTPS only, with the key and certificate of a key store (PKCS12 or JKS). Clients
+         * must trust the certificate (e.g. the JVM's {@code javax.net.ssl.trustStore}); the URLs name https.
+         *
+         * @param keyStore the key store file
+         * @param password the password of the store and its key
+         */
+        public Builder tls(Path keyStore, String password) {
+            this.tls = new EmulatorServer.TlsKeyStore(keyStore, password);
             return this;
         }
 
@@ -380,9 +249,5 @@ public final class StarRocksEmulator implements AutoCloseable {
         public StarRocksEmulator build() throws DdlException {
             return new StarRocksEmulator(this);
         }
-    }
-
-    /** DDL text and the file it came from (null for text given directly). */
-    private record DdlSource(String file, String text) {
     }
 }

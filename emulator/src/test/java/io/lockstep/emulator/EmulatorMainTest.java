@@ -116,4 +116,42 @@ class EmulatorMainTest {
             assertOneLineError(runFailing("--fe-port", port, "--be-port", "0"), port, "cannot start");
         }
     }
+
+    @Test
+    void dialectDorisServesDorisStreamLoad(@TempDir Path dir) throws Exception {
+        Path ddl = dir.resolve("doris.sql");
+        Files.writeString(ddl, DorisSchema.DDL);
+        EmulatorMain main = new EmulatorMain();
+        CommandLine cli = new CommandLine(main);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> exit = thread.submit(() -> cli.execute("--dialect", "doris", "--fe-port", "0",
+                    "--be-port", "0", "--ddl", ddl.toString(), "--user", "etl:pw"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> main.dorisEmulator() != null);
+            DorisEmulator doris = main.dorisEmulator();
+            assertThat(main.emulator()).isNull();
+            try (DorisHttp http = new DorisHttp(doris.feUrl()).as("etl", "pw")) {
+                DorisHttp.Resp load = http.load("shop", "events", DorisSchema.twoPc("cli-d1"),
+                        DorisSchema.eventRows(1, 3));
+                assertThat(load.hops()).containsExactly(307, 200);
+                assertThat(load.loadStatus()).isEqualTo("Success");
+                assertThat(http.twoPc("shop", DorisSchema.h("txn_operation", "commit", "label", "cli-d1"))
+                        .field("status")).isEqualTo("Success");
+                assertThat(doris.rowCount("shop", "events")).isEqualTo(3);
+            }
+            main.stop();
+            assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+        } finally {
+            main.stop();
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void badDialectOptionsPrintOneLine() {
+        assertOneLineError(runFailing("--dialect", "mysql", "--fe-port", "0", "--be-port", "0"), "--dialect",
+                "mysql");
+        assertOneLineError(runFailing("--target", "doris", "--direct", "--fe-port", "0", "--be-port", "0"),
+                "--direct is not available with --dialect doris");
+    }
 }

@@ -19,6 +19,7 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -46,6 +47,12 @@ public abstract class TransactionAssembler
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
+    /**
+     * Name of the counter (in the assembler operator's metric group) of source transactions emitted whole:
+     * each commit of a transaction and each standalone row event counts once.
+     */
+    public static final String SOURCE_TRANSACTIONS_METRIC = "lockstepSourceTransactions";
+
     private final TableRouter router;
     private final AssemblerOptions options;
 
@@ -53,6 +60,8 @@ public abstract class TransactionAssembler
     private transient ListState<DefaultStarRocksRowData> bufferedRows;
     /** Tables already reported as skipped, so the WARN appears once per table and subtask. */
     private transient Set<String> warnedSkippedTables;
+    /** Task thread only (Flink counters are read by reporters without synchronization). */
+    private transient Counter sourceTransactions;
 
     /**
      * @param router maps source tables to target tables
@@ -70,6 +79,7 @@ public abstract class TransactionAssembler
         bufferedRows = getRuntimeContext().getListState(
                 new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
         warnedSkippedTables = new HashSet<>();
+        sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
     }
 
     @Override
@@ -153,6 +163,7 @@ public abstract class TransactionAssembler
             throws Exception {
         emitBuffered(out);
         discard(t, ctx);
+        sourceTransactions.inc();
     }
 
     /** Drops the open transaction and its buffered rows, and cancels its timer. */
@@ -173,6 +184,7 @@ public abstract class TransactionAssembler
         List<DefaultStarRocksRowData> rows = sinkRows(event, target, ctx.getCurrentKey());
         rows.get(rows.size() - 1).setTransactionEnd(true);
         rows.forEach(out::collect);
+        sourceTransactions.inc();
     }
 
     @Override

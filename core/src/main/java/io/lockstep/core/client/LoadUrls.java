@@ -63,6 +63,11 @@ public final class LoadUrls {
 
     private static URI parseEntry(String entry, String optionName) {
         String lower = entry.toLowerCase(Locale.ROOT);
+        int schemeEnd = lower.indexOf("://");
+        if (schemeEnd >= 0 && !lower.startsWith("http://") && !lower.startsWith("https://")) {
+            throw new IllegalArgumentException(optionName + " entry '" + entry + "' has scheme '"
+                    + entry.substring(0, schemeEnd) + "': expected http:// or https:// (or none, meaning http)");
+        }
         String withScheme = lower.startsWith("http://") || lower.startsWith("https://") ? entry : "http://" + entry;
         URI uri;
         try {
@@ -92,6 +97,10 @@ public final class LoadUrls {
                 throw new IllegalArgumentException(optionName + " entry '" + entry + "' has no port: expected"
                         + " host:port with the FE HTTP port (e.g. " + uri.getHost() + ":8030)");
             }
+        }
+        if (port == 0 || port > 65535) {
+            throw new IllegalArgumentException(optionName + " entry '" + entry + "' has port " + port
+                    + ": expected 1 to 65535");
         }
         try {
             return new URI(scheme, null, uri.getHost(), port, null, null, null);

@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Redirects (307/308) are followed for every method by this class, not by HttpClient: each hop re-sends the
  *       same method, all headers including {@code Authorization}, and the same body (a repeatable in-memory
  *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
- *       hops are followed (reference §1.3).</li>
+ *       hops are followed (reference §1.3). User info in a {@code Location} (Doris' FE sends
+ *       {@code user:password@}) is dropped, never logged.</li>
  *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; the wait for
  *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
  *       anyway; a node that answers first (the FE's 307) never gets the body ({@link ExpectContinueExecutor}).</li>
@@ -180,7 +181,7 @@ final class StarRocksHttp implements AutoCloseable {
             if (reply.location() == null) {
                 throw new IOException(method + " " + uri + " answered " + reply.statusCode() + " without a Location");
             }
-            URI next = uri.resolve(reply.location());
+            URI next = withoutUserInfo(uri.resolve(reply.location()));
             LOG.debug("{} {} redirected to {}", method, uri, next);
             uri = next;
         }
@@ -199,6 +200,23 @@ final class StarRocksHttp implements AutoCloseable {
             }
         }
         return new HttpReply(response.getCode(), uri, location == null ? null : location.getValue(), body);
+    }
+
+    /**
+     * The redirect target without URL user info: Doris' FE puts the caller's {@code user:password@} into the 307
+     * {@code Location} (Doris reference §1.2), which HttpClient 5 refuses and which must never reach a log or a
+     * message; every hop re-sends the {@code Authorization} header instead.
+     */
+    static URI withoutUserInfo(URI uri) {
+        if (uri.getRawUserInfo() == null) {
+            return uri;
+        }
+        try {
+            return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), uri.getQuery(),
+                    uri.getFragment());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("redirect target cannot be rebuilt without its user info", e);
+        }
     }
 
     /** True when the failure happened while connecting, before any request byte was sent. */

@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Drives a server's transaction stream load interface: begin, load, prepare, commit, rollback, label state and
  * cancel, for single-table and multi-table ({@code transaction_type: multi}) transactions. One dialect per
- * server family (StarRocks now, Doris later).
+ * server family: {@link StarRocksTransactionClient}, and {@link DorisTransactionClient} (single-table only; one load
+ * per transaction, pre-committed by the load; see its Javadoc for how each call maps onto Doris stream load 2PC).
  *
  * <p>Each method returns only on a settled outcome. Retriable failures ({@code TXN_IN_PROCESSING}, running-txn
  * limit, lock timeouts, connection errors) are retried on the same label with bounded backoff; ambiguous

@@ -1,7 +1,9 @@
 /**
  * Transaction clients: the {@link io.lockstep.core.client.TransactionClient} contract the load engine drives, and
  * its StarRocks dialect over HTTP ({@link io.lockstep.core.client.StarRocksTransactionClient}, plus classic stream
- * load in {@link io.lockstep.core.client.StarRocksStreamLoader}).
+ * load in {@link io.lockstep.core.client.StarRocksStreamLoader}), and its Apache Doris dialect
+ * ({@link io.lockstep.core.client.DorisTransactionClient}: stream load 2PC by label;
+ * {@link io.lockstep.core.client.DorisStreamLoader}: plain stream load), docs/doris.md.
  *
  * <p>Decisions worth knowing before changing anything here (protocol facts: the stream load reference, §1–§6):
  * <ul>

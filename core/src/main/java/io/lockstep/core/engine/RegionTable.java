@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 import javax.annotation.concurrent.GuardedBy;
@@ -45,6 +46,12 @@ final class RegionTable {
     /** Sequence of the last frozen chunk; 0 before the first freeze. */
     @GuardedBy("lock")
     private long lastFreezeSequence;
+    /** Source transaction ends per partition not yet covered by a freeze (for the committed-transactions metric). */
+    @GuardedBy("lock")
+    private final Map<Integer, Long> endsNotFrozen = new HashMap<>();
+    /** Source transaction ends by the freeze sequence that covers them; a commit up to a cut takes them. */
+    @GuardedBy("lock")
+    private final TreeMap<Long, Long> endsByFreezeSequence = new TreeMap<>();
 
     /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
     void write(RegionKey key, byte[] row, long nowMs) {
@@ -98,8 +105,9 @@ final class RegionTable {
                 region.markClean();
             }
             tracker.onTxnEnd(partition);
+            endsNotFrozen.merge(partition, 1L, Long::sum);
             return nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
-                    ? switchPartitionLocked(partitionRegions, nowMs) : 0;
+                    ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
         } finally {
             lock.unlock();
         }
@@ -116,13 +124,14 @@ final class RegionTable {
         lock.lock();
         try {
             int frozen = 0;
-            for (List<Region> partitionRegions : regionsByPartition.values()) {
+            for (Map.Entry<Integer, List<Region>> partition : regionsByPartition.entrySet()) {
+                List<Region> partitionRegions = partition.getValue();
                 boolean clean = true;
                 for (Region region : partitionRegions) {
                     clean &= region.cleanBoundary();
                 }
                 if (clean && (anyAge || nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs)) {
-                    frozen += switchPartitionLocked(partitionRegions, nowMs);
+                    frozen += switchPartitionLocked(partition.getKey(), partitionRegions, nowMs);
                 }
             }
             return frozen;
@@ -149,12 +158,16 @@ final class RegionTable {
      * (DESIGN.md §6: all tables of a partition freeze at the same transaction end).
      */
     @GuardedBy("lock")
-    private int switchPartitionLocked(List<Region> partitionRegions, long nowMs) {
+    private int switchPartitionLocked(int partition, List<Region> partitionRegions, long nowMs) {
         int frozen = 0;
         for (Region region : partitionRegions) {
             if (region.activeHasData()) {
                 frozen += switchLocked(region, nowMs);
             }
+        }
+        Long ends = endsNotFrozen.remove(partition);
+        if (ends != null) {
+            endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
         }
         return frozen;
     }
@@ -181,6 +194,10 @@ final class RegionTable {
                     switchLocked(region, nowMs);
                 }
             }
+            for (Long ends : endsNotFrozen.values()) {
+                endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
+            }
+            endsNotFrozen.clear();
             return lastFreezeSequence;
         } finally {
             lock.unlock();
@@ -332,6 +349,25 @@ final class RegionTable {
         }
     }
 
+    /**
+     * Manager thread, at a commit: removes and counts the source transaction ends whose rows are all in chunks of
+     * sequence at most {@code cutSequence} (the commit makes them visible).
+     */
+    long takeEndsCovered(long cutSequence) {
+        lock.lock();
+        try {
+            Map<Long, Long> covered = endsByFreezeSequence.headMap(cutSequence, true);
+            long ends = 0;
+            for (long n : covered.values()) {
+                ends += n;
+            }
+            covered.clear();
+            return ends;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Manager thread, after a commit: ends the tracker's cycle. */
     void resetTracker() {
         lock.lock();
@@ -355,6 +391,8 @@ final class RegionTable {
                 bytes += region.discardAll();
             }
             tracker.clear();
+            endsNotFrozen.clear();
+            endsByFreezeSequence.clear();
             return bytes;
         } finally {
             lock.unlock();

@@ -288,6 +288,8 @@ final class SharedTransactionCycle {
             LOG.debug("committed shared transaction {} (chunks up to sequence {})", txn, cutSequence);
         }
         txnMayBeOpen = false;
+        // ends without data (empty source transactions) count too: nothing of them is left to make visible
+        metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED).inc(regions.takeEndsCovered(cutSequence));
         committedSequence = cutSequence;
         dataLoaded = false;
         regions.resetTracker();

@@ -40,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * one classic stream load per table carrying all its buffered rows, under a fresh label
  * ({@link io.lockstep.core.label.LabelGenerator#classicLabel}); a retry after a lost reply reuses the label, so the
  * server deduplicates it (reference §4.3).
+ *
+ * <p>With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Apache Doris, exactly-once only), every flush of a table (under
+ * memory pressure, or at the barrier) is one load that is its own pre-committed transaction;
+ * {@link #prepare(long)} returns every transaction of the epoch, and commit and abort go by label as above.
  */
 public final class SingleTableLoadEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SingleTableLoadEngine.class);
@@ -152,6 +156,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * @throws IllegalArgumentException naming the load method and what does not fit it
      */
     static void checkLoadMethod(LoadMethod method, DeliverySemantic semantic, boolean hasStreamLoader) {
+        if (method == LoadMethod.TWO_PHASE_STREAM_LOAD && semantic != DeliverySemantic.EXACTLY_ONCE) {
+            throw new IllegalArgumentException("loadMethod TWO_PHASE_STREAM_LOAD is EXACTLY_ONCE only: its loads stay "
+                    + "pre-committed until a checkpoint completes; at-least-once uses loadMethod CLASSIC");
+        }
         if (method == LoadMethod.CLASSIC && semantic == DeliverySemantic.EXACTLY_ONCE) {
             throw new IllegalArgumentException("loadMethod CLASSIC cannot be EXACTLY_ONCE: a classic stream load "
                     + "commits by itself and cannot be held prepared until the checkpoint completes; use "
@@ -325,7 +333,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     }
 
     private void requireTransactions(String call) {
-        if (config.loadMethod() != LoadMethod.TRANSACTION) {
+        if (config.loadMethod() == LoadMethod.CLASSIC) {
             throw new IllegalStateException(call + " needs loadMethod TRANSACTION; this engine is "
                     + config.loadMethod());
         }

@@ -36,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * the cut go to the next transactions. Commit and abort of given labels also run here. With
  * {@link LoadMethod#CLASSIC} there is no transaction: nothing loads until a flush's cut (timer, {@code flush()} or
  * memory pressure), then each table's rows up to the cut go out as one classic stream load under a fresh label.
+ * With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Doris, exactly-once) likewise nothing loads before a cut (memory
+ * pressure or the barrier); each table's rows up to the cut go out as ONE load that is its own pre-committed
+ * transaction, labelled {@code ...-{checkpoint}_{flush}}; loaded ones wait in a {@link TwoPhaseEpoch} until the barrier
+ * hands the whole epoch out, and are aborted at close or failure if it never does.
  *
  * <p>Threads: everything runs on the manager thread except the {@code submit*} methods (task thread or the Flink
  * committer) and load bodies (I/O threads), which only add to concurrent queues. Manager-only fields need no lock.
@@ -74,6 +78,8 @@ final class TableTransactionCycle {
     private final Runnable wakeManager;
     private final DeliverySemantic semantic;
     private final Ticker ticker;
+    /** One load per transaction, pre-committed by the load (Doris): nothing loads before a cut. */
+    private final boolean twoPhaseLoad;
 
     /** Written by the manager thread only; volatile so any thread may read it. */
     private volatile TableFlushState state = TableFlushState.ACCEPTING;
@@ -93,6 +99,8 @@ final class TableTransactionCycle {
     private long classicSequence;
     /** Exactly-once: transactions begun now are named for the checkpoint after the last prepared one. */
     private long labelCheckpointId;
+    /** TWO_PHASE_STREAM_LOAD: the current epoch's pre-committed transactions, not yet handed out. */
+    private final TwoPhaseEpoch epoch = new TwoPhaseEpoch();
 
     /** @param classicLoader non-null exactly when {@code config.loadMethod()} is {@link LoadMethod#CLASSIC} */
     TableTransactionCycle(LoadEngineConfig config, TransactionClient client, StreamLoader classicLoader,
@@ -112,6 +120,7 @@ final class TableTransactionCycle {
         this.semantic = semantic;
         this.labelCheckpointId = restoredCheckpointId + 1;
         this.ticker = ticker;
+        this.twoPhaseLoad = config.loadMethod() == LoadMethod.TWO_PHASE_STREAM_LOAD;
     }
 
     /** Manager thread: one scan at {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -136,8 +145,8 @@ final class TableTransactionCycle {
                 if (timerDue || budget.underPressure()) {
                     regions.freezeIdleClean(nowMs, 0, true); // single-table regions are always clean
                 }
-                // classic: a flush is the only load of a table, so memory pressure starts one
-                boolean classicPressure = classicLoader != null && budget.underPressure();
+                // classic and two-phase: a flush is the only load of a table, so memory pressure starts one
+                boolean classicPressure = (classicLoader != null || twoPhaseLoad) && budget.underPressure();
                 if (!pendingFlushes.isEmpty() || ((timerDue || classicPressure) && hasData())) {
                     cutSequence = regions.lastFreezeSequence();
                     moveTo(TableFlushState.FLUSHING);
@@ -182,8 +191,8 @@ final class TableTransactionCycle {
         } else {
             return;
         }
-        if (classicLoader != null && state != TableFlushState.FLUSHING) {
-            return; // classic: a table's flush is ONE load of all its rows up to the cut, so nothing loads before it
+        if ((classicLoader != null || twoPhaseLoad) && state != TableFlushState.FLUSHING) {
+            return; // classic, two-phase: a table's flush is ONE load of all its rows up to the cut, nothing before
         }
         for (RegionKey key : regions.regionsWithFrozen(maxSequence)) {
             String id = key.database() + "." + key.table();
@@ -195,6 +204,17 @@ final class TableTransactionCycle {
                 if (!chunks.isEmpty()) {
                     String label = labels.classicLabel(key.table(), ++classicSequence);
                     startLoad(id, TransactionRef.singleTable(key.database(), key.table(), label), chunks);
+                }
+                continue;
+            }
+            if (twoPhaseLoad) { // every region was frozen before the cut: one load, its own transaction
+                List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
+                if (!chunks.isEmpty()) {
+                    TransactionRef ref = epoch.nextTransaction(labels, key.database(), key.table(),
+                            labelCheckpointId);
+                    client.begin(ref, config.serverTimeoutSeconds());
+                    open.put(id, new TableTxn(ref));
+                    startLoad(id, ref, chunks);
                 }
                 continue;
             }
@@ -263,6 +283,10 @@ final class TableTransactionCycle {
             if (txn != null) {
                 txn.loaded = true;
             }
+            if (twoPhaseLoad && txn != null) { // the load pre-committed its own transaction
+                open.remove(done.key());
+                epoch.loaded(txn.ref);
+            }
             metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
             metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
             metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
@@ -296,14 +320,19 @@ final class TableTransactionCycle {
             }
         }
         long checkpointId = -1;
+        List<FlushRequest> finished = new ArrayList<>();
         for (Iterator<FlushRequest> it = pendingFlushes.iterator(); it.hasNext(); ) {
             FlushRequest r = it.next();
             if (r.freezeSequence() <= cutSequence) {
                 checkpointId = Math.max(checkpointId, r.checkpointId());
-                r.done().complete(List.copyOf(prepared));
+                finished.add(r);
                 it.remove();
             }
         }
+        if (twoPhaseLoad && checkpointId >= 0) { // the barrier hands out the whole epoch; a pressure flush keeps it
+            prepared.addAll(epoch.handOut());
+        }
+        finished.forEach(r -> r.done().complete(List.copyOf(prepared)));
         if (semantic == DeliverySemantic.EXACTLY_ONCE && checkpointId >= 0) {
             labelCheckpointId = checkpointId + 1;
         }
@@ -378,6 +407,15 @@ final class TableTransactionCycle {
 
     /** Rolls back transactions of the current cycle (never prepared ones handed to the Flink layer). */
     private void rollbackOpen(String when) {
+        for (PreparedTransaction txn : epoch.takeUnhandedOut()) { // two-phase loads not handed out yet
+            try {
+                client.rollback(txn.ref());
+                metrics.counter(MetricNames.ROLLBACKS).inc();
+            } catch (TransactionException | RuntimeException e) {
+                LOG.warn("abort of pre-committed {} {} failed (the server's pre-commit timeout will end it): {}",
+                        txn.ref(), when, e.getMessage());
+            }
+        }
         for (TableTxn txn : open.values()) {
             try {
                 client.rollback(txn.ref);

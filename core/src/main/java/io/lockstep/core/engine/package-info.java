@@ -44,6 +44,15 @@
  * {@link io.lockstep.core.engine.DeliverySemantic#EXACTLY_ONCE} is refused at construction with an
  * {@link java.lang.IllegalArgumentException} ("loadMethod CLASSIC cannot be EXACTLY_ONCE").
  *
+ * <h3>Two-phase stream load (Apache Doris, exactly-once only)</h3>
+ * With {@link io.lockstep.core.engine.LoadMethod#TWO_PHASE_STREAM_LOAD} and a
+ * {@link io.lockstep.core.client.DorisTransactionClient}, nothing is sent until a cut (memory past the soft limit, or
+ * {@code prepare(checkpointId)}); each table's rows up to the cut then go out as ONE stream load with
+ * {@code two_phase_commit: true}, its own pre-committed transaction, labelled
+ * {@code {prefix}-{table}-{subtask}-{runId}-{checkpoint}_{flush}}. {@code prepare(checkpointId)} returns every such
+ * transaction of the epoch; {@code requestCommit}/{@code requestAbort} settle them by label; {@code close()} and a
+ * failure abort the ones not handed out yet (docs/doris.md).
+ *
  * <h2>Threads</h2>
  * The task thread owns writes, transaction ends and active chunks; the manager thread
  * ({@link io.lockstep.core.engine.ManagerThread}) owns every transaction operation and handles load replies; loads

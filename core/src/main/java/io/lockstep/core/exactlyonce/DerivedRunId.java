@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
  * submission, e.g. from a savepoint) walks another. A candidate is taken by an earlier run
  * when its first label exists: a run restored from N names its first transaction, whatever the table, for
- * checkpoint {@code N + 1}, so the label {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} exists for one of its
+ * checkpoint {@code N + 1}, so the label {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} (in the aborter's label
+ * scheme; one label per flush: {@code ...-{N+1}_1}) exists for one of its
  * tables (reference §4.3: labels of finished transactions are remembered for {@code label_keep_max_second}). A
  * taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after
  * N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is this run's id.
@@ -93,7 +94,7 @@ public final class DerivedRunId {
             LabelGenerator labels = new LabelGenerator(labelPrefix, subtaskIndex, runId);
             boolean taken = false;
             for (TableId table : tables) {
-                String first = labels.exactlyOnceLabel(table.table(), restoredCheckpointId + 1);
+                String first = aborter.scheme().label(labels, table.table(), restoredCheckpointId + 1, 1);
                 try {
                     if (client.labelState(table.database(), first) != LabelState.UNKNOWN) {
                         taken = true;

@@ -4,6 +4,7 @@ import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.label.LabelGenerator;
 
 import java.util.ArrayList;
@@ -20,7 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Labels are derived, not listed (STYLE.md §2, Flink's {@code TransactionAbortStrategy.PROBING}): for each
  * {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
- * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (reference §3.4):
+ * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (reference §3.4); with
+ * {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
+ * {@code ...-{n}_1, ...-{n}_2, ...} up to its first unknown flush label, and {@code n} counts as unknown when
+ * {@code ...-{n}_1} is. Nothing here ever creates a transaction to find one:
  * <ul>
  *   <li>PREPARE or PREPARED: rolled back; if the rollback fails and the label is still PREPARE/PREPARED, it is
  *       cancelled ({@code POST /api/{db}/{table}/_cancel}) and checked once more;</li>
@@ -48,9 +52,13 @@ public final class LingeringTransactionAborter {
     /** The probe bound used when probing stops at the first unknown label. */
     public static final int DEFAULT_MAX_PROBES_PER_TABLE = 1000;
 
+    /** Most flushes probed within one epoch under {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH}. */
+    public static final int MAX_FLUSHES_PER_CHECKPOINT = 10_000;
+
     private final TransactionClient client;
     private final int maxProbesPerTable;
     private final boolean stopAtFirstUnknown;
+    private final ExactlyOnceLabelScheme scheme;
 
     /**
      * @param client             the transaction client (label state, rollback, cancel)
@@ -59,6 +67,18 @@ public final class LingeringTransactionAborter {
      * @throws IllegalArgumentException if {@code maxProbesPerTable < 0}
      */
     public LingeringTransactionAborter(TransactionClient client, int maxProbesPerTable, boolean stopAtFirstUnknown) {
+        this(client, maxProbesPerTable, stopAtFirstUnknown, ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT);
+    }
+
+    /**
+     * An aborter for labels of {@code scheme}. With {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris) each
+     * probed checkpoint {@code n} is walked flush by flush ({@code n_1, n_2, ...}) until the first unknown flush
+     * label; the checkpoint counts as unknown when its first flush label is, and {@code maxProbesPerTable} counts
+     * checkpoints.
+     */
+    public LingeringTransactionAborter(TransactionClient client, int maxProbesPerTable, boolean stopAtFirstUnknown,
+                                       ExactlyOnceLabelScheme scheme) {
+        this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.client = Objects.requireNonNull(client, "client");
         if (maxProbesPerTable < 0) {
             throw new IllegalArgumentException("maxProbesPerTable must be >= 0, was " + maxProbesPerTable);
@@ -75,14 +95,29 @@ public final class LingeringTransactionAborter {
      * @throws IllegalArgumentException for a value below -1
      */
     public static LingeringTransactionAborter forCheckNum(TransactionClient client, int checkNumLingeringTxn) {
+        return forCheckNum(client, checkNumLingeringTxn, ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT);
+    }
+
+    /**
+     * {@link #forCheckNum(TransactionClient, int)} for labels of {@code scheme}.
+     *
+     * @throws IllegalArgumentException for a value below -1
+     */
+    public static LingeringTransactionAborter forCheckNum(TransactionClient client, int checkNumLingeringTxn,
+                                                          ExactlyOnceLabelScheme scheme) {
         if (checkNumLingeringTxn == -1) {
-            return new LingeringTransactionAborter(client, DEFAULT_MAX_PROBES_PER_TABLE, true);
+            return new LingeringTransactionAborter(client, DEFAULT_MAX_PROBES_PER_TABLE, true, scheme);
         }
         if (checkNumLingeringTxn < 0) {
             throw new IllegalArgumentException("sink.exactly-once.check-num-lingering-txn must be -1 or >= 0, was "
                     + checkNumLingeringTxn);
         }
-        return new LingeringTransactionAborter(client, checkNumLingeringTxn, false);
+        return new LingeringTransactionAborter(client, checkNumLingeringTxn, false, scheme);
+    }
+
+    /** The label scheme probed. */
+    public ExactlyOnceLabelScheme scheme() {
+        return scheme;
     }
 
     /**
@@ -112,38 +147,47 @@ public final class LingeringTransactionAborter {
     private void probeTable(Probe probe, LabelGenerator labels, long afterCheckpointId, TableId table,
                             Set<String> heldLabels) {
         for (int i = 1; i <= maxProbesPerTable; i++) {
-            String label = labels.exactlyOnceLabel(table.table(), afterCheckpointId + i);
-            if (heldLabels.contains(label)) {
-                continue;
-            }
-            LabelState state;
-            try {
-                state = probe.state(table.database(), label);
-            } catch (TransactionException e) {
-                LOG.warn("cannot read the state of label {} in database {}; stopped probing table {} for lingering "
-                        + "transactions (the server timeout ends them): {}", label, table.database(), table,
-                        e.getMessage());
-                probe.leftOpen.add(label);
-                return;
-            }
-            switch (state) {
-                case UNKNOWN:
-                    if (stopAtFirstUnknown) {
-                        return;
+            long checkpointId = afterCheckpointId + i;
+            int lastFlush = scheme.flushesPerCheckpoint() ? MAX_FLUSHES_PER_CHECKPOINT : 1;
+            for (int flush = 1; flush <= lastFlush; flush++) {
+                String label = scheme.label(labels, table.table(), checkpointId, flush);
+                if (heldLabels.contains(label)) {
+                    continue;
+                }
+                LabelState state;
+                try {
+                    state = probe.state(table.database(), label);
+                } catch (TransactionException e) {
+                    LOG.warn("cannot read the state of label {} in database {}; stopped probing table {} for "
+                            + "lingering transactions (the server timeout ends them): {}", label, table.database(),
+                            table, e.getMessage());
+                    probe.leftOpen.add(label);
+                    return;
+                }
+                if (state == LabelState.UNKNOWN) {
+                    if (flush == 1 && stopAtFirstUnknown) {
+                        return; // the first never-used label of this table
                     }
-                    break;
-                case ABORTED:
-                    break;
-                case COMMITTED:
-                case VISIBLE:
-                    LOG.info("label {} (table {}) is {} although it is newer than the restored checkpoint {}: the job "
-                            + "was restored from an older checkpoint; the committed data stays and the label is "
-                            + "left alone", label, table, state, afterCheckpointId);
-                    probe.committed.add(label);
-                    break;
-                default:
-                    end(probe, TransactionRef.singleTable(table.database(), table.table(), label), state);
+                    break; // the end of this checkpoint's flushes
+                }
+                settle(probe, table, label, state, afterCheckpointId);
             }
+        }
+    }
+
+    private void settle(Probe probe, TableId table, String label, LabelState state, long afterCheckpointId) {
+        switch (state) {
+            case ABORTED:
+                break;
+            case COMMITTED:
+            case VISIBLE:
+                LOG.info("label {} (table {}) is {} although it is newer than the restored checkpoint {}: the job "
+                        + "was restored from an older checkpoint; the committed data stays and the label is "
+                        + "left alone", label, table, state, afterCheckpointId);
+                probe.committed.add(label);
+                break;
+            default:
+                end(probe, TransactionRef.singleTable(table.database(), table.table(), label), state);
         }
     }
 

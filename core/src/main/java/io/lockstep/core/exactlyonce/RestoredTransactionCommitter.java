@@ -38,10 +38,11 @@ public final class RestoredTransactionCommitter {
                 client.commit(txn.ref());
             } catch (TransactionException e) {
                 throw new TransactionException("restored " + txn + " cannot be committed: " + e.getMessage()
-                        + " The rows this subtask prepared for that checkpoint are not in StarRocks; restoring "
-                        + "again fails the same way. Raise the server's prepared timeout (prepared_timeout, "
-                        + "prepared_transaction_default_timeout_second) if it expired, and restore from a later "
-                        + "checkpoint or replay the source.", e.serverStatus(), e);
+                        + " The rows this subtask prepared for that checkpoint are not in the target; restoring "
+                        + "again fails the same way. Raise the server's prepared timeout if it expired (StarRocks: "
+                        + "prepared_timeout, prepared_transaction_default_timeout_second; Doris: "
+                        + "stream_load_default_precommit_timeout_second), and restore from a later checkpoint or "
+                        + "replay the source.", e.serverStatus(), e);
             }
             LOG.info("committed restored {}", txn);
         }

@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  *       {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}</li>
  *   <li>exactly-once label, one per (table, checkpoint), deterministic and parseable with
  *       {@link #parseExactlyOnce(String)}: {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}}</li>
+ *   <li>exactly-once label of a one-load transaction (Doris), one per (table, checkpoint, flush), deterministic:
+ *       {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}_{flush}}</li>
  * </ul>
  * The run identity ({@link #newRunId()}: start time in base 36 plus random characters) separates runs: every start
  * of a subtask, fresh or restored, takes a new run id, so its labels never collide with labels an earlier run
@@ -144,6 +146,23 @@ public final class LabelGenerator {
     public String exactlyOnceLabel(String table, long checkpointId) {
         requireNonNegative(checkpointId, "checkpoint id");
         return withTable(table, "-" + subtaskIndex + "-" + runId + "-" + checkpointId);
+    }
+
+    /**
+     * The deterministic exactly-once label of flush {@code flush} of {@code table} in the epoch that checkpoint
+     * {@code checkpointId} prepares: {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}_{flush}}. Used where
+     * one transaction takes one load only (Apache Doris stream load 2PC), so an epoch may hold several
+     * transactions per table: flushes under memory pressure, then the one at the barrier.
+     *
+     * @param checkpointId the Flink checkpoint id, &gt;= 0
+     * @param flush        the flush within the epoch, &gt;= 1
+     */
+    public String exactlyOnceFlushLabel(String table, long checkpointId, int flush) {
+        requireNonNegative(checkpointId, "checkpoint id");
+        if (flush < 1) {
+            throw new IllegalArgumentException("flush must be >= 1, was " + flush);
+        }
+        return withTable(table, "-" + subtaskIndex + "-" + runId + "-" + checkpointId + "_" + flush);
     }
 
     /**

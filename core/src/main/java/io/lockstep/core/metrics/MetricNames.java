@@ -13,6 +13,11 @@ public final class MetricNames {
     public static final String LOADED_ROWS = "loadedRows";
     /** Counter: transactions committed (a multi-table commit counts once). */
     public static final String COMMITS = "commits";
+    /**
+     * Counter, multi-table mode: source transactions (rows up to a {@code transactionEnd}) whose rows a commit made
+     * visible; an empty source transaction counts at the commit after its end.
+     */
+    public static final String SOURCE_TRANSACTIONS_COMMITTED = "sourceTransactionsCommitted";
     /** Counter: transactions rolled back. */
     public static final String ROLLBACKS = "rollbacks";
     /** Histogram: commit call latency, ms. */

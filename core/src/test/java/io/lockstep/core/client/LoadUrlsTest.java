@@ -39,6 +39,24 @@ class LoadUrlsTest {
         assertThatThrownBy(() -> LoadUrls.parse("fe1:8030,fe2:8030")).hasMessageStartingWith("load-url ");
     }
 
+    /** Found by the bad-input catalogue: 'htp://' used to be reported as a path after the host 'htp'. */
+    @Test
+    void aMisspeltSchemeIsNamed() {
+        assertThatThrownBy(() -> LoadUrls.parse("htp://fe1:8030", "load-url"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("load-url entry 'htp://fe1:8030' has scheme 'htp': expected http:// or https:// "
+                        + "(or none, meaning http)");
+    }
+
+    /** Found by the bad-input catalogue: port 80300 passed the options and failed only at the first connect. */
+    @Test
+    void aPortOutOfRangeIsRejected() {
+        assertThatThrownBy(() -> LoadUrls.parse("fe1:80300", "load-url"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("load-url entry 'fe1:80300' has port 80300: expected 1 to 65535");
+        assertThatThrownBy(() -> LoadUrls.parse("fe1:0", "load-url")).hasMessageContaining("has port 0");
+    }
+
     @Test
     void missingPortIsRejectedForHttp() {
         assertThatThrownBy(() -> LoadUrls.parse("fe1:8030;fe2"))

@@ -66,6 +66,31 @@ class SharedTransactionCycleTest {
     }
 
     @Test
+    void sourceTransactionsCommittedCountsTheEndsACommitMadeVisible() throws Exception {
+        f.write(0, "orders", "a");
+        f.write(0, "items", "b");
+        f.engine.txnEnd(0);
+        f.write(1, "orders", "c");
+        f.engine.txnEnd(1);
+        f.clock.advanceMs(10);
+        f.write(0, "orders", "d");
+        f.engine.txnEnd(0); // within the mini interval: stays in the active chunk until an idle freeze
+        f.write(1, "items", "open"); // partition 1's next source transaction has no end yet
+        f.drive();
+        assertThat(f.metrics.count(MetricNames.SOURCE_TRANSACTIONS_COMMITTED)).as("nothing committed yet").isZero();
+
+        f.advanceAndDrive(1000);
+        assertThat(f.client.calls("commit")).hasSize(1);
+        assertThat(f.metrics.count(MetricNames.SOURCE_TRANSACTIONS_COMMITTED))
+                .as("the three ended source transactions; the open one is not in the cut").isEqualTo(3);
+
+        f.engine.txnEnd(1);
+        f.advanceAndDrive(1000);
+        assertThat(f.client.calls("commit")).hasSize(2);
+        assertThat(f.metrics.count(MetricNames.SOURCE_TRANSACTIONS_COMMITTED)).isEqualTo(4);
+    }
+
+    @Test
     void noCommitWithoutData() {
         f.close();
         f = new EngineFixture(b -> b.database("db"));

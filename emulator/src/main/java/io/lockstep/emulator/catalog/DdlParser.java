@@ -10,11 +10,12 @@ import java.util.Map;
  *
  * <p>Supported: {@code CREATE DATABASE [IF NOT EXISTS] db}; {@code USE db};
  * {@code CREATE TABLE [IF NOT EXISTS] [db.]t (col TYPE [NULL|NOT NULL] [DEFAULT v] [COMMENT 's'], ...)
- * [ENGINE = OLAP] PRIMARY KEY|DUPLICATE KEY (cols) [COMMENT 's'] [PARTITION BY ... (skipped)]
+ * [ENGINE = OLAP] PRIMARY KEY|UNIQUE KEY|DUPLICATE KEY (cols) [COMMENT 's'] [PARTITION BY ... (skipped)]
  * [DISTRIBUTED BY HASH(cols) [BUCKETS n] | DISTRIBUTED BY RANDOM [BUCKETS n]] [ORDER BY (cols)]
  * [PROPERTIES ("k" = "v", ...)]}. Comments {@code --}, {@code #} and {@code /* *}{@code /}; names may be
  * backquoted. Types: see {@link ColumnTypeParser}. Column nullability follows StarRocks: columns are nullable
- * unless declared NOT NULL, except PRIMARY KEY columns, which are NOT NULL by default and may not be declared NULL.
+ * unless declared NOT NULL, except PRIMARY KEY and UNIQUE KEY columns, which are NOT NULL by default and may not be
+ * declared NULL (the emulator keeps keys NOT NULL; Doris would accept nullable Unique Key columns).
  *
  * <p>Every error names the statement number, the line and the problem:
  * {@code DDL statement 2 (line 7): unknown column type 'INTEGR'}. Not thread-safe; use one parser per text.
@@ -168,12 +169,16 @@ public final class DdlParser {
             c.expectKeyword("KEY");
             return KeysType.DUPLICATE_KEYS;
         }
-        if (token.isKeyword("AGGREGATE") || token.isKeyword("UNIQUE")) {
-            throw c.error(token.text().toUpperCase() + " KEY tables are not supported by the emulator;"
-                    + " use PRIMARY KEY or DUPLICATE KEY");
+        if (c.accept("UNIQUE")) {
+            c.expectKeyword("KEY");
+            return KeysType.UNIQUE_KEYS;
         }
-        throw c.error("expected PRIMARY KEY (...) or DUPLICATE KEY (...) after the column list, found "
-                + token.describe());
+        if (token.isKeyword("AGGREGATE")) {
+            throw c.error("AGGREGATE KEY tables are not supported by the emulator;"
+                    + " use PRIMARY KEY, UNIQUE KEY or DUPLICATE KEY");
+        }
+        throw c.error("expected PRIMARY KEY (...), UNIQUE KEY (...) or DUPLICATE KEY (...) after the column list,"
+                + " found " + token.describe());
     }
 
     /** A column as written, before the key list tells whether an undeclared nullability means NULL. */
@@ -241,11 +246,13 @@ public final class DdlParser {
             if (draft.declaredNullable() != null) {
                 nullable = draft.declaredNullable();
             } else {
-                nullable = !(isKey && keysType == KeysType.PRIMARY_KEYS);
+                nullable = !(isKey && keysType.upsertsByKey());
             }
-            if (isKey && keysType == KeysType.PRIMARY_KEYS && nullable) {
-                throw new DdlException(c.prefix(draft.line()) + "primary key column '" + draft.name()
-                        + "' cannot be nullable; declare it NOT NULL");
+            if (isKey && keysType.upsertsByKey() && nullable) {
+                String what = keysType == KeysType.UNIQUE_KEYS ? "unique key column '" : "primary key column '";
+                String limit = keysType == KeysType.UNIQUE_KEYS ? " in the emulator" : "";
+                throw new DdlException(c.prefix(draft.line()) + what + draft.name()
+                        + "' cannot be nullable" + limit + "; declare it NOT NULL");
             }
             columns.add(new ColumnSchema(draft.name(), draft.type(), nullable, draft.defaultValue()));
         }

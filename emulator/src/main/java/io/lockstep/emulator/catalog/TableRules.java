@@ -68,9 +68,11 @@ final class TableRules {
                 return "primary key column '" + column.name() + "' cannot be of type DECIMAL; use BOOLEAN, an"
                         + " integer, DATE, DATETIME or a string type";
             }
-            if (column.nullable()) {
-                return "primary key column '" + column.name() + "' cannot be nullable; declare it NOT NULL";
-            }
+        }
+        if (keysType.upsertsByKey() && column.nullable()) {
+            String what = keysType == KeysType.UNIQUE_KEYS ? "unique key column '" : "primary key column '";
+            String limit = keysType == KeysType.UNIQUE_KEYS ? " in the emulator" : "";
+            return what + column.name() + "' cannot be nullable" + limit + "; declare it NOT NULL";
         }
         return null;
     }

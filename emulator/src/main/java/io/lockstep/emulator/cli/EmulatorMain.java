@@ -1,5 +1,7 @@
 package io.lockstep.emulator.cli;
 
+import io.lockstep.emulator.DorisEmulator;
+import io.lockstep.emulator.EmulatorOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.catalog.DdlException;
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -18,15 +21,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * Standalone entry point:
- * {@code java -jar emulator.jar --fe-port 8030 --be-port 8040 --ddl schema.sql --user root: [--direct]
- * [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
+ * {@code java -jar emulator.jar [--dialect starrocks|doris] --fe-port 8030 --be-port 8040 --ddl schema.sql
+ * --user root: [--direct] [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
+ * {@code --dialect doris} (alias {@code --target doris}) serves Doris' Stream Load protocol ({@link DorisEmulator}).
  *
  * <p>A startup error (bad option value, unreadable or invalid DDL file, port in use, address not bindable)
  * prints one line {@code lockstep-emulator: <what and where>} on stderr and exits with 2, like picocli's own
  * usage errors; no stack trace.
  */
 @Command(name = "lockstep-emulator", mixinStandardHelpOptions = true,
-        description = "StarRocks-compatible stream load / transaction stream load server (FE + BE listeners).")
+        description = "StarRocks- or Doris-compatible stream load / transaction stream load server (FE + BE listeners).")
 public final class EmulatorMain implements Callable<Integer> {
 
     @Option(names = "--host", description = "Interface to bind (default: ${DEFAULT-VALUE}).")
@@ -54,11 +58,16 @@ public final class EmulatorMain implements Callable<Integer> {
     @Option(names = "--storage", description = "h2 (queryable) or none (count only) (default: ${DEFAULT-VALUE}).")
     String storage = "h2";
 
+    @Option(names = {"--dialect", "--target"}, description = "starrocks or doris: the protocol served "
+            + "(default: ${DEFAULT-VALUE}).")
+    String dialect = "starrocks";
+
     @Spec
     CommandSpec spec;
 
-    /** Set by {@link #call()} so tests can stop a running CLI; null otherwise. */
+    /** Set by {@link #call()} so tests can stop a running CLI (one of the two, per dialect); null otherwise. */
     private volatile StarRocksEmulator running;
+    private volatile DorisEmulator runningDoris;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
@@ -67,27 +76,54 @@ public final class EmulatorMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        StarRocksEmulator emulator;
+        String feUrl;
+        String beUrl;
         try {
-            emulator = start();
+            checkOptions();
+            if (isDoris()) {
+                DorisEmulator doris = common(DorisEmulator.builder()).build().start();
+                runningDoris = doris;
+                feUrl = doris.feUrl();
+                beUrl = doris.beUrl();
+            } else {
+                StarRocksEmulator.Builder b = common(StarRocksEmulator.builder());
+                if (direct) {
+                    b.direct();
+                }
+                StarRocksEmulator emulator = b.build().start();
+                running = emulator;
+                feUrl = emulator.feUrl();
+                beUrl = emulator.beUrl();
+            }
         } catch (StartupException | DdlException | IllegalArgumentException | IllegalStateException e) {
             spec.commandLine().getErr().println("lockstep-emulator: " + e.getMessage());
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }
-        running = emulator;
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lockstep-emulator-shutdown"));
-        System.out.println("FE (load-url): " + emulator.feUrl());
-        System.out.println("BE:            " + emulator.beUrl());
-        System.out.println("mode:          " + (direct ? "direct" : "redirect (307 FE -> BE)")
-                + ", storage: " + storage);
+        System.out.println("FE (" + (isDoris() ? "fenodes" : "load-url") + "): " + feUrl);
+        System.out.println("BE:            " + beUrl);
+        System.out.println("dialect:       " + (isDoris() ? "doris" : "starrocks") + ", mode: "
+                + (direct ? "direct" : "redirect (307 FE -> BE)") + ", storage: " + storage);
         System.out.flush();
         stopped.await();
         return 0;
     }
 
-    /** Checks the options, builds and starts the emulator. */
-    private StarRocksEmulator start() throws StartupException, DdlException {
+    private boolean isDoris() {
+        return "doris".equals(dialect.trim().toLowerCase(Locale.ROOT));
+    }
+
+    /** Checks the options that need no builder. */
+    private void checkOptions() throws StartupException {
+        String d = dialect.trim().toLowerCase(Locale.ROOT);
+        if (!d.equals("starrocks") && !d.equals("doris")) {
+            throw new StartupException("--dialect must be starrocks or doris, got: " + dialect);
+        }
+        if (d.equals("doris") && direct) {
+            throw new StartupException("--direct is not available with --dialect doris: Doris clients follow the FE's"
+                    + " 307 or talk to the BE port (printed below) directly");
+        }
         checkPort("--fe-port", fePort);
         checkPort("--be-port", bePort);
         if (fePort != 0 && fePort == bePort) {
@@ -96,12 +132,11 @@ public final class EmulatorMain implements Callable<Integer> {
         if (!"h2".equals(storage) && !"none".equals(storage)) {
             throw new StartupException("--storage must be h2 or none, got: " + storage);
         }
-        StarRocksEmulator.Builder b = StarRocksEmulator.builder().host(host).advertisedHost(advertisedHost)
-                .fePort(fePort).bePort(bePort)
-                .storage(storage);
-        if (direct) {
-            b.direct();
-        }
+    }
+
+    /** Applies the options both dialects share. */
+    private <B extends EmulatorOptions<B>> B common(B b) throws StartupException {
+        b.host(host).advertisedHost(advertisedHost).fePort(fePort).bePort(bePort).storage(storage);
         for (String u : users) {
             int colon = u.indexOf(':');
             if (colon <= 0) {
@@ -122,7 +157,7 @@ public final class EmulatorMain implements Callable<Integer> {
                 throw new StartupException("--ddl " + f + ": cannot read: " + e);
             }
         }
-        return b.build().start();
+        return b;
     }
 
     private static void checkPort(String option, int port) throws StartupException {
@@ -138,9 +173,14 @@ public final class EmulatorMain implements Callable<Integer> {
         }
     }
 
-    /** The emulator started by {@link #call()} while it runs; null before and after. */
+    /** The StarRocks-dialect emulator started by {@link #call()} while it runs; null before, after and for Doris. */
     public StarRocksEmulator emulator() {
         return running;
+    }
+
+    /** The Doris-dialect emulator started by {@link #call()} while it runs; null before, after and for StarRocks. */
+    public DorisEmulator dorisEmulator() {
+        return runningDoris;
     }
 
     /** Stops a running emulator started by {@link #call()}. */
@@ -149,6 +189,11 @@ public final class EmulatorMain implements Callable<Integer> {
         if (e != null) {
             running = null;
             e.close();
+        }
+        DorisEmulator d = runningDoris;
+        if (d != null) {
+            runningDoris = null;
+            d.close();
         }
         stopped.countDown();
     }

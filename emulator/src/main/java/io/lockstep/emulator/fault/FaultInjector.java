@@ -74,13 +74,26 @@ public final class FaultInjector {
         publishTimeouts += count;
     }
 
+    /** How many publish timeouts {@link #publishTimeoutNext} installed are not yet taken by a commit. */
+    public synchronized int pendingPublishTimeouts() {
+        return publishTimeouts;
+    }
+
     /** How many forced actions (failNext, failNextHttp, drops) of {@code op} are still waiting for a request. */
     public synchronized int pending(FaultOp op) {
         Deque<FaultAction> queue = nextActions.get(op);
         return queue == null ? 0 : queue.size();
     }
 
-    /** Removes every rule and releases every pending hold. */
+    /** Runs after every {@link #clear()}, outside the lock (e.g. finishing publishes a publish timeout delayed). */
+    private final java.util.List<Runnable> clearListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** @param listener run after every {@link #clear()} */
+    public void addClearListener(Runnable listener) {
+        clearListeners.add(listener);
+    }
+
+    /** Removes every rule and releases every pending hold; then runs the clear listeners. */
     public void clear() {
         Deque<OpHold> pending = new ArrayDeque<>();
         synchronized (this) {
@@ -91,6 +104,7 @@ public final class FaultInjector {
             publishTimeouts = 0;
         }
         pending.forEach(OpHold::release);
+        clearListeners.forEach(Runnable::run);
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.Set;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * Fault injection, the Java face ({@code StarRocksEmulator.faults()}); the same actions are reachable over
- * HTTP at {@code POST /api/_fault/{action}} on the FE port. Thread-safe.
+ * Fault injection, the Java face ({@code StarRocksEmulator.faults()}, {@code DorisEmulator.faults()}); the same
+ * actions are reachable over HTTP at {@code POST /api/_fault/{action}} on the FE port. Thread-safe.
  */
 @ThreadSafe
 public final class Faults {
@@ -27,7 +27,7 @@ public final class Faults {
     private final Runnable restart;
 
     /**
-     * @param restart drops the volatile BE state (load contexts) and aborts unfinished multi-table tasks
+     * @param restart the dialect's BE restart (see {@link #restart()})
      */
     public Faults(FaultInjector injector, TransactionManager transactions, Runnable restart) {
         this.injector = injector;
@@ -133,8 +133,10 @@ public final class Faults {
     }
 
     /**
-     * Restarts the server: volatile BE load contexts are lost (later loads and BE-side ops get
-     * TXN_NOT_EXISTS), unfinished multi-table tasks are aborted; committed data and FE transaction states stay.
+     * Restarts the server's BE. StarRocks mode: volatile BE load contexts are lost (later loads and BE-side ops get
+     * TXN_NOT_EXISTS), unfinished multi-table tasks are aborted. Doris mode: loads in flight (PREPARE) are aborted
+     * ("coordinate BE is down"); PRECOMMITTED transactions keep their rows. Committed data and FE transaction
+     * states stay in both.
      */
     public void restart() {
         restart.run();
@@ -148,7 +150,16 @@ public final class Faults {
         return injector.pending(op);
     }
 
-    /** Removes all rules, releases all holds and restores the configured {@code max_running_txn_num_per_db}. */
+    /** How many publish timeouts of {@link #publishTimeoutNext} no commit has taken yet (0: they all hit). */
+    public int pendingPublishTimeouts() {
+        return injector.pendingPublishTimeouts();
+    }
+
+    /**
+     * Removes all rules, releases all holds, restores the configured {@code max_running_txn_num_per_db} and
+     * publishes at once the transactions a publish timeout left COMMITTED (so no fault outlives the test that
+     * injected it: later commits on their tables would wait behind them).
+     */
     public void clear() {
         injector.clear();
         transactions.setMaxRunningTxnPerDb(transactions.config().maxRunningTxnPerDb());

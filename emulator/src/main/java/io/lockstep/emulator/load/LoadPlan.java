@@ -2,7 +2,6 @@ package io.lockstep.emulator.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lockstep.emulator.catalog.ColumnSchema;
-import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +36,12 @@ final class LoadPlan {
     private final Source opSource;
     /** The where header's predicate, or null. */
     private final WherePredicate where;
+    /** Doris merge_type DELETE: every row deletes its key. */
+    private final boolean deleteAll;
+    /** Name of the delete-flag source column, for errors. */
+    private final String opName;
+    /** Doris merge_type MERGE: rows matching this delete their key; null otherwise. */
+    private final WherePredicate deleteWhen;
 
     /** Where one value of the row comes from. */
     private sealed interface Source {
@@ -52,8 +57,12 @@ final class LoadPlan {
     }
 
     private LoadPlan(TableSchema table, boolean strictMode, List<String> sourceNames, Source[] columnSources,
-                     Source opSource, WherePredicate where) {
+                     Source opSource, String opName, WherePredicate where, boolean deleteAll,
+                     WherePredicate deleteWhen) {
         this.where = where;
+        this.deleteAll = deleteAll;
+        this.opName = opName;
+        this.deleteWhen = deleteWhen;
         this.table = table;
         this.strictMode = strictMode;
         this.sourceNames = List.copyOf(sourceNames);
@@ -80,7 +89,11 @@ final class LoadPlan {
      */
     static LoadPlan create(TableSchema table, StreamLoadFormat format, boolean implicitOp)
             throws LoadFormatException {
-        boolean primaryKey = table.keysType() == KeysType.PRIMARY_KEYS;
+        // Only the dialect's delete-flag table model reads the flag (StarRocks: PRIMARY KEY reads __op; Doris:
+        // UNIQUE KEY reads __DORIS_DELETE_SIGN__); on other tables the column is an unused source.
+        boolean primaryKey = table.keysType() == format.deleteTables();
+        String opColumn = format.deleteColumn();
+        String opLower = opColumn.toLowerCase(Locale.ROOT);
         List<String> sourceNames = new ArrayList<>();
         Map<String, ColumnsHeader.Expression> derived = new HashMap<>();
         ColumnsHeader header = format.columns();
@@ -89,7 +102,7 @@ final class LoadPlan {
                 sourceNames.add(column.name());
             }
             if (implicitOp && primaryKey) {
-                sourceNames.add(OP_COLUMN);
+                sourceNames.add(opColumn);
             }
         } else {
             for (ColumnsHeader.Item item : header.items()) {
@@ -101,7 +114,7 @@ final class LoadPlan {
                 }
             }
             for (String lower : derived.keySet()) {
-                if (!lower.equals(OP_COLUMN) && table.columnIndex(lower) < 0) {
+                if (!lower.equals(opLower) && table.columnIndex(lower) < 0) {
                     throw analysis("Unknown column '" + lower + "' in table '" + table.qualifiedName()
                             + "' (derived in the columns header)");
                 }
@@ -128,15 +141,23 @@ final class LoadPlan {
         }
         Source op = null;
         if (primaryKey) {
-            ColumnsHeader.Expression expression = derived.get(OP_COLUMN);
+            ColumnsHeader.Expression expression = derived.get(opLower);
             if (expression != null) {
-                op = resolve(expression, sourceIndex, OP_COLUMN);
-            } else if (sourceIndex.containsKey(OP_COLUMN)) {
-                op = new FromSource(sourceIndex.get(OP_COLUMN));
+                op = resolve(expression, sourceIndex, opColumn);
+            } else if (sourceIndex.containsKey(opLower)) {
+                op = new FromSource(sourceIndex.get(opLower));
             }
         }
         WherePredicate where = format.where() == null ? null : WherePredicate.parse(format.where(), table);
-        return new LoadPlan(table, format.strictMode(), sourceNames, sources, op, where);
+        StreamLoadFormat.MergeType merge = format.mergeType();
+        if (merge != StreamLoadFormat.MergeType.APPEND && !primaryKey) {
+            throw analysis("merge_type " + merge + " needs a table with a delete sign (" + format.deleteTables()
+                    + "); " + table.qualifiedName() + " is a " + table.keysType() + " table");
+        }
+        WherePredicate deleteWhen = format.deleteCondition() == null ? null
+                : WherePredicate.parse(format.deleteCondition(), table);
+        return new LoadPlan(table, format.strictMode(), sourceNames, sources, op, opColumn, where,
+                merge == StreamLoadFormat.MergeType.DELETE, deleteWhen);
     }
 
     private static Source resolve(ColumnsHeader.Expression expression, Map<String, Integer> sourceIndex,
@@ -216,7 +237,15 @@ final class LoadPlan {
                         + (problem == null ? "" : " (" + problem + ")"));
             }
         }
-        return new RowChange(values, opSource != null && isDelete(rawValue(opSource, sourceValues)));
+        boolean delete;
+        if (deleteAll) {
+            delete = true;
+        } else if (deleteWhen != null) {
+            delete = deleteWhen.selects(values);
+        } else {
+            delete = opSource != null && isDelete(rawValue(opSource, sourceValues));
+        }
+        return new RowChange(values, delete);
     }
 
     private static Object rawValue(Source source, Object[] sourceValues) {
@@ -233,7 +262,7 @@ final class LoadPlan {
         return ((DefaultValue) source).text();
     }
 
-    private static boolean isDelete(Object raw) throws ValueConversionException {
+    private boolean isDelete(Object raw) throws ValueConversionException {
         if (raw == null) {
             return false;
         }
@@ -244,6 +273,7 @@ final class LoadPlan {
         if (text.equals("1") || text.equalsIgnoreCase("delete")) {
             return true;
         }
-        throw new ValueConversionException("Invalid __op value '" + text + "': expected 0 (upsert) or 1 (delete)");
+        throw new ValueConversionException("Invalid " + opName + " value '" + text
+                + "': expected 0 (upsert) or 1 (delete)");
     }
 }

@@ -2,6 +2,7 @@ package io.lockstep.emulator.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.emulator.catalog.KeysType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -45,8 +46,47 @@ public final class StreamLoadFormat implements LoadFormat {
     private final double maxFilterRatio;
     /** The §2.3 request fields, normalized, keyed by header name. */
     private final Map<String, String> requestFields;
+    /** The source column that marks a row as a delete on key-upsert tables: {@code __op} unless a dialect says. */
+    private final String deleteColumn;
+    /** The table model whose loads read {@link #deleteColumn}: PRIMARY KEY ({@code __op}) unless a dialect says. */
+    private final KeysType deleteTables;
+    /** Doris {@code merge_type}; APPEND for StarRocks loads. */
+    private final MergeType mergeType;
+    /** Doris {@code delete} condition (MERGE only), or null. */
+    private final String deleteCondition;
+
+    /**
+     * Doris' {@code merge_type} (Doris reference §2): APPEND (rows upsert; the delete column may mark deletes),
+     * DELETE (every row deletes its key), MERGE (rows matching the {@code delete} condition delete their key).
+     */
+    public enum MergeType { APPEND, DELETE, MERGE }
+
+    private StreamLoadFormat(StreamLoadFormat base, String deleteColumn,
+                             KeysType deleteTables, MergeType mergeType,
+                             String deleteCondition) {
+        this.formatName = base.formatName;
+        this.columns = base.columns;
+        this.where = base.where;
+        this.columnSeparator = base.columnSeparator;
+        this.rowDelimiter = base.rowDelimiter;
+        this.jsonPaths = base.jsonPaths;
+        this.jsonRoot = base.jsonRoot;
+        this.stripOuterArray = base.stripOuterArray;
+        this.strictMode = base.strictMode;
+        this.timezone = base.timezone;
+        this.maxFilterRatio = base.maxFilterRatio;
+        this.requestFields = base.requestFields;
+        this.deleteColumn = deleteColumn;
+        this.deleteTables = deleteTables;
+        this.mergeType = mergeType;
+        this.deleteCondition = deleteCondition;
+    }
 
     private StreamLoadFormat(Map<String, String> headers) throws LoadFormatException {
+        this.deleteColumn = LoadPlan.OP_COLUMN;
+        this.deleteTables = KeysType.PRIMARY_KEYS;
+        this.mergeType = MergeType.APPEND;
+        this.deleteCondition = null;
         String format = lower(headers.get("format"));
         this.formatName = format == null || format.isEmpty() ? "csv" : format;
         switch (formatName) {
@@ -276,6 +316,50 @@ public final class StreamLoadFormat implements LoadFormat {
     /** The {@code timezone} header, or null; kept for request comparison (the emulator converts no time zones). */
     public String timezone() {
         return timezone;
+    }
+
+    /**
+     * The same format with other delete semantics (the Doris dialect: {@code __DORIS_DELETE_SIGN__},
+     * {@code merge_type}, {@code delete}).
+     *
+     * @param deleteColumnName the source column whose value 1 deletes the row's key
+     * @param tables           the table model whose loads read that column (and may use DELETE/MERGE)
+     * @param merge            how rows become upserts or deletes
+     * @param condition        for MERGE: the delete condition, a {@code where}-style predicate on the table's
+     *                         columns; must be null otherwise
+     */
+    public StreamLoadFormat withDeletes(String deleteColumnName, KeysType tables,
+                                        MergeType merge, String condition) {
+        Objects.requireNonNull(deleteColumnName, "deleteColumnName");
+        if (!Objects.requireNonNull(tables, "tables").upsertsByKey()) {
+            throw new IllegalArgumentException("deletes need a key-upsert table model, got " + tables);
+        }
+        Objects.requireNonNull(merge, "merge");
+        if ((merge == MergeType.MERGE) != (condition != null)) {
+            throw new IllegalArgumentException("a delete condition is given exactly for MERGE, got " + merge
+                    + " with condition " + condition);
+        }
+        return new StreamLoadFormat(this, deleteColumnName, tables, merge, condition);
+    }
+
+    /** The source column marking deletes ({@code __op} by default). */
+    public String deleteColumn() {
+        return deleteColumn;
+    }
+
+    /** The table model whose loads read {@link #deleteColumn()} (PRIMARY KEY by default). */
+    public KeysType deleteTables() {
+        return deleteTables;
+    }
+
+    /** How rows become upserts or deletes (APPEND by default). */
+    public MergeType mergeType() {
+        return mergeType;
+    }
+
+    /** The MERGE delete condition, or null. */
+    public String deleteCondition() {
+        return deleteCondition;
     }
 
     /** {@inheritDoc} Header values are compared as the BE compares its thrift request fields. */

@@ -1,7 +1,11 @@
 package io.lockstep.emulator.server;
 
+import java.nio.file.Path;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -14,6 +18,16 @@ public final class EmulatorServer implements AutoCloseable {
     private final ServerConnector feConnector;
     private final ServerConnector beConnector;
     private final String advertisedHost;
+    private final String scheme;
+
+    /**
+     * A key store for TLS listeners.
+     *
+     * @param path     key store file (PKCS12 or JKS) holding the server's key and certificate
+     * @param password password of the store and of its key
+     */
+    public record TlsKeyStore(Path path, String password) {
+    }
 
     /**
      * @param host           interface to bind (e.g. 127.0.0.1, or 0.0.0.0 for all)
@@ -23,13 +37,25 @@ public final class EmulatorServer implements AutoCloseable {
      * @param feRouter dispatcher of the FE role
      * @param beRouter dispatcher of the BE role
      */
-    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestDispatcher feRouter,
-            RequestDispatcher beRouter) {
+    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestHandler feRouter,
+            RequestHandler beRouter) {
+        this(host, advertisedHost, fePort, bePort, feRouter, beRouter, null);
+    }
+
+    /**
+     * As above; with a key store both listeners speak HTTPS (TLS) only, and the URLs (and so the redirects)
+     * name {@code https}.
+     *
+     * @param tls the key store, or null for plain HTTP
+     */
+    public EmulatorServer(String host, String advertisedHost, int fePort, int bePort, RequestHandler feRouter,
+            RequestHandler beRouter, TlsKeyStore tls) {
         this.advertisedHost = advertisedHost;
+        this.scheme = tls == null ? "http" : "https";
         this.fe = newServer("lockstep-fe");
         this.be = newServer("lockstep-be");
-        this.feConnector = connector(fe, host, fePort);
-        this.beConnector = connector(be, host, bePort);
+        this.feConnector = connector(fe, host, fePort, tls);
+        this.beConnector = connector(be, host, bePort, tls);
         fe.setHandler(new JettyHandler(feRouter));
         be.setHandler(new JettyHandler(beRouter));
     }
@@ -49,14 +75,14 @@ public final class EmulatorServer implements AutoCloseable {
         }
     }
 
-    /** {@code http://advertisedHost:fePort} (the bound port). */
+    /** {@code http://advertisedHost:fePort} (the bound port; {@code https} with TLS). */
     public String feUrl() {
-        return "http://" + advertisedHost + ":" + feConnector.getLocalPort();
+        return scheme + "://" + advertisedHost + ":" + feConnector.getLocalPort();
     }
 
-    /** {@code http://advertisedHost:bePort} (the bound port); the target of FE redirects. */
+    /** {@code http://advertisedHost:bePort} (the bound port; {@code https} with TLS); the target of FE redirects. */
     public String beUrl() {
-        return "http://" + advertisedHost + ":" + beConnector.getLocalPort();
+        return scheme + "://" + advertisedHost + ":" + beConnector.getLocalPort();
     }
 
     @Override
@@ -82,8 +108,18 @@ public final class EmulatorServer implements AutoCloseable {
         return server;
     }
 
-    private static ServerConnector connector(Server server, String host, int port) {
-        ServerConnector c = new ServerConnector(server);
+    private static ServerConnector connector(Server server, String host, int port, TlsKeyStore tls) {
+        ServerConnector c;
+        if (tls == null) {
+            c = new ServerConnector(server);
+        } else {
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setKeyStorePath(tls.path().toString());
+            ssl.setKeyStorePassword(tls.password());
+            ssl.setKeyManagerPassword(tls.password());
+            HttpConnectionFactory http = new HttpConnectionFactory();
+            c = new ServerConnector(server, new SslConnectionFactory(ssl, http.getProtocol()), http);
+        }
         c.setHost(host);
         c.setPort(port);
         server.addConnector(c);

@@ -27,14 +27,16 @@ import java.time.Duration;
  * validation: count &lt; 1, http outside 500-599, an unknown status, limit &lt; 0) give FAILED naming the parameter
  * and install nothing.
  */
-final class FaultAdminAction {
+public final class FaultAdminAction {
     private final Faults faults;
 
-    FaultAdminAction(Faults faults) {
+    /** @param faults the emulator's fault rules */
+    public FaultAdminAction(Faults faults) {
         this.faults = faults;
     }
 
-    Reply handle(String action, ServerRequest req) {
+    /** Applies one admin action; never throws (bad parameters give FAILED). */
+    public Reply handle(String action, ServerRequest req) {
         try {
             switch (action) {
                 case "delay":
@@ -85,7 +87,7 @@ final class FaultAdminAction {
             return FaultOp.parse(op);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Unknown op '" + op + "'; expected one of begin, load, prepare, "
-                    + "commit, rollback, stream_load, get_load_state, cancel");
+                    + "commit, rollback, stream_load, get_load_state, cancel, abort");
         }
     }
 

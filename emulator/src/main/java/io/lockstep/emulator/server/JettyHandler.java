@@ -22,14 +22,14 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 
 /**
- * Adapts Jetty 12's core handler API to {@link RequestDispatcher}. Blocking: each request runs on a Jetty
+ * Adapts Jetty 12's core handler API to a {@link RequestHandler}. Blocking: each request runs on a Jetty
  * pool thread. The body is read only if the dispatcher asks for it, so Jetty sends {@code 100 Continue} only
  * then — an FE redirect is answered before the client sends any body bytes.
  */
 final class JettyHandler extends Handler.Abstract {
-    private final RequestDispatcher dispatcher;
+    private final RequestHandler dispatcher;
 
-    JettyHandler(RequestDispatcher dispatcher) {
+    JettyHandler(RequestHandler dispatcher) {
         this.dispatcher = dispatcher;
     }
 

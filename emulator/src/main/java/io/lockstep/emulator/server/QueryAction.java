@@ -22,7 +22,7 @@ import java.util.Locale;
  * statement, is answered FAILED without running. Not a StarRocks endpoint: it lets tests read committed data over
  * HTTP. Thread-safe.
  */
-final class QueryAction {
+public final class QueryAction {
     private static final List<String> READ_ONLY = List.of("SELECT", "WITH");
 
     /** StarRocks prints DATETIME as {@code 2024-01-01 00:00:00}. */
@@ -30,11 +30,13 @@ final class QueryAction {
 
     private final TableStore store;
 
-    QueryAction(TableStore store) {
+    /** @param store the committed data */
+    public QueryAction(TableStore store) {
         this.store = store;
     }
 
-    Reply query(String sql) {
+    /** Runs one read-only statement; never throws (errors become FAILED replies). */
+    public Reply query(String sql) {
         String trimmed = sql.strip();
         int separator = statementSeparator(trimmed);
         if (separator >= 0) {

@@ -3,7 +3,6 @@ package io.lockstep.emulator.server;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lockstep.emulator.fault.FaultAction;
 import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.fe.FeDecision;
 import io.lockstep.emulator.fe.FeRestActions;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * Logs one INFO line per request with the HTTP code and the reply's {@code Status}/{@code status} (never the
  * Authorization header, the message or row data). Thread-safe.
  */
-public final class RequestDispatcher {
+public final class RequestDispatcher implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
 
     /** Which listener this dispatcher serves. */
@@ -53,6 +52,7 @@ public final class RequestDispatcher {
     }
 
     /** Handles one request; never throws. A reply with HTTP status 0 means "drop the connection mid-body". */
+    @Override
     public Reply dispatch(ServerRequest req) {
         long startNs = System.nanoTime();
         Reply reply;
@@ -208,24 +208,12 @@ public final class RequestDispatcher {
     }
 
     private Reply withFaults(FaultOp op, Supplier<Reply> action) {
-        FaultAction a = parts.backend.faults().next(op);
-        switch (a.kind()) {
-            case FAIL_STATUS: {
-                ObjectNode json = JsonText.object();
-                json.put("Status", a.status());
-                json.put("Message", a.message());
-                return Reply.json(JsonText.write(json));
-            }
-            case FAIL_HTTP:
-                return new Reply(a.httpStatus(), Map.of(), "", "text/plain", false);
-            case DROP_CONNECTION:
-                return new Reply(0, Map.of(), "", "text/plain", true);
-            case DROP_REPLY:
-                action.get(); // applied, but the reply is lost
-                return new Reply(0, Map.of(), "", "text/plain", true);
-            default:
-                return action.get();
-        }
+        return FaultGate.apply(parts.backend.faults(), op, action, (status, message) -> {
+            ObjectNode json = JsonText.object();
+            json.put("Status", status);
+            json.put("Message", message);
+            return Reply.json(JsonText.write(json));
+        });
     }
 
     private Reply query(ServerRequest req) {

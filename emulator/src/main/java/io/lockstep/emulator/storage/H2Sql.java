@@ -2,7 +2,6 @@ package io.lockstep.emulator.storage;
 
 import io.lockstep.emulator.catalog.ColumnSchema;
 import io.lockstep.emulator.catalog.ColumnType;
-import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -66,7 +65,7 @@ final class H2Sql {
             }
             sql.append(", ");
         }
-        if (table.keysType() == KeysType.PRIMARY_KEYS) {
+        if (table.keysType().upsertsByKey()) {
             sql.append("PRIMARY KEY (").append(columnList(keyNames(table))).append(')');
         } else {
             sql.setLength(sql.length() - 2);

@@ -29,14 +29,16 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * A {@link TableStore} in an in-memory H2 database (one per store): one schema per StarRocks database, one table
- * per StarRocks table (types mapped by {@link H2Sql}), PRIMARY KEY tables with an H2 primary key.
+ * per StarRocks table (types mapped by {@link H2Sql}), PRIMARY KEY and (Doris) UNIQUE KEY tables with an H2
+ * primary key.
  *
  * <p>Writes: {@link #publish} applies all tables of one StarRocks transaction in ONE H2 transaction on the single
- * writer connection, under {@code writeLock}, so publishes are serialized in call order. PRIMARY KEY tables: the
+ * writer connection, under {@code writeLock}, so publishes are serialized in call order. PRIMARY KEY and UNIQUE KEY
+ * tables: the
  * rows are first reduced to the last change per key (a later row wins, as in StarRocks), then deletes run as
  * {@code DELETE ... WHERE key = ?} and upserts as {@code MERGE ... KEY (...)}. DUPLICATE KEY tables get plain
  * {@code INSERT}s; a delete row for a DUPLICATE KEY table is rejected before anything is written (the load parser
- * never makes one: StarRocks reads {@code __op} only on PRIMARY KEY tables).
+ * never makes one: the delete flag ({@code __op}, {@code __DORIS_DELETE_SIGN__}) is read only on key-upsert tables).
  *
  * <p>Reads: every {@link #query} opens its own connection as a read-only H2 user (SELECT granted on each schema,
  * nothing else) with isolation level SNAPSHOT, runs the one statement and closes the connection. H2's MVStore gives
@@ -159,7 +161,7 @@ public final class H2TableStore implements TableStore {
             try {
                 for (TableChanges change : changes) {
                     current = change.table().qualifiedName();
-                    if (change.table().keysType() == KeysType.PRIMARY_KEYS) {
+                    if (change.table().keysType().upsertsByKey()) {
                         applyPrimaryKey(change);
                     } else {
                         applyDuplicate(change);

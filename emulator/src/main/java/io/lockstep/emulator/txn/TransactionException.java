@@ -22,6 +22,7 @@ public final class TransactionException extends Exception {
 
     private final Reason reason;
     private final String existingJobStatus;
+    private final TransactionSnapshot existing;
 
     /** A refusal without an existing job status. */
     public TransactionException(Reason reason, String message) {
@@ -30,9 +31,24 @@ public final class TransactionException extends Exception {
 
     /** A refusal naming the existing job's status (LABEL_ALREADY_USED: RUNNING or FINISHED). */
     public TransactionException(Reason reason, String message, String existingJobStatus) {
+        this(reason, message, existingJobStatus, null);
+    }
+
+    /**
+     * A refusal naming the existing job's status and the transaction that holds the label (LABEL_ALREADY_USED).
+     *
+     * @param existing the label's non-aborted transaction, or null
+     */
+    public TransactionException(Reason reason, String message, String existingJobStatus, TransactionSnapshot existing) {
         super(message);
         this.reason = reason;
         this.existingJobStatus = existingJobStatus;
+        this.existing = existing;
+    }
+
+    /** For {@link Reason#LABEL_ALREADY_USED}: the transaction holding the label; else null. */
+    public TransactionSnapshot existing() {
+        return existing;
     }
 
     public Reason reason() {

@@ -34,6 +34,7 @@ public final class TransactionManager {
 
     private final Clock clock;
     private final TransactionConfig config;
+    private final java.util.regex.Pattern labelPattern;
     private final AtomicLong nextTxnId = new AtomicLong(1000);
     private final List<Consumer<TransactionSnapshot>> abortListeners = new CopyOnWriteArrayList<>();
 
@@ -59,6 +60,7 @@ public final class TransactionManager {
     public TransactionManager(Clock clock, TransactionConfig config) {
         this.clock = clock;
         this.config = config;
+        this.labelPattern = java.util.regex.Pattern.compile(config.labelRegex());
         this.maxRunningTxnPerDb = config.maxRunningTxnPerDb();
     }
 
@@ -81,7 +83,7 @@ public final class TransactionManager {
      *
      * @param database  database name
      * @param dbId      database id (named by the running-txn limit error)
-     * @param label     label, checked against {@link LabelFormat}
+     * @param label     label, checked against the configured {@link TransactionConfig#labelRegex()}
      * @param table     the table of a single-table transaction, or null for multi-table
      * @param timeoutMs begin → prepare budget in ms
      * @return the new transaction
@@ -91,7 +93,7 @@ public final class TransactionManager {
      */
     public TransactionSnapshot begin(String database, long dbId, String label, String table, long timeoutMs)
             throws TransactionException {
-        LabelFormat.check(label);
+        LabelFormat.check(label, labelPattern, config.labelRegex());
         expire();
         synchronized (this) {
             List<TransactionState> history = history(database, label);
@@ -100,7 +102,7 @@ public final class TransactionManager {
                     String jobStatus = existing.status.isFinal() || existing.status == TransactionStatus.COMMITTED
                             ? "FINISHED" : "RUNNING";
                     throw new TransactionException(TransactionException.Reason.LABEL_ALREADY_USED,
-                            "Label [" + label + "] has already been used.", jobStatus);
+                            "Label [" + label + "] has already been used.", jobStatus, existing.snapshot());
                 }
             }
             int runningInDb = 0;
@@ -260,6 +262,27 @@ public final class TransactionManager {
         return abortIfRunning(txnId, TIMEOUT_REASON);
     }
 
+    /**
+     * Aborts every PREPARE transaction (loads in flight) with {@code reason}: what happens to them when the BE
+     * coordinating them restarts. PREPARED and COMMITTED transactions are kept.
+     *
+     * @return the transactions aborted
+     */
+    public List<TransactionSnapshot> abortRunningLoads(String reason) {
+        List<TransactionSnapshot> aborted = new ArrayList<>();
+        synchronized (this) {
+            for (TransactionState txn : new ArrayList<>(running.values())) {
+                if (txn.status == TransactionStatus.PREPARE) {
+                    aborted.add(abortLocked(txn, reason));
+                }
+            }
+        }
+        for (TransactionSnapshot t : aborted) {
+            abortListeners.forEach(l -> l.accept(t));
+        }
+        return aborted;
+    }
+
     /** Number of PREPARE + PREPARED + COMMITTED transactions in a database. */
     public synchronized int runningCount(String database) {
         int n = 0;
@@ -283,15 +306,41 @@ public final class TransactionManager {
     @GuardedBy("this")
     private void forgetExpiredLabels(long nowMs) {
         while (!finished.isEmpty() && nowMs - finished.peekFirst().finishTimeMs >= config.labelKeepMs()) {
-            TransactionState t = finished.pollFirst();
-            byId.remove(t.txnId);
-            Map<String, List<TransactionState>> db = labels.get(t.database);
-            List<TransactionState> history = db == null ? null : db.get(t.label);
-            if (history != null) {
-                history.remove(t);
-                if (history.isEmpty()) {
-                    db.remove(t.label);
-                }
+            forget(finished.pollFirst());
+        }
+        if (config.labelNumThreshold() > 0) {
+            forgetOverThreshold();
+        }
+    }
+
+    /** Doris' count rule: per database, only the newest {@code labelNumThreshold} finished transactions stay. */
+    @GuardedBy("this")
+    private void forgetOverThreshold() {
+        Map<String, Integer> perDb = new HashMap<>();
+        for (TransactionState t : finished) {
+            perDb.merge(t.database, 1, Integer::sum);
+        }
+        java.util.Iterator<TransactionState> oldestFirst = finished.iterator();
+        while (oldestFirst.hasNext()) {
+            TransactionState t = oldestFirst.next();
+            int n = perDb.get(t.database);
+            if (n > config.labelNumThreshold()) {
+                perDb.put(t.database, n - 1);
+                oldestFirst.remove();
+                forget(t);
+            }
+        }
+    }
+
+    @GuardedBy("this")
+    private void forget(TransactionState t) {
+        byId.remove(t.txnId);
+        Map<String, List<TransactionState>> db = labels.get(t.database);
+        List<TransactionState> history = db == null ? null : db.get(t.label);
+        if (history != null) {
+            history.remove(t);
+            if (history.isEmpty()) {
+                db.remove(t.label);
             }
         }
     }

@@ -22,9 +22,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The publish-timeout path (fault injection, reference §4.5 "FE commit timeout"): the transaction stays
  * COMMITTED and its data is published {@code publishDelayMs} later on the clock, by {@link #publishDeferred()}
- * (called by the sweeper and on every request).
+ * (called by the sweeper and on every request), or at once when the faults are cleared.
  *
- * <p>Thread-safe: the monitor {@code this} guards the two maps; store I/O happens outside it.
+ * <p>Publish order: StarRocks gives each committed transaction the next version of its tablets and publishes
+ * versions in order, so a transaction committed after one whose publish timed out cannot become visible before
+ * it. Here a commit that touches a table of a still-deferred transaction is deferred behind it (its reply is
+ * the publish timeout too), and deferred transactions are published in commit order. Without this, an older
+ * transaction published late would overwrite a newer one's rows in a PRIMARY KEY table.
+ *
+ * <p>Thread-safe: the monitor {@code this} guards the two maps; {@code deferredPublishLock} serializes the
+ * publishing of deferred transactions (so they reach the store in commit order); other store I/O happens
+ * outside both.
  */
 @ThreadSafe
 public final class TransactionPublisher {
@@ -49,8 +57,10 @@ public final class TransactionPublisher {
 
     @GuardedBy("this")
     private final Map<Long, List<TableChanges>> prepared = new HashMap<>();
+    /** Deferred transactions in commit order. */
     @GuardedBy("this")
     private final Map<Long, Deferred> deferred = new LinkedHashMap<>();
+    private final Object deferredPublishLock = new Object();
 
     /**
      * @param publishDelayMs how long after a publish timeout the data becomes visible (clock ms)
@@ -63,6 +73,7 @@ public final class TransactionPublisher {
         this.clock = clock;
         this.publishDelayMs = publishDelayMs;
         transactions.addAbortListener(t -> dropPrepared(t.txnId()));
+        faults.addClearListener(() -> publish(Long.MAX_VALUE));
     }
 
     /** Keeps the data of a transaction that was just prepared. */
@@ -90,11 +101,14 @@ public final class TransactionPublisher {
     public Outcome commitAndPublish(long txnId, List<TableChanges> changes) throws TransactionException {
         transactions.commit(txnId);
         dropPrepared(txnId);
-        if (faults.takePublishTimeout()) {
-            synchronized (this) {
-                deferred.put(txnId, new Deferred(txnId, changes, clock.millis() + publishDelayMs));
+        boolean publishTimeout = faults.takePublishTimeout();
+        synchronized (this) {
+            long behindMs = latestDeferredPublishOf(changes);
+            if (publishTimeout || behindMs >= 0) {
+                long publishAtMs = Math.max(publishTimeout ? clock.millis() + publishDelayMs : clock.millis(), behindMs);
+                deferred.put(txnId, new Deferred(txnId, changes, publishAtMs));
+                return Outcome.PUBLISH_TIMEOUT;
             }
-            return Outcome.PUBLISH_TIMEOUT;
         }
         try {
             store.publish(txnId, changes);
@@ -109,28 +123,56 @@ public final class TransactionPublisher {
         return Outcome.VISIBLE;
     }
 
-    /** Publishes the deferred transactions whose time has come. */
-    public void publishDeferred() {
-        List<Deferred> due = new ArrayList<>();
-        synchronized (this) {
-            long nowMs = clock.millis();
-            deferred.values().removeIf(d -> {
-                if (d.publishAtMs() <= nowMs) {
-                    due.add(d);
-                    return true;
+    /** The latest publish time of a deferred transaction sharing a table with {@code changes}, or -1. */
+    @GuardedBy("this")
+    private long latestDeferredPublishOf(List<TableChanges> changes) {
+        long latest = -1;
+        for (Deferred d : deferred.values()) {
+            for (TableChanges mine : changes) {
+                for (TableChanges theirs : d.changes()) {
+                    if (mine.table().qualifiedName().equals(theirs.table().qualifiedName())) {
+                        latest = Math.max(latest, d.publishAtMs());
+                    }
                 }
-                return false;
-            });
+            }
         }
-        for (Deferred d : due) {
-            try {
-                store.publish(d.txnId(), d.changes());
-                transactions.markVisible(d.txnId());
-            } catch (StoreException e) {
-                LOG.error("deferred publish of transaction {} failed, retrying later: {}", d.txnId(), e.getMessage());
-                synchronized (this) {
-                    deferred.put(d.txnId(), new Deferred(d.txnId(), d.changes(), clock.millis() + publishDelayMs));
+        return latest;
+    }
+
+    /** Publishes the deferred transactions whose time has come, in commit order. */
+    public void publishDeferred() {
+        publish(clock.millis());
+    }
+
+    /** Publishes, in commit order, the deferred transactions due at {@code nowMs} (all: Long.MAX_VALUE). */
+    private void publish(long nowMs) {
+        synchronized (deferredPublishLock) {
+            List<Deferred> due = new ArrayList<>();
+            synchronized (this) {
+                for (Deferred d : deferred.values()) {
+                    if (d.publishAtMs() <= nowMs) {
+                        due.add(d);
+                    }
                 }
+            }
+            for (Deferred d : due) {
+                try {
+                    store.publish(d.txnId(), d.changes());
+                } catch (StoreException e) {
+                    LOG.error("deferred publish of transaction {} failed, retrying later: {}", d.txnId(),
+                            e.getMessage());
+                    synchronized (this) {
+                        // Later ones wait behind it (commit order): push them all back together.
+                        long retryAtMs = clock.millis() + publishDelayMs;
+                        deferred.replaceAll((id, later) -> new Deferred(id, later.changes(),
+                                Math.max(later.publishAtMs(), retryAtMs)));
+                    }
+                    return;
+                }
+                synchronized (this) {
+                    deferred.remove(d.txnId());
+                }
+                transactions.markVisible(d.txnId());
             }
         }
     }

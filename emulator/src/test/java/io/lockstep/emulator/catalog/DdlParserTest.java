@@ -166,13 +166,36 @@ class DdlParserTest {
     @Test
     void rejectsMissingOrUnsupportedKeyDefinition() {
         assertError("CREATE TABLE d.t (k INT) DISTRIBUTED BY HASH(k)",
-                "DDL statement 1 (line 1): expected PRIMARY KEY (...) or DUPLICATE KEY (...) after the column list,"
-                        + " found 'DISTRIBUTED'");
+                "DDL statement 1 (line 1): expected PRIMARY KEY (...), UNIQUE KEY (...) or DUPLICATE KEY (...) after"
+                        + " the column list, found 'DISTRIBUTED'");
         assertError("CREATE TABLE d.t (k INT, v INT SUM) AGGREGATE KEY (k)",
                 "DDL statement 1 (line 1): aggregate column 'v' (SUM) is not supported by the emulator");
-        assertError("CREATE TABLE d.t (k INT) UNIQUE KEY (k)",
-                "DDL statement 1 (line 1): UNIQUE KEY tables are not supported by the emulator; use PRIMARY KEY or"
-                        + " DUPLICATE KEY");
+        assertError("CREATE TABLE d.t (k INT) AGGREGATE KEY (k)",
+                "DDL statement 1 (line 1): AGGREGATE KEY tables are not supported by the emulator; use PRIMARY KEY,"
+                        + " UNIQUE KEY or DUPLICATE KEY");
+        assertError("CREATE TABLE d.t (k INT NULL) UNIQUE KEY (k)",
+                "DDL statement 1 (line 1): unique key column 'k' cannot be nullable in the emulator; declare it NOT"
+                        + " NULL");
+    }
+
+    @Test
+    void parsesDorisUniqueKeyTable() throws DdlException {
+        List<DdlStatement> statements = DdlParser.parseAll("""
+                CREATE TABLE IF NOT EXISTS d.t (
+                  `id` BIGINT NOT NULL COMMENT 'key',
+                  `v` STRING
+                ) ENGINE=OLAP
+                UNIQUE KEY(`id`)
+                COMMENT 'tbl'
+                DISTRIBUTED BY HASH(`id`) BUCKETS 4
+                PROPERTIES ("replication_num" = "1", "enable_unique_key_merge_on_write" = "true")
+                """);
+        DdlStatement.CreateTable table = (DdlStatement.CreateTable) statements.get(0);
+        assertThat(table.keysType()).isEqualTo(KeysType.UNIQUE_KEYS);
+        assertThat(table.keyColumns()).containsExactly("id");
+        assertThat(table.columns().get(0).nullable()).isFalse();
+        assertThat(table.buckets()).isEqualTo(4);
+        assertThat(table.properties()).containsEntry("enable_unique_key_merge_on_write", "true");
     }
 
     @Test

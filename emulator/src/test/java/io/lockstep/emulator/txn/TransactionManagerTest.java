@@ -117,4 +117,57 @@ class TransactionManagerTest {
         LabelFormat.check("flink-orders_0-42");
         LabelFormat.check("x".repeat(128));
     }
+
+    @Test
+    void labelInUseCarriesTheTransactionHoldingIt() throws Exception {
+        TransactionSnapshot t = txns.begin("d", 1, "held", "t", 60_000);
+        txns.prepare(t.txnId(), -1);
+        assertThatThrownBy(() -> txns.begin("d", 1, "held", "t", 60_000))
+                .isInstanceOfSatisfying(TransactionException.class, e -> {
+                    assertThat(e.existing().txnId()).isEqualTo(t.txnId());
+                    assertThat(e.existing().status()).isEqualTo(TransactionStatus.PREPARED);
+                });
+    }
+
+    @Test
+    void labelSyntaxComesFromTheConfig() throws Exception {
+        TransactionManager doris = new TransactionManager(clock, new TransactionConfig(1000, 1000, 1000, 1000, 10, 0,
+                0, LabelFormat.DORIS_LABEL_REGEX));
+        assertThat(doris.begin("d", 1, "prefix_db_t:0_1", "t", 1000).status()).isEqualTo(TransactionStatus.PREPARE);
+        assertThatThrownBy(() -> txns.begin("d", 1, "prefix_db_t:0_1", "t", 1000))
+                .isInstanceOfSatisfying(TransactionException.class,
+                        e -> assertThat(e.reason()).isEqualTo(TransactionException.Reason.LABEL_FORMAT));
+    }
+
+    @Test
+    void labelNumThresholdForgetsTheOldestFinishedTransactionsPerDatabase() throws Exception {
+        TransactionManager counted = new TransactionManager(clock, new TransactionConfig(60_000, 60_000, 60_000,
+                86_400_000, 100, 0, 2, LabelFormat.LABEL_REGEX));
+        for (String label : List.of("a", "b", "c")) {
+            TransactionSnapshot t = counted.begin("d", 1, label, "t", 60_000);
+            counted.commit(t.txnId());
+            counted.markVisible(t.txnId());
+            clock.advance(Duration.ofMillis(1));
+        }
+        TransactionSnapshot running = counted.begin("d", 1, "r", "t", 60_000);
+        counted.expire();
+        assertThat(counted.latest("d", "a")).isEmpty();
+        assertThat(counted.latest("d", "b")).isPresent();
+        assertThat(counted.latest("d", "c")).isPresent();
+        assertThat(counted.get(running.txnId())).as("running ones never count").isPresent();
+    }
+
+    @Test
+    void abortRunningLoadsAbortsOnlyPrepareTransactions() throws Exception {
+        TransactionSnapshot loading = txns.begin("d", 1, "loading", "t", 60_000);
+        TransactionSnapshot prepared = txns.begin("d", 1, "prepared", "t", 60_000);
+        txns.prepare(prepared.txnId(), -1);
+        List<TransactionSnapshot> told = new ArrayList<>();
+        txns.addAbortListener(told::add);
+        assertThat(txns.abortRunningLoads("BE down")).extracting(TransactionSnapshot::txnId)
+                .containsExactly(loading.txnId());
+        assertThat(txns.get(loading.txnId()).orElseThrow().reason()).isEqualTo("BE down");
+        assertThat(txns.get(prepared.txnId()).orElseThrow().status()).isEqualTo(TransactionStatus.PREPARED);
+        assertThat(told).extracting(TransactionSnapshot::txnId).containsExactly(loading.txnId());
+    }
 }

@@ -202,6 +202,42 @@ public final class SinkOptionDefinitions {
                     + "for lingering transactions. `-1` checks until the first label that is unknown to the "
                     + "server (at most 1000); `n` checks exactly `n`, stepping over unknown ones; `0` checks none.");
 
+    public static final SinkOption<SinkTarget> SINK_TARGET = SinkOption
+            .typedOption("sink.target", "Enum (starrocks, doris)", SinkTarget::fromOptionValue)
+            .defaultValue(SinkTarget.STARROCKS)
+            .defaultText("starrocks")
+            .description("The server family. `doris` writes to Apache Doris through stream load: "
+                    + "`exactly-once` uses Doris two-phase commit (each flush of a table is one pre-committed "
+                    + "transaction, committed by label after the checkpoint completes), `at-least-once` uses plain "
+                    + "stream loads whose labels deduplicate retries. Multi-table atomic mode is refused with "
+                    + "`doris` (no multi-table transaction over HTTP); exactly-once holds per table. The options "
+                    + "`fenodes`, `table.identifier` and `sink.enable-2pc` need `doris`. See docs/doris.md.");
+
+    public static final SinkOption<String> FENODES = SinkOption.nonBlankStringOption("fenodes")
+            .description("Doris connector name for `load-url` (`sink.target=doris` only): FE HTTP addresses "
+                    + "`host:port,host:port`; `,` and `;` both separate. Set it or `load-url`, not both.");
+
+    public static final SinkOption<String> TABLE_IDENTIFIER = SinkOption
+            .patternOption("table.identifier", Pattern.compile("^[^.\\s]+\\.[^.\\s]+$"),
+                    "expected 'database.table'")
+            .description("Doris connector name for the target (`sink.target=doris` only): `database.table`, "
+                    + "i.e. `database-name` and `table-name` in one (`*.*` routes by each row). Set it or those "
+                    + "two, not both.");
+
+    public static final SinkOption<Boolean> ENABLE_2PC = SinkOption.booleanOption("sink.enable-2pc")
+            .description("Doris connector switch for two-phase commit (`sink.target=doris` only): `true` = "
+                    + "`sink.semantic=exactly-once`, `false` = `at-least-once`. Unlike the Doris connector, "
+                    + "Lockstep's default is at-least-once when neither option is set; a contradicting "
+                    + "`sink.semantic` is refused.");
+
+    public static final SinkOption<Boolean> SANITIZE_ERROR_LOG = SinkOption
+            .booleanOption("sink.sanitize-error-log")
+            .defaultValue(Boolean.TRUE)
+            .description("Cut row values out of the server error-log excerpts that load failure messages quote "
+                    + "(everything after `Row:` or `src line:` on a line), so a failure logged at WARN or ERROR "
+                    + "carries the reason but no row data. The StarRocks connector's option of this name "
+                    + "defaults to `false`; Lockstep defaults to `true` because rows may hold personal data.");
+
     /** Every catalogue entry, in documentation order. */
     public static final List<SinkOption<?>> ALL = List.of(
             JDBC_URL, LOAD_URL, DATABASE_NAME, TABLE_NAME, USERNAME, PASSWORD,
@@ -210,7 +246,8 @@ public final class SinkOptionDefinitions {
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
             MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
-            ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN);
+            ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN, SANITIZE_ERROR_LOG,
+            SINK_TARGET, FENODES, TABLE_IDENTIFIER, ENABLE_2PC);
 
     /**
      * Options of the StarRocks Flink connector that Lockstep does not implement, with the reason

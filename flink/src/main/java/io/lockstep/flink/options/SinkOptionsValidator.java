@@ -6,6 +6,7 @@ import static io.lockstep.flink.options.SinkOptionDefinitions.MERGE_COMMIT_ENABL
 import static io.lockstep.flink.options.SinkOptionDefinitions.MULTI_TABLE_ENABLED;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_SEMANTIC;
+import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_TARGET;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_VERSION;
 import static io.lockstep.flink.options.SinkOptionDefinitions.STREAM_LOAD_FORMAT;
 import static io.lockstep.flink.options.SinkOptionDefinitions.STREAM_LOAD_TIMEOUT_SECONDS;
@@ -33,7 +34,11 @@ import java.util.TreeMap;
  *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
  *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
  *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints, whose interval is
- *       only known when the sink opens: that check belongs to the sink (issue 4).</li>
+ *       only known when the sink opens: that check belongs to the sink (issue 4). Not with
+ *       {@code sink.target=doris}, whose at-least-once loads commit by themselves;</li>
+ *   <li>{@code sink.target=doris} refuses multi-table mode (no multi-table transaction over HTTP)
+ *       and the headers {@code two_phase_commit}, {@code txn_operation}, {@code group_commit}.
+ *       Doris connector option names are rewritten first ({@link DorisOptionNames}).</li>
  * </ul>
  *
  * <p>Unknown keys are rejected, not ignored: a misspelt key silently falling back to a default can
@@ -43,6 +48,9 @@ import java.util.TreeMap;
 public final class SinkOptionsValidator {
 
     private static final int MAX_SUGGESTION_DISTANCE = 3;
+    /** Doris stream load headers the Doris sink sets or must not see (Doris reference §2, §4.6). */
+    private static final java.util.List<String> DORIS_RESERVED_HEADERS =
+            java.util.List.of("two_phase_commit", "txn_operation", "group_commit");
 
     private SinkOptionsValidator() {
     }
@@ -173,6 +181,10 @@ public final class SinkOptionsValidator {
         boolean multiTable = MULTI_TABLE_ENABLED.valueIn(options);
         SinkSemantic semantic = SINK_SEMANTIC.valueIn(options);
         boolean mergeCommit = MERGE_COMMIT_ENABLED.valueIn(options);
+        SinkTarget target = SINK_TARGET.valueIn(options);
+        if (target == SinkTarget.DORIS) {
+            checkDoris(options, multiTable);
+        }
         if (multiTable) {
             SinkVersion version = SINK_VERSION.valueIn(options);
             if (version != SinkVersion.V2) {
@@ -198,7 +210,8 @@ public final class SinkOptionsValidator {
                     + "'sink.properties.enable_merge_commit' = 'true': merge commit is not supported by "
                     + "Lockstep (transaction stream load ignores it); expected 'false' or no value");
         }
-        if (semantic == SinkSemantic.AT_LEAST_ONCE) {
+        // Doris at-least-once commits each load by itself: its timeout bounds one load, not a commit cycle
+        if (semantic == SinkSemantic.AT_LEAST_ONCE && target == SinkTarget.STARROCKS) {
             int timeoutSeconds = STREAM_LOAD_TIMEOUT_SECONDS.valueIn(options);
             long intervalMs = BUFFER_FLUSH_INTERVAL_MS.valueIn(options);
             if (timeoutSeconds * 1000L <= intervalMs) {
@@ -209,6 +222,30 @@ public final class SinkOptionsValidator {
                         + "'sink.buffer-flush.interval-ms' = '" + intervalMs + "' ms, or the server aborts "
                         + "transactions before they are committed; expected at least "
                         + (intervalMs / 1000 + 1) + " seconds, or a shorter interval");
+            }
+        }
+    }
+
+    /**
+     * {@code sink.target=doris}: no multi-table atomic mode (Doris has no multi-table transaction over HTTP, Doris
+     * reference §1.1), and no stream load header that would change what a label or a load means.
+     */
+    private static void checkDoris(Map<String, String> options, boolean multiTable) {
+        if (multiTable) {
+            throw new InvalidSinkOptionException(MULTI_TABLE_ENABLED.key(), "Invalid sink option "
+                    + "'sink.transaction.multi-table.enabled' = 'true' with 'sink.target' = 'doris': Apache Doris "
+                    + "has no multi-table transaction over HTTP (one stream load is one table's transaction), so "
+                    + "several tables cannot become visible atomically. Use single-table mode (remove the option): "
+                    + "with 'sink.semantic' = 'exactly-once' every table is loaded exactly once per checkpoint "
+                    + "(Doris two-phase commit), each table on its own; see docs/doris.md");
+        }
+        for (String header : DORIS_RESERVED_HEADERS) {
+            String key = SINK_PROPERTIES_PREFIX + header;
+            if (options.containsKey(key)) {
+                throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' with 'sink.target' = "
+                        + "'doris': the sink sets '" + header + "' itself (two-phase commit follows 'sink.semantic' "
+                        + "or 'sink.enable-2pc'; group commit would drop the labels that make loads exactly-once "
+                        + "or deduplicate retries); remove the option");
             }
         }
     }

@@ -1,8 +1,11 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.engine.DeliverySemantic;
+import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
+import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
@@ -26,6 +29,10 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
  * </ul>
  * No operator state; a restart takes a fresh run identity for its labels.
  *
+ * <p>With {@code sink.target=doris} each table's flush is one plain Doris stream load that commits by itself
+ * ({@code DorisStreamLoader}, engine load method CLASSIC); its label is kept on every retry of that load, so Doris
+ * deduplicates a retry after a lost reply (docs/doris.md).
+ *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads.
  *
  * @param <T> a {@code StarRocksRowData} type
@@ -40,6 +47,8 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
     private transient SinkRuntime runtime;
     private transient SingleTableLoadEngine engine;
     private transient RowDispatcher dispatcher;
+    /** Doris: the plain stream loader of the CLASSIC engine (null for StarRocks). */
+    private transient StreamLoader streamLoader;
 
     /**
      * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the
@@ -60,9 +69,19 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
         SinkSettings settings = SinkSettings.from(options);
         runtime = SinkRuntime.open(settings, getRuntimeContext());
         try {
-            engine = SingleTableLoadEngine.start(settings.engineConfig(runtime.subtaskIndex(), runtime.runId()),
-                    runtime.client(), runtime.metrics(), DeliverySemantic.AT_LEAST_ONCE, 0);
+            LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
+            if (config.loadMethod() == LoadMethod.CLASSIC) {
+                streamLoader = settings.newStreamLoader(runtime.metrics());
+                engine = SingleTableLoadEngine.startClassic(config, streamLoader, runtime.metrics());
+            } else {
+                engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
+                        DeliverySemantic.AT_LEAST_ONCE, 0);
+            }
         } catch (RuntimeException e) {
+            if (streamLoader != null) {
+                streamLoader.close();
+                streamLoader = null;
+            }
             runtime.close();
             runtime = null;
             throw e;
@@ -123,6 +142,10 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
         try {
             SinkRuntime.close(engine, runtime);
         } finally {
+            if (streamLoader != null) {
+                streamLoader.close();
+            }
+            streamLoader = null;
             engine = null;
             dispatcher = null;
             runtime = null;

@@ -1,7 +1,6 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.engine.DeliverySemantic;
@@ -15,10 +14,12 @@ import io.lockstep.core.exactlyonce.LingeringScope;
 import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
 import io.lockstep.core.exactlyonce.RestoredTransactionCommitter;
 import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkTarget;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,6 +80,13 @@ import org.slf4j.LoggerFactory;
  * checks that {@code sink.properties.timeout} exceeds the checkpoint interval ({@link TransactionTimeoutCheck}).
  * Design notes: {@code docs/exactly-once.md}.
  *
+ * <p>With {@code sink.target=doris} the same flow runs on Doris two-phase stream load (docs/doris.md): every flush of a
+ * table (under memory pressure, or at the barrier) is one load that pre-commits its own transaction, labelled
+ * {@code {prefix}-{table}-{subtask}-{runId}-{n}_{k}}; the barrier keeps all of the epoch's labels in state; commits,
+ * restore commits and lingering aborts go by label through any FE ({@code _stream_load_2pc}, {@code get_load_state}).
+ * At start it checks the checkpoint interval against Doris' pre-commit timeout instead of
+ * {@code sink.properties.timeout}.
+ *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads. Fields
  * below are task-thread only.
  *
@@ -104,6 +112,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     private transient RowDispatcher dispatcher;
     private transient long commitTimeoutMs;
     private transient String labelPrefix;
+    /** How this target's labels are shaped (Doris: one per flush), for the lingering abort and the run-id claim. */
+    private transient ExactlyOnceLabelScheme labelScheme;
     /** Prepared at a checkpoint, not yet committed, in checkpoint order. */
     private transient List<CheckpointedTransaction> pending;
     /** Every table written by this run (and the runs it restored), so a later restore can name their labels. */
@@ -151,19 +161,24 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      */
     @Override
     public void open(OpenContext openContext) throws Exception {
-        TransactionTimeoutCheck.check(options.getStreamLoadTimeoutSeconds(),
-                TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
-                TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
+        if (options.getTarget() == SinkTarget.DORIS) {
+            TransactionTimeoutCheck.checkDoris(TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
+                    TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
+        } else {
+            TransactionTimeoutCheck.check(options.getStreamLoadTimeoutSeconds(),
+                    TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
+                    TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
+        }
         if (!TransactionTimeoutCheck.checkpointsAfterTasksFinish(getRuntimeContext())) {
             LOG.warn("execution.checkpointing.checkpoints-after-tasks-finish.enabled is off: when the input ends, rows "
                     + "after the last checkpoint are never committed by the exactly-once sink");
         }
         SinkSettings settings = SinkSettings.from(options);
         labelPrefix = settings.labelPrefix();
+        labelScheme = settings.labelScheme();
         addFixedTarget();
         String runId;
-        try (TransactionClient recoveryClient = new StarRocksTransactionClient(settings.clientConfig(),
-                LoadMetrics.noop())) {
+        try (TransactionClient recoveryClient = settings.newTransactionClient(LoadMetrics.noop())) {
             runId = recover(recoveryClient, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
         }
         runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
@@ -216,7 +231,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         }
         RestoredTransactionCommitter.commitAll(client, held);
         LingeringTransactionAborter aborter = LingeringTransactionAborter.forCheckNum(client,
-                options.isAbortLingeringTransactions() ? options.getCheckNumLingeringTransactions() : 0);
+                options.isAbortLingeringTransactions() ? options.getCheckNumLingeringTransactions() : 0, labelScheme);
         Set<String> heldLabels = new HashSet<>();
         held.forEach(t -> heldLabels.add(t.label()));
         aborter.abortLingering(scopes, heldLabels);

@@ -1,6 +1,5 @@
 package io.lockstep.flink.sink;
 
-import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
@@ -69,9 +68,9 @@ public final class SinkRuntime implements AutoCloseable {
             JdbcProbe.probe(settings.options().getJdbcUrl(), settings.options().getUsername(),
                     settings.options().getPassword(), PROBE_TIMEOUT_MS);
         }
-        TransactionClient client = new StarRocksTransactionClient(settings.clientConfig(), metrics);
-        LOG.info("sink subtask {} opened: label prefix {}, run id {}, load-url {}", subtaskIndex,
-                settings.labelPrefix(), runId, settings.clientConfig().loadUrls());
+        TransactionClient client = settings.newTransactionClient(metrics);
+        LOG.info("sink subtask {} opened: target {}, label prefix {}, run id {}, load-url {}", subtaskIndex,
+                settings.target().optionValue(), settings.labelPrefix(), runId, settings.clientConfig().loadUrls());
         return new SinkRuntime(subtaskIndex, runId, metrics, client);
     }
 

@@ -2,12 +2,22 @@ package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.client.DorisStreamLoader;
+import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.LoadUrls;
+import io.lockstep.core.client.StarRocksStreamLoader;
+import io.lockstep.core.client.StarRocksTransactionClient;
+import io.lockstep.core.client.StreamLoader;
+import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
+import io.lockstep.core.engine.LoadMethod;
+import io.lockstep.core.label.ExactlyOnceLabelScheme;
+import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.StreamLoadFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -30,6 +40,7 @@ import javax.annotation.Nullable;
  *       i.e. {@link Integer#MAX_VALUE} ms);</li>
  *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
  *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
+ *   <li>{@code sink.sanitize-error-log} → {@code sanitizeErrorLog} (row values cut out of error-log excerpts);</li>
  *   <li>{@code sink.label-prefix} → {@link LoadEngineConfig#labelPrefix()} (default {@code lockstep});</li>
  *   <li>{@code sink.buffer-flush.interval-ms} → {@code commitIntervalMs}; {@code sink.scan-frequency.ms} →
  *       {@code scanningFrequencyMs}; {@code sink.properties.timeout} → {@code serverTimeoutSeconds} (sent on
@@ -37,7 +48,9 @@ import javax.annotation.Nullable;
  *   <li>multi-table mode: {@code sink.transaction.multi-table.buffer-size} → {@code bufferSizeBytes}, and a fixed
  *       {@code database-name} → {@link LoadEngineConfig#database()}; single-table modes:
  *       {@code sink.buffer-flush.max-bytes} → {@code bufferSizeBytes};</li>
- *   <li>{@link StarRocksSinkOptions#streamLoadHeadersFor} → the engine's default and per-table load headers.</li>
+ *   <li>{@link StarRocksSinkOptions#streamLoadHeadersFor} → the engine's default and per-table load headers;</li>
+ *   <li>{@code sink.target} → the client dialect ({@link #newTransactionClient}, {@link #newStreamLoader}), the
+ *       engine's {@link #loadMethod()} and the exactly-once {@link #labelScheme()} (docs/doris.md).</li>
  * </ul>
  *
  * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row
@@ -69,7 +82,7 @@ public final class SinkSettings {
     public static SinkSettings from(StarRocksSinkOptions options) {
         Objects.requireNonNull(options, "options");
         checkJson(options);
-        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
+        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE && options.getTarget() == SinkTarget.STARROCKS) {
             long intervalMs = options.getBufferFlushIntervalMs();
             int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
             if (intervalMs >= timeoutSeconds * 800L) {
@@ -94,6 +107,47 @@ public final class SinkSettings {
     /** Settings of the HTTP client ({@code StarRocksTransactionClient}); the same for every subtask. */
     public TransactionClientConfig clientConfig() {
         return clientConfig;
+    }
+
+    /** {@code sink.target}: the server family. */
+    public SinkTarget target() {
+        return options.getTarget();
+    }
+
+    /**
+     * A new transaction client of the target's dialect: {@link StarRocksTransactionClient} or
+     * {@link DorisTransactionClient}. The caller closes it.
+     */
+    public TransactionClient newTransactionClient(LoadMetrics metrics) {
+        return target() == SinkTarget.DORIS ? new DorisTransactionClient(clientConfig, metrics)
+                : new StarRocksTransactionClient(clientConfig, metrics);
+    }
+
+    /**
+     * A new classic stream loader of the target's dialect, for {@link LoadMethod#CLASSIC}. The caller closes it.
+     */
+    public StreamLoader newStreamLoader(LoadMetrics metrics) {
+        return target() == SinkTarget.DORIS ? new DorisStreamLoader(clientConfig, metrics)
+                : new StarRocksStreamLoader(clientConfig, metrics);
+    }
+
+    /**
+     * How the single-table engine loads: StarRocks always by transaction stream load; Doris exactly-once by
+     * two-phase stream load (one pre-committed transaction per table and flush), Doris at-least-once by plain stream
+     * load (one committing load per table and flush, label dedup on retries). Multi-table mode: TRANSACTION.
+     */
+    public LoadMethod loadMethod() {
+        if (target() != SinkTarget.DORIS || options.isMultiTableTransactionEnabled()) {
+            return LoadMethod.TRANSACTION;
+        }
+        return options.getSemantic() == SinkSemantic.EXACTLY_ONCE ? LoadMethod.TWO_PHASE_STREAM_LOAD
+                : LoadMethod.CLASSIC;
+    }
+
+    /** How exactly-once labels are shaped: one per flush on Doris (one load per transaction), else per checkpoint. */
+    public ExactlyOnceLabelScheme labelScheme() {
+        return target() == SinkTarget.DORIS ? ExactlyOnceLabelScheme.ONE_PER_FLUSH
+                : ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT;
     }
 
     /**
@@ -121,7 +175,8 @@ public final class SinkSettings {
                 .runId(runId)
                 .commitIntervalMs(commitIntervalMs())
                 .scanningFrequencyMs(options.getScanFrequencyMs())
-                .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds());
+                .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds())
+                .loadMethod(loadMethod());
         if (options.isMultiTableTransactionEnabled()) {
             b.bufferSizeBytes(options.getMultiTableBufferSizeBytes());
             String database = options.getDatabaseName();
@@ -132,10 +187,10 @@ public final class SinkSettings {
             b.bufferSizeBytes(options.getBufferFlushMaxBytes());
         }
         // The table is not known for "*" routing: the defaults are the headers of a table without own properties.
-        loadHeaders(options.streamLoadHeadersFor("", "")).forEach(b::loadProperty);
+        loadHeadersFor("", "").forEach(b::loadProperty);
         for (StreamLoadTableProperties table : options.getTableProperties()) {
             b.tableLoadProperties(table.getDatabase(), table.getTable(),
-                    loadHeaders(options.streamLoadHeadersFor(table.getDatabase(), table.getTable())));
+                    loadHeadersFor(table.getDatabase(), table.getTable()));
         }
         return b;
     }
@@ -161,11 +216,12 @@ public final class SinkSettings {
     }
 
     /**
-     * The stream load headers of loads into one table ({@link StarRocksSinkOptions#streamLoadHeadersFor}, without
-     * {@code timeout}, which goes with the begin).
+     * The stream load headers of loads into one table ({@link StarRocksSinkOptions#streamLoadHeadersFor}); for
+     * StarRocks without {@code timeout}, which goes with the begin; Doris has no begin, so its loads carry it.
      */
     public Map<String, String> loadHeadersFor(String database, String table) {
-        return loadHeaders(options.streamLoadHeadersFor(database, table));
+        Map<String, String> headers = options.streamLoadHeadersFor(database, table);
+        return target() == SinkTarget.DORIS ? new LinkedHashMap<>(headers) : loadHeaders(headers);
     }
 
     private static Map<String, String> loadHeaders(Map<String, String> headers) {
@@ -222,7 +278,8 @@ public final class SinkSettings {
                 .password(options.getPassword())
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
                 .maxRetries(options.getMaxRetries())
-                .retryBackoff(firstRetryMs, retryCapMs);
+                .retryBackoff(firstRetryMs, retryCapMs)
+                .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
         if (socketTimeoutMs == 0) {
             b.socketTimeoutMs(Integer.MAX_VALUE);
         } else if (socketTimeoutMs > 0) {

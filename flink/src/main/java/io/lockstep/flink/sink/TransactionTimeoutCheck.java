@@ -50,6 +50,30 @@ public final class TransactionTimeoutCheck {
         return !(context instanceof StreamingRuntimeContext streaming) || streaming.isCheckpointingEnabled();
     }
 
+    /** Doris' default lifetime of a pre-committed transaction, s ({@code stream_load_default_precommit_timeout_second}). */
+    public static final int DORIS_PRECOMMIT_TIMEOUT_SECONDS = 3600;
+
+    /**
+     * The Doris exactly-once start check: a flush's transaction is pre-committed at the latest at the barrier and
+     * at the earliest just after the previous one, and Doris aborts a pre-committed transaction after
+     * {@code stream_load_default_precommit_timeout_second} (3600 s by default, a server setting; Doris reference
+     * §4.1), so the checkpoint interval must stay below it with room for the commit. Refuses intervals of half of it
+     * or more, and no checkpointing.
+     *
+     * @throws InvalidSinkOptionException naming {@code sink.semantic}
+     */
+    public static void checkDoris(boolean checkpointingEnabled, OptionalLong intervalMs) {
+        check(DORIS_PRECOMMIT_TIMEOUT_SECONDS / 2, checkpointingEnabled, OptionalLong.empty());
+        if (intervalMs.isPresent() && intervalMs.getAsLong() >= DORIS_PRECOMMIT_TIMEOUT_SECONDS * 500L) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
+                    "Invalid sink option 'sink.semantic' = 'exactly-once' with 'sink.target' = 'doris': the "
+                            + "checkpoint interval (" + intervalMs.getAsLong() + " ms) must stay below half of Doris' "
+                            + "pre-commit timeout (stream_load_default_precommit_timeout_second, 3600 s by default), "
+                            + "or Doris aborts pre-committed transactions before the checkpoint commits them; use a "
+                            + "checkpoint interval under " + DORIS_PRECOMMIT_TIMEOUT_SECONDS / 2 + " s");
+        }
+    }
+
     /**
      * @param timeoutSeconds       {@code sink.properties.timeout}, seconds
      * @param checkpointingEnabled whether the job checkpoints

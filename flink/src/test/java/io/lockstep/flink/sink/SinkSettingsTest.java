@@ -159,4 +159,37 @@ class SinkSettingsTest {
         assertThat(SinkSettings.from(json().withProperty("sink.buffer-flush.interval-ms", "7999")
                 .withProperty("sink.properties.timeout", "10").build())).isNotNull();
     }
+
+    @Test
+    void dorisExactlyOnceLoadsByTwoPhaseStreamLoadWithPerFlushLabelsAndTheDorisClient() {
+        SinkSettings settings = SinkSettings.from(json().withProperty("sink.target", "doris")
+                .withProperty("sink.semantic", "exactly-once").withProperty("sink.properties.timeout", "120").build());
+
+        assertThat(settings.loadMethod()).isEqualTo(io.lockstep.core.engine.LoadMethod.TWO_PHASE_STREAM_LOAD);
+        assertThat(settings.labelScheme()).isEqualTo(io.lockstep.core.label.ExactlyOnceLabelScheme.ONE_PER_FLUSH);
+        assertThat(settings.engineConfig(0, null).loadMethod())
+                .isEqualTo(io.lockstep.core.engine.LoadMethod.TWO_PHASE_STREAM_LOAD);
+        assertThat(settings.loadHeadersFor("shop", "orders")).as("Doris has no begin: loads carry the timeout")
+                .containsEntry("timeout", "120");
+        try (io.lockstep.core.client.TransactionClient client =
+                     settings.newTransactionClient(io.lockstep.core.metrics.LoadMetrics.noop())) {
+            assertThat(client).isInstanceOf(io.lockstep.core.client.DorisTransactionClient.class);
+        }
+    }
+
+    @Test
+    void dorisAtLeastOnceLoadsByPlainStreamLoadAndStarRocksIsUnchanged() {
+        SinkSettings doris = SinkSettings.from(json().withProperty("sink.target", "doris").build());
+        assertThat(doris.loadMethod()).isEqualTo(io.lockstep.core.engine.LoadMethod.CLASSIC);
+        try (io.lockstep.core.client.StreamLoader loader =
+                     doris.newStreamLoader(io.lockstep.core.metrics.LoadMetrics.noop())) {
+            assertThat(loader).isInstanceOf(io.lockstep.core.client.DorisStreamLoader.class);
+        }
+
+        SinkSettings starRocks = SinkSettings.from(json().withProperty("sink.semantic", "exactly-once").build());
+        assertThat(starRocks.loadMethod()).isEqualTo(io.lockstep.core.engine.LoadMethod.TRANSACTION);
+        assertThat(starRocks.labelScheme())
+                .isEqualTo(io.lockstep.core.label.ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT);
+        assertThat(starRocks.loadHeadersFor("shop", "orders")).doesNotContainKey("timeout");
+    }
 }

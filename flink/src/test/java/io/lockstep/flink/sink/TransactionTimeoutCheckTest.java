@@ -34,4 +34,16 @@ class TransactionTimeoutCheckTest {
                 .hasMessageContaining("'sink.semantic' = 'exactly-once'")
                 .hasMessageContaining("checkpointing disabled");
     }
+
+    @Test
+    void dorisChecksTheIntervalAgainstHalfThePreCommitTimeout() {
+        TransactionTimeoutCheck.checkDoris(true, java.util.OptionalLong.of(1_799_999));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> TransactionTimeoutCheck.checkDoris(true, java.util.OptionalLong.of(1_800_000)))
+                .hasMessageContaining("stream_load_default_precommit_timeout_second")
+                .hasMessageContaining("under 1800 s");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> TransactionTimeoutCheck.checkDoris(false, java.util.OptionalLong.empty()))
+                .hasMessageContaining("checkpointing disabled");
+    }
 }

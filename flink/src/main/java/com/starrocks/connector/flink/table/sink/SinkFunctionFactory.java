@@ -3,11 +3,14 @@ package com.starrocks.connector.flink.table.sink;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import io.lockstep.flink.sink.SinkSettings;
+import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
@@ -49,6 +52,38 @@ public final class SinkFunctionFactory {
             return new AtLeastOnceSinkFunction<>(sinkOptions);
         }
         return new ExactlyOnceSinkFunction<>(sinkOptions);
+    }
+
+    /**
+     * Creates a sink for {@code target} from option key/values: {@code sink.target} is set to {@code target}, the
+     * options are built and validated, and the sink is chosen as in {@link #createSinkFunction(StarRocksSinkOptions)}.
+     * The same keys serve both targets ({@code load-url}, {@code database-name}, {@code table-name},
+     * {@code username}, {@code password}, {@code sink.semantic}, ...); for {@link SinkTarget#DORIS} the Doris
+     * connector names ({@code fenodes}, {@code table.identifier}, {@code sink.enable-2pc}) are accepted too, and
+     * multi-table mode is refused (docs/doris.md).
+     *
+     * <pre>{@code
+     * SinkFunction<DefaultStarRocksRowData> sink = SinkFunctionFactory.createSinkFunction(SinkTarget.DORIS, Map.of(
+     *         "load-url", "127.0.0.1:8030", "database-name", "*", "table-name", "*", "username", "root",
+     *         "sink.semantic", "exactly-once", "sink.properties.format", "json"));
+     * }</pre>
+     *
+     * @param target  the server family
+     * @param options option keys to values; must not name another {@code sink.target}
+     * @param <T>     the element type; must be a {@code StarRocksRowData} implementation
+     * @throws InvalidSinkOptionException if the options do not build or fit no sink, or name another target
+     */
+    @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
+    public static <T> SinkFunction<T> createSinkFunction(SinkTarget target, Map<String, String> options) {
+        Objects.requireNonNull(target, "target");
+        String given = options.get(SinkOptionDefinitions.SINK_TARGET.key());
+        if (given != null && SinkTarget.fromOptionValue(given) != target) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Sink option "
+                    + "'sink.target' = '" + given + "' contradicts the target '" + target.optionValue()
+                    + "' the sink is created for; remove the option");
+        }
+        return createSinkFunction(StarRocksSinkOptions.builder().withProperties(options)
+                .withProperty(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue()).build());
     }
 
     /**

@@ -3,11 +3,13 @@ package com.starrocks.connector.flink.table.sink;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.flink.options.DorisOptionNames;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOption;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkOptionsValidator;
 import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.options.StreamLoadFormat;
 import java.io.Serializable;
@@ -136,6 +138,11 @@ public class StarRocksSinkOptions implements Serializable {
         return get(SinkOptionDefinitions.LABEL_PREFIX);
     }
 
+    /** @return {@code sink.target}: the server family (StarRocks unless set) */
+    public SinkTarget getTarget() {
+        return get(SinkOptionDefinitions.SINK_TARGET);
+    }
+
     /** @return whether multi-table transaction mode is on */
     public boolean isMultiTableTransactionEnabled() {
         return get(SinkOptionDefinitions.MULTI_TABLE_ENABLED);
@@ -232,8 +239,8 @@ public class StarRocksSinkOptions implements Serializable {
     /**
      * The effective stream load headers for loads into one table, in increasing precedence:
      * {@code timeout} (the effective {@code sink.properties.timeout}), {@code format}, for JSON
-     * {@code strip_outer_array: true} and {@code ignore_json_size: true} (the StarRocks connector's
-     * JSON defaults, reference §6.1), then every {@code sink.properties.*}, then the table's own
+     * {@code strip_outer_array: true} and, for StarRocks only, {@code ignore_json_size: true} (the StarRocks
+     * connector's JSON defaults, reference §6.1), then every {@code sink.properties.*}, then the table's own
      * {@link StreamLoadTableProperties}. The sink adds {@code label}, {@code db}, {@code table} and
      * authentication itself.
      *
@@ -248,7 +255,9 @@ public class StarRocksSinkOptions implements Serializable {
         headers.put("format", format.headerValue());
         if (format == StreamLoadFormat.JSON) {
             headers.put("strip_outer_array", "true");
-            headers.put("ignore_json_size", "true");
+            if (getTarget() == SinkTarget.STARROCKS) { // a StarRocks header; Doris reads JSON size limits from config
+                headers.put("ignore_json_size", "true");
+            }
         }
         headers.putAll(getStreamLoadProperties());
         findTableProperties(database, table).ifPresent(p -> headers.putAll(p.getProperties()));
@@ -315,7 +324,7 @@ public class StarRocksSinkOptions implements Serializable {
          *     malformed or in a forbidden combination
          */
         public StarRocksSinkOptions build() {
-            Map<String, String> normalized = SinkOptionsValidator.normalize(given);
+            Map<String, String> normalized = DorisOptionNames.resolve(SinkOptionsValidator.normalize(given));
             SinkOptionsValidator.validate(normalized);
             return new StarRocksSinkOptions(new TreeMap<>(normalized));
         }

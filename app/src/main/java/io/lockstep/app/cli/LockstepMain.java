@@ -1,0 +1,69 @@
+package io.lockstep.app.cli;
+
+import io.lockstep.app.job.JobFailures;
+import io.lockstep.emulator.cli.EmulatorMain;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep}: the command line of the runnable jar ({@code java -jar app/target/lockstep.jar ...}).
+ * Subcommands: {@code run} ({@link RunCommand}, the main job), {@code demo} ({@link DemoCommand}, everything
+ * in-JVM) and {@code emulator} (the emulator's {@link EmulatorMain}, the StarRocks-compatible server alone).
+ *
+ * <p>Exit codes: 0 success; 1 the job failed or the demo's verification failed; 2 a usage error (unknown or
+ * invalid option, missing required option, an option value the job refuses), reported as one line
+ * {@code lockstep <command>: <message naming the option>} on stderr, without a stack trace.
+ */
+@Command(name = "lockstep", mixinStandardHelpOptions = true, version = "lockstep 0.1.0-SNAPSHOT",
+        description = "CDC transactions from Kafka into StarRocks, atomically across tables.",
+        subcommands = {RunCommand.class, DemoCommand.class})
+public final class LockstepMain implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Without a subcommand: a usage error listing them. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command: run, demo or emulator (see --help)");
+    }
+
+    /** Runs the command line and exits the JVM with its exit code. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the configured command line: subcommands, case-insensitive enum values, and the one-line error
+     *     handlers (usage errors exit 2, other failures exit 1)
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new LockstepMain());
+        cli.addSubcommand("emulator", new EmulatorMain());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println(qualifiedName(ex.getCommandLine()) + ": " + ex.getMessage());
+            err.flush();
+            return CommandLine.ExitCode.USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println(qualifiedName(commandLine) + ": " + JobFailures.describe(ex));
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        return cli;
+    }
+
+    /** {@code lockstep run}, {@code lockstep demo}, ... (the emulator calls itself lockstep-emulator). */
+    private static String qualifiedName(CommandLine commandLine) {
+        CommandLine parent = commandLine.getParent();
+        return parent == null ? commandLine.getCommandName()
+                : parent.getCommandName() + " " + commandLine.getCommandName();
+    }
+}

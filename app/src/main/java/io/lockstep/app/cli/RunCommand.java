@@ -1,0 +1,219 @@
+package io.lockstep.app.cli;
+
+import io.lockstep.app.assemble.AssemblerOptions;
+import io.lockstep.app.assemble.BoundMode;
+import io.lockstep.app.event.BadInputMode;
+import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.job.JobFailures;
+import io.lockstep.app.job.LockstepPipeline;
+import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.route.UnknownTableMode;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lockstep run}: the main job ({@link LockstepPipeline}) from the options. With {@code java -jar} it runs
+ * on a local MiniCluster in this JVM; under {@code flink run -c io.lockstep.app.cli.LockstepMain lockstep.jar run
+ * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment).
+ *
+ * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
+ * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run the job: CDC events from Kafka, source transactions rebuilt, loaded atomically "
+                + "across tables. Local MiniCluster by default; also submittable with `flink run`.")
+public final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--kafka-bootstrap", required = true, paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap.servers.")
+    String kafkaBootstrap;
+
+    @Option(names = "--topic", required = true, description = "The CDC topic (Debezium: data topics and the "
+            + "transaction topic routed into this one topic).")
+    String topic;
+
+    @Option(names = "--format", required = true, paramLabel = "maxwell|debezium",
+            description = "Input format: ${COMPLETION-CANDIDATES}.")
+    CdcFormat format;
+
+    @Option(names = "--group-id", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
+    String groupId = PipelineConfig.DEFAULT_GROUP_ID;
+
+    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
+            description = "Further Kafka consumer setting (repeatable), e.g. security.protocol=SSL.")
+    Map<String, String> kafkaProperties = new LinkedHashMap<>();
+
+    @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "
+            + "then ends and the command exits 0.")
+    boolean bounded;
+
+    @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",
+            description = "StarRocks FE HTTP addresses, separated by ';'.")
+    String loadUrl;
+
+    @Option(names = "--jdbc-url", paramLabel = "jdbc:mysql://HOST:PORT",
+            description = "StarRocks MySQL-protocol URL (optional; used for probes only).")
+    String jdbcUrl;
+
+    @Option(names = "--database", required = true,
+            description = "Target database: every source table loads into the table of the same name there "
+                    + "(unless --table-map is given).")
+    String database;
+
+    @Option(names = "--table-map", paramLabel = "SRC_DB.T=DB.T[,...]",
+            description = "Explicit routing; only mapped tables load, others follow --unknown-table.")
+    String tableMap;
+
+    @Option(names = "--unknown-table", paramLabel = "fail|skip",
+            description = "A source table missing from --table-map: fail the job or skip its rows "
+                    + "(default: ${DEFAULT-VALUE}).")
+    UnknownTableMode unknownTable = UnknownTableMode.FAIL;
+
+    @Option(names = "--key-columns", paramLabel = "SRC_DB.T=COL[+COL...]",
+            description = "Primary-key columns of a source table (repeatable), to detect key-changing updates "
+                    + "when the messages do not carry the key.")
+    Map<String, String> keyColumns = new LinkedHashMap<>();
+
+    @Option(names = "--user", description = "StarRocks user (default: ${DEFAULT-VALUE}).")
+    String user = "root";
+
+    @Option(names = "--password", arity = "0..1", interactive = true, defaultValue = "${env:LOCKSTEP_PASSWORD:-}",
+            description = "StarRocks password; without a value it is prompted for; default: the environment "
+                    + "variable LOCKSTEP_PASSWORD, else empty. Never logged.")
+    String password;
+
+    @Option(names = "--label-prefix", description = "Stream load label prefix (default: the sink's).")
+    String labelPrefix;
+
+    @Option(names = "--parallelism", description = "Parallelism of every operator; more than the topic's "
+            + "partitions adds nothing (default: ${DEFAULT-VALUE}).")
+    int parallelism = 1;
+
+    @Option(names = "--checkpoint-interval", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Flink checkpoint interval, e.g. 10s; the sink commits everything at each checkpoint "
+                    + "and a restart replays from the last one (default: 10s).")
+    long checkpointIntervalMs = PipelineConfig.DEFAULT_CHECKPOINT_INTERVAL_MS;
+
+    @Option(names = "--commit-interval", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "The sink's commit interval (sink.buffer-flush.interval-ms): visibility latency "
+                    + "between checkpoints (default: 2s).")
+    long commitIntervalMs = PipelineConfig.DEFAULT_COMMIT_INTERVAL_MS;
+
+    @Option(names = "--restart-attempts", description = "Restarts after a failure before the job fails "
+            + "(default: ${DEFAULT-VALUE}).")
+    int restartAttempts = 3;
+
+    @Option(names = "--restart-delay", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Wait before each restart (default: 5s).")
+    long restartDelayMs = 5_000L;
+
+    @Option(names = "--bad-input", paramLabel = "fail|skip",
+            description = "A malformed event or one outside a transaction: fail the job naming topic, partition "
+                    + "and offset, or skip it with a warning (default: ${DEFAULT-VALUE}).")
+    BadInputMode badInput = BadInputMode.FAIL;
+
+    @Option(names = "--max-transaction-rows", description = "Most rows one source transaction may buffer "
+            + "(default: ${DEFAULT-VALUE}).")
+    long maxTransactionRows = AssemblerOptions.DEFAULT_MAX_ROWS;
+
+    @Option(names = "--max-transaction-bytes", description = "Most bytes one source transaction may buffer "
+            + "(default: ${DEFAULT-VALUE}).")
+    long maxTransactionBytes = AssemblerOptions.DEFAULT_MAX_SIZE_BYTES;
+
+    @Option(names = "--max-transaction-open", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Longest time a source transaction may stay open (default: 10m).")
+    long maxTransactionOpenMs = AssemblerOptions.DEFAULT_MAX_OPEN_MS;
+
+    @Option(names = "--on-bound", paramLabel = "fail|emit",
+            description = "A source transaction over a bound: fail the job naming it, or load it in parts "
+                    + "(default: ${DEFAULT-VALUE}).")
+    BoundMode onBound = BoundMode.FAIL;
+
+    @Option(names = "--sink-option", paramLabel = "KEY=VALUE",
+            description = "Any further sink option of docs/options.md (repeatable), applied last.")
+    Map<String, String> sinkOptions = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() {
+        PipelineConfig config = config();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        try {
+            LockstepPipeline.define(env, config, UnaryOperator.identity());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            env.execute("lockstep " + topic);
+            return 0;
+        } catch (Exception e) {
+            err.println("lockstep run: job failed: " + JobFailures.describe(e));
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+    }
+
+    /**
+     * @return the job's settings
+     * @throws ParameterException naming the option whose value is out of range or malformed
+     */
+    PipelineConfig config() {
+        requirePositive("--parallelism", parallelism);
+        requirePositive("--checkpoint-interval", checkpointIntervalMs);
+        requirePositive("--commit-interval", commitIntervalMs);
+        requirePositive("--max-transaction-rows", maxTransactionRows);
+        requirePositive("--max-transaction-bytes", maxTransactionBytes);
+        requirePositive("--max-transaction-open", maxTransactionOpenMs);
+        if (restartAttempts < 0) {
+            throw usage("--restart-attempts must not be negative, got " + restartAttempts);
+        }
+        try {
+            TableRouter.parse(tableMap, database, unknownTable);
+        } catch (IllegalArgumentException e) {
+            throw usage("--table-map: " + e.getMessage());
+        }
+        Properties kafka = new Properties();
+        kafka.putAll(kafkaProperties);
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : keyColumns.entrySet()) {
+            List<String> columns = Arrays.stream(entry.getValue().split("\\+")).map(String::trim).toList();
+            if (!entry.getKey().contains(".") || columns.stream().anyMatch(String::isEmpty)) {
+                throw usage("--key-columns must be SRC_DB.TABLE=COL[+COL...], got " + entry.getKey() + "="
+                        + entry.getValue());
+            }
+            keys.put(entry.getKey(), columns);
+        }
+        AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
+                maxTransactionOpenMs, onBound, badInput);
+        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafka, bounded, format, keys, loadUrl, jdbcUrl,
+                database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions);
+    }
+
+    private void requirePositive(String option, long value) {
+        if (value <= 0) {
+            throw usage(option + " must be positive, got " + value);
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

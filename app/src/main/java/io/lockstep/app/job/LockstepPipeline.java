@@ -1,0 +1,111 @@
+package io.lockstep.app.job;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.assemble.TransactionStreams;
+import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.kafka.CdcKafkaSource;
+import io.lockstep.app.route.TableRouter;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
+ * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
+ * ({@link SourcePartitionRouting}) → the multi-table sink ({@code SinkFunctionFactory.createSinkFunction} with
+ * {@code sink.transaction.multi-table.enabled=true}, docs/sinks.md). Every operator runs at the configured
+ * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint.
+ *
+ * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
+ * from checkpoints and savepoints across versions of the job.
+ */
+public final class LockstepPipeline {
+
+    /** Uid of the Kafka source (holds the partition offsets). */
+    public static final String SOURCE_UID = "lockstep-kafka-source";
+    /** Uid of the sink. */
+    public static final String SINK_UID = "lockstep-sink";
+    /** Name of the sink operator (its metric group carries the engine's metrics, e.g. {@code commits}). */
+    public static final String SINK_NAME = "lockstep multi-table sink";
+
+    private LockstepPipeline() {
+    }
+
+    /**
+     * Applies parallelism, checkpointing and the restart strategy to {@code env}, then adds the job.
+     *
+     * @param env the environment: {@code StreamExecutionEnvironment.getExecutionEnvironment()} (a local
+     *     MiniCluster under {@code java -jar}, the cluster under {@code flink run}) or a local one in tests
+     * @param config the job's settings
+     * @param beforeSink applied to the assembled rows before they are routed to the sink (the demo inserts
+     *     its fault trigger there); {@code UnaryOperator.identity()} otherwise
+     * @throws io.lockstep.flink.options.InvalidSinkOptionException (a subclass of
+     *     IllegalArgumentException) naming a sink option that is invalid
+     * @throws IllegalArgumentException for an invalid table map
+     */
+    public static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+        StarRocksSinkOptions sinkOptions = sinkOptions(config);
+        TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode());
+        Configuration settings = new Configuration();
+        settings.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, config.restartAttempts());
+        settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                Duration.ofMillis(config.restartDelayMs()));
+        env.configure(settings);
+        env.setParallelism(config.parallelism());
+        env.enableCheckpointing(config.checkpointIntervalMs()); // exactly-once mode (aligned barriers), the default
+
+        DataStream<SourceRecord> records = env.fromSource(
+                CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
+                        config.assembler().badInputMode(), config.kafkaProperties()),
+                WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
+                .uid(SOURCE_UID);
+        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records, config.format(),
+                config.format().decoder(config.keyColumns()), router, config.assembler());
+        SourcePartitionRouting routing = new SourcePartitionRouting();
+        beforeSink.apply(rows)
+                .partitionCustom(routing, routing)
+                .addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
+                .name(SINK_NAME)
+                .uid(SINK_UID);
+    }
+
+    /**
+     * The multi-table sink's options for {@code config} (docs/options.md): {@code database-name} and
+     * {@code table-name} {@code *} (each row names its table), {@code sink.version=V2}, multi-table
+     * transactions, JSON rows, the commit interval; then {@link PipelineConfig#sinkProperties()}.
+     *
+     * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
+     */
+    public static StarRocksSinkOptions sinkOptions(PipelineConfig config) {
+        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder()
+                .withProperty("load-url", config.loadUrl())
+                .withProperty("database-name", "*")
+                .withProperty("table-name", "*")
+                .withProperty("username", config.username())
+                .withProperty("password", config.password())
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
+        if (config.jdbcUrl() != null) {
+            builder.withProperty("jdbc-url", config.jdbcUrl());
+        }
+        if (config.labelPrefix() != null) {
+            builder.withProperty("sink.label-prefix", config.labelPrefix());
+        }
+        for (Map.Entry<String, String> option : config.sinkProperties().entrySet()) {
+            builder.withProperty(option.getKey(), option.getValue());
+        }
+        return builder.build();
+    }
+}

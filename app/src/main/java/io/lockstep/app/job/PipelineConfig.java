@@ -1,0 +1,100 @@
+package io.lockstep.app.job;
+
+import io.lockstep.app.assemble.AssemblerOptions;
+import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.route.UnknownTableMode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Everything {@link LockstepPipeline} needs to define the job Kafka → decode → assemble → route → multi-table
+ * sink. Built by {@code lockstep run} from its options, and by the demo. Immutable.
+ *
+ * @param kafkaBootstrap Kafka {@code bootstrap.servers}
+ * @param topic the CDC topic (Debezium: BEGIN, data events and END routed into this one topic)
+ * @param groupId Kafka consumer group (offsets are committed to it on checkpoints)
+ * @param kafkaProperties further Kafka consumer settings (security, timeouts), may be empty
+ * @param bounded {@code true} to stop at the end offsets seen at job start (a backfill; the job then ends)
+ * @param format the input format
+ * @param keyColumns primary-key columns per source table {@code db.table}, to detect key-changing updates
+ *     when the messages do not name the key; may be empty
+ * @param loadUrl StarRocks FE HTTP addresses, {@code host:port;host:port}
+ * @param jdbcUrl StarRocks MySQL-protocol URL, or {@code null} (only used for optional probes)
+ * @param database target database of the same-name routing
+ * @param tableMap {@code src_db.src_table=target_db.target_table,...}, or {@code null} for same-name routing
+ * @param unknownTableMode what happens to a table the map does not name
+ * @param username StarRocks user
+ * @param password StarRocks password (never logged)
+ * @param labelPrefix stream load label prefix, or {@code null} for the sink's default
+ * @param parallelism parallelism of every operator (&gt; 0); at most the topic's partition count is useful
+ * @param checkpointIntervalMs Flink checkpoint interval in ms (&gt; 0): the sink commits everything at each
+ *     checkpoint, and a restart replays from the last one
+ * @param commitIntervalMs the sink's commit interval ({@code sink.buffer-flush.interval-ms}) in ms
+ * @param restartAttempts restarts Flink tries after a failure before the job fails (&gt;= 0)
+ * @param restartDelayMs wait in ms before each restart (&gt;= 0)
+ * @param assembler the assemblers' bounds and bad-input handling
+ * @param sinkProperties further sink options ({@code docs/options.md}), applied last; may be empty
+ */
+public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
+        boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
+        String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
+        String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
+        int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
+
+    /** Default consumer group. */
+    public static final String DEFAULT_GROUP_ID = "lockstep";
+    /** Default checkpoint interval: 10 s. */
+    public static final long DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000L;
+    /** Default commit interval: 2 s (the sink's own default is 300 s). */
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 2_000L;
+
+    /**
+     * @throws NullPointerException for a missing required value
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
+    public PipelineConfig {
+        Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(groupId, "groupId");
+        kafkaProperties = copy(kafkaProperties);
+        Objects.requireNonNull(format, "format");
+        keyColumns = keyColumns == null ? Map.of() : Map.copyOf(keyColumns);
+        Objects.requireNonNull(loadUrl, "loadUrl");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(unknownTableMode, "unknownTableMode");
+        Objects.requireNonNull(username, "username");
+        password = password == null ? "" : password;
+        Objects.requireNonNull(assembler, "assembler");
+        sinkProperties = sinkProperties == null ? Map.of() : new LinkedHashMap<>(sinkProperties);
+        if (parallelism <= 0) {
+            throw new IllegalArgumentException("parallelism must be positive, got " + parallelism);
+        }
+        if (checkpointIntervalMs <= 0) {
+            throw new IllegalArgumentException("checkpoint interval must be positive, got " + checkpointIntervalMs);
+        }
+        if (restartAttempts < 0 || restartDelayMs < 0) {
+            throw new IllegalArgumentException("restart attempts and delay must not be negative, got "
+                    + restartAttempts + " and " + restartDelayMs);
+        }
+    }
+
+    private static Properties copy(Properties properties) {
+        Properties copy = new Properties();
+        if (properties != null) {
+            copy.putAll(properties);
+        }
+        return copy;
+    }
+
+    /** @return the password hidden, for {@code toString} */
+    @Override
+    public String toString() {
+        return "PipelineConfig[topic=" + topic + ", format=" + format + ", loadUrl=" + loadUrl + ", database="
+                + database + ", tableMap=" + tableMap + ", username=" + username + ", password=***, parallelism="
+                + parallelism + ", checkpointIntervalMs=" + checkpointIntervalMs + ", commitIntervalMs="
+                + commitIntervalMs + "]";
+    }
+}

@@ -1,0 +1,28 @@
+package io.lockstep.app.chaos;
+
+/** The fault classes of the chaos suite (issue 6), in the order of the summary table. */
+enum FaultClass {
+    TASK_FAILURE_AT_RECORD("task failure at a random record"),
+    TASK_FAILURE_IN_SNAPSHOT("task failure in snapshotState"),
+    TASK_FAILURE_AFTER_CHECKPOINT("task failure after checkpoint, before commit"),
+    SERVER_5XX("server 5xx"),
+    CONNECTION_DROPPED_MID_BODY("connection dropped mid-body"),
+    TXN_IN_PROCESSING_STORM("TXN_IN_PROCESSING storm"),
+    RUNNING_TXN_LIMIT("running-txn limit reached"),
+    SHARED_TXN_EXPIRED("shared transaction expired by the server"),
+    COMMIT_REPLY_LOST("commit reply lost"),
+    PUBLISH_TIMEOUT("publish timeout"),
+    SERVER_RESTART("server restart"),
+    SLOW_LOAD("slow load above the socket timeout");
+
+    private final String title;
+
+    FaultClass(String title) {
+        this.title = title;
+    }
+
+    /** @return the name printed in the summary */
+    String title() {
+        return title;
+    }
+}

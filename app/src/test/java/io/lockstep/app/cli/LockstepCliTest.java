@@ -1,0 +1,123 @@
+package io.lockstep.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Usage errors of the {@code lockstep} command line: exit code 2 and one line on stderr naming the option,
+ * never a stack trace. Nothing here starts a job or a server.
+ */
+class LockstepCliTest {
+    private static final String[] VALID_RUN = {"run", "--kafka-bootstrap", "localhost:9092", "--topic", "t",
+            "--format", "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop"};
+
+    @Test
+    void withoutACommandItAsksForOne() {
+        CliRun run = CliRun.of();
+        assertUsageError(run, "lockstep: missing command: run, demo or emulator");
+    }
+
+    @Test
+    void runNamesTheMissingRequiredOptions() {
+        CliRun run = CliRun.of("run", "--topic", "t");
+        assertUsageError(run, "lockstep run: Missing required options:");
+        assertThat(run.err()).contains("--kafka-bootstrap", "--format", "--load-url", "--database");
+    }
+
+    @Test
+    void runNamesAnInvalidFormat() {
+        CliRun run = CliRun.of(with("--format", "canal"));
+        assertUsageError(run, "--format");
+        assertThat(run.err()).contains("canal").contains("MAXWELL").contains("DEBEZIUM");
+    }
+
+    @Test
+    void formatAndModesAreCaseInsensitive() {
+        CliRun run = CliRun.of("run", "--kafka-bootstrap", "localhost:9092", "--topic", "t", "--format", "Maxwell",
+                "--load-url", "127.0.0.1:8030", "--database", "shop", "--bad-input", "skip", "--unknown-table", "SKIP",
+                "--on-bound", "Emit", "--parallelism", "0");
+        assertUsageError(run, "lockstep run: --parallelism must be positive, got 0");
+    }
+
+    @Test
+    void runNamesANonNumericParallelismAndABadDuration() {
+        assertUsageError(CliRun.of(with("--parallelism", "two")), "--parallelism");
+        assertUsageError(CliRun.of(with("--checkpoint-interval", "soon")), "--checkpoint-interval");
+    }
+
+    @Test
+    void runNamesAMalformedTableMap() {
+        CliRun run = CliRun.of(with("--table-map", "orders=shop.orders"));
+        assertUsageError(run, "lockstep run: --table-map: invalid table map entry 'orders=shop.orders'");
+    }
+
+    @Test
+    void runNamesAMalformedKeyColumnsEntry() {
+        assertUsageError(CliRun.of(with("--key-columns", "orders=id")), "lockstep run: --key-columns must be");
+    }
+
+    @Test
+    void runNamesAnUnknownSinkOptionBeforeStartingAnything() {
+        CliRun run = CliRun.of(with("--sink-option", "sink.buffer-flush.interval-msec=5"));
+        assertUsageError(run, "lockstep run: ");
+        assertThat(run.err()).contains("sink.buffer-flush.interval-msec").contains("sink.buffer-flush.interval-ms");
+    }
+
+    @Test
+    void unknownOptionsAreNamed() {
+        assertUsageError(CliRun.of(with("--paralelism", "2")), "Unknown options: '--paralelism', '2'");
+    }
+
+    @Test
+    void demoNamesAnInvalidRate() {
+        assertUsageError(CliRun.of("demo", "--rate", "0"), "lockstep demo: rate must be positive, got 0.0");
+        assertUsageError(CliRun.of("demo", "--duration", "forever"), "--duration");
+    }
+
+    @Test
+    void emulatorDelegatesToTheEmulatorsOwnCommand() {
+        CliRun run = CliRun.of("emulator", "--fe-port", "70000");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("lockstep-emulator: --fe-port must be 0-65535 (0 = random), got 70000");
+        CliRun help = CliRun.of("emulator", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("--ddl").contains("--fe-port");
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        CliRun run = CliRun.of("--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("run").contains("demo").contains("emulator");
+    }
+
+    @Test
+    void durationsTakeUnits() {
+        DurationMs converter = new DurationMs();
+        assertThat(converter.convert("250")).isEqualTo(250L);
+        assertThat(converter.convert("250ms")).isEqualTo(250L);
+        assertThat(converter.convert("10s")).isEqualTo(10_000L);
+        assertThat(converter.convert("2m")).isEqualTo(120_000L);
+        assertThat(converter.convert("1h")).isEqualTo(3_600_000L);
+        assertThatThrownBy(() -> converter.convert("-1s")).isInstanceOf(TypeConversionException.class)
+                .hasMessageContaining("'-1s' is not a duration");
+        assertThatThrownBy(() -> converter.convert("99999999999999999999")).isInstanceOf(TypeConversionException.class)
+                .hasMessageContaining("too large");
+    }
+
+    private static String[] with(String... more) {
+        String[] args = new String[VALID_RUN.length + more.length];
+        System.arraycopy(VALID_RUN, 0, args, 0, VALID_RUN.length);
+        System.arraycopy(more, 0, args, VALID_RUN.length, more.length);
+        return args;
+    }
+
+    private static void assertUsageError(CliRun run, String expected) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains(expected);
+        assertThat(run.err().strip().lines()).as("one line, no stack trace: %s", run.err()).hasSize(1);
+    }
+}

@@ -1,0 +1,257 @@
+package io.lockstep.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.app.testing.Samples;
+import io.lockstep.app.testing.TopicWriter;
+import io.lockstep.emulator.StarRocksEmulator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code lockstep run} end to end on a local MiniCluster: messages in the in-JVM Kafka broker (one per class),
+ * the job started through the command line, rows in the in-JVM StarRocks-compatible server (one per test).
+ * Bounded runs check final tables; unbounded runs check that bad input fails the job with a one-line error
+ * naming topic, partition and offset, after which everything committed before it is still there.
+ */
+class RunCommandIT {
+    private static final String BANK_DDL = "CREATE DATABASE bank;"
+            + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
+            + "CREATE TABLE bank.transfers (id BIGINT NOT NULL, from_id BIGINT, to_id BIGINT, amount DECIMAL(12, 2))"
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
+    private static EmbeddedKafka kafka;
+    private StarRocksEmulator starRocks;
+
+    @BeforeAll
+    static void startKafka() throws InterruptedException {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @AfterEach
+    void stopStarRocks() {
+        if (starRocks != null) {
+            starRocks.close();
+        }
+    }
+
+    @Test
+    void maxwellSampleFileLoadsTheFinalProductTable() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
+                + "id INT NOT NULL, name VARCHAR(255), description VARCHAR(512), weight DECIMAL(10, 3))"
+                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1").build().start();
+        kafka.createTopic("maxwell.test", 1);
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "maxwell.test")) {
+            writer.sendAll(Samples.lines(Samples.MAXWELL)); // identical to shared/samples/flink-json_maxwell-data.jsonl
+        }
+
+        CliRun run = CliRun.of(runArgs("maxwell.test", "maxwell", "inventory", "--bounded"));
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        // The sample: 9 inserts (xid 7125), updates of 106, 107, 110, 111, 101+102, inserts of 110 and 111, and
+        // deletes of 111 and 102+103. What is left, as the sample's last state:
+        assertThat(rows("SELECT id, name, description, weight FROM inventory.product ORDER BY id")).containsExactly(
+                "101|scooter|Small 2-wheel scooter|5.170",
+                "104|hammer|12oz carpenter's hammer|0.750",
+                "105|hammer|14oz carpenter's hammer|0.875",
+                "106|hammer|18oz carpenter hammer|1.000",
+                "107|rocks|box of assorted rocks|5.100",
+                "108|jacket|water resistent black wind breaker|0.100",
+                "109|spare tire|24 inch spare tire|22.200",
+                "110|jacket|new water resistent white wind breaker|0.500");
+    }
+
+    @Test
+    void debeziumTransactionsWithDeletesAndAPrimaryKeyChangeGiveTheFinalState() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("debezium.bank", 1);
+        List<String> messages = new ArrayList<>();
+        messages.addAll(new Txn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
+                .insert("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}")
+                .insert("accounts", "{\"id\":3,\"owner\":\"cy\",\"balance\":\"10.00\"}").messages());
+        messages.addAll(new Txn("t2")
+                .update("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}",
+                        "{\"id\":1,\"owner\":\"ada\",\"balance\":\"70.00\"}")
+                .update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}",
+                        "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}")
+                .insert("transfers", "{\"id\":1,\"from_id\":1,\"to_id\":2,\"amount\":\"30.00\"}").messages());
+        messages.addAll(new Txn("t3").delete("accounts", "{\"id\":3,\"owner\":\"cy\",\"balance\":\"10.00\"}")
+                .insert("transfers", "{\"id\":2,\"from_id\":3,\"to_id\":1,\"amount\":\"0.00\"}")
+                .delete("transfers", "{\"id\":2,\"from_id\":3,\"to_id\":1,\"amount\":\"0.00\"}").messages());
+        // The key changes from 2 to 20 in one update event (no record key: --key-columns names the key).
+        messages.addAll(new Txn("t4").update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}",
+                "{\"id\":20,\"owner\":\"bob\",\"balance\":\"80.00\"}").messages());
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "debezium.bank")) {
+            writer.sendAll(messages);
+        }
+
+        CliRun run = CliRun.of(runArgs("debezium.bank", "debezium", "bank", "--bounded",
+                "--key-columns", "src.accounts=id"));
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(rows("SELECT id, owner, balance FROM bank.accounts ORDER BY id"))
+                .containsExactly("1|ada|70.00", "20|bob|80.00");
+        assertThat(rows("SELECT id, from_id, to_id, amount FROM bank.transfers ORDER BY id"))
+                .containsExactly("1|1|2|30.00");
+    }
+
+    @Test
+    void malformedEventFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("bad.json", 1);
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.json")) {
+            writer.sendAll(firstTransaction());
+            CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.json", "debezium", "bank"));
+            awaitFirstTransactionVisible();
+            long offset = writer.send("{\"status\":\"BEGIN\",\"id\":\"t2\""); // cut off
+            CliRun run = job.get(120, TimeUnit.SECONDS);
+
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertOneLine(run.err(), "topic 'bad.json' partition 0 offset " + offset + ": malformed JSON");
+        }
+        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+    }
+
+    @Test
+    void unknownTableFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("bad.table", 1);
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.table")) {
+            writer.sendAll(firstTransaction());
+            CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.table", "debezium", "bank",
+                    "--table-map", "src.accounts=bank.accounts,src.transfers=bank.transfers"));
+            awaitFirstTransactionVisible();
+            List<String> audit = new Txn("t2").insert("audit", "{\"id\":1}").messages();
+            long offset = writer.sendAll(audit) - 1; // the data event, before END
+            CliRun run = job.get(120, TimeUnit.SECONDS);
+
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertOneLine(run.err(), "topic 'bad.table' partition 0 offset " + offset
+                    + ": source table 'src.audit' is not in the table map");
+        }
+        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+    }
+
+    @Test
+    void transactionWithoutEndFailsNamingBothPositionsAndKeepsWhatWasCommitted() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("bad.end", 1);
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.end")) {
+            writer.sendAll(firstTransaction());
+            CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.end", "debezium", "bank"));
+            awaitFirstTransactionVisible();
+            List<String> unfinished = new Txn("t2").insert("accounts", "{\"id\":9,\"owner\":\"eve\"}").messages();
+            long begin = writer.send(unfinished.get(0));
+            writer.send(unfinished.get(1)); // its END never comes
+            long nextBegin = writer.send(DebeziumMessages.beginJson("t3"));
+            CliRun run = job.get(120, TimeUnit.SECONDS);
+
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertOneLine(run.err(), "(started at topic 'bad.end' partition 0 offset " + begin + ") has no END: "
+                    + "BEGIN of transaction 't3' arrived at topic 'bad.end' partition 0 offset " + nextBegin);
+        }
+        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+    }
+
+    private String[] runArgs(String topic, String format, String database, String... more) {
+        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
+                "--topic", topic, "--format", format, "--load-url", starRocks.feUrl(), "--database", database,
+                "--parallelism", "1", "--checkpoint-interval", "1s", "--commit-interval", "300ms",
+                "--restart-attempts", "0", "--group-id", "it-" + topic));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    private static List<String> firstTransaction() {
+        return new Txn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
+                .insert("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}").messages();
+    }
+
+    private static CompletableFuture<CliRun> startUnbounded(String[] args) {
+        CompletableFuture<CliRun> job = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                job.complete(CliRun.of(args));
+            } catch (Throwable t) {
+                job.completeExceptionally(t);
+            }
+        }, "lockstep-run-it");
+        thread.setDaemon(true);
+        thread.start();
+        return job;
+    }
+
+    private void awaitFirstTransactionVisible() {
+        await().atMost(Duration.ofSeconds(90)).until(() -> starRocks.rowCount("bank", "accounts") == 2);
+    }
+
+    private static void assertOneLine(String err, String expected) {
+        assertThat(err).startsWith("lockstep run: job failed: ").contains(expected);
+        assertThat(err.strip().lines()).as("one line, no stack trace").hasSize(1);
+    }
+
+    private List<String> rows(String sql) {
+        return starRocks.query(sql).rows().stream()
+                .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|")))
+                .toList();
+    }
+
+    /** One Debezium transaction (MySQL connector, database {@code src}): BEGIN, data events, END with counts. */
+    private static final class Txn {
+        private final String id;
+        private final List<String> data = new ArrayList<>();
+        private final Map<String, Long> perTable = new LinkedHashMap<>();
+
+        Txn(String id) {
+            this.id = id;
+        }
+
+        Txn insert(String table, String after) {
+            return event(table, "c", "null", after);
+        }
+
+        Txn update(String table, String before, String after) {
+            return event(table, "u", before, after);
+        }
+
+        Txn delete(String table, String before) {
+            return event(table, "d", before, "null");
+        }
+
+        private Txn event(String table, String op, String before, String after) {
+            data.add(DebeziumMessages.dataJson("src", table, op, before, after, id, data.size() + 1));
+            perTable.merge("src." + table, 1L, Long::sum);
+            return this;
+        }
+
+        List<String> messages() {
+            List<String> messages = new ArrayList<>();
+            messages.add(DebeziumMessages.beginJson(id));
+            messages.addAll(data);
+            messages.add(DebeziumMessages.endJson(id, data.size(), perTable));
+            return messages;
+        }
+    }
+}

@@ -1,0 +1,339 @@
+package io.lockstep.core.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.annotation.concurrent.ThreadSafe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Apache Doris dialect of {@link TransactionClient}: Stream Load two-phase commit over HTTP (Doris reference =
+ * {@code doris-stream-load-protocol.md} §1–§4). Doris has no begin and no second load per transaction: ONE
+ * {@code PUT /api/{db}/{table}/_stream_load} with {@code two_phase_commit: true} begins, loads and pre-commits a
+ * transaction (state PRECOMMITTED, reported here as {@link LabelState#PREPARED}). So:
+ * <ul>
+ *   <li>{@link #begin} sends nothing: it remembers the {@code timeout} for the label's load and returns -1;</li>
+ *   <li>{@link #load} is the transaction's only load; a second load under a label already loaded is refused by the
+ *       server ("Label Already Exists") and fails here;</li>
+ *   <li>{@link #prepare} only checks, by label state, that the label is PRECOMMITTED (or already committed);</li>
+ *   <li>{@link #commit} and {@link #rollback} send {@code PUT /api/{db}/_stream_load_2pc} with {@code label} and
+ *       {@code txn_operation: commit|abort} to the configured FE addresses (load URLs), never to the BE that took
+ *       the load: any FE redirects to a live BE (Doris reference §1.2);</li>
+ *   <li>{@link #cancel} aborts by label (Doris has no {@code _cancel}).</li>
+ * </ul>
+ *
+ * <p>Success is an allow-list per operation: load {@code Status: Success} with {@code TwoPhaseCommit: "true"} (a
+ * reply without it means the server committed the load at once, which would break the guarantee, so it fails);
+ * commit and abort lower-case {@code status: Success}. Everything else is classified ({@link FailureClass}, same
+ * classes and bounded backoff as the StarRocks dialect); a non-success, unreadable or lost reply of a load, commit or
+ * abort is settled by a label-state query ({@code GET /api/{db}/get_load_state}), never by matching a message:
+ * <ul>
+ *   <li>commit succeeds on COMMITTED/VISIBLE (so re-committing an already committed label succeeds), abort on
+ *       ABORTED/UNKNOWN; a label still PRECOMMITTED is sent again; otherwise it fails naming label, database and the
+ *       likely cause;</li>
+ *   <li>a load whose outcome is unknown succeeds if its label is PRECOMMITTED, is sent again under the same label
+ *       if it is ABORTED or UNKNOWN (an aborted label is reusable at once, Doris reference §4.2), and waits while
+ *       PREPARE. Unlike a StarRocks transaction load, a re-sent Doris load cannot duplicate rows: the label admits
+ *       one live transaction.</li>
+ * </ul>
+ * "Label Already Exists" (Doris reference §4.2; the txn id is only inside {@code Message}): after an attempt of this
+ * call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is waited for; on a
+ * first attempt the label belongs to an orphan of an earlier run (never committed, never in any checkpoint), which
+ * is aborted by the txn id parsed from the message before the load is sent again; FINISHED (committed) fails.
+ *
+ * <p>Thread-safe: every field is final and thread-safe; calls for different labels may run at once.
+ */
+@ThreadSafe
+public final class DorisTransactionClient implements TransactionClient {
+    private static final Logger LOG = LoggerFactory.getLogger(DorisTransactionClient.class);
+    private static final int MAX_REMEMBERED_TIMEOUTS = 10_000;
+
+    private final TransactionClientConfig config;
+    private final LoadMetrics metrics;
+    private final Sleeper sleeper;
+    private final StarRocksHttp http;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final DorisTwoPhaseCommit twoPhase;
+    /** The begin {@code timeout} (s) per "db/label", sent with the label's load. Concurrent map. */
+    private final Map<String, Integer> timeoutsSeconds = new ConcurrentHashMap<>();
+
+    /** A client on the real clock. */
+    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics) {
+        this(config, metrics, Sleeper.SYSTEM);
+    }
+
+    /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
+    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.http = new StarRocksHttp(config);
+        this.twoPhase = new DorisTwoPhaseCommit(config, metrics, sleeper, http, mapper);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Sends nothing (a Doris transaction begins with its load): remembers {@code timeoutSeconds} for the load.
+     *
+     * @return always -1 (the txn id is known only after the load)
+     * @throws IllegalArgumentException for a multi-table transaction (Doris has no multi-table HTTP load, Doris
+     *                                  reference §1.1)
+     */
+    @Override
+    public long begin(TransactionRef txn, int timeoutSeconds) {
+        requireSingleTable(txn);
+        if (timeoutsSeconds.size() >= MAX_REMEMBERED_TIMEOUTS) {
+            timeoutsSeconds.clear();
+        }
+        timeoutsSeconds.put(key(txn), Math.max(0, timeoutSeconds));
+        return -1;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code PUT /api/{db}/{table}/_stream_load} with {@code Expect: 100-continue}, {@code label},
+     * {@code two_phase_commit: true} and the {@code timeout} given to {@link #begin} (unless the load properties
+     * carry one). The transaction is PRECOMMITTED afterwards.
+     *
+     * @throws TransactionException       on a data error (with an error-log excerpt), access denied, a label that is
+     *                                    already committed, a reply without two-phase commit, or used-up retries
+     * @throws IllegalArgumentException   if {@code table} is not the transaction's table, or it is multi-table
+     */
+    @Override
+    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        requireSingleTable(txn);
+        Objects.requireNonNull(body, "body");
+        if (!txn.table().equals(table)) {
+            throw new IllegalArgumentException("load into table " + table + " under " + txn
+                    + ": the table must be the transaction's table");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        loadProperties.forEach((name, value) -> {
+            if (!TransactionHeaders.isProtocolHeader(name) && !name.equalsIgnoreCase(DorisProtocol.TWO_PHASE_COMMIT)) {
+                headers.put(name, value);
+            }
+        });
+        Integer timeout = timeoutsSeconds.get(key(txn));
+        if (timeout != null && timeout > 0 && headers.keySet().stream().noneMatch("timeout"::equalsIgnoreCase)) {
+            headers.put("timeout", Integer.toString(timeout));
+        }
+        headers.put("label", txn.label());
+        headers.put(DorisProtocol.TWO_PHASE_COMMIT, "true");
+        String what = "two-phase stream load of " + body.length + " bytes into " + txn.database() + "." + table
+                + " under " + txn;
+        RetryBudget budget = budget(what);
+        boolean mayHaveLoaded = false;
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("PUT", DorisProtocol.streamLoadPath(txn.database(), table), headers, body, true);
+            } catch (NotSentException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                mayHaveLoaded = true;
+                if (settleLoad(txn, "I/O error " + e.getMessage(), FailureClass.CONNECTION, budget)) {
+                    return new LoadReply(body.length, budget.attempts());
+                }
+                continue;
+            }
+            if (reply.statusIn(DorisProtocol.SUCCESS)) {
+                if (!"true".equalsIgnoreCase(String.valueOf(reply.text("TwoPhaseCommit")).trim())) {
+                    throw new TransactionException(what + ": the server took the load WITHOUT two-phase commit"
+                            + " (TwoPhaseCommit '" + reply.text("TwoPhaseCommit") + "'), so it is committed already"
+                            + " and cannot wait for the checkpoint: " + reply.describe() + ". Check that the server"
+                            + " is Apache Doris with stream load 2PC and that no group_commit is configured",
+                            reply.status());
+                }
+                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+            }
+            if (reply.statusIn(DorisProtocol.LABEL_ALREADY_EXISTS)) {
+                if (labelConflict(txn, reply, mayHaveLoaded, budget, what)) {
+                    return new LoadReply(body.length, budget.attempts());
+                }
+                continue;
+            }
+            if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
+                mayHaveLoaded = true;
+                FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
+                if (settleLoad(txn, "reply " + reply.describe(), troubleClass, budget)) {
+                    return new LoadReply(body.length, budget.attempts());
+                }
+                continue;
+            }
+            FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
+                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                continue;
+            }
+            throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
+                    + hint(failureClass) + errorLog(reply), reply.status());
+        }
+    }
+
+    /**
+     * After an unclear load outcome: true when the label is PRECOMMITTED (the load was taken); otherwise waits the
+     * backoff so the caller sends the load again, or throws when the label says it never can.
+     */
+    private boolean settleLoad(TransactionRef txn, String trouble, FailureClass troubleClass, RetryBudget budget)
+            throws TransactionException {
+        LabelState state;
+        try {
+            state = twoPhase.pollWhilePrepare(txn);
+        } catch (TransactionException e) {
+            throw new TransactionException("outcome of the load of " + txn + " is unknown after " + trouble
+                    + ", and the label state could not be read: " + e.getMessage(), null, e);
+        }
+        if (state == LabelState.PREPARED) {
+            LOG.info("load of {}: settled as pre-committed by label state after {}", txn, trouble);
+            return true;
+        }
+        if (state.isCommitted()) {
+            throw new TransactionException("load of " + txn + " failed: label " + txn.label() + " is already " + state
+                    + " in database " + txn.database() + " after " + trouble + "; a label this sink has not committed"
+                    + " yet was committed by someone else: use a sink.label-prefix no other writer uses", null);
+        }
+        budget.retryOrFail(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
+                trouble + "; label state " + state, null, null);
+        return false;
+    }
+
+    /** "Label Already Exists": true = it is this call's earlier attempt, pre-committed; false = send again. */
+    private boolean labelConflict(TransactionRef txn, ServerReply reply, boolean mayHaveLoaded, RetryBudget budget,
+                                  String what) throws TransactionException {
+        String existing = DorisProtocol.existingJobStatus(reply);
+        OptionalLong txnId = DorisProtocol.conflictingTxnId(reply.message());
+        if (existing.equals("FINISHED")) {
+            throw new TransactionException(what + " failed: the label is already committed (ExistingJobStatus"
+                    + " FINISHED" + (txnId.isPresent() ? ", txn " + txnId.getAsLong() : "") + "): " + reply.describe()
+                    + ". Another run or writer used this label; change sink.label-prefix or restore from the latest"
+                    + " checkpoint", reply.status());
+        }
+        if (mayHaveLoaded) {
+            if (existing.equals("PRECOMMITTED")) {
+                LOG.info("{}: an earlier attempt of this load is pre-committed ({})", what, reply.describe());
+                return true;
+            }
+            budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
+            return false;
+        }
+        // First attempt: an orphan of an earlier run holds the label. Nobody will commit it: abort it, load again.
+        LOG.warn("{}: label held by an orphan transaction ({}, txn {}) of an earlier run; aborting it and loading"
+                + " again", what, existing, txnId.isPresent() ? txnId.getAsLong() : "unknown");
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (txnId.isPresent()) {
+            headers.put("txn_id", Long.toString(txnId.getAsLong()));
+        } else {
+            headers.put("label", txn.label());
+        }
+        twoPhase.send(SettledOp.ROLLBACK, txn, headers);
+        budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, "orphan transaction aborted: " + reply.describe(),
+                reply.status(), null);
+        return false;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Doris pre-commits with the load itself, so this only reads the label state (polling while PREPARE, up to
+     * {@code labelStateTimeoutMs}): PRECOMMITTED, COMMITTED or VISIBLE succeed.
+     */
+    @Override
+    public void prepare(TransactionRef txn) throws TransactionException {
+        requireSingleTable(txn);
+        LabelState state = twoPhase.pollWhilePrepare(txn);
+        if (state != LabelState.PREPARED && !state.isCommitted()) {
+            throw new TransactionException("prepare of " + txn + " failed: label " + txn.label() + " in database "
+                    + txn.database() + " is " + state + ", not PRECOMMITTED. " + DorisTwoPhaseCommit.likelyCause(state), null);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code PUT /api/{db}/_stream_load_2pc} with {@code label} and {@code txn_operation: commit}, through the
+     * FE addresses. A label already COMMITTED or VISIBLE succeeds.
+     */
+    @Override
+    public void commit(TransactionRef txn) throws TransactionException {
+        requireSingleTable(txn);
+        twoPhase.send(SettledOp.COMMIT, txn, Map.of("label", txn.label()));
+        timeoutsSeconds.remove(key(txn));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code PUT /api/{db}/_stream_load_2pc} with {@code label} and {@code txn_operation: abort}; an ABORTED or
+     * UNKNOWN label counts as aborted, a COMMITTED or VISIBLE one fails.
+     */
+    @Override
+    public void rollback(TransactionRef txn) throws TransactionException {
+        requireSingleTable(txn);
+        twoPhase.send(SettledOp.ROLLBACK, txn, Map.of("label", txn.label()));
+        timeoutsSeconds.remove(key(txn));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3); PRECOMMITTED is
+     * {@link LabelState#PREPARED}. See {@link DorisTwoPhaseCommit#labelState}.
+     */
+    @Override
+    public LabelState labelState(String database, String label) throws TransactionException {
+        return twoPhase.labelState(database, label);
+    }
+
+    /** {@inheritDoc} <p>Doris has no {@code _cancel}: aborts the label through {@code _stream_load_2pc}. */
+    @Override
+    public void cancel(String database, String table, String label) throws TransactionException {
+        rollback(TransactionRef.singleTable(database, table, label));
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    private static void requireSingleTable(TransactionRef txn) {
+        Objects.requireNonNull(txn, "txn");
+        if (txn.multiTable()) {
+            throw new IllegalArgumentException(txn + ": Doris has no multi-table transaction over HTTP (one stream"
+                    + " load = one table's transaction); use one transaction per table");
+        }
+    }
+
+    private ServerReply call(String method, String path, Map<String, String> headers, byte[] body,
+                             boolean expectContinue) throws IOException {
+        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
+    }
+
+    private String errorLog(ServerReply reply) {
+        return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());
+    }
+
+    private String hint(FailureClass failureClass) {
+        if (failureClass == FailureClass.ACCESS_DENIED) {
+            return " (check username '" + config.username() + "', its password and its LOAD privilege)";
+        }
+        return "";
+    }
+
+    private RetryBudget budget(String operation) {
+        return new RetryBudget(config, sleeper, metrics, operation);
+    }
+
+    private static String key(TransactionRef txn) {
+        return txn.database() + "/" + txn.label();
+    }
+}

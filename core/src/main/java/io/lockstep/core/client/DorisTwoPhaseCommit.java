@@ -1,0 +1,191 @@
+package io.lockstep.core.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.annotation.concurrent.ThreadSafe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The by-label half of the Doris dialect: commit and abort through {@code PUT /api/{db}/_stream_load_2pc} (Doris
+ * reference {@code doris-stream-load-protocol.md} §1.1, §3.3) and label-state queries through
+ * {@code GET /api/{db}/get_load_state} (§1.3), both sent to the configured FE addresses, which redirect to any live
+ * BE. Success of a commit or abort is the lower-case {@code status: Success}; any other reply, or none, is settled by
+ * the label's state, never by its message (see {@link DorisTransactionClient}).
+ *
+ * <p>Thread-safe: every field is final and thread-safe; owned by one {@link DorisTransactionClient}.
+ */
+@ThreadSafe
+final class DorisTwoPhaseCommit {
+    private static final Logger LOG = LoggerFactory.getLogger(DorisTwoPhaseCommit.class);
+
+    private final TransactionClientConfig config;
+    private final LoadMetrics metrics;
+    private final Sleeper sleeper;
+    private final StarRocksHttp http;
+    private final ObjectMapper mapper;
+
+    DorisTwoPhaseCommit(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper, StarRocksHttp http,
+                        ObjectMapper mapper) {
+        this.config = config;
+        this.metrics = metrics;
+        this.sleeper = sleeper;
+        this.http = http;
+        this.mapper = mapper;
+    }
+
+    /**
+     * Commits ({@link SettledOp#COMMIT}) or aborts ({@link SettledOp#ROLLBACK}) the transaction {@code target}
+     * names ({@code label}, or {@code txn_id} for an orphan); an unclear outcome is settled by the state of
+     * {@code txn.label()}: commit succeeds on COMMITTED/VISIBLE, abort on ABORTED/UNKNOWN, a label still open is sent
+     * again (bounded).
+     *
+     * @throws TransactionException naming label, database, the state found and the likely cause
+     */
+    void send(SettledOp op, TransactionRef txn, Map<String, String> target) throws TransactionException {
+        boolean commit = op == SettledOp.COMMIT;
+        String what = (commit ? "commit" : "abort") + " of " + txn
+                + (target.containsKey("txn_id") ? " (txn " + target.get("txn_id") + ")" : "");
+        Map<String, String> headers = new LinkedHashMap<>(target);
+        headers.put(DorisProtocol.TXN_OPERATION, commit ? "commit" : "abort");
+        headers.put("Expect", "100-continue");
+        RetryBudget budget = budget(what);
+        while (true) {
+            ServerReply reply = null;
+            String trouble;
+            IOException ioFailure = null;
+            try {
+                reply = call("PUT", DorisProtocol.twoPhaseCommitPath(txn.database()), headers);
+            } catch (NotSentException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                ioFailure = e;
+            }
+            String serverStatus = null;
+            if (reply != null) {
+                if (reply.statusIn(DorisProtocol.SUCCESS)) {
+                    return;
+                }
+                FailureClass failureClass = FailureClass.classify(reply);
+                if (failureClass == FailureClass.ACCESS_DENIED) {
+                    throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
+                            + hint(failureClass), reply.status());
+                }
+                if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
+                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
+                    continue;
+                }
+                trouble = "reply " + reply.describe();
+                serverStatus = reply.status();
+            } else {
+                trouble = "I/O error " + ioFailure.getMessage();
+            }
+            LabelState state;
+            try {
+                state = labelState(txn.database(), txn.label());
+            } catch (TransactionException e) {
+                throw new TransactionException("outcome of " + what + " is unknown after " + trouble
+                        + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
+            }
+            if (op.succeededIn(state)) {
+                LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
+                return;
+            }
+            if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
+                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
+                        ioFailure);
+                continue;
+            }
+            throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
+                    + " is " + state + " after " + trouble + ". " + (commit ? likelyCause(state)
+                    : "Likely cause: the transaction was already committed, so it cannot be aborted."),
+                    serverStatus, ioFailure);
+        }
+    }
+
+    /** Label state, re-polled with backoff while PREPARE (a load still running), up to labelStateTimeoutMs. */
+    LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
+        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
+        long waitMs = config.retryBackoffInitialMs();
+        while (true) {
+            LabelState state = labelState(txn.database(), txn.label());
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if (state != LabelState.PREPARE || remainingMs <= 0) {
+                return state;
+            }
+            try {
+                sleeper.sleep(Math.min(waitMs, remainingMs));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
+            }
+            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
+        }
+    }
+
+    static String likelyCause(LabelState state) {
+        if (state == LabelState.ABORTED) {
+            return "Likely cause: the pre-committed transaction timed out on the server"
+                    + " (stream_load_default_precommit_timeout_second, 3600 s by default) or was aborted by another"
+                    + " client; its rows are not in Doris.";
+        }
+        if (state == LabelState.UNKNOWN) {
+            return "Likely cause: Doris does not know the label: the load never happened, or its transaction ended"
+                    + " and was cleaned (streaming_label_keep_max_second, 12 h by default).";
+        }
+        return "";
+    }
+
+    /**
+     * The state of the newest transaction of {@code label}: {@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3): HTTP 200 with {@code code} 0 and the
+     * status in {@code data}; PRECOMMITTED maps to {@link LabelState#PREPARED}. Connection failures, broken replies
+     * and HTTP 5xx are retried; a non-zero {@code code} fails at once.
+     */
+    LabelState labelState(String database, String label) throws TransactionException {
+        String path = DorisProtocol.loadStatePath(database, label);
+        RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
+        while (true) {
+            ServerReply reply;
+            try {
+                reply = call("GET", path, Map.of());
+            } catch (IOException e) {
+                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            }
+            if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
+                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
+                continue;
+            }
+            String data = reply.text("data");
+            if (reply.httpStatus() != 200 || reply.number("code", -1) != 0 || data == null) {
+                String code = reply.text("code");
+                FailureClass failureClass = "401".equals(code) ? FailureClass.ACCESS_DENIED
+                        : FailureClass.classify(reply);
+                throw new TransactionException("label-state query for label " + label + " in database " + database
+                        + " failed (" + failureClass + "): " + reply.describe() + ", code " + code + ", data '"
+                        + data + "'" + hint(failureClass), reply.status());
+            }
+            return DorisProtocol.labelState(data);
+        }
+    }
+
+
+    private ServerReply call(String method, String path, Map<String, String> headers) throws IOException {
+        return ServerReply.decode(http.send(method, path, headers, null, false), mapper);
+    }
+
+    private String hint(FailureClass failureClass) {
+        if (failureClass == FailureClass.ACCESS_DENIED) {
+            return " (check username '" + config.username() + "', its password and its LOAD privilege)";
+        }
+        return "";
+    }
+
+    private RetryBudget budget(String operation) {
+        return new RetryBudget(config, sleeper, metrics, operation);
+    }
+}
