@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "lockstep-bench", mixinStandardHelpOptions = true,
         description = "Lockstep benchmarks: figures for the closing notes and the README.",
-        subcommands = {EmulatorIngestBenchmark.class, EngineThroughputBenchmark.class})
+        subcommands = {ReportCommand.class, EmulatorIngestBenchmark.class, EngineThroughputBenchmark.class,
+                MemoryBenchmark.class})
 public final class BenchMain implements Runnable {
 
     public static void main(String[] args) {

@@ -1,18 +1,37 @@
 package io.lockstep.core.buffer;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A batch of rows of one region, kept as the inside of a JSON array: rows (each a JSON object) separated by commas.
  * {@link #writeBody} frames one or more chunks as {@code [row,row,...]}.
+ *
+ * <p>The content lives in segments that are filled in turn and never copied while the chunk grows: each new segment
+ * is as large as the content so far (256 bytes first, at most {@value #MAX_SEGMENT_BYTES} bytes), so the spare
+ * capacity stays below half the content or one segment, and no row is copied twice on its way into the chunk. (A
+ * single array doubled on growth held up to twice a chunk's bytes and, while growing, three times: with a 128 MiB
+ * buffer that alone could pass the heap a 2 x buffer-size bound allows; see bench/README.md.)
  *
  * <p>Not thread-safe. While {@link ChunkState#ACTIVE} it is written by the task thread only, under the region
  * table's lock; once frozen it never changes again and is read by the manager thread, which took it under the same
  * lock.
  */
 public final class Chunk {
+    /**
+     * Largest segment, bytes: just under 256 KiB, so that a segment stays below G1's humongous-object threshold (half
+     * a region; regions are at least 1 MiB) instead of taking whole regions of its own, and four segments with their
+     * array headers fill a 1 MiB region exactly instead of three leaving a quarter of it empty.
+     */
+    static final int MAX_SEGMENT_BYTES = (1 << 18) - 64;
+    private static final int FIRST_SEGMENT_BYTES = 256;
+
     private final RegionKey region;
-    private byte[] content = new byte[256];
+    /** Full segments, in order; {@code current} follows them. */
+    private final List<byte[]> fullSegments = new ArrayList<>(4);
+    private byte[] current = new byte[FIRST_SEGMENT_BYTES];
+    private int currentBytes;
     private int contentBytes;
     private int rowCount;
     private long rowBytes;
@@ -27,21 +46,40 @@ public final class Chunk {
     /**
      * Appends one row.
      *
-     * @throws IllegalStateException if the chunk is not active
+     * @throws IllegalStateException if the chunk is not active, or if its content would pass 2 GiB
      */
     public void append(byte[] row) {
         requireState(ChunkState.ACTIVE, "append to");
-        int needed = contentBytes + row.length + 1;
-        if (needed > content.length) {
-            content = Arrays.copyOf(content, Math.max(needed, content.length * 2));
+        if ((long) contentBytes + row.length + 1 > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("chunk of " + region + " would pass 2 GiB with a row of " + row.length
+                    + " bytes");
         }
         if (rowCount > 0) {
-            content[contentBytes++] = ',';
+            if (currentBytes == current.length) {
+                nextSegment();
+            }
+            current[currentBytes++] = ',';
+            contentBytes++;
         }
-        System.arraycopy(row, 0, content, contentBytes, row.length);
+        int copied = 0;
+        while (copied < row.length) {
+            if (currentBytes == current.length) {
+                nextSegment();
+            }
+            int n = Math.min(row.length - copied, current.length - currentBytes);
+            System.arraycopy(row, copied, current, currentBytes, n);
+            copied += n;
+            currentBytes += n;
+        }
         contentBytes += row.length;
         rowCount++;
         rowBytes += row.length;
+    }
+
+    private void nextSegment() {
+        fullSegments.add(current);
+        current = new byte[Math.min(MAX_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, contentBytes))];
+        currentBytes = 0;
     }
 
     /**
@@ -54,9 +92,9 @@ public final class Chunk {
             throw new IllegalStateException("chunk of " + region + ": illegal move " + state + " -> " + next);
         }
         state = next;
-        if (next != ChunkState.ACTIVE) {
-            // frozen content never grows again: drop the spare capacity
-            content = contentBytes == content.length ? content : Arrays.copyOf(content, contentBytes);
+        if (next != ChunkState.ACTIVE && currentBytes < current.length) {
+            // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied)
+            current = Arrays.copyOf(current, currentBytes);
         }
     }
 
@@ -92,12 +130,21 @@ public final class Chunk {
             if (!first) {
                 body[at++] = ',';
             }
-            System.arraycopy(chunk.content, 0, body, at, chunk.contentBytes);
-            at += chunk.contentBytes;
+            at = chunk.copyContentTo(body, at);
             first = false;
         }
         body[at] = ']';
         return body;
+    }
+
+    /** Copies the content (rows and their separating commas) into {@code target} at {@code at}; returns the end. */
+    private int copyContentTo(byte[] target, int at) {
+        for (byte[] segment : fullSegments) {
+            System.arraycopy(segment, 0, target, at, segment.length);
+            at += segment.length;
+        }
+        System.arraycopy(current, 0, target, at, currentBytes);
+        return at + currentBytes;
     }
 
     private void requireState(ChunkState expected, String action) {
@@ -129,6 +176,15 @@ public final class Chunk {
     /** Sum of the rows' lengths, bytes: exactly what was reserved in the {@link MemoryBudget} for them. */
     public long rowBytes() {
         return rowBytes;
+    }
+
+    /** Bytes of the segments held now, spare capacity included (for tests of the memory bound). */
+    long capacityBytes() {
+        long capacity = current.length;
+        for (byte[] segment : fullSegments) {
+            capacity += segment.length;
+        }
+        return capacity;
     }
 
     /** The freeze sequence number, or -1 while active. */

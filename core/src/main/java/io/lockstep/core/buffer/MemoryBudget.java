@@ -3,6 +3,7 @@ package io.lockstep.core.buffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
@@ -60,11 +61,24 @@ public final class MemoryBudget {
      * @throws InterruptedException     if interrupted while waiting; nothing is reserved
      */
     public void reserve(long bytes, long maxBlockMs, String what) throws InterruptedException {
+        reserve(bytes, maxBlockMs, () -> what);
+    }
+
+    /**
+     * {@link #reserve(long, long, String)} with the request's name built only if an error needs it: the task thread
+     * reserves once per row, and building the name costs more than the reservation.
+     *
+     * @param what supplies the name of the request for error messages
+     * @throws BufferExhaustedException as {@link #reserve(long, long, String)}
+     * @throws InterruptedException     as {@link #reserve(long, long, String)}
+     */
+    public void reserve(long bytes, long maxBlockMs, Supplier<String> what) throws InterruptedException {
         if (bytes < 0) {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
         }
         if (bytes > hardLimitBytes) {
-            throw new BufferExhaustedException(what + " needs " + bytes + " bytes, more than the hard buffer limit of "
+            throw new BufferExhaustedException(what.get() + " needs " + bytes
+                    + " bytes, more than the hard buffer limit of "
                     + hardLimitBytes + " bytes (2 x buffer-size " + softLimitBytes + "); it can never fit");
         }
         boolean pressure;
@@ -86,13 +100,13 @@ public final class MemoryBudget {
     }
 
     @GuardedBy("lock")
-    private void waitForRoom(long bytes, long maxBlockMs, String what) throws InterruptedException {
+    private void waitForRoom(long bytes, long maxBlockMs, Supplier<String> what) throws InterruptedException {
         long remainingNs = TimeUnit.MILLISECONDS.toNanos(maxBlockMs);
         waitingThreads++;
         try {
             while (usedBytes + bytes > hardLimitBytes) {
                 if (remainingNs <= 0) {
-                    throw new BufferExhaustedException(what + " waited " + maxBlockMs + " ms for " + bytes
+                    throw new BufferExhaustedException(what.get() + " waited " + maxBlockMs + " ms for " + bytes
                             + " bytes of buffer: " + usedBytes + " of the hard limit " + hardLimitBytes
                             + " bytes (2 x buffer-size " + softLimitBytes + ") are in use and loads did not drain; "
                             + "check that the server accepts loads and that source transactions end");
@@ -116,9 +130,9 @@ public final class MemoryBudget {
     }
 
     @GuardedBy("lock")
-    private void failIfClosed(String what) {
+    private void failIfClosed(Supplier<String> what) {
         if (closedCause != null) {
-            throw new BufferExhaustedException(what + ": the buffer is closed: " + closedCause.getMessage(),
+            throw new BufferExhaustedException(what.get() + ": the buffer is closed: " + closedCause.getMessage(),
                     closedCause);
         }
     }

@@ -68,11 +68,21 @@ public final class Region {
      * moving each to {@link ChunkState#LOADING}.
      */
     public List<Chunk> takeFrozen(long maxSequence) {
+        return takeFrozen(maxSequence, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #takeFrozen(long)}, but stops once the chunks taken hold at least {@code maxRowBytes} row bytes
+     * (the first chunk is always taken, however large): the rest waits, in order, for a later load.
+     */
+    public List<Chunk> takeFrozen(long maxSequence, long maxRowBytes) {
         List<Chunk> taken = new ArrayList<>();
-        while (!frozen.isEmpty() && frozen.peekFirst().freezeSequence() <= maxSequence) {
+        long takenBytes = 0;
+        while (!frozen.isEmpty() && frozen.peekFirst().freezeSequence() <= maxSequence && takenBytes < maxRowBytes) {
             Chunk chunk = frozen.pollFirst();
             chunk.moveTo(ChunkState.LOADING);
             taken.add(chunk);
+            takenBytes += chunk.rowBytes();
         }
         return taken;
     }

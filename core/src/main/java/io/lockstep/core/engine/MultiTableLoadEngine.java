@@ -117,24 +117,29 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
-        String where = database + "." + table + " (partition " + partition + ")";
-        checkUsable("write to " + where);
-        JsonRows.checkObject(row, where);
+        // The task thread calls this once per row: the row's description is built only when a message needs it.
+        if (closed.get() || failure.get() != null) {
+            checkUsable("write to " + where(partition, database, table));
+        }
+        if (!JsonRows.isObject(row)) {
+            JsonRows.checkObject(row, where(partition, database, table));
+        }
         checkDatabase(database, table);
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();
         if (open + row.length > config.hardLimitBytes()) {
             throw new BufferExhaustedException("source transactions in progress hold " + open + " bytes (by partition: "
-                    + regions.openSourceTxnBytesByPartition() + "); with this row for " + where + " (" + row.length
+                    + regions.openSourceTxnBytesByPartition() + "); with this row for "
+                    + where(partition, database, table) + " (" + row.length
                     + " bytes) they pass the hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x "
                     + "buffer-size " + config.bufferSizeBytes() + ") and can never be loaded whole: split source "
                     + "transactions upstream or raise sink.transaction.multi-table.buffer-size");
         }
         try {
-            budget.reserve(row.length, config.maxBlockMs(), "row for " + where);
+            budget.reserve(row.length, config.maxBlockMs(), () -> "row for " + where(partition, database, table));
         } catch (BufferExhaustedException e) {
-            failure.rethrowIfFailed("write to " + where);
+            failure.rethrowIfFailed("write to " + where(partition, database, table));
             throw e;
         }
         try {
@@ -242,6 +247,11 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     private void crash(Throwable t) {
         cycle.fail(t);
+    }
+
+    /** How messages name a row's target, e.g. {@code db.orders (partition 3)}. */
+    private static String where(int partition, String database, String table) {
+        return database + "." + table + " (partition " + partition + ")";
     }
 
     private void checkUsable(String call) {

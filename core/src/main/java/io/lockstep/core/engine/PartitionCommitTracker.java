@@ -16,26 +16,50 @@ import java.util.TreeSet;
  * checks and the "source transaction larger than the hard limit" check. {@link #reset()} keeps open source
  * transactions: their rows are still buffered and belong to a later cycle.
  *
- * <p>Not thread-safe: owned by {@link RegionTable} and used under its lock.
+ * <p>Not thread-safe: owned by {@link RegionTable} and used under its lock; only {@link #openSourceTxnBytes()} may
+ * be read without it.
  */
 final class PartitionCommitTracker {
     /** A partition's status within the current commit cycle. */
     enum PartitionStatus { ACTIVE, TXN_END_SEEN }
 
-    private record OpenSourceTxn(long sinceMs, long rowBytes) {
+    /** One open source transaction; mutable, so a row costs no allocation. */
+    private static final class OpenSourceTxn {
+        private final long sinceMs;
+        private long rowBytes;
+
+        OpenSourceTxn(long sinceMs, long rowBytes) {
+            this.sinceMs = sinceMs;
+            this.rowBytes = rowBytes;
+        }
+
+        long sinceMs() {
+            return sinceMs;
+        }
+
+        long rowBytes() {
+            return rowBytes;
+        }
     }
 
     private final Map<Integer, PartitionStatus> status = new TreeMap<>();
     private final Map<Integer, OpenSourceTxn> open = new HashMap<>();
-    /** Sum of {@code rowBytes} over {@code open}. */
-    private long openRowBytes;
+    /**
+     * Sum of {@code rowBytes} over {@code open}. Written under the region table's lock like everything here, but
+     * volatile, so that {@link #openSourceTxnBytes()} may be read without it (the task thread checks it once per
+     * row).
+     */
+    private volatile long openRowBytes;
 
     /** A row of {@code rowBytes} bytes was written for {@code partition} at {@code nowMs}. */
     void onWrite(int partition, long rowBytes, long nowMs) {
         status.putIfAbsent(partition, PartitionStatus.ACTIVE);
         OpenSourceTxn txn = open.get(partition);
-        open.put(partition, txn == null ? new OpenSourceTxn(nowMs, rowBytes)
-                : new OpenSourceTxn(txn.sinceMs(), txn.rowBytes() + rowBytes));
+        if (txn == null) {
+            open.put(partition, new OpenSourceTxn(nowMs, rowBytes));
+        } else {
+            txn.rowBytes += rowBytes;
+        }
         openRowBytes += rowBytes;
     }
 

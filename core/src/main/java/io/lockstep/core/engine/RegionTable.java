@@ -234,12 +234,27 @@ final class RegionTable {
      * {@code maxSequence}, each region's in FIFO order, moved to LOADING.
      */
     List<Chunk> takeFrozen(String table, long maxSequence) {
+        return takeFrozen(table, maxSequence, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #takeFrozen(String, long)}, but stops once the chunks taken hold at least {@code maxRowBytes} row
+     * bytes (at least one chunk is taken); each region's remaining chunks keep their FIFO order for the next load.
+     */
+    List<Chunk> takeFrozen(String table, long maxSequence, long maxRowBytes) {
         lock.lock();
         try {
             List<Chunk> taken = new ArrayList<>();
+            long takenBytes = 0;
             for (Region region : regions.values()) {
+                if (takenBytes >= maxRowBytes) {
+                    break;
+                }
                 if (region.key().table().equals(table)) {
-                    taken.addAll(region.takeFrozen(maxSequence));
+                    for (Chunk chunk : region.takeFrozen(maxSequence, maxRowBytes - takenBytes)) {
+                        taken.add(chunk);
+                        takenBytes += chunk.rowBytes();
+                    }
                 }
             }
             return taken;
@@ -321,12 +336,7 @@ final class RegionTable {
 
     /** Row bytes of all open source transactions together. */
     long openSourceTxnBytes() {
-        lock.lock();
-        try {
-            return tracker.openSourceTxnBytes();
-        } finally {
-            lock.unlock();
-        }
+        return tracker.openSourceTxnBytes(); // a volatile read: no lock, the task thread asks once per row
     }
 
     /** Row bytes of each open source transaction, by partition. */

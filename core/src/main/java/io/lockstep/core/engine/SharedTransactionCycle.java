@@ -56,6 +56,12 @@ final class SharedTransactionCycle {
     private final Runnable wakeManager;
     private final Supplier<String> database;
     private final Ticker ticker;
+    /**
+     * Row bytes one load takes at most (more only when a single chunk is larger): a load's body is a copy of its
+     * chunks, held next to them until the reply, so this bounds the heap a load adds to the buffered bytes:
+     * buffer-size / 8, between 1 and 16 MiB.
+     */
+    private final long maxLoadRowBytes;
 
     /** Written by the manager thread only (through {@link #moveTo}); volatile so any thread may read it. */
     private volatile SharedTransactionState state = SharedTransactionState.NONE;
@@ -90,6 +96,7 @@ final class SharedTransactionCycle {
         this.wakeManager = wakeManager;
         this.database = database;
         this.ticker = ticker;
+        this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
     }
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -204,7 +211,7 @@ final class SharedTransactionCycle {
             if (inFlight.containsKey(table)) {
                 continue;
             }
-            List<Chunk> chunks = regions.takeFrozen(table, maxSequence);
+            List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
             if (!chunks.isEmpty()) {
                 startLoad(table, chunks);
             }
@@ -213,16 +220,19 @@ final class SharedTransactionCycle {
 
     private void startLoad(String table, List<Chunk> chunks) {
         TransactionRef target = txn;
-        byte[] body = Chunk.writeBody(chunks);
+        int bodyBytes = Chunk.bodyLength(chunks);
         Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
         inFlight.put(table, chunks);
         ioExecutor.execute(() -> {
             LoadCompletion done;
             try {
+                // built on the I/O thread: the copy of up to maxLoadRowBytes must not hold up the manager's scan;
+                // the chunks are LOADING, so nothing changes them until this load's completion is handled
+                byte[] body = Chunk.writeBody(chunks);
                 LoadReply reply = client.load(target, table, body, properties);
-                done = new LoadCompletion(table, table, target, chunks, body.length, reply, null);
+                done = new LoadCompletion(table, table, target, chunks, bodyBytes, reply, null);
             } catch (Throwable t) {
-                done = new LoadCompletion(table, table, target, chunks, body.length, null, t);
+                done = new LoadCompletion(table, table, target, chunks, bodyBytes, null, t);
             }
             completions.add(done);
             wakeManager.run();

@@ -189,13 +189,17 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
-        String where = database + "." + table;
-        checkUsable("write to " + where);
-        JsonRows.checkObject(row, where);
+        // once per row: the row's description is built only when a message needs it
+        if (closed.get() || failure.get() != null) {
+            checkUsable("write to " + database + "." + table);
+        }
+        if (!JsonRows.isObject(row)) {
+            JsonRows.checkObject(row, database + "." + table);
+        }
         try {
-            budget.reserve(row.length, config.maxBlockMs(), "row for " + where);
+            budget.reserve(row.length, config.maxBlockMs(), () -> "row for " + database + "." + table);
         } catch (io.lockstep.core.buffer.BufferExhaustedException e) {
-            failure.rethrowIfFailed("write to " + where);
+            failure.rethrowIfFailed("write to " + database + "." + table);
             throw e;
         }
         try {

@@ -43,6 +43,41 @@ class ChunkTest {
     }
 
     @Test
+    void rowsSpanningManySegmentsComeBackWholeAndInOrder() {
+        Chunk chunk = new Chunk(key);
+        StringBuilder expected = new StringBuilder("[");
+        // 3,001-byte rows cross every segment boundary at a different offset; 1,200 of them pass 3 MiB, so the
+        // segments reach their largest size
+        for (int i = 0; i < 1200; i++) {
+            String row = "{\"i\":" + String.format("%04d", i) + ",\"v\":\"" + "x".repeat(2984) + "\"}";
+            chunk.append(b(row));
+            expected.append(i == 0 ? "" : ",").append(row);
+        }
+        expected.append(']');
+        chunk.freeze(1);
+        byte[] body = Chunk.writeBody(List.of(chunk));
+        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+        assertThat(Chunk.bodyLength(List.of(chunk))).isEqualTo(body.length);
+        assertThat(chunk.rowBytes()).isEqualTo(1200L * 3001);
+    }
+
+    @Test
+    void spareCapacityStaysBelowTheContentOrOneSegment() {
+        Chunk chunk = new Chunk(key);
+        byte[] row = b("{\"v\":\"" + "y".repeat(190) + "\"}");
+        for (int i = 0; i < 50_000; i++) {
+            chunk.append(row);
+            long content = chunk.rowBytes() + chunk.rowCount() - 1;
+            long spare = chunk.capacityBytes() - content;
+            assertThat(spare).as("spare after %d rows", i + 1)
+                    .isLessThanOrEqualTo(Math.max(256, Math.min(content, Chunk.MAX_SEGMENT_BYTES)));
+        }
+        chunk.freeze(1);
+        assertThat(chunk.capacityBytes()).as("frozen: no spare capacity")
+                .isEqualTo(chunk.rowBytes() + chunk.rowCount() - 1);
+    }
+
+    @Test
     void stateMachineAllowsOnlyItsTable() {
         Chunk chunk = new Chunk(key);
         chunk.append(b("{}"));

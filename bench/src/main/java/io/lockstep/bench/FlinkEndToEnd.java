@@ -1,0 +1,158 @@
+package io.lockstep.bench;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.emulator.StarRocksEmulator;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * End-to-end runs in a Flink MiniCluster (one per run, in this JVM): {@link TxnSource} → keyBy(sourcePartition) →
+ * the multi-table sink from {@link SinkFunctionFactory}, or {@link SingleTableRowSource} → the exactly-once sink;
+ * both load into the emulator given. Request counts come from the sinks' own metrics ({@link BenchMetricReporter}).
+ */
+final class FlinkEndToEnd {
+    /** Header tables h0..h3 (one per source partition) and shared tables s0..s2, plus eo for exactly-once. */
+    static final List<String> TABLES = List.of("h0", "h1", "h2", "h3", "s0", "s1", "s2", "eo");
+    private static final int MAX_PARALLELISM = 128;
+
+    private FlinkEndToEnd() {
+    }
+
+    /**
+     * A multi-table run.
+     *
+     * @param txnsPerSecond 0 = as fast as the sink accepts
+     * @param probe         null, or the freshness probe to stop once the job ended
+     */
+    static Figures multiTable(String name, StarRocksEmulator emulator, int parallelism, int rowBytes,
+                              long commitIntervalMs, long txnsPerSecond, long durationMs, boolean logEmissions)
+            throws Exception {
+        TxnSource.reset(logEmissions);
+        BenchMetricReporter.reset();
+        long storedBefore = EngineScenario.storedRows(emulator, TABLES);
+        StreamExecutionEnvironment env = environment(parallelism);
+        int[] partitions = spreadPartitions(TxnSource.PARTITIONS_MAX, parallelism);
+        DataStream<DefaultStarRocksRowData> rows = env.addSource(
+                new TxnSource(partitions, rowBytes, txnsPerSecond, durationMs, logEmissions), "txn-source");
+        rows.keyBy(DefaultStarRocksRowData::getSourcePartition)
+                .addSink(SinkFunctionFactory.createSinkFunction(multiTableOptions(emulator, commitIntervalMs)))
+                .name("starrocks");
+        return execute(name, env, emulator, storedBefore, sumEmitted());
+    }
+
+    /** An exactly-once single-table run into {@code bench.eo} with checkpoints every {@code checkpointMs}. */
+    static Figures exactlyOnce(String name, StarRocksEmulator emulator, int rowBytes, long checkpointMs,
+                               long durationMs) throws Exception {
+        TxnSource.reset(false);
+        BenchMetricReporter.reset();
+        long storedBefore = EngineScenario.storedRows(emulator, TABLES);
+        StreamExecutionEnvironment env = environment(1);
+        env.enableCheckpointing(checkpointMs);
+        env.addSource(new SingleTableRowSource("eo", rowBytes, durationMs), "row-source")
+                .addSink(SinkFunctionFactory.createSinkFunction(StarRocksSinkOptions.builder()
+                        .withProperty("load-url", emulator.feUrl())
+                        .withProperty("database-name", BenchTables.DATABASE)
+                        .withProperty("table-name", "eo")
+                        .withProperty("username", "root")
+                        .withProperty("password", "")
+                        .withProperty("sink.version", "V2")
+                        .withProperty("sink.semantic", "exactly-once")
+                        .withProperty("sink.label-prefix", "bench-eo")
+                        .withProperty("sink.properties.format", "json")
+                        .withProperty("sink.properties.strip_outer_array", "true")
+                        .build()))
+                .name("starrocks");
+        return execute(name, env, emulator, storedBefore, 0);
+    }
+
+    private static Figures execute(String name, StreamExecutionEnvironment env, StarRocksEmulator emulator,
+                                   long storedBefore, long ignored) throws Exception {
+        ProcessCpu.Sample cpuStart = ProcessCpu.sample();
+        env.execute(name);
+        long end = System.nanoTime();
+        ProcessCpu.Sample cpu = ProcessCpu.sample().minus(cpuStart);
+        long rows = TxnSource.ROWS.get();
+        long stored = EngineScenario.storedRows(emulator, TABLES) - storedBefore;
+        if (stored != rows) {
+            throw new IllegalStateException(name + ": the source emitted " + rows + " rows, the emulator stored "
+                    + stored);
+        }
+        long loads = BenchMetricReporter.sum(MetricNames.LOADS);
+        long commits = BenchMetricReporter.sum(MetricNames.COMMITS);
+        long rollbacks = BenchMetricReporter.sum(MetricNames.ROLLBACKS);
+        long requests = loads + 2 * (commits + rollbacks);
+        double seconds = (end - TxnSource.FIRST_EMIT_NANOS.get()) / 1e9;
+        return new Figures(name, rows, TxnSource.BYTES.get(), seconds, sumEmitted(), requests, loads, cpu);
+    }
+
+    /** Source transactions emitted over all partitions in the last run. */
+    static long sumEmitted() {
+        long n = 0;
+        for (int i = 0; i < TxnSource.PARTITIONS_MAX; i++) {
+            n += TxnSource.EMITTED.get(i);
+        }
+        return n;
+    }
+
+    /** Seconds the source emitted in the last run. */
+    static double emitSeconds() {
+        return (TxnSource.LAST_EMIT_NANOS.get() - TxnSource.FIRST_EMIT_NANOS.get()) / 1e9;
+    }
+
+    private static StreamExecutionEnvironment environment(int parallelism) {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(RestOptions.BIND_PORT, "0");
+        conf.setString("metrics.reporter.bench.factory.class", BenchMetricReporter.class.getName());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
+        env.setMaxParallelism(MAX_PARALLELISM);
+        return env;
+    }
+
+    private static StarRocksSinkOptions multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", emulator.feUrl())
+                .withProperty("database-name", "*")
+                .withProperty("table-name", "*")
+                .withProperty("username", "root")
+                .withProperty("password", "")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.semantic", "at-least-once")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .withProperty("sink.buffer-flush.interval-ms", String.valueOf(commitIntervalMs))
+                .withProperty("sink.label-prefix", "bench")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true")
+                .build();
+    }
+
+    /**
+     * {@code n} source partition ids such that index {@code i} goes to sink subtask {@code i mod parallelism} under
+     * keyBy (plain 0..n-1 can all land on one subtask).
+     */
+    static int[] spreadPartitions(int n, int parallelism) {
+        int[] result = new int[n];
+        List<Integer> used = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int want = i % parallelism;
+            for (int p = 0; ; p++) {
+                if (!used.contains(p)
+                        && KeyGroupRangeAssignment.assignKeyToParallelOperator(p, MAX_PARALLELISM, parallelism) == want) {
+                    result[i] = p;
+                    used.add(p);
+                    break;
+                }
+            }
+        }
+        return result;
+    }
+}

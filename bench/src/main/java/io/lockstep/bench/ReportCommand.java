@@ -1,0 +1,249 @@
+package io.lockstep.bench;
+
+import io.lockstep.emulator.StarRocksEmulator;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The whole benchmark run behind {@code ./bench/run}: JMH, ceiling and engine, Flink end to end (throughput and
+ * freshness), exactly-once, memory (forked JVM); writes {@code <out>/<date>.md} and its PNG plots. Each measurement
+ * is short (5-20 s) so the run stays under 10 minutes on 2 cores. A failed measurement is reported in the file, and
+ * the others still run.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Runs every measurement and writes the markdown report with plots.")
+public final class ReportCommand implements Callable<Integer> {
+    private static final int[] ROW_SIZES = {200, 2048};
+    /** The engine's default I/O threads: loads in flight at once per engine. */
+    private static final int IO_THREADS = 2;
+    /**
+     * The memory runs' heap: the goal's bound (2 x buffer-size of 128 MiB + 64 MiB) plus 64 MiB, so that the collector
+     * has room to work and the live set, not GC headroom, decides.
+     */
+    static final int MEMORY_HEAP_MB = 2 * 128 + 64 + 64;
+
+    @Option(names = "--out", description = "Directory of the report (default: ${DEFAULT-VALUE}).")
+    Path out = Path.of("bench/results");
+
+    @Option(names = "--scale", description = "Multiplies every duration (default: ${DEFAULT-VALUE}; 0.3 = smoke run).")
+    double scale = 1.0;
+
+    @Option(names = "--skip", split = ",", description = "Sections to skip: jmh, engine, e2e, freshness, eo, memory.")
+    List<String> skip = new ArrayList<>();
+
+    @Option(names = "--profile", negatable = true, description = "Record JFR hot spots of the engine and end-to-end "
+            + "runs (default: ${DEFAULT-VALUE}).")
+    boolean profile = true;
+
+    private final RunResults results = new RunResults();
+
+    @Override
+    public Integer call() throws Exception {
+        long start = System.nanoTime();
+        results.startedAt = Instant.now().toString();
+        results.loadAtStart = MachineInfo.loadAverage();
+        Files.createDirectories(out);
+        String date = LocalDate.now(ZoneOffset.UTC).toString();
+        section("jmh", () -> results.jmh.addAll(JmhSuite.run()));
+        section("engine", this::engine);
+        section("e2e", this::endToEnd);
+        section("freshness", this::freshness);
+        section("eo", this::exactlyOnce);
+        section("memory", this::memory);
+        results.loadAtEnd = MachineInfo.loadAverage();
+        results.totalSeconds = (System.nanoTime() - start) / 1e9;
+        Path report = new ReportWriter(results, out, date).write();
+        System.out.println("report: " + report + " (" + Math.round(results.totalSeconds) + " s)");
+        return 0;
+    }
+
+    private interface Section {
+        void run() throws Exception;
+    }
+
+    private void section(String name, Section body) {
+        if (skip.contains(name)) {
+            return;
+        }
+        System.out.printf(Locale.ROOT, "== %s (load %s)%n", name, MachineInfo.loadAverage());
+        try {
+            body.run();
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            results.problems.add(name + ": " + e);
+        }
+    }
+
+    private long ms(long base) {
+        return Math.max(1000, Math.round(base * scale));
+    }
+
+    private HotSpots profiler(String phase) throws java.io.IOException {
+        return profile ? new HotSpots(phase, Path.of("bench/target/jfr")) : null;
+    }
+
+    private void closeProfiler(HotSpots hotSpots) throws java.io.IOException {
+        if (hotSpots != null) {
+            hotSpots.close();
+            results.hotSpots.add(hotSpots.summary());
+        }
+    }
+
+    /** (1) and (2): engine alone at 2 and 8 tables x 200 B and 2 KB, each next to its ceiling. */
+    private void engine() throws Exception {
+        HotSpots hotSpots = profiler("engine");
+        try {
+            for (int tables : new int[] {2, 8}) {
+                for (int rowBytes : ROW_SIZES) {
+                    List<String> names = BenchTables.names(tables);
+                    RowPool pool = new RowPool(4096, rowBytes);
+                    try (StarRocksEmulator emulator = CountingParser.emulator(BenchTables.ddl(names))) {
+                        String label = String.format(Locale.ROOT, "%d tables, %d B rows", tables, rowBytes);
+                        // a short warm-up, so the first scenario is not the one paying for the JIT
+                        EngineScenario.run("warm-up", emulator, names, pool, ms(1500), 1000);
+                        Figures engine = EngineScenario.run("engine " + label, emulator, names, pool, ms(8000), 1000);
+                        System.out.println("  " + engine);
+                        int concurrency = Math.min(tables, IO_THREADS);
+                        Figures ceiling = CeilingBenchmark.run("ceiling " + label, emulator, names, pool,
+                                engine.averageLoadBytes(), concurrency, ms(5000), 1000);
+                        System.out.println("  " + ceiling);
+                        results.engine.add(new RunResults.EnginePair(1, tables, rowBytes, engine, ceiling,
+                                concurrency));
+                    }
+                }
+            }
+        } finally {
+            closeProfiler(hotSpots);
+        }
+    }
+
+    /** (3) throughput: Flink MiniCluster at parallelism 1 and 2, both row sizes, commit interval 1 s. */
+    private void endToEnd() throws Exception {
+        HotSpots hotSpots = profiler("end-to-end");
+        try (StarRocksEmulator emulator = emulator()) {
+            for (int parallelism : new int[] {1, 2}) {
+                for (int rowBytes : ROW_SIZES) {
+                    String label = String.format(Locale.ROOT, "Flink p%d, %d B rows", parallelism, rowBytes);
+                    Figures e2e = FlinkEndToEnd.multiTable(label, emulator, parallelism, rowBytes, 1000, 0,
+                            ms(10_000), false);
+                    System.out.println("  " + e2e);
+                    int concurrency = IO_THREADS * parallelism;
+                    RowPool pool = new RowPool(4096, rowBytes);
+                    Figures ceiling = CeilingBenchmark.run("ceiling " + label, emulator,
+                            FlinkEndToEnd.TABLES.subList(0, 7), pool, e2e.averageLoadBytes(), concurrency, ms(5000),
+                            1000);
+                    System.out.println("  " + ceiling);
+                    results.endToEnd.add(new RunResults.EnginePair(parallelism, 7, rowBytes, e2e, ceiling,
+                            concurrency));
+                }
+            }
+        } finally {
+            closeProfiler(hotSpots);
+        }
+    }
+
+    /** (3) freshness: a paced source (2,000 transactions/s), commit interval 1 s and 5 s, parallelism 1 and 2. */
+    private void freshness() throws Exception {
+        long rate = 2000;
+        long pollMicros = 1000;
+        try (StarRocksEmulator emulator = emulator()) {
+            for (int parallelism : new int[] {1, 2}) {
+                for (long interval : new long[] {1000, 5000}) {
+                    String label = String.format(Locale.ROOT, "freshness p%d, interval %d ms", parallelism, interval);
+                    long duration = interval == 1000 ? ms(12_000) : ms(20_000);
+                    FreshnessProbe probe = new FreshnessProbe(emulator, TxnSource.PARTITIONS_MAX, pollMicros);
+                    Figures figures;
+                    try {
+                        figures = FlinkEndToEnd.multiTable(label, emulator, parallelism, 200, interval, rate,
+                                duration, true);
+                    } finally {
+                        probe.close();
+                    }
+                    RunResults.Freshness f = new RunResults.Freshness(parallelism, interval, rate, figures,
+                            probe.sortedLatenciesMs(), pollMicros);
+                    System.out.printf(Locale.ROOT, "  %s: %d txns, p50 %.0f ms, p99 %.0f ms, max %.0f ms (budget %d)%n",
+                            label, f.sortedMs().length, f.p(0.5), f.p(0.99), f.max(), f.budgetMs());
+                    results.freshness.add(f);
+                }
+            }
+        }
+    }
+
+    /** (5) exactly-once single-table at checkpoint intervals 1 s and 10 s. */
+    private void exactlyOnce() throws Exception {
+        try (StarRocksEmulator emulator = emulator()) {
+            for (long checkpointMs : new long[] {1000, 10_000}) {
+                long duration = checkpointMs == 1000 ? ms(10_000) : ms(22_000);
+                Figures f = FlinkEndToEnd.exactlyOnce("exactly-once, checkpoint " + checkpointMs + " ms", emulator,
+                        200, checkpointMs, duration);
+                System.out.println("  " + f);
+                results.exactlyOnce.add(new RunResults.ExactlyOnce(checkpointMs, f, FlinkEndToEnd.emitSeconds()));
+            }
+        }
+    }
+
+    /** (4) memory: a forked JVM per mode, against an emulator in this one. */
+    private void memory() throws Exception {
+        try (StarRocksEmulator emulator = CountingParser.emulator(BenchTables.ddl(BenchTables.names(2)))) {
+            for (String mode : new String[] {"one-txn", "many-txns"}) {
+                List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx" + MEMORY_HEAP_MB + "m", "-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"),
+                        BenchMain.class.getName(), "memory", "--load-url", emulator.feUrl(), "--mode", mode,
+                        "--total-mb", "1024", "--buffer-mb", "128");
+                Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+                Map<String, String> fields = new LinkedHashMap<>();
+                try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = lines.readLine()) != null; ) {
+                        if (line.startsWith("RESULT ")) {
+                            parseResult(line.substring(7), fields);
+                        } else if (!line.isBlank()) {
+                            System.out.println("  [memory " + mode + "] " + line);
+                        }
+                    }
+                }
+                if (!child.waitFor(5, TimeUnit.MINUTES) || child.exitValue() != 0 || fields.isEmpty()) {
+                    child.destroyForcibly();
+                    throw new IllegalStateException("memory run " + mode + " failed (exit "
+                            + (child.isAlive() ? "timeout" : child.exitValue()) + ")");
+                }
+                System.out.println("  memory " + mode + ": " + fields);
+                results.memory.put(mode, fields);
+            }
+        }
+    }
+
+    /** {@code key=value ... outcome=<rest of line>} (the outcome is last and may hold spaces). */
+    static void parseResult(String text, Map<String, String> into) {
+        int outcome = text.indexOf("outcome=");
+        String head = outcome < 0 ? text : text.substring(0, outcome);
+        for (String field : head.trim().split("\\s+")) {
+            int eq = field.indexOf('=');
+            if (eq > 0) {
+                into.put(field.substring(0, eq), field.substring(eq + 1));
+            }
+        }
+        if (outcome >= 0) {
+            into.put("outcome", text.substring(outcome + "outcome=".length()));
+        }
+    }
+
+    private static StarRocksEmulator emulator() throws Exception {
+        return CountingParser.emulator(BenchTables.ddl(FlinkEndToEnd.TABLES));
+    }
+}

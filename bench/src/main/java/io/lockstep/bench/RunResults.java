@@ -1,0 +1,54 @@
+package io.lockstep.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Everything one report run measured, filled in by {@link ReportCommand}, read by {@link ReportWriter}. */
+final class RunResults {
+    /** Engine alone next to its ceiling (same tables, row size, body size and concurrency). */
+    record EnginePair(int parallelism, int tables, int rowBytes, Figures engine, Figures ceiling, int concurrency) {
+        double ratio() {
+            return engine.megabytesPerSecond() / ceiling.megabytesPerSecond();
+        }
+    }
+
+    /** One freshness run: latencies in ms, sorted. */
+    record Freshness(int parallelism, long commitIntervalMs, long txnsPerSecond, Figures figures, double[] sortedMs,
+                     long pollMicros) {
+        long miniIntervalMs() {
+            return Math.min(1000, Math.max(100, commitIntervalMs / 10));
+        }
+
+        long budgetMs() {
+            return commitIntervalMs + miniIntervalMs();
+        }
+
+        double p(double q) {
+            return FreshnessProbe.quantile(sortedMs, q);
+        }
+
+        double max() {
+            return sortedMs.length == 0 ? Double.NaN : sortedMs[sortedMs.length - 1];
+        }
+    }
+
+    /** One exactly-once run; {@code emitSeconds} is how long the source ran (sink accepting rows). */
+    record ExactlyOnce(long checkpointMs, Figures figures, double emitSeconds) {
+    }
+
+    String startedAt;
+    String loadAtStart;
+    String loadAtEnd;
+    double totalSeconds;
+    final List<EnginePair> engine = new ArrayList<>();
+    final List<EnginePair> endToEnd = new ArrayList<>();
+    final List<Freshness> freshness = new ArrayList<>();
+    final List<ExactlyOnce> exactlyOnce = new ArrayList<>();
+    /** mode → the memory child's RESULT fields. */
+    final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
+    final List<JmhSuite.Score> jmh = new ArrayList<>();
+    final List<HotSpots.Summary> hotSpots = new ArrayList<>();
+    final List<String> problems = new ArrayList<>();
+}
