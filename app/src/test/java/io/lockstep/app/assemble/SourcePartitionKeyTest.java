@@ -1,0 +1,91 @@
+package io.lockstep.app.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
+import io.lockstep.app.event.SourceRecord;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.InstantiationUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The assemblers' keying: each source partition on subtask {@code partition mod parallelism}, key per partition. */
+class SourcePartitionKeyTest {
+
+    @ParameterizedTest(name = "parallelism {0}, max parallelism {1}")
+    @CsvSource({"2, 128", "4, 128", "3, 128", "4, 4096", "2, 2"})
+    void partitionsLandOnSubtaskPartitionModParallelism(int parallelism, int maxParallelism) throws Exception {
+        SourcePartitionKey selector = new SourcePartitionKey(parallelism, maxParallelism);
+        Set<Integer> firstSubtasks = new HashSet<>();
+        Set<Long> keys = new HashSet<>();
+        for (int partition = 0; partition < 4 * parallelism; partition++) {
+            long key = selector.getKey(event(partition));
+            int subtask = KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism);
+            assertThat(subtask).as("subtask of partition %d", partition).isEqualTo(partition % parallelism);
+            if (partition < parallelism) {
+                firstSubtasks.add(subtask);
+            }
+            assertThat(SourcePartitionKey.partitionOf(key)).isEqualTo(partition);
+            keys.add(key);
+        }
+        assertThat(firstSubtasks).as("partitions 0..parallelism-1 on distinct subtasks").hasSize(parallelism);
+        assertThat(keys).as("one key per partition").hasSize(4 * parallelism);
+    }
+
+    @Test
+    void plainPartitionKeysShareOneSubtaskAtParallelismTwo() {
+        // the imbalance this keying removes: Integer keys 0 and 1 hash into key groups of the same subtask
+        assertThat(KeyGroupRangeAssignment.assignKeyToParallelOperator(0, 128, 2))
+                .isEqualTo(KeyGroupRangeAssignment.assignKeyToParallelOperator(1, 128, 2));
+    }
+
+    @Test
+    void keysAreTheSameInADeserializedCopy() throws Exception {
+        SourcePartitionKey selector = new SourcePartitionKey(4, 128);
+        SourcePartitionKey copy = InstantiationUtil.clone(selector);
+        for (int partition = 0; partition < 64; partition++) {
+            assertThat(copy.getKey(event(partition))).isEqualTo(selector.getKey(event(partition)));
+        }
+    }
+
+    @Test
+    void aPartitionKeepsItsPlainNumberOnlyWhenThatAlreadyLandsRight() {
+        // at parallelism 2 the plain keys 0 and 1 both belong to subtask 1: partition 1 keeps salt 0, partition 0
+        // needs a salt
+        assertThat(KeyGroupRangeAssignment.assignKeyToParallelOperator(1L, 128, 2)).isEqualTo(1);
+        assertThat(SourcePartitionKey.keyFor(1, 2, 128)).isEqualTo(1L);
+        long key0 = SourcePartitionKey.keyFor(0, 2, 128);
+        assertThat(key0 >>> 32).as("salt of partition 0").isPositive();
+        assertThat(SourcePartitionKey.partitionOf(key0)).isZero();
+    }
+
+    @Test
+    void invalidParallelismIsRejectedNamingBothNumbers() {
+        assertThatThrownBy(() -> new SourcePartitionKey(0, 128))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parallelism 0");
+        assertThatThrownBy(() -> new SourcePartitionKey(8, 4))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("parallelism 8").hasMessageContaining("max parallelism 4");
+    }
+
+    @Test
+    void theJobKeyingFollowsTheEnvironment() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+        SourcePartitionKey derived = TransactionStreams.keyFor(env);
+        assertThat(derived.parallelism()).isEqualTo(2);
+        assertThat(derived.maxParallelism()).isEqualTo(KeyGroupRangeAssignment.computeDefaultMaxParallelism(2))
+                .isEqualTo(128);
+        env.setMaxParallelism(512);
+        assertThat(TransactionStreams.keyFor(env).maxParallelism()).isEqualTo(512);
+    }
+
+    private static SourceEvent event(int partition) {
+        return SourceEvent.at(SourceEventKind.ROW, new SourceRecord("t", partition, 0, null, "{}"));
+    }
+}
