@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
  * the partition as {@code sourcePartition} and its routed target table. Subclasses decide, per format,
  * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
  *
- * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the {@link OpenTransaction} and the rows
- * buffered for it, both cleared when the transaction is emitted. The buffer is bounded by
- * {@link AssemblerOptions#maxRows()} and {@link AssemblerOptions#maxSizeBytes()}, and a processing-time
- * timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a bound
- * the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
+ * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the
+ * {@link OpenTransaction} and the rows buffered for it, both cleared when the transaction is emitted. The
+ * buffer is bounded by {@link AssemblerOptions#maxRows()} and {@link AssemblerOptions#maxSizeBytes()}, and a
+ * processing-time timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a
+ * bound the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
  * their own transaction. Rows are never dropped silently.
  *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);

@@ -6,9 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.event.SourceRecord;
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.app.testing.DebeziumMessages;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
@@ -63,6 +72,25 @@ class SourcePartitionKeyTest {
         long key0 = SourcePartitionKey.keyFor(0, 2, 128);
         assertThat(key0 >>> 32).as("salt of partition 0").isPositive();
         assertThat(SourcePartitionKey.partitionOf(key0)).isZero();
+    }
+
+    @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void aCheckpointKeyedByThePlainPartitionIsRefusedNotSilentlyOrphaned() throws Exception {
+        // the keying before SourcePartitionKey: Integer keys (the partition); an open transaction in its state
+        KeyedProcessOperator operator = new KeyedProcessOperator(new DebeziumTransactionAssembler(
+                TableRouter.parse(null, "dw", UnknownTableMode.FAIL), AssemblerOptions.defaults()));
+        KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, DefaultStarRocksRowData> old =
+                new KeyedOneInputStreamOperatorTestHarness<>(operator,
+                        (KeySelector<SourceEvent, Integer>) SourceEvent::getPartition, Types.INT);
+        old.open();
+        old.processElement(new DebeziumMessages(0).begin("tx-1"), 0L);
+        OperatorSubtaskState checkpoint = old.snapshot(1, 1);
+        old.close();
+
+        assertThatThrownBy(() -> new AssemblerHarness(new DebeziumTransactionAssembler(
+                TableRouter.parse(null, "dw", UnknownTableMode.FAIL), AssemblerOptions.defaults()), checkpoint, 0))
+                .hasStackTraceContaining("key serializer");
     }
 
     @Test

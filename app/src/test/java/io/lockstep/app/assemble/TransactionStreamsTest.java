@@ -23,7 +23,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
-/** The decode and assembly steps in a real local Flink job at parallelism 2 (serializers, keying and its spread over the subtasks, uids). */
+/**
+ * The decode and assembly steps in a real local Flink job at parallelism 2 (serializers, keying and its spread
+ * over the subtasks, uids).
+ */
 class TransactionStreamsTest {
 
     @Test
