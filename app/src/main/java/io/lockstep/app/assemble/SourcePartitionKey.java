@@ -1,39 +1,45 @@
 package io.lockstep.app.assemble;
 
 import io.lockstep.app.event.SourceEvent;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
 /**
- * Keys events by their source partition (the unit inside which the assemblers rebuild transactions) such that
- * partition {@code p} is assembled on subtask {@code p mod parallelism}, the same spread the sink side uses
- * ({@code io.lockstep.app.job.SourcePartitionRouting}).
+ * Keys events by their source partition (the unit inside which the assemblers rebuild transactions) so that the
+ * partitions spread evenly over the assembler subtasks, with a key that does not depend on the parallelism (so a
+ * job rescaled from a checkpoint finds every open transaction under the same key).
  *
- * <p>Why not the partition itself: Flink sends a key to the subtask owning its key group, and the key group is
- * a hash of the key; for the keys 0 and 1 at parallelism 2 (max parallelism 128) both groups belong to subtask
- * 0, so one assembler did all the work. Here the key is a {@code long} whose low 32 bits are the partition and
- * whose high 32 bits are a salt: the smallest salt {@code >= 0} whose key group
- * ({@link KeyGroupRangeAssignment#assignToKeyGroup}) lies in the key group range of the wanted subtask. The key
- * is therefore unique per partition ({@link #partitionOf} recovers it; keyed state stays per partition) and a
- * pure function of (partition, parallelism, max parallelism): the same after every restart with the same two
- * numbers. Routing only ever depends on the key's key group, so a parallelism other than the one given here
- * (e.g. a rescaled job) still assembles correctly, only possibly unevenly.
+ * <p>Why not the partition itself: Flink sends a key to the subtask owning its key group, and the key group is a
+ * hash of the key; for the keys 0 and 1 at parallelism 2 (max parallelism 128) both groups belong to subtask 0,
+ * so one assembler did all the work. Flink gives each subtask a contiguous range of key groups, so a key placed
+ * in key group {@code floor(r(p) * maxParallelism)}, where {@code r(p)} is the base-2 radical inverse of the
+ * partition (its bits mirrored behind the binary point: 0, 1/2, 1/4, 3/4, 1/8, ...), lands on subtask
+ * {@code p mod 2} at parallelism 2, on distinct subtasks for partitions {@code 0..P-1} at any power-of-two
+ * parallelism {@code P}, and spreads roughly evenly at other parallelisms.
  *
- * <p>Checkpoint compatibility: restoring with a different parallelism or max parallelism changes the keys of
- * the partitions, so a transaction open at that checkpoint is not found under its new key (see app/README.md,
- * Limits). Checkpoints taken before this keying (keys were {@code Integer} partitions) do not restore: Flink
- * rejects the changed key serializer.
+ * <p>The key is a {@code long} whose low 32 bits are the partition and whose high 32 bits are a salt: the
+ * smallest salt {@code >= 0} whose key group ({@link KeyGroupRangeAssignment#assignToKeyGroup}) is that target.
+ * It is unique per partition ({@link #partitionOf} recovers it; keyed state stays per partition) and a pure
+ * function of (partition, max parallelism). Flink refuses to restore keyed state with another max parallelism,
+ * so keys never change under a running job's state. Checkpoints taken before this keying (keys were
+ * {@code Integer} partitions) do not restore: Flink rejects the changed key serializer.
+ *
+ * <p>Thread-safety: a selector instance may be used by several task threads; its key cache is concurrent.
  */
 public final class SourcePartitionKey implements KeySelector<SourceEvent, Long> {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final int parallelism;
     private final int maxParallelism;
+    /** Keys already computed, by partition (rebuilt after deserialization). */
+    private transient Map<Integer, Long> cache;
 
     /**
-     * @param parallelism the assembler operator's parallelism, &gt;= 1
+     * @param parallelism the assembler operator's parallelism, &gt;= 1 (only checked and reported; the keys do not
+     *     depend on it)
      * @param maxParallelism the assembler operator's max parallelism (number of key groups), &gt;= parallelism
      *     and &lt;= {@link KeyGroupRangeAssignment#UPPER_BOUND_MAX_PARALLELISM}
      * @throws IllegalArgumentException when the two do not satisfy these bounds
@@ -52,37 +58,49 @@ public final class SourcePartitionKey implements KeySelector<SourceEvent, Long> 
     /** @return the key of the event's source partition, see {@link #keyFor} */
     @Override
     public Long getKey(SourceEvent event) {
-        return keyFor(event.getPartition(), parallelism, maxParallelism);
+        Map<Integer, Long> keys = cache;
+        if (keys == null) {
+            keys = new ConcurrentHashMap<>();
+            cache = keys;
+        }
+        return keys.computeIfAbsent(event.getPartition(), p -> keyFor(p, maxParallelism));
     }
 
     /**
-     * The key of a source partition: low 32 bits the partition, high 32 bits the smallest salt whose key group
-     * belongs to subtask {@code floorMod(partition, parallelism)}. Some salt below {@code 2 * maxParallelism}
-     * hits the range in practice (each try hits with probability &gt;= 1/parallelism); the search is bounded
-     * all the same.
+     * The key group a partition's key is placed in: {@code floor(r(p) * maxParallelism)} with {@code r} the
+     * base-2 radical inverse of the partition's 32 bits.
      *
      * @param partition the source (Kafka) partition
-     * @param parallelism the assembler parallelism, &gt;= 1
-     * @param maxParallelism the assembler max parallelism, &gt;= parallelism
-     * @return the key, never negative for a partition &gt;= 0
-     * @throws IllegalStateException if no salt below {@code 1024 * maxParallelism} maps to the subtask
+     * @param maxParallelism the number of key groups, &gt;= 1
+     * @return a key group in {@code [0, maxParallelism)}
      */
-    public static long keyFor(int partition, int parallelism, int maxParallelism) {
-        int subtask = Math.floorMod(partition, parallelism);
-        KeyGroupRange wanted = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(maxParallelism,
-                parallelism, subtask);
+    public static int targetKeyGroup(int partition, int maxParallelism) {
+        long mirrored = Integer.reverse(partition) & 0xFFFF_FFFFL; // r(p) * 2^32
+        return (int) ((mirrored * maxParallelism) >>> 32);
+    }
+
+    /**
+     * The key of a source partition: low 32 bits the partition, high 32 bits the smallest salt whose key group is
+     * {@link #targetKeyGroup}. Each try hits with probability about {@code 1/maxParallelism}; the search is bounded.
+     *
+     * @param partition the source (Kafka) partition
+     * @param maxParallelism the assembler max parallelism
+     * @return the key, never negative for a partition &gt;= 0
+     * @throws IllegalStateException if no salt below {@code 1024 * maxParallelism} reaches the key group
+     */
+    public static long keyFor(int partition, int maxParallelism) {
+        int wanted = targetKeyGroup(partition, maxParallelism);
         long partitionBits = partition & 0xFFFF_FFFFL;
         long maxSalt = 1024L * maxParallelism;
         for (long salt = 0; salt < maxSalt; salt++) {
             long key = (salt << 32) | partitionBits;
             // what KeyGroupRangeAssignment.assignToKeyGroup(Long.valueOf(key), ...) computes, without boxing
-            int keyGroup = KeyGroupRangeAssignment.computeKeyGroupForKeyHash(Long.hashCode(key), maxParallelism);
-            if (wanted.contains(keyGroup)) {
+            if (KeyGroupRangeAssignment.computeKeyGroupForKeyHash(Long.hashCode(key), maxParallelism) == wanted) {
                 return key;
             }
         }
-        throw new IllegalStateException("no key for source partition " + partition + " maps to assembler subtask "
-                + subtask + " of " + parallelism + " (max parallelism " + maxParallelism + ")");
+        throw new IllegalStateException("no key for source partition " + partition + " reaches key group " + wanted
+                + " (max parallelism " + maxParallelism + ")");
     }
 
     /**
@@ -93,7 +111,7 @@ public final class SourcePartitionKey implements KeySelector<SourceEvent, Long> 
         return (int) key;
     }
 
-    /** @return the parallelism the keys are chosen for */
+    /** @return the parallelism the selector was built for (the keys do not depend on it) */
     public int parallelism() {
         return parallelism;
     }

@@ -24,27 +24,56 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The assemblers' keying: each source partition on subtask {@code partition mod parallelism}, key per partition. */
+/** The assemblers' keying: partitions spread over the subtasks, one key per partition, independent of parallelism. */
 class SourcePartitionKeyTest {
 
-    @ParameterizedTest(name = "parallelism {0}, max parallelism {1}")
-    @CsvSource({"2, 128", "4, 128", "3, 128", "4, 4096", "2, 2"})
-    void partitionsLandOnSubtaskPartitionModParallelism(int parallelism, int maxParallelism) throws Exception {
-        SourcePartitionKey selector = new SourcePartitionKey(parallelism, maxParallelism);
-        Set<Integer> firstSubtasks = new HashSet<>();
+    @ParameterizedTest(name = "max parallelism {0}")
+    @CsvSource({"128", "4096", "2"})
+    void atParallelismTwoEveryPartitionLandsOnSubtaskPartitionModTwo(int maxParallelism) throws Exception {
+        SourcePartitionKey selector = new SourcePartitionKey(2, maxParallelism);
         Set<Long> keys = new HashSet<>();
-        for (int partition = 0; partition < 4 * parallelism; partition++) {
+        for (int partition = 0; partition < 16; partition++) {
             long key = selector.getKey(event(partition));
-            int subtask = KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism);
-            assertThat(subtask).as("subtask of partition %d", partition).isEqualTo(partition % parallelism);
-            if (partition < parallelism) {
-                firstSubtasks.add(subtask);
-            }
+            assertThat(KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, 2))
+                    .as("subtask of partition %d", partition).isEqualTo(partition % 2);
             assertThat(SourcePartitionKey.partitionOf(key)).isEqualTo(partition);
             keys.add(key);
         }
-        assertThat(firstSubtasks).as("partitions 0..parallelism-1 on distinct subtasks").hasSize(parallelism);
-        assertThat(keys).as("one key per partition").hasSize(4 * parallelism);
+        assertThat(keys).as("one key per partition").hasSize(16);
+    }
+
+    @ParameterizedTest(name = "parallelism {0}, max parallelism {1}")
+    @CsvSource({"4, 128", "8, 128", "4, 4096", "16, 4096"})
+    void atPowerOfTwoParallelismTheFirstPartitionsTakeDistinctSubtasks(int parallelism, int maxParallelism)
+            throws Exception {
+        SourcePartitionKey selector = new SourcePartitionKey(parallelism, maxParallelism);
+        Set<Integer> subtasks = new HashSet<>();
+        for (int partition = 0; partition < parallelism; partition++) {
+            subtasks.add(KeyGroupRangeAssignment.assignKeyToParallelOperator(selector.getKey(event(partition)),
+                    maxParallelism, parallelism));
+        }
+        assertThat(subtasks).as("partitions 0..%d on distinct subtasks", parallelism - 1).hasSize(parallelism);
+    }
+
+    @Test
+    void atParallelismThreeEverySubtaskGetsWork() throws Exception {
+        SourcePartitionKey selector = new SourcePartitionKey(3, 128);
+        Set<Integer> subtasks = new HashSet<>();
+        for (int partition = 0; partition < 6; partition++) {
+            subtasks.add(KeyGroupRangeAssignment.assignKeyToParallelOperator(selector.getKey(event(partition)), 128, 3));
+        }
+        assertThat(subtasks).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void keysDoNotDependOnTheParallelismSoARescaledJobFindsItsOpenTransactions() throws Exception {
+        for (int partition = 0; partition < 32; partition++) {
+            long atTwo = new SourcePartitionKey(2, 128).getKey(event(partition));
+            assertThat(new SourcePartitionKey(5, 128).getKey(event(partition))).isEqualTo(atTwo);
+            assertThat(new SourcePartitionKey(64, 128).getKey(event(partition))).isEqualTo(atTwo);
+            assertThat(KeyGroupRangeAssignment.assignToKeyGroup(atTwo, 128))
+                    .isEqualTo(SourcePartitionKey.targetKeyGroup(partition, 128));
+        }
     }
 
     @Test
@@ -64,14 +93,12 @@ class SourcePartitionKeyTest {
     }
 
     @Test
-    void aPartitionKeepsItsPlainNumberOnlyWhenThatAlreadyLandsRight() {
-        // at parallelism 2 the plain keys 0 and 1 both belong to subtask 1: partition 1 keeps salt 0, partition 0
-        // needs a salt
-        assertThat(KeyGroupRangeAssignment.assignKeyToParallelOperator(1L, 128, 2)).isEqualTo(1);
-        assertThat(SourcePartitionKey.keyFor(1, 2, 128)).isEqualTo(1L);
-        long key0 = SourcePartitionKey.keyFor(0, 2, 128);
-        assertThat(key0 >>> 32).as("salt of partition 0").isPositive();
-        assertThat(SourcePartitionKey.partitionOf(key0)).isZero();
+    void targetKeyGroupsMirrorThePartitionBits() {
+        assertThat(SourcePartitionKey.targetKeyGroup(0, 128)).isZero();
+        assertThat(SourcePartitionKey.targetKeyGroup(1, 128)).isEqualTo(64);
+        assertThat(SourcePartitionKey.targetKeyGroup(2, 128)).isEqualTo(32);
+        assertThat(SourcePartitionKey.targetKeyGroup(3, 128)).isEqualTo(96);
+        assertThat(SourcePartitionKey.targetKeyGroup(Integer.MAX_VALUE, 128)).isBetween(0, 127);
     }
 
     @Test
