@@ -76,7 +76,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         OpenTransaction t = current();
         if (t != null) {
             if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
-                throw new TransactionAssemblyException(t.describe() + " on source partition " + ctx.getCurrentKey()
+                throw new TransactionAssemblyException(t.describe() + " on source partition " + sourcePartition(ctx)
                         + " (started at " + t.getStartPosition() + ") has no END: BEGIN of transaction '"
                         + event.getTransactionId() + "' arrived at " + event.describePosition());
             }
@@ -128,7 +128,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         Map<String, Long> received = t.receivedByTableSorted();
         if (event.getEventCount() != t.getReceivedEvents() || !expected.equals(received)) {
             throw new TransactionAssemblyException("transaction '" + event.getTransactionId()
-                    + "' on source partition " + ctx.getCurrentKey() + " (started at " + t.getStartPosition()
+                    + "' on source partition " + sourcePartition(ctx) + " (started at " + t.getStartPosition()
                     + "): END at " + event.describePosition() + " counts " + event.getEventCount()
                     + " events " + expected + " but " + t.getReceivedEvents() + " were received " + received
                     + "; events are missing or duplicated, or the source topology splits transactions");

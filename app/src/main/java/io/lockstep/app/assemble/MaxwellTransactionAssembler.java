@@ -40,7 +40,7 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
         }
         OpenTransaction t = current();
         if (t != null && !Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
-            throw new TransactionAssemblyException(t.describe() + " on source partition " + ctx.getCurrentKey()
+            throw new TransactionAssemblyException(t.describe() + " on source partition " + sourcePartition(ctx)
                     + " (started at " + t.getStartPosition() + ") has no commit row: a row of xid "
                     + event.getTransactionId() + " arrived at " + event.describePosition()
                     + "; are the rows of one transaction spread over partitions (producer_partition_by)?");

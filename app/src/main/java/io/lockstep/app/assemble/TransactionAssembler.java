@@ -31,18 +31,18 @@ import org.slf4j.LoggerFactory;
  * the partition as {@code sourcePartition} and its routed target table. Subclasses decide, per format,
  * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
  *
- * <p>State (keyed by partition, on the task thread only): the {@link OpenTransaction} and the rows
- * buffered for it, both cleared when the transaction is emitted. The buffer is bounded by
- * {@link AssemblerOptions#maxRows()} and {@link AssemblerOptions#maxSizeBytes()}, and a processing-time
- * timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a bound
- * the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
+ * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the
+ * {@link OpenTransaction} and the rows buffered for it, both cleared when the transaction is emitted. The
+ * buffer is bounded by {@link AssemblerOptions#maxRows()} and {@link AssemblerOptions#maxSizeBytes()}, and a
+ * processing-time timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a
+ * bound the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
  * their own transaction. Rows are never dropped silently.
  *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
  * a transaction routed to two fails with {@link TransactionAssemblyException}.
  */
 public abstract class TransactionAssembler
-        extends KeyedProcessFunction<Integer, SourceEvent, DefaultStarRocksRowData> {
+        extends KeyedProcessFunction<Long, SourceEvent, DefaultStarRocksRowData> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
@@ -103,6 +103,11 @@ public abstract class TransactionAssembler
     protected abstract void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
             throws Exception;
 
+    /** @return the source partition of the current key ({@link SourcePartitionKey#partitionOf}) */
+    protected static int sourcePartition(Context ctx) {
+        return SourcePartitionKey.partitionOf(ctx.getCurrentKey());
+    }
+
     /** @return the open transaction of the current partition, or {@code null} */
     protected final OpenTransaction current() throws Exception {
         return openTransaction.value();
@@ -137,12 +142,12 @@ public abstract class TransactionAssembler
             if (t.getTargetDatabase() == null) {
                 t.setTargetDatabase(target.database());
             } else if (!t.getTargetDatabase().equals(target.database())) {
-                throw new TransactionAssemblyException(t.describe() + " on source partition " + ctx.getCurrentKey()
+                throw new TransactionAssemblyException(t.describe() + " on source partition " + sourcePartition(ctx)
                         + " (started at " + t.getStartPosition() + ") loads into two target databases, '"
                         + t.getTargetDatabase() + "' and '" + target.database() + "' (table " + event.dataCollection()
                         + " at " + event.describePosition() + "); one transaction must load into one database");
             }
-            List<DefaultStarRocksRowData> rows = sinkRows(event, target, ctx.getCurrentKey());
+            List<DefaultStarRocksRowData> rows = sinkRows(event, target, sourcePartition(ctx));
             long sizeBytes = sizeBytes(rows);
             if (t.getBufferedRows() + rows.size() > options.maxRows()
                     || t.getBufferedSizeBytes() + sizeBytes > options.maxSizeBytes()) {
@@ -181,7 +186,7 @@ public abstract class TransactionAssembler
         if (target == null) {
             return;
         }
-        List<DefaultStarRocksRowData> rows = sinkRows(event, target, ctx.getCurrentKey());
+        List<DefaultStarRocksRowData> rows = sinkRows(event, target, sourcePartition(ctx));
         rows.get(rows.size() - 1).setTransactionEnd(true);
         rows.forEach(out::collect);
         sourceTransactions.inc();
@@ -203,7 +208,7 @@ public abstract class TransactionAssembler
 
     private void boundExceeded(OpenTransaction t, String bound, Context ctx, Collector<DefaultStarRocksRowData> out)
             throws Exception {
-        String what = t.describe() + " on source partition " + ctx.getCurrentKey() + " (started at "
+        String what = t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
                 + t.getStartPosition() + ", " + t.getBufferedRows() + " rows buffered, "
                 + t.getEmittedRows() + " emitted earlier) " + bound;
         if (options.boundMode() == BoundMode.FAIL) {

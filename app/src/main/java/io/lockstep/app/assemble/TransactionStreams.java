@@ -10,13 +10,17 @@ import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import java.util.Locale;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Wires decode and assembly into a job (DESIGN.md §4): raw records, decoded in place (same parallelism as
- * the source, so a partition's order is kept), keyed by source partition, assembled into transactions.
- * The result is ready for {@code keyBy(StarRocksRowData::getSourcePartition)} and the multi-table sink.
+ * the source, so a partition's order is kept), keyed by source partition ({@link SourcePartitionKey}: the
+ * partitions spread evenly over the assembler subtasks, {@code p mod 2} at parallelism 2), assembled into
+ * transactions. The result is ready for the sink's routing ({@code io.lockstep.app.job.SourcePartitionRouting}) and the multi-table sink.
  *
  * <p>Operator uids are fixed ({@value #DECODE_UID}, {@value #ASSEMBLE_UID}) so the assemblers' keyed
  * state is restored from checkpoints and savepoints.
@@ -49,11 +53,32 @@ public final class TransactionStreams {
                 .setParallelism(records.getParallelism())
                 .name("decode " + format.name().toLowerCase(Locale.ROOT))
                 .uid(DECODE_UID);
+        SourcePartitionKey key = keyFor(events.getExecutionEnvironment());
         return events
-                .keyBy(new SourcePartitionKey())
+                .keyBy(key, Types.LONG)
                 .process(TransactionAssemblers.forFormat(format, router, options),
                         TypeInformation.of(DefaultStarRocksRowData.class))
+                .setParallelism(key.parallelism())
+                .setMaxParallelism(key.maxParallelism())
                 .name("assemble source transactions")
                 .uid(ASSEMBLE_UID);
+    }
+
+    /**
+     * The assemblers' keying for {@code env}: parallelism the environment's default (the parallelism the
+     * assembler operator would get anyway, set on it explicitly), max parallelism the environment's if set
+     * ({@code env.setMaxParallelism}, {@code pipeline.max-parallelism}), else the value Flink itself would
+     * derive for that parallelism ({@link KeyGroupRangeAssignment#computeDefaultMaxParallelism}: 128 up to
+     * parallelism 85). Both are set on the operator, so the key selector and the key groups Flink uses agree
+     * by construction; the max parallelism equals Flink's default, so it matches what an operator without an
+     * explicit one had before.
+     *
+     * @throws IllegalArgumentException if the environment's max parallelism is below its parallelism
+     */
+    static SourcePartitionKey keyFor(StreamExecutionEnvironment env) {
+        int parallelism = Math.max(1, env.getParallelism());
+        int maxParallelism = env.getMaxParallelism() > 0 ? env.getMaxParallelism()
+                : KeyGroupRangeAssignment.computeDefaultMaxParallelism(parallelism);
+        return new SourcePartitionKey(parallelism, maxParallelism);
     }
 }

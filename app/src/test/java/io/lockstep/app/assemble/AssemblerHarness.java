@@ -11,7 +11,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 /** A Flink operator harness around one assembler, keyed by source partition; processing time starts at 0. */
 final class AssemblerHarness {
 
-    private final KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, DefaultStarRocksRowData> harness;
+    private final KeyedOneInputStreamOperatorTestHarness<Long, SourceEvent, DefaultStarRocksRowData> harness;
     private int taken;
 
     AssemblerHarness(TransactionAssembler assembler) throws Exception {
@@ -22,7 +22,7 @@ final class AssemblerHarness {
     AssemblerHarness(TransactionAssembler assembler, OperatorSubtaskState restored, long processingTimeMs)
             throws Exception {
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(assembler),
-                new SourcePartitionKey(), Types.INT);
+                new SourcePartitionKey(1, 1), Types.LONG);
         harness.setProcessingTime(processingTimeMs);
         if (restored != null) {
             harness.initializeState(restored);

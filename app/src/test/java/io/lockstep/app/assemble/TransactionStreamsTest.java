@@ -12,13 +12,21 @@ import io.lockstep.app.testing.DebeziumMessages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
-/** The decode and assembly steps in a real local Flink job at parallelism 2 (serializers, keying, uids). */
+/**
+ * The decode and assembly steps in a real local Flink job at parallelism 2 (serializers, keying and its spread
+ * over the subtasks, uids).
+ */
 class TransactionStreamsTest {
 
     @Test
@@ -44,10 +52,20 @@ class TransactionStreamsTest {
                 CdcFormat.DEBEZIUM.decoder(Map.of()), TableRouter.parse(null, "dw", UnknownTableMode.FAIL),
                 AssemblerOptions.defaults());
 
+        // the map runs forward from the assemblers (same parallelism): its subtask is the assembler's
+        DataStream<Tuple2<Integer, DefaultStarRocksRowData>> withSubtask = rows
+                .map(new WithSubtaskIndex())
+                .returns(Types.TUPLE(Types.INT, TypeInformation.of(DefaultStarRocksRowData.class)));
+
         Map<Integer, List<DefaultStarRocksRowData>> byPartition = new TreeMap<>();
-        for (DefaultStarRocksRowData row : rows.executeAndCollect("assemble-test", 1_000)) {
+        Map<Integer, Set<Integer>> subtasksByPartition = new TreeMap<>();
+        for (Tuple2<Integer, DefaultStarRocksRowData> out : withSubtask.executeAndCollect("assemble-test", 1_000)) {
+            DefaultStarRocksRowData row = out.f1;
             byPartition.computeIfAbsent(row.getSourcePartition(), p -> new ArrayList<>()).add(row);
+            subtasksByPartition.computeIfAbsent(row.getSourcePartition(), p -> new TreeSet<>()).add(out.f0);
         }
+        assertThat(subtasksByPartition).as("assembler subtask per partition: partition mod parallelism")
+                .isEqualTo(Map.of(0, Set.of(0), 1, Set.of(1)));
 
         Map<Integer, List<DefaultStarRocksRowData>> expected = new TreeMap<>();
         for (int tx = 0; tx < 20; tx++) {
@@ -57,6 +75,17 @@ class TransactionStreamsTest {
         }
         expected.get(1).add(row("dw", "orders", "{\"order_id\":99}", 1, true));
         assertThat(byPartition).isEqualTo(expected);
+    }
+
+    /** Pairs each row with the index of the subtask it passed. */
+    private static final class WithSubtaskIndex
+            extends RichMapFunction<DefaultStarRocksRowData, Tuple2<Integer, DefaultStarRocksRowData>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple2<Integer, DefaultStarRocksRowData> map(DefaultStarRocksRowData row) {
+            return Tuple2.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), row);
+        }
     }
 
     private static void add(List<SourceRecord> records, long[] offsets, int partition, String value) {
