@@ -30,7 +30,7 @@ public final class DemoCommand implements Callable<Integer> {
     /** The targets the demo can load into (a seam: more can be added to {@link #target()}). */
     public enum Target {
         /** The in-JVM StarRocks-compatible server of the emulator module. */
-        EMULATOR,
+        STARROCKS,
         /**
          * The emulator's Apache Doris mode, loaded by the per-table exactly-once sink; the cross-table invariants
          * are reported, not required (docs/doris.md).
@@ -74,9 +74,9 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Longest wait after the traffic for the tables to catch up (default: 60s).")
     long drainTimeoutMs = 60_000L;
 
-    @Option(names = "--target", paramLabel = "emulator|doris",
+    @Option(names = "--target", paramLabel = "starrocks|doris",
             description = "Where to load: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Target target = Target.EMULATOR;
+    Target target = Target.STARROCKS;
 
     @Override
     public Integer call() throws Exception {
@@ -97,7 +97,7 @@ public final class DemoCommand implements Callable<Integer> {
     /** @return a new, unstarted target for {@link #target} */
     DemoTarget target() {
         return switch (target) {
-            case EMULATOR -> new EmulatorDemoTarget();
+            case STARROCKS -> new EmulatorDemoTarget();
             case DORIS -> new DorisDemoTarget();
         };
     }

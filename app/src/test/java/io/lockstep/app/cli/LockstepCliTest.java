@@ -81,7 +81,7 @@ class LockstepCliTest {
     void demoNamesAnUnknownTarget() {
         CliRun run = CliRun.of("demo", "--target", "mysql");
         assertUsageError(run, "--target");
-        assertThat(run.err()).contains("EMULATOR").contains("DORIS");
+        assertThat(run.err()).contains("STARROCKS").contains("DORIS");
     }
 
     @Test
@@ -93,6 +93,17 @@ class LockstepCliTest {
     void demoNamesAnInvalidRate() {
         assertUsageError(CliRun.of("demo", "--rate", "0"), "lockstep demo: rate must be positive, got 0.0");
         assertUsageError(CliRun.of("demo", "--duration", "forever"), "--duration");
+        assertUsageError(CliRun.of("demo", "--rate", "1e9"),
+                "lockstep demo: rate 1000000000/s for 45 s would write 45000000000 transactions; the demo writes at "
+                        + "most 5,000,000 (lower --rate or --duration)");
+    }
+
+    @Test
+    void demoRefusesAKillCountThatIsNotPositive() {
+        assertUsageError(CliRun.of("demo", "--kill-task-after", "0"),
+                "lockstep demo: kill-task-after must be a positive number of transactions, got 0");
+        assertUsageError(CliRun.of("demo", "--kill-task-after", "-5"),
+                "lockstep demo: kill-task-after must be a positive number of transactions, got -5");
     }
 
     @Test
