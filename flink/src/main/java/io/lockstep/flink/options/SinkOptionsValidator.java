@@ -34,7 +34,7 @@ import java.util.TreeMap;
  *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
  *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
  *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints, whose interval is
- *       only known when the sink opens: that check belongs to the sink (issue 4). Not with
+ *       only known when the sink opens: that check belongs to the sink (TransactionTimeoutCheck). Not with
  *       {@code sink.target=doris}, whose at-least-once loads commit by themselves;</li>
  *   <li>{@code sink.target=doris} refuses multi-table mode (no multi-table transaction over HTTP)
  *       and the headers {@code two_phase_commit}, {@code txn_operation}, {@code group_commit}.
