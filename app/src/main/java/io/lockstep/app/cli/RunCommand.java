@@ -7,6 +7,7 @@ import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.flink.options.SinkTarget;
@@ -61,6 +62,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
             description = "Further Kafka consumer setting (repeatable), e.g. security.protocol=SSL.")
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
+
+    @Option(names = "--kafka-check-timeout", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Before starting the job, wait this long for the brokers to describe --topic; "
+                    + "0 skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
+    long kafkaCheckTimeoutMs = 30_000L;
 
     @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "
             + "then ends and the command exits 0.")
@@ -167,6 +173,18 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter err = spec.commandLine().getErr();
+        if (kafkaCheckTimeoutMs > 0) {
+            try {
+                TopicCheck.partitions(kafkaBootstrap, topic, config.kafkaProperties(), kafkaCheckTimeoutMs);
+            } catch (IllegalStateException e) {
+                err.println("lockstep run: " + e.getMessage());
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
         try {
             env.execute("lockstep " + topic);
             return 0;

@@ -113,7 +113,7 @@ public record DemoResult(long written, long read, long committed, long starRocks
                     faultFired && restarts >= 1 && restoredFromCheckpoint, "fault fired: " + faultFired
                             + ", restarts: " + restarts + ", restored from a checkpoint: " + restoredFromCheckpoint));
         }
-        checks.add(new Check("snapshots read, 100 ms apart", snapshots > 0 && readErrors == 0,
+        checks.add(new Check("snapshots read, 100 ms pause between reads", snapshots > 0 && readErrors == 0,
                 snapshots + " snapshots, " + readErrors + " read errors"
                         + (firstReadError == null ? "" : " (first: " + firstReadError + ")")));
         boolean required = crossTableInvariantsRequired();

@@ -118,6 +118,16 @@ class RunCommandIT {
     }
 
     @Test
+    void anUnknownTopicIsNamedBeforeAnyJobStarts() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        CliRun run = CliRun.of(runArgs("no.such.topic", "debezium", "bank", "--kafka-check-timeout", "20s"));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().strip()).isEqualTo("lockstep run: topic 'no.such.topic' does not exist at "
+                + kafka.bootstrapServers() + " (check --topic; Lockstep does not create it)");
+    }
+
+    @Test
     void malformedEventFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
         kafka.createTopic("bad.json", 1);
