@@ -14,9 +14,7 @@ import io.lockstep.emulator.fault.FaultInjector;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.http.BasicAuth;
 import io.lockstep.emulator.load.StreamLoadBodyParser;
-import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.storage.QueryResult;
-import io.lockstep.emulator.storage.TableStore;
 import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionPublisher;
 import java.util.Optional;
@@ -43,40 +41,25 @@ import java.util.Optional;
  * Thread-safe after {@link #start()}; {@link #start()} and {@link #close()} are called from one thread.
  */
 public final class DorisEmulator implements AutoCloseable {
-    private final String requestedHost;
-    private final int requestedFePort;
-    private final int requestedBePort;
-    private final long sweepIntervalMs;
-    private final Catalog catalog;
-    private final TableStore store;
+    private final EmulatorRuntime runtime;
     private final TransactionManager transactions;
     private final TransactionPublisher publisher;
     private final Faults faults;
-    private final EmulatorServer server;
-    /** Set once by {@link #start()} before any request can arrive; read by request threads. */
-    private volatile String beBaseUrl;
-    /** Owned by the thread calling start/close. */
-    private TimerSweeper sweeper;
 
     private DorisEmulator(Builder b) throws DdlException {
-        this.requestedHost = b.host;
-        this.requestedFePort = b.fePort;
-        this.requestedBePort = b.bePort;
-        this.sweepIntervalMs = b.sweepIntervalMs;
-        EmulatorOptions.Data data = b.createData();
-        this.catalog = data.catalog();
-        this.store = data.store();
+        EmulatorRuntime rt = new EmulatorRuntime("the Doris emulator", b, b.createData());
+        this.runtime = rt;
         this.transactions = new TransactionManager(b.clock, b.config.transactionConfig());
         FaultInjector injector = new FaultInjector();
-        this.publisher = new TransactionPublisher(transactions, store, injector, b.clock, b.publishDelayMs);
+        this.publisher = new TransactionPublisher(transactions, rt.store(), injector, b.clock, b.publishDelayMs);
         BackendConfig limits = new BackendConfig(b.config.maxBodyBytes(), b.config.maxBodyBytes());
-        Backend backend = new Backend(catalog, transactions, publisher, new LoadContextRegistry(), new ErrorLogStore(),
-                new StreamLoadBodyParser(), injector, new BasicAuth(b.users), limits, b.clock, () -> beBaseUrl);
+        Backend backend = new Backend(rt.catalog(), transactions, publisher, new LoadContextRegistry(),
+                new ErrorLogStore(), new StreamLoadBodyParser(), injector, new BasicAuth(b.users), limits, b.clock,
+                rt::beBaseUrl);
         this.faults = new Faults(injector, transactions, this::restartBackend);
-        DorisListeners listeners = new DorisListeners(backend, b.config, store, faults, () -> beBaseUrl,
+        DorisListeners listeners = new DorisListeners(backend, b.config, rt.store(), faults, rt::beBaseUrl,
                 b.credentialsInLocation, this::tick);
-        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, listeners.fe(),
-                listeners.be());
+        rt.listen(listeners.fe(), listeners.be(), null);
     }
 
     /** A builder with Doris' defaults: random ports, user root with empty password, H2, {@link DorisConfig#defaults()}. */
@@ -91,25 +74,18 @@ public final class DorisEmulator implements AutoCloseable {
      * @throws IllegalStateException if a port cannot be bound
      */
     public DorisEmulator start() {
-        try {
-            server.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot start the Doris emulator on host " + requestedHost + ", ports "
-                    + requestedFePort + "/" + requestedBePort + ": " + e.getMessage(), e);
-        }
-        beBaseUrl = server.beUrl();
-        sweeper = new TimerSweeper(this::tick, sweepIntervalMs);
+        runtime.start(this::tick);
         return this;
     }
 
     /** The FE base URL, e.g. {@code http://127.0.0.1:8030} (what Doris clients call {@code fenodes}). */
     public String feUrl() {
-        return server.feUrl();
+        return runtime.feUrl();
     }
 
     /** The BE base URL, the target of the FE's 307 (what Doris clients call {@code benodes}). */
     public String beUrl() {
-        return server.beUrl();
+        return runtime.beUrl();
     }
 
     /** {@code host:port} of the FE, the form of the Flink connector's {@code fenodes} option. */
@@ -129,7 +105,7 @@ public final class DorisEmulator implements AutoCloseable {
      * @throws DdlException naming the statement and what was wrong
      */
     public void executeDdl(String ddl) throws DdlException {
-        catalog.execute(ddl);
+        runtime.catalog().execute(ddl);
     }
 
     /**
@@ -138,12 +114,12 @@ public final class DorisEmulator implements AutoCloseable {
      * @throws io.lockstep.emulator.storage.StoreException for invalid SQL or with the {@code none} store
      */
     public QueryResult query(String sql) {
-        return store.query(sql);
+        return runtime.store().query(sql);
     }
 
     /** Committed (VISIBLE) rows of a table (with the {@code none} store: rows published). */
     public long rowCount(String database, String table) {
-        return store.rowCount(database, table);
+        return runtime.store().rowCount(database, table);
     }
 
     /** What {@code get_load_state} reports for a label: its newest transaction's status, or UNKNOWN. */
@@ -181,7 +157,7 @@ public final class DorisEmulator implements AutoCloseable {
 
     /** The catalog (databases and tables). */
     public Catalog catalog() {
-        return catalog;
+        return runtime.catalog();
     }
 
     /**
@@ -195,11 +171,7 @@ public final class DorisEmulator implements AutoCloseable {
     /** Stops both listeners and the sweeper and closes the store. */
     @Override
     public void close() {
-        if (sweeper != null) {
-            sweeper.close();
-        }
-        server.close();
-        store.close();
+        runtime.close();
     }
 
     /** Configuration of a {@link DorisEmulator}; the shared options are in {@link EmulatorOptions}. Not thread-safe. */

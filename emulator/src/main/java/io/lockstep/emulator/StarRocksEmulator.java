@@ -15,7 +15,6 @@ import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.server.RequestDispatcher;
 import io.lockstep.emulator.server.ServerParts;
 import io.lockstep.emulator.storage.QueryResult;
-import io.lockstep.emulator.storage.TableStore;
 import io.lockstep.emulator.txn.TransactionConfig;
 import io.lockstep.emulator.txn.TransactionManager;
 import io.lockstep.emulator.txn.TransactionPublisher;
@@ -43,45 +42,29 @@ import java.util.Optional;
 public final class StarRocksEmulator implements AutoCloseable {
     /** Copied from the builder so that a builder changed or reused later cannot change this emulator. */
     private final boolean redirect;
-    private final String requestedHost;
-    private final int requestedFePort;
-    private final int requestedBePort;
-    private final long sweepIntervalMs;
-    private final Catalog catalog;
-    private final TableStore store;
+    private final EmulatorRuntime runtime;
     private final TransactionManager transactions;
     private final LoadContextRegistry contexts = new LoadContextRegistry();
     private final ServerParts parts;
     private final Faults faults;
-    private final EmulatorServer server;
-    /** Set once by {@link #start()} before any request can arrive; read by request threads. */
-    private volatile String feBaseUrl;
-    private volatile String beBaseUrl;
-    /** Owned by the thread calling start/close. */
-    private TimerSweeper sweeper;
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
-        this.requestedHost = b.host;
-        this.requestedFePort = b.fePort;
-        this.requestedBePort = b.bePort;
-        this.sweepIntervalMs = b.sweepIntervalMs;
-        EmulatorOptions.Data data = b.createData();
-        this.catalog = data.catalog();
-        this.store = data.store();
+        EmulatorRuntime rt = new EmulatorRuntime("the emulator", b, b.createData());
+        this.runtime = rt;
         this.transactions = new TransactionManager(b.clock, b.transactionConfig);
         FaultInjector injector = new FaultInjector();
-        TransactionPublisher publisher = new TransactionPublisher(transactions, store, injector, b.clock,
+        TransactionPublisher publisher = new TransactionPublisher(transactions, rt.store(), injector, b.clock,
                 b.publishDelayMs);
         transactions.addAbortListener(t -> contexts.removeTxn(t.txnId()));
-        Backend backend = new Backend(catalog, transactions, publisher, contexts, new ErrorLogStore(), b.parser,
+        Backend backend = new Backend(rt.catalog(), transactions, publisher, contexts, new ErrorLogStore(), b.parser,
                 injector, new BasicAuth(b.users), b.backendConfig, b.clock,
-                () -> redirect ? beBaseUrl : feBaseUrl);
+                () -> redirect ? rt.beBaseUrl() : rt.feBaseUrl());
         this.faults = new Faults(injector, transactions, this::restartVolatileState);
-        this.parts = new ServerParts(backend, store, faults);
-        RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, () -> beBaseUrl);
-        RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, () -> beBaseUrl);
-        this.server = new EmulatorServer(b.host, b.advertisedHost(), b.fePort, b.bePort, fe, be, b.tls);
+        this.parts = new ServerParts(backend, rt.store(), faults);
+        RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, rt::beBaseUrl);
+        RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, rt::beBaseUrl);
+        rt.listen(fe, be, b.tls);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -96,26 +79,18 @@ public final class StarRocksEmulator implements AutoCloseable {
      * @throws IllegalStateException if a port cannot be bound
      */
     public StarRocksEmulator start() {
-        try {
-            server.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot start the emulator on host " + requestedHost + ", ports "
-                    + requestedFePort + "/" + requestedBePort + ": " + e.getMessage(), e);
-        }
-        feBaseUrl = server.feUrl();
-        beBaseUrl = server.beUrl();
-        sweeper = new TimerSweeper(parts::tick, sweepIntervalMs);
+        runtime.start(parts::tick);
         return this;
     }
 
     /** The FE base URL, e.g. {@code http://127.0.0.1:8030} (the {@code load-url} clients use). */
     public String feUrl() {
-        return server.feUrl();
+        return runtime.feUrl();
     }
 
     /** The BE base URL, the target of redirects. */
     public String beUrl() {
-        return server.beUrl();
+        return runtime.beUrl();
     }
 
     /**
@@ -124,7 +99,7 @@ public final class StarRocksEmulator implements AutoCloseable {
      * @throws DdlException naming the statement and what was wrong
      */
     public void executeDdl(String ddl) throws DdlException {
-        catalog.execute(ddl);
+        runtime.catalog().execute(ddl);
     }
 
     /**
@@ -133,12 +108,12 @@ public final class StarRocksEmulator implements AutoCloseable {
      * @throws io.lockstep.emulator.storage.StoreException for invalid SQL or with the {@code none} store
      */
     public QueryResult query(String sql) {
-        return store.query(sql);
+        return runtime.store().query(sql);
     }
 
     /** Committed rows of a table (with the {@code none} store: rows published). */
     public long rowCount(String database, String table) {
-        return store.rowCount(database, table);
+        return runtime.store().rowCount(database, table);
     }
 
     /** The status {@code get_load_state} would report: the latest transaction of the label, or UNKNOWN. */
@@ -164,7 +139,7 @@ public final class StarRocksEmulator implements AutoCloseable {
 
     /** The catalog (databases and tables). */
     public Catalog catalog() {
-        return catalog;
+        return runtime.catalog();
     }
 
     /** Number of BE load contexts alive (volatile state lost on {@link Faults#restart()}). */
@@ -180,11 +155,7 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** Stops both listeners and the sweeper and closes the store. */
     @Override
     public void close() {
-        if (sweeper != null) {
-            sweeper.close();
-        }
-        server.close();
-        store.close();
+        runtime.close();
     }
 
     /** Configuration of a {@link StarRocksEmulator}; the shared options are in {@link EmulatorOptions}. Not thread-safe. */

@@ -1,42 +1,25 @@
 package io.lockstep.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.core5.http.ClassicHttpRequest;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.http.io.entity.EntityUtils;
-import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
 
 /**
- * A test client speaking Doris' Stream Load protocol to the emulator over real HTTP (Apache HttpClient 5 classic).
+ * A test client speaking Doris' Stream Load protocol to the emulator over real HTTP ({@link RedirectFollowingHttp}).
  * Redirects are followed by hand as curl {@code --location-trusted} does: same method, headers (Authorization
  * included) and body; the userinfo of the {@code Location} is checked and stripped (HttpClient 5 refuses it).
  */
-final class DorisHttp implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper();
+final class DorisHttp extends RedirectFollowingHttp<DorisHttp> {
 
     /** One final answer, with every hop's status (e.g. [307, 200]) and the Locations followed. */
     record Resp(int status, Map<String, String> headers, String body, List<Integer> hops, List<String> locations) {
         JsonNode json() {
-            try {
-                return JSON.readTree(body);
-            } catch (IOException e) {
-                throw new AssertionError("not JSON: " + body, e);
-            }
+            return RedirectFollowingHttp.json(body);
         }
 
         /** A top-level field as text, or null. */
@@ -60,33 +43,12 @@ final class DorisHttp implements AutoCloseable {
         }
 
         List<String> keys() {
-            List<String> keys = new ArrayList<>();
-            json().fieldNames().forEachRemaining(keys::add);
-            return keys;
+            return RedirectFollowingHttp.keys(body);
         }
     }
 
-    private final CloseableHttpClient client = HttpClients.custom().disableRedirectHandling()
-            .disableAutomaticRetries().build();
-    private final String baseUrl;
-    private String authorization = basic("root", "");
-
     DorisHttp(String baseUrl) {
-        this.baseUrl = baseUrl;
-    }
-
-    static String basic(String user, String password) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    }
-
-    DorisHttp as(String user, String password) {
-        this.authorization = basic(user, password);
-        return this;
-    }
-
-    DorisHttp withoutAuth() {
-        this.authorization = null;
-        return this;
+        super(baseUrl);
     }
 
     /** {@code PUT /api/{db}/{table}/_stream_load} with {@code Expect: 100-continue} and the given headers. */
@@ -108,22 +70,15 @@ final class DorisHttp implements AutoCloseable {
                 Map.of(), null, true);
     }
 
-    /** Sends one request, following 307s by hand when {@code follow}. */
+    /** Sends one request, following 307s by hand when {@code follow}; the Location's userinfo is stripped. */
     Resp send(String method, String pathAndQuery, Map<String, String> headers, String body, boolean follow) {
-        String url = baseUrl + pathAndQuery;
-        List<Integer> hops = new ArrayList<>();
-        List<String> locations = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            Resp r = once(method, url, headers, body);
-            hops.add(r.status());
-            if (r.status() != 307 || !follow) {
-                return new Resp(r.status(), r.headers(), r.body(), hops, locations);
-            }
-            String location = r.headers().get("location");
-            locations.add(location);
-            url = withoutUserInfo(location);
-        }
-        throw new AssertionError("too many redirects: " + hops);
+        Exchange e = exchange(method, pathAndQuery, headers, body, follow);
+        return new Resp(e.status(), e.headers(), e.body(), e.hops(), e.locations());
+    }
+
+    @Override
+    String followTarget(String location) {
+        return withoutUserInfo(location);
     }
 
     private static String withoutUserInfo(String location) {
@@ -134,35 +89,5 @@ final class DorisHttp implements AutoCloseable {
         } catch (URISyntaxException e) {
             throw new AssertionError("bad Location " + location, e);
         }
-    }
-
-    private Resp once(String method, String url, Map<String, String> headers, String body) {
-        ClassicRequestBuilder b = ClassicRequestBuilder.create(method).setUri(url);
-        if (authorization != null) {
-            b.setHeader("Authorization", authorization);
-        }
-        headers.forEach(b::setHeader);
-        if (body != null) {
-            b.setEntity(new ByteArrayEntity(body.getBytes(StandardCharsets.UTF_8), null));
-        }
-        ClassicHttpRequest request = b.build();
-        try {
-            return client.execute(request, response -> {
-                Map<String, String> h = new LinkedHashMap<>();
-                for (Header header : response.getHeaders()) {
-                    h.put(header.getName().toLowerCase(), header.getValue());
-                }
-                String text = response.getEntity() == null ? "" : EntityUtils.toString(response.getEntity(),
-                        StandardCharsets.UTF_8);
-                return new Resp(response.getCode(), h, text, List.of(), List.of());
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public void close() throws IOException {
-        client.close();
     }
 }

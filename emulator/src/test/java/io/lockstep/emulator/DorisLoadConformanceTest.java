@@ -17,9 +17,6 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,33 +24,8 @@ import org.junit.jupiter.api.Test;
  * (label dedup with {@code ExistingJobStatus}, reuse after ABORTED), the §3.1 reply shape, 2PC vs direct commit,
  * the running-txn limit and the header checks before the body.
  */
-class DorisLoadConformanceTest {
+class DorisLoadConformanceTest extends DorisConformanceFixture {
     private static final AtomicInteger SEQ = new AtomicInteger();
-    static DorisEmulator doris;
-    static DorisHttp http;
-    static DorisLabelStates states;
-
-    @BeforeAll
-    static void start() throws Exception {
-        doris = DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()).build().start();
-        http = new DorisHttp(doris.feUrl());
-        states = new DorisLabelStates(http, doris);
-    }
-
-    /**
-     * A transaction left COMMITTED by a publish timeout holds back later publishes on its table (versions are
-     * published in order), so each test's leftovers are published before the next test.
-     */
-    @AfterEach
-    void publishLeftovers() {
-        doris.faults().clear();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        http.close();
-        doris.close();
-    }
 
     static String label() {
         return "ld_" + SEQ.incrementAndGet();

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockstep.emulator.DorisHttp.Resp;
 import io.lockstep.emulator.doris.DorisTxnStatus;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,34 +14,9 @@ import org.junit.jupiter.api.Test;
  * {@code label}, over real HTTP through the FE's 307. The clock is manual, so a COMMITTED transaction (publish
  * timeout) stays COMMITTED.
  */
-class DorisTwoPhaseCommitConformanceTest {
+class DorisTwoPhaseCommitConformanceTest extends DorisConformanceFixture {
     private static final String FE = "TStatus: errCode = 2, detailMessage = ";
     private static final AtomicInteger SEQ = new AtomicInteger();
-    static DorisEmulator doris;
-    static DorisHttp http;
-    static DorisLabelStates states;
-
-    @BeforeAll
-    static void start() throws Exception {
-        doris = DorisEmulator.builder().ddl(DorisSchema.DDL).clock(new ManualClock()).build().start();
-        http = new DorisHttp(doris.feUrl());
-        states = new DorisLabelStates(http, doris);
-    }
-
-    /**
-     * A transaction left COMMITTED by a publish timeout holds back later publishes on its table (versions are
-     * published in order), so each test's leftovers are published before the next test.
-     */
-    @AfterEach
-    void publishLeftovers() {
-        doris.faults().clear();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        http.close();
-        doris.close();
-    }
 
     static String label() {
         return "tpc_" + SEQ.incrementAndGet();

@@ -2,7 +2,6 @@ package io.lockstep.app.demo;
 
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.flink.options.SinkTarget;
-import java.util.Map;
 
 /**
  * {@code lockstep demo --target doris}: the in-JVM Apache Doris stream-load server of the {@code emulator} module
@@ -14,13 +13,15 @@ import java.util.Map;
  * <p>Snapshots are the same one-statement read as {@link EmulatorDemoTarget}'s ({@link ShopSnapshotQuery}), over
  * VISIBLE data only.
  */
-public final class DorisDemoTarget implements DemoTarget {
+public final class DorisDemoTarget extends EmbeddedDemoTarget<DorisEmulator> {
 
     /** Class-path location of the Doris shop DDL (a copy of {@code examples/shop-doris.sql} made by the build). */
     public static final String SHOP_DDL_RESOURCE = "/io/lockstep/app/demo/shop-doris.sql";
 
-    /** Set by {@link #start()} (main thread) before other threads use this target; closed by {@link #close()}. */
-    private volatile DorisEmulator doris;
+    /** A target that creates its emulator on {@link #start()}. */
+    public DorisDemoTarget() {
+        super(DorisEmulator::close);
+    }
 
     @Override
     public String description() {
@@ -28,46 +29,16 @@ public final class DorisDemoTarget implements DemoTarget {
                 + ", per-table exactly-once (two-phase commit)";
     }
 
-    /**
-     * @throws java.io.IOException when the packaged DDL is missing
-     * @throws io.lockstep.emulator.catalog.DdlException when the DDL is invalid
-     * @throws IllegalStateException when no port can be bound
-     */
     @Override
-    public void start() throws Exception {
-        doris = DorisEmulator.builder().ddl(EmulatorDemoTarget.ddlResource(SHOP_DDL_RESOURCE)).build().start();
-    }
-
-    /** @return the running emulator (for tests), or {@code null} before {@link #start()} */
-    public DorisEmulator emulator() {
-        return doris;
+    DorisEmulator startEmulator() throws Exception {
+        return DorisEmulator.builder().ddl(EmulatorDemoTarget.ddlResource(SHOP_DDL_RESOURCE)).build().start();
     }
 
     /** @return the FE address {@code host:port} (Doris' {@code fenodes} form) */
     @Override
     public String loadUrl() {
-        DorisEmulator running = doris;
+        DorisEmulator running = emulator();
         return running == null ? "(not started)" : running.feHostPort();
-    }
-
-    @Override
-    public String jdbcUrl() {
-        return null;
-    }
-
-    @Override
-    public String username() {
-        return "root";
-    }
-
-    @Override
-    public String password() {
-        return "";
-    }
-
-    @Override
-    public Map<String, String> sinkProperties() {
-        return Map.of();
     }
 
     @Override
@@ -77,14 +48,6 @@ public final class DorisDemoTarget implements DemoTarget {
 
     @Override
     public ShopState snapshot() {
-        return ShopSnapshotQuery.toState(doris.query(ShopSnapshotQuery.SQL));
-    }
-
-    @Override
-    public void close() {
-        DorisEmulator running = doris;
-        if (running != null) {
-            running.close();
-        }
+        return ShopSnapshotQuery.toState(emulator().query(ShopSnapshotQuery.SQL));
     }
 }

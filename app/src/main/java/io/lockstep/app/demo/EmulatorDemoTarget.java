@@ -4,7 +4,6 @@ import io.lockstep.emulator.StarRocksEmulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The demo's default target: the in-JVM StarRocks-compatible server of the {@code emulator} module (random ports,
@@ -14,27 +13,24 @@ import java.util.Map;
  * <p>Snapshots are one {@code UNION ALL} statement over the four tables ({@link ShopSnapshotQuery}), which the
  * emulator runs in one H2 snapshot transaction (its {@code query} contract), with every value as text.
  */
-public final class EmulatorDemoTarget implements DemoTarget {
+public final class EmulatorDemoTarget extends EmbeddedDemoTarget<StarRocksEmulator> {
 
     /** Class-path location of the shop DDL (a copy of {@code examples/shop.sql} made by the build). */
     public static final String SHOP_DDL_RESOURCE = "/io/lockstep/app/demo/shop.sql";
 
-    /** Set by {@link #start()} (main thread) before other threads use this target; closed by {@link #close()}. */
-    private volatile StarRocksEmulator emulator;
+    /** A target that creates its emulator on {@link #start()}. */
+    public EmulatorDemoTarget() {
+        super(StarRocksEmulator::close);
+    }
 
     @Override
     public String description() {
         return "in-JVM StarRocks-compatible server (emulator), load-url " + loadUrl();
     }
 
-    /**
-     * @throws IOException when the packaged DDL is missing
-     * @throws io.lockstep.emulator.catalog.DdlException when the DDL is invalid
-     * @throws IllegalStateException when no port can be bound
-     */
     @Override
-    public void start() throws Exception {
-        emulator = StarRocksEmulator.builder().ddl(shopDdl()).build().start();
+    StarRocksEmulator startEmulator() throws Exception {
+        return StarRocksEmulator.builder().ddl(shopDdl()).build().start();
     }
 
     /** @return the DDL of the shop schema ({@code examples/shop.sql}) */
@@ -57,46 +53,14 @@ public final class EmulatorDemoTarget implements DemoTarget {
         }
     }
 
-    /** @return the running emulator (for tests and fault injection), or {@code null} before {@link #start()} */
-    public StarRocksEmulator emulator() {
-        return emulator;
-    }
-
     @Override
     public String loadUrl() {
-        return emulator == null ? "(not started)" : emulator.feUrl();
-    }
-
-    @Override
-    public String jdbcUrl() {
-        return null;
-    }
-
-    @Override
-    public String username() {
-        return "root";
-    }
-
-    @Override
-    public String password() {
-        return "";
-    }
-
-    @Override
-    public Map<String, String> sinkProperties() {
-        return Map.of();
+        StarRocksEmulator running = emulator();
+        return running == null ? "(not started)" : running.feUrl();
     }
 
     @Override
     public ShopState snapshot() {
-        return ShopSnapshotQuery.toState(emulator.query(ShopSnapshotQuery.SQL));
-    }
-
-    @Override
-    public void close() {
-        StarRocksEmulator running = emulator;
-        if (running != null) {
-            running.close();
-        }
+        return ShopSnapshotQuery.toState(emulator().query(ShopSnapshotQuery.SQL));
     }
 }

@@ -1,11 +1,9 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class DorisStreamLoader implements StreamLoader {
     private static final Logger LOG = LoggerFactory.getLogger(DorisStreamLoader.class);
 
-    private final TransactionClientConfig config;
-    private final LoadMetrics metrics;
-    private final Sleeper sleeper;
-    private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final LoadEndpoint endpoint;
     /** Label-state queries after unclear outcomes. */
     private final DorisTwoPhaseCommit labels;
 
@@ -45,11 +39,8 @@ public final class DorisStreamLoader implements StreamLoader {
 
     /** A loader whose backoff waits go through {@code sleeper} (tests pass a fake). */
     public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.http = new StarRocksHttp(config);
-        this.labels = new DorisTwoPhaseCommit(config, metrics, sleeper, http, mapper);
+        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
+        this.labels = new DorisTwoPhaseCommit(endpoint);
     }
 
     /**
@@ -76,11 +67,11 @@ public final class DorisStreamLoader implements StreamLoader {
         String path = DorisProtocol.streamLoadPath(database, table);
         String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label "
                 + label;
-        RetryBudget budget = new RetryBudget(config, sleeper, metrics, what);
+        RetryBudget budget = endpoint.budget(what);
         while (true) {
             ServerReply reply;
             try {
-                reply = ServerReply.decode(http.send("PUT", path, headers, body, true), mapper);
+                reply = endpoint.call("PUT", path, headers, body, true);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -122,7 +113,7 @@ public final class DorisStreamLoader implements StreamLoader {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog()),
+                    + endpoint.errorLog(reply),
                     reply.status());
         }
     }
@@ -157,6 +148,6 @@ public final class DorisStreamLoader implements StreamLoader {
 
     @Override
     public void close() {
-        http.close();
+        endpoint.close();
     }
 }

@@ -1,6 +1,5 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -54,11 +53,7 @@ public final class DorisTransactionClient implements TransactionClient {
     private static final Logger LOG = LoggerFactory.getLogger(DorisTransactionClient.class);
     private static final int MAX_REMEMBERED_TIMEOUTS = 10_000;
 
-    private final TransactionClientConfig config;
-    private final LoadMetrics metrics;
-    private final Sleeper sleeper;
-    private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final LoadEndpoint endpoint;
     private final DorisTwoPhaseCommit twoPhase;
     /** The begin {@code timeout} (s) per "db/label", sent with the label's load. Concurrent map. */
     private final Map<String, Integer> timeoutsSeconds = new ConcurrentHashMap<>();
@@ -70,11 +65,8 @@ public final class DorisTransactionClient implements TransactionClient {
 
     /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
     public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.http = new StarRocksHttp(config);
-        this.twoPhase = new DorisTwoPhaseCommit(config, metrics, sleeper, http, mapper);
+        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
+        this.twoPhase = new DorisTwoPhaseCommit(endpoint);
     }
 
     /**
@@ -130,12 +122,12 @@ public final class DorisTransactionClient implements TransactionClient {
         headers.put(DorisProtocol.TWO_PHASE_COMMIT, "true");
         String what = "two-phase stream load of " + body.length + " bytes into " + txn.database() + "." + table
                 + " under " + txn;
-        RetryBudget budget = budget(what);
+        RetryBudget budget = endpoint.budget(what);
         boolean mayHaveLoaded = false;
         while (true) {
             ServerReply reply;
             try {
-                reply = call("PUT", DorisProtocol.streamLoadPath(txn.database(), table), headers, body, true);
+                reply = endpoint.call("PUT", DorisProtocol.streamLoadPath(txn.database(), table), headers, body, true);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -176,7 +168,7 @@ public final class DorisTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + hint(failureClass) + errorLog(reply), reply.status());
+                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
         }
     }
 
@@ -302,7 +294,7 @@ public final class DorisTransactionClient implements TransactionClient {
 
     @Override
     public void close() {
-        http.close();
+        endpoint.close();
     }
 
     private static void requireSingleTable(TransactionRef txn) {
@@ -311,26 +303,6 @@ public final class DorisTransactionClient implements TransactionClient {
             throw new IllegalArgumentException(txn + ": Doris has no multi-table transaction over HTTP (one stream"
                     + " load = one table's transaction); use one transaction per table");
         }
-    }
-
-    private ServerReply call(String method, String path, Map<String, String> headers, byte[] body,
-                             boolean expectContinue) throws IOException {
-        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
-    }
-
-    private String errorLog(ServerReply reply) {
-        return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());
-    }
-
-    private String hint(FailureClass failureClass) {
-        if (failureClass == FailureClass.ACCESS_DENIED) {
-            return " (check username '" + config.username() + "', its password and its LOAD privilege)";
-        }
-        return "";
-    }
-
-    private RetryBudget budget(String operation) {
-        return new RetryBudget(config, sleeper, metrics, operation);
     }
 
     private static String key(TransactionRef txn) {

@@ -1,7 +1,5 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,19 +20,11 @@ import org.slf4j.LoggerFactory;
 final class DorisTwoPhaseCommit {
     private static final Logger LOG = LoggerFactory.getLogger(DorisTwoPhaseCommit.class);
 
-    private final TransactionClientConfig config;
-    private final LoadMetrics metrics;
-    private final Sleeper sleeper;
-    private final StarRocksHttp http;
-    private final ObjectMapper mapper;
+    private final LoadEndpoint endpoint;
 
-    DorisTwoPhaseCommit(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper, StarRocksHttp http,
-                        ObjectMapper mapper) {
-        this.config = config;
-        this.metrics = metrics;
-        this.sleeper = sleeper;
-        this.http = http;
-        this.mapper = mapper;
+    /** Sends through the owning client's {@code endpoint} (not closed here). */
+    DorisTwoPhaseCommit(LoadEndpoint endpoint) {
+        this.endpoint = endpoint;
     }
 
     /**
@@ -52,13 +42,13 @@ final class DorisTwoPhaseCommit {
         Map<String, String> headers = new LinkedHashMap<>(target);
         headers.put(DorisProtocol.TXN_OPERATION, commit ? "commit" : "abort");
         headers.put("Expect", "100-continue");
-        RetryBudget budget = budget(what);
+        RetryBudget budget = endpoint.budget(what);
         while (true) {
             ServerReply reply = null;
             String trouble;
             IOException ioFailure = null;
             try {
-                reply = call("PUT", DorisProtocol.twoPhaseCommitPath(txn.database()), headers);
+                reply = endpoint.call("PUT", DorisProtocol.twoPhaseCommitPath(txn.database()), headers, null, false);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -73,7 +63,7 @@ final class DorisTwoPhaseCommit {
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
                     throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + hint(failureClass), reply.status());
+                            + endpoint.accessHint(failureClass), reply.status());
                 }
                 if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
                     budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
@@ -109,22 +99,7 @@ final class DorisTwoPhaseCommit {
 
     /** Label state, re-polled with backoff while PREPARE (a load still running), up to labelStateTimeoutMs. */
     LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
-        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
-        long waitMs = config.retryBackoffInitialMs();
-        while (true) {
-            LabelState state = labelState(txn.database(), txn.label());
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (state != LabelState.PREPARE || remainingMs <= 0) {
-                return state;
-            }
-            try {
-                sleeper.sleep(Math.min(waitMs, remainingMs));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
-            }
-            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
-        }
+        return LabelStatePolling.whilePrepare(endpoint, txn, this::labelState);
     }
 
     static String likelyCause(LabelState state) {
@@ -147,11 +122,11 @@ final class DorisTwoPhaseCommit {
      */
     LabelState labelState(String database, String label) throws TransactionException {
         String path = DorisProtocol.loadStatePath(database, label);
-        RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
+        RetryBudget budget = endpoint.budget("label-state query for label " + label + " in database " + database);
         while (true) {
             ServerReply reply;
             try {
-                reply = call("GET", path, Map.of());
+                reply = endpoint.call("GET", path, Map.of(), null, false);
             } catch (IOException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -167,25 +142,9 @@ final class DorisTwoPhaseCommit {
                         : FailureClass.classify(reply);
                 throw new TransactionException("label-state query for label " + label + " in database " + database
                         + " failed (" + failureClass + "): " + reply.describe() + ", code " + code + ", data '"
-                        + data + "'" + hint(failureClass), reply.status());
+                        + data + "'" + endpoint.accessHint(failureClass), reply.status());
             }
             return DorisProtocol.labelState(data);
         }
-    }
-
-
-    private ServerReply call(String method, String path, Map<String, String> headers) throws IOException {
-        return ServerReply.decode(http.send(method, path, headers, null, false), mapper);
-    }
-
-    private String hint(FailureClass failureClass) {
-        if (failureClass == FailureClass.ACCESS_DENIED) {
-            return " (check username '" + config.username() + "', its password and its LOAD privilege)";
-        }
-        return "";
-    }
-
-    private RetryBudget budget(String operation) {
-        return new RetryBudget(config, sleeper, metrics, operation);
     }
 }

@@ -1,12 +1,10 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,21 +25,14 @@ import org.slf4j.LoggerFactory;
 public final class StarRocksStreamLoader implements StreamLoader {
     private static final Logger LOG = LoggerFactory.getLogger(StarRocksStreamLoader.class);
 
-    private final TransactionClientConfig config;
-    private final LoadMetrics metrics;
-    private final Sleeper sleeper;
-    private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final LoadEndpoint endpoint;
 
     public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics) {
         this(config, metrics, Sleeper.SYSTEM);
     }
 
     public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.http = new StarRocksHttp(config);
+        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
     }
 
     /**
@@ -62,11 +53,11 @@ public final class StarRocksStreamLoader implements StreamLoader {
         String path = "/api/" + TransactionHeaders.encode(database) + "/"
                 + TransactionHeaders.encode(table) + "/_stream_load";
         String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label " + label;
-        RetryBudget budget = new RetryBudget(config, sleeper, metrics, what);
+        RetryBudget budget = endpoint.budget(what);
         while (true) {
             ServerReply reply;
             try {
-                reply = ServerReply.decode(http.send("PUT", path, headers, body, true), mapper);
+                reply = endpoint.call("PUT", path, headers, body, true);
             } catch (IOException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -93,13 +84,13 @@ public final class StarRocksStreamLoader implements StreamLoader {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog()),
+                    + endpoint.errorLog(reply),
                     reply.status());
         }
     }
 
     @Override
     public void close() {
-        http.close();
+        endpoint.close();
     }
 }

@@ -1,6 +1,5 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -43,11 +42,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
     private static final Set<String> OPEN_JOB_STATES = Set.of("", "RUNNING", "BEGIN", "PREPARE");
     private static final int MAX_REMEMBERED_TIMEOUTS = 10_000;
 
-    private final TransactionClientConfig config;
-    private final LoadMetrics metrics;
-    private final Sleeper sleeper;
-    private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final LoadEndpoint endpoint;
     /** The begin {@code timeout} (s) per "db/label", to name it when a label ends ABORTED. Concurrent map. */
     private final Map<String, Integer> beginTimeoutsSeconds = new ConcurrentHashMap<>();
 
@@ -58,10 +53,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
 
     /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
     public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
-        this.config = Objects.requireNonNull(config, "config");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.http = new StarRocksHttp(config);
+        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
     }
 
     /**
@@ -77,12 +69,12 @@ public final class StarRocksTransactionClient implements TransactionClient {
         if (timeoutSeconds > 0) {
             headers.put("timeout", Integer.toString(timeoutSeconds));
         }
-        RetryBudget budget = budget("begin of " + txn);
+        RetryBudget budget = endpoint.budget("begin of " + txn);
         boolean mayHaveBegun = false;
         while (true) {
             ServerReply reply;
             try {
-                reply = call("POST", "/api/transaction/begin", headers, null, false);
+                reply = endpoint.call("POST", "/api/transaction/begin", headers, null, false);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -109,7 +101,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): " + reply.describe()
-                    + hint(failureClass), reply.status());
+                    + endpoint.accessHint(failureClass), reply.status());
         }
     }
 
@@ -141,11 +133,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
         });
         headers.putAll(TransactionHeaders.forTransaction(txn, table));
         String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
-        RetryBudget budget = budget(what);
+        RetryBudget budget = endpoint.budget(what);
         while (true) {
             ServerReply reply;
             try {
-                reply = call("PUT", "/api/transaction/load", headers, body, true);
+                reply = endpoint.call("PUT", "/api/transaction/load", headers, body, true);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -168,7 +160,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + hint(failureClass) + errorLog(reply), reply.status());
+                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
         }
     }
 
@@ -212,11 +204,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
     public LabelState labelState(String database, String label) throws TransactionException {
         String path = "/api/" + TransactionHeaders.encode(database) + "/get_load_state?label="
                 + TransactionHeaders.encode(label);
-        RetryBudget budget = budget("label-state query for label " + label + " in database " + database);
+        RetryBudget budget = endpoint.budget("label-state query for label " + label + " in database " + database);
         while (true) {
             ServerReply reply;
             try {
-                reply = call("GET", path, Map.of(), null, false);
+                reply = endpoint.call("GET", path, Map.of(), null, false);
             } catch (IOException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -230,7 +222,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
                     || (reply.status() != null && !reply.statusIn("OK"))) {
                 FailureClass failureClass = FailureClass.classify(reply);
                 throw new TransactionException("label-state query for label " + label + " in database " + database
-                        + " failed (" + failureClass + "): " + reply.describe() + hint(failureClass), reply.status());
+                        + " failed (" + failureClass + "): " + reply.describe() + endpoint.accessHint(failureClass),
+                        reply.status());
             }
             return LabelState.parse(state);
         }
@@ -247,11 +240,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
         String path = "/api/" + TransactionHeaders.encode(database) + "/" + TransactionHeaders.encode(table)
                 + "/_cancel?label=" + TransactionHeaders.encode(label);
         String what = "cancel of label " + label + " (table " + database + "." + table + ")";
-        RetryBudget budget = budget(what);
+        RetryBudget budget = endpoint.budget(what);
         while (true) {
             ServerReply reply;
             try {
-                reply = call("POST", path, Map.of(), null, false);
+                reply = endpoint.call("POST", path, Map.of(), null, false);
             } catch (IOException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -269,19 +262,19 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 return;
             }
             throw new TransactionException(what + " failed (" + failureClass + "), label state " + state + ": "
-                    + reply.describe() + hint(failureClass), reply.status());
+                    + reply.describe() + endpoint.accessHint(failureClass), reply.status());
         }
     }
 
     @Override
     public void close() {
-        http.close();
+        endpoint.close();
     }
 
     /** Prepare, commit and rollback: send, classify, settle ambiguous outcomes by label state, retry while open. */
     private void settledOperation(SettledOp op, TransactionRef txn) throws TransactionException {
         String what = op.name().toLowerCase(Locale.ROOT) + " of " + txn;
-        RetryBudget budget = budget(what);
+        RetryBudget budget = endpoint.budget(what);
         Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
         while (true) {
             String trouble;
@@ -289,7 +282,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
             IOException ioFailure = null;
             ServerReply reply = null;
             try {
-                reply = call("POST", op.path(), headers, null, false);
+                reply = endpoint.call("POST", op.path(), headers, null, false);
             } catch (NotSentException e) {
                 budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
                 continue;
@@ -303,7 +296,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
                     throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + hint(failureClass), reply.status());
+                            + endpoint.accessHint(failureClass), reply.status());
                 }
                 if (failureClass.retriable()) {
                     budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
@@ -334,28 +327,13 @@ public final class StarRocksTransactionClient implements TransactionClient {
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
                     + " is " + state + " after " + trouble + ". "
                     + (dataError ? dataErrorCause(op) : likelyCause(op, txn, state))
-                    + (reply == null ? "" : errorLog(reply)), serverStatus, ioFailure);
+                    + (reply == null ? "" : endpoint.errorLog(reply)), serverStatus, ioFailure);
         }
     }
 
     /** Label state, re-polled with backoff while PREPARE (a prepare still running), up to labelStateTimeoutMs. */
     private LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
-        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
-        long waitMs = config.retryBackoffInitialMs();
-        while (true) {
-            LabelState state = labelState(txn.database(), txn.label());
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (state != LabelState.PREPARE || remainingMs <= 0) {
-                return state;
-            }
-            try {
-                sleeper.sleep(Math.min(waitMs, remainingMs));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
-            }
-            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
-        }
+        return LabelStatePolling.whilePrepare(endpoint, txn, this::labelState);
     }
 
     /** The reply itself named a data error (e.g. too many filtered rows): that, not a timeout, is the cause. */
@@ -380,26 +358,6 @@ public final class StarRocksTransactionClient implements TransactionClient {
         }
         return "Likely cause: the server does not know the label: the transaction timed out and was cleaned ("
                 + timeoutText + "), the FE restarted, or it never began.";
-    }
-
-    private ServerReply call(String method, String path, Map<String, String> headers, byte[] body,
-                             boolean expectContinue) throws IOException {
-        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
-    }
-
-    private String errorLog(ServerReply reply) {
-        return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());
-    }
-
-    private String hint(FailureClass failureClass) {
-        if (failureClass == FailureClass.ACCESS_DENIED) {
-            return " (check username '" + config.username() + "', its password and its LOAD/INSERT privileges)";
-        }
-        return "";
-    }
-
-    private RetryBudget budget(String operation) {
-        return new RetryBudget(config, sleeper, metrics, operation);
     }
 
     private void rememberTimeout(TransactionRef txn, int timeoutSeconds) {

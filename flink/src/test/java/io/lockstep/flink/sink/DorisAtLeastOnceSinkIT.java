@@ -7,14 +7,11 @@ import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.fault.FaultOp;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -91,18 +88,7 @@ class DorisAtLeastOnceSinkIT {
     }
 
     private void run(String table, int restarts) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
-        Configuration conf = new Configuration();
-        if (restarts > 0) {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
-        } else {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        }
-        env.configure(conf);
+        StreamExecutionEnvironment env = CheckpointedJobEnvironment.create(restarts, 200);
         env.addSource(new CheckpointPacedSource("alo", table, 0, ROWS, BATCH))
                 .returns(TypeInformation.of(DefaultStarRocksRowData.class))
                 .setParallelism(1)

@@ -10,7 +10,6 @@ import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.doris.DorisTxnStatus;
 import io.lockstep.emulator.fault.FaultOp;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,6 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -76,18 +73,7 @@ class DorisExactlyOnceSinkIT {
     }
 
     private void run(StarRocksSinkOptions options, long from, long to, int restarts) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        env.enableCheckpointing(200);
-        Configuration conf = new Configuration();
-        if (restarts > 0) {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
-        } else {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        }
-        env.configure(conf);
+        StreamExecutionEnvironment env = CheckpointedJobEnvironment.create(restarts, 200);
         env.addSource(new CheckpointPacedSource("eo", "events", from, to, BATCH))
                 .returns(TypeInformation.of(DefaultStarRocksRowData.class))
                 .setParallelism(1)

@@ -1,0 +1,47 @@
+package io.lockstep.core.client;
+
+/**
+ * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled with
+ * the client's backoff ({@code retryBackoffInitialMs}, doubling up to {@code retryBackoffMaxMs}) for at most
+ * {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both dialects' settle paths.
+ */
+final class LabelStatePolling {
+    /** One label-state query of a dialect. */
+    @FunctionalInterface
+    interface Query {
+        /**
+         * @throws TransactionException when the state cannot be learned
+         */
+        LabelState labelState(String database, String label) throws TransactionException;
+    }
+
+    private LabelStatePolling() {
+    }
+
+    /**
+     * The label's state once it is not PREPARE, or PREPARE when {@code labelStateTimeoutMs} has passed.
+     *
+     * @throws TransactionException from the query, or when interrupted (the interrupt flag is set again)
+     */
+    static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, Query query)
+            throws TransactionException {
+        TransactionClientConfig config = endpoint.config();
+        Sleeper sleeper = endpoint.sleeper();
+        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
+        long waitMs = config.retryBackoffInitialMs();
+        while (true) {
+            LabelState state = query.labelState(txn.database(), txn.label());
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if (state != LabelState.PREPARE || remainingMs <= 0) {
+                return state;
+            }
+            try {
+                sleeper.sleep(Math.min(waitMs, remainingMs));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
+            }
+            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.lockstep.core.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
+import javax.annotation.concurrent.ThreadSafe;
+
+/**
+ * The configured FE addresses as one load client sees them, shared by both dialects' clients and loaders: sends a
+ * request and decodes the JSON reply ({@link ServerReply}), opens the retry budget of one operation on the client's
+ * config, clock and metrics ({@link RetryBudget}), fetches the error-log excerpt a reply's {@code ErrorURL} names
+ * and words the hint for an access-denied reply.
+ *
+ * <p>Thread-safe: every field is final and thread-safe; owned (and closed) by one client or loader.
+ */
+@ThreadSafe
+final class LoadEndpoint implements AutoCloseable {
+    private final TransactionClientConfig config;
+    private final LoadMetrics metrics;
+    private final Sleeper sleeper;
+    private final StarRocksHttp http;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final String privileges;
+
+    /**
+     * @param privileges the privileges a load needs, for the access-denied hint, e.g. {@code "its LOAD privilege"}
+     */
+    LoadEndpoint(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper, String privileges) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.privileges = privileges;
+        this.http = new StarRocksHttp(config);
+    }
+
+    TransactionClientConfig config() {
+        return config;
+    }
+
+    Sleeper sleeper() {
+        return sleeper;
+    }
+
+    /**
+     * One HTTP exchange (redirects followed as {@link StarRocksHttp} does), decoded.
+     *
+     * @param body           the body, or null for none
+     * @param expectContinue whether to send {@code Expect: 100-continue} before the body
+     * @throws IOException when no reply arrived (connection refused, reset, timed out)
+     */
+    ServerReply call(String method, String path, Map<String, String> headers, byte[] body, boolean expectContinue)
+            throws IOException {
+        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
+    }
+
+    /** The retry budget of one operation; {@code operation} names it in messages, e.g. "commit of label L". */
+    RetryBudget budget(String operation) {
+        return new RetryBudget(config, sleeper, metrics, operation);
+    }
+
+    /** An excerpt of the error log the reply's {@code ErrorURL} names, prefixed for a message; "" when none. */
+    String errorLog(ServerReply reply) {
+        return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());
+    }
+
+    /** For {@link FailureClass#ACCESS_DENIED}: which user and privileges to check; "" for any other class. */
+    String accessHint(FailureClass failureClass) {
+        if (failureClass == FailureClass.ACCESS_DENIED) {
+            return " (check username '" + config.username() + "', its password and " + privileges + ")";
+        }
+        return "";
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+}
