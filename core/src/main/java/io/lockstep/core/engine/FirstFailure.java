@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import java.util.concurrent.atomic.AtomicReference;
 
 import javax.annotation.concurrent.ThreadSafe;
+import org.slf4j.Logger;
 
 /**
  * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the
@@ -20,6 +21,26 @@ final class FirstFailure {
      */
     boolean record(Throwable failure) {
         return first.compareAndSet(null, failure);
+    }
+
+    /**
+     * The engine's fail path: records {@code cause} unless one is already recorded, logs it (the first at ERROR
+     * with its stack, a later one at WARN in one line) and returns the error that blocked writers and waiting
+     * callers are released with.
+     *
+     * @param cause the failure the manager thread observed
+     * @param log the engine's logger (so the entry carries the engine's category)
+     * @param what what failed, e.g. "load engine failed"
+     * @return a LoadEngineException wrapping the first failure
+     */
+    LoadEngineException recordAndLog(Throwable cause, Logger log, String what) {
+        if (record(cause) || get() == cause) {
+            log.error("{}: {}", what, cause.getMessage(), cause);
+        } else {
+            log.warn("further failure after the first one: {}", cause.toString());
+        }
+        Throwable first = get();
+        return new LoadEngineException("the engine failed: " + first.getMessage(), first);
     }
 
     /** The first failure, or null. */

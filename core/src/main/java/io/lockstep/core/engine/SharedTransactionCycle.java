@@ -319,15 +319,11 @@ final class SharedTransactionCycle {
      * was sent: the client has settled that one).
      */
     void fail(Throwable cause) {
-        if (failure.record(cause) || failure.get() == cause) {
-            LOG.error("load engine failed: {}", cause.getMessage(), cause);
-        } else {
-            LOG.warn("further failure after the first one: {}", cause.toString());
-        }
+        LoadEngineException error = failure.recordAndLog(cause, LOG, "load engine failed");
         if (state != SharedTransactionState.FAILED && state != SharedTransactionState.CLOSED) {
             moveTo(SharedTransactionState.FAILED);
         }
-        budget.close(new LoadEngineException("the engine failed: " + failure.get().getMessage(), failure.get()));
+        budget.close(error);
         failSavepoints("the engine failed");
         rollbackQuietly("after a failure");
     }

@@ -373,15 +373,11 @@ final class TableTransactionCycle {
 
     /** Manager thread: records the failure (first wins), moves to FAILED, wakes writers, fails requests. */
     void fail(Throwable cause) {
-        if (failure.record(cause) || failure.get() == cause) {
-            LOG.error("single-table load engine failed: {}", cause.getMessage(), cause);
-        } else {
-            LOG.warn("further failure after the first one: {}", cause.toString());
-        }
+        LoadEngineException error = failure.recordAndLog(cause, LOG, "single-table load engine failed");
         if (state != TableFlushState.FAILED && state != TableFlushState.CLOSED) {
             moveTo(TableFlushState.FAILED);
         }
-        budget.close(new LoadEngineException("the engine failed: " + failure.get().getMessage(), failure.get()));
+        budget.close(error);
         failRequests("the engine failed");
         rollbackOpen("after a failure");
     }
