@@ -82,7 +82,8 @@ public final class SinkSettings {
     public static SinkSettings from(StarRocksSinkOptions options) {
         Objects.requireNonNull(options, "options");
         checkJson(options);
-        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE && options.getTarget() == SinkTarget.STARROCKS) {
+        if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
+                && options.getTarget() == SinkTarget.STARROCKS) {
             long intervalMs = options.getBufferFlushIntervalMs();
             int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
             if (intervalMs >= timeoutSeconds * 800L) {
