@@ -31,16 +31,17 @@ class ProgressCommitTest {
 
     @Test
     void aCommitCarriesThePositionsOfTheTransactionsItsChunksHoldAndNoLaterOne() throws Exception {
-        f.drive(); // the shared transaction t-0-r1-m1 opens at T0
         f.write(0, "orders", "a");
         f.engine.txnEnd(0, TOPIC_0, 5); // first end: frozen at once
-        f.clock.advanceMs(950);
+        f.drive(); // T0: the shared transaction t-0-r1-m1 is open and holds a
+        f.clock.advanceMs(1000);
         f.write(0, "orders", "c");
-        f.engine.txnEnd(0, OTHER_0, 40); // 950 ms after the last switch: frozen
-        f.clock.advanceMs(10);
+        f.engine.txnEnd(0, OTHER_0, 40); // frozen (1000 ms after the last switch), not loaded yet
+        f.engine.runOnce(); // the timer starts the commit: its cut covers a and c; c's load waits in the executor
+        f.clock.advanceMs(200);
         f.write(0, "orders", "d");
-        f.engine.txnEnd(0, TOPIC_0, 7); // 10 ms later: stays in the active chunk (mini interval 100 ms)
-        f.advanceAndDrive(40); // T0 + 1000: the timer commits the frozen chunks only
+        f.engine.txnEnd(0, TOPIC_0, 7); // frozen after the cut: belongs to the next shared transaction
+        f.drive(); // c loads, the progress rows load, m1 commits
 
         assertThat(f.client.calls("commit")).hasSize(1);
         List<String> loads = progressLoads();
@@ -51,10 +52,13 @@ class ProgressCommitTest {
                 .contains("\"source\":\"#run:r1\",\"source_partition\":0,\"position\":1,\"run_id\":\"r1\","
                         + "\"label\":\"t-0-r1-m1\"")
                 .doesNotContain("\"position\":7");
-        assertThat(f.client.calls("load").get(f.client.calls("load").size() - 1).table())
-                .as("progress rows go last, right before the commit").isEqualTo("progress");
+        List<FakeTransactionClient.Call> m1Loads = f.client.calls("load").stream()
+                .filter(c -> c.label().equals("t-0-r1-m1")).toList();
+        assertThat(m1Loads.get(m1Loads.size() - 1).table()).as("progress rows go last, right before the commit")
+                .isEqualTo("progress");
 
-        f.advanceAndDrive(1000); // d is frozen by the idle fallback and committed under m2
+        f.engine.requestSavepoint(); // d is committed under m2
+        f.drive();
         assertThat(progressLoads()).hasSize(2);
         assertThat(progressLoads().get(1)).contains("\"source\":\"topic\",\"source_partition\":0,\"position\":7,"
                 + "\"run_id\":\"r1\",\"label\":\"t-0-r1-m2\"").doesNotContain("\"source\":\"other\"");
