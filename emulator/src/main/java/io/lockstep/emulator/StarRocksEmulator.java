@@ -9,6 +9,7 @@ import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.fault.FaultInjector;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.http.BasicAuth;
+import io.lockstep.emulator.mysql.QueryDialect;
 import io.lockstep.emulator.load.LoadBodyParser;
 import io.lockstep.emulator.load.StreamLoadBodyParser;
 import io.lockstep.emulator.server.EmulatorServer;
@@ -50,7 +51,7 @@ public final class StarRocksEmulator implements AutoCloseable {
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
-        EmulatorRuntime rt = new EmulatorRuntime("the emulator", b, b.createData());
+        EmulatorRuntime rt = new EmulatorRuntime("the emulator", b, b.createData(), QueryDialect.starRocks());
         this.runtime = rt;
         this.transactions = new TransactionManager(b.clock, b.transactionConfig);
         FaultInjector injector = new FaultInjector();
@@ -91,6 +92,19 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** The BE base URL, the target of redirects. */
     public String beUrl() {
         return runtime.beUrl();
+    }
+
+    /** The MySQL-protocol query port (the FE's {@code query_port}) once started. */
+    public int queryPort() {
+        return runtime.queryPort();
+    }
+
+    /**
+     * A JDBC URL of the query port, {@code jdbc:mysql://host:port} (MySQL Connector/J; append {@code /db} for a
+     * default database).
+     */
+    public String jdbcUrl() {
+        return "jdbc:mysql://" + runtime.advertisedHost() + ":" + runtime.queryPort();
     }
 
     /**
