@@ -60,7 +60,7 @@ public final class DorisEmulator implements AutoCloseable {
         this.faults = new Faults(injector, transactions, this::restartBackend);
         DorisListeners listeners = new DorisListeners(backend, b.config, rt.store(), faults, rt::beBaseUrl,
                 b.credentialsInLocation, this::tick);
-        rt.listen(listeners.fe(), listeners.be(), null);
+        rt.listen(listeners.fe(), listeners.be(), null, transactions);
     }
 
     /** A builder with Doris' defaults: random ports, user root with empty password, H2, {@link DorisConfig#defaults()}. */
@@ -102,6 +102,11 @@ public final class DorisEmulator implements AutoCloseable {
     /** The MySQL-protocol query port (the FE's {@code query_port}) once started. */
     public int queryPort() {
         return runtime.queryPort();
+    }
+
+    /** Query-port connections that authenticated since start (e.g. to check that a job's {@code jdbc-url} probe ran). */
+    public long queryPortLogins() {
+        return runtime.queryPortLogins();
     }
 
     /**

@@ -6,6 +6,7 @@ import io.lockstep.emulator.mysql.QueryServer;
 import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.server.RequestHandler;
 import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionManager;
 
 /**
  * The running parts every emulator dialect shares ({@link StarRocksEmulator}, {@link DorisEmulator}): the FE and
@@ -26,8 +27,10 @@ final class EmulatorRuntime implements AutoCloseable {
     private final long sweepIntervalMs;
     private final Catalog catalog;
     private final TableStore store;
-    /** Created in the constructor, bound by {@link #start}, closed by {@link #close} (owning thread only). */
-    private final QueryServer queryServer;
+    private final EmulatorOptions<?> options;
+    private final QueryDialect dialect;
+    /** Created by {@link #listen}, bound by {@link #start}, closed by {@link #close} (owning thread only). */
+    private QueryServer queryServer;
     private boolean queryServerStarted;
     /** Set once by {@link #listen} in the emulator's constructor, before any request thread exists. */
     private EmulatorServer server;
@@ -53,15 +56,21 @@ final class EmulatorRuntime implements AutoCloseable {
         this.sweepIntervalMs = options.sweepIntervalMs;
         this.catalog = data.catalog();
         this.store = data.store();
-        this.queryServer = new QueryServer(options.host, options.queryPort, options.users, catalog, store, dialect);
+        this.options = options;
+        this.dialect = dialect;
     }
 
-    /** Creates the (not yet bound) listeners with the dialect's handlers; {@code tls} null for plain HTTP. */
-    void listen(RequestHandler fe, RequestHandler be, EmulatorServer.TlsKeyStore tls) {
+    /**
+     * Creates the (not yet bound) listeners with the dialect's handlers; {@code tls} null for plain HTTP;
+     * {@code transactions} feeds the query port's {@code SHOW PROC '/transactions/...'}.
+     */
+    void listen(RequestHandler fe, RequestHandler be, EmulatorServer.TlsKeyStore tls, TransactionManager transactions) {
         if (server != null) {
             throw new IllegalStateException("the listeners of " + name + " are already created");
         }
         server = new EmulatorServer(requestedHost, advertisedHost, requestedFePort, requestedBePort, fe, be, tls);
+        queryServer = new QueryServer(options.host, options.queryPort, options.users, catalog, store, transactions,
+                dialect);
     }
 
     /**
@@ -95,6 +104,11 @@ final class EmulatorRuntime implements AutoCloseable {
             throw new IllegalStateException(name + " is not started");
         }
         return queryServer.port();
+    }
+
+    /** Query-port connections that authenticated since start. */
+    long queryPortLogins() {
+        return queryServer.logins();
     }
 
     /** The host clients connect to (the advertised host). */
@@ -136,7 +150,9 @@ final class EmulatorRuntime implements AutoCloseable {
         if (sweeper != null) {
             sweeper.close();
         }
-        queryServer.close();
+        if (queryServer != null) {
+            queryServer.close();
+        }
         if (server != null) {
             server.close();
         }

@@ -65,7 +65,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, rt.store(), faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, rt::beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, rt::beBaseUrl);
-        rt.listen(fe, be, b.tls);
+        rt.listen(fe, be, b.tls, transactions);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -97,6 +97,11 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** The MySQL-protocol query port (the FE's {@code query_port}) once started. */
     public int queryPort() {
         return runtime.queryPort();
+    }
+
+    /** Query-port connections that authenticated since start (e.g. to check that a job's {@code jdbc-url} probe ran). */
+    public long queryPortLogins() {
+        return runtime.queryPortLogins();
     }
 
     /**

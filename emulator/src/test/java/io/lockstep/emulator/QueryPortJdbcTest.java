@@ -132,6 +132,33 @@ class QueryPortJdbcTest {
     }
 
     @Test
+    void showProcListsRunningAndFinishedTransactions() throws Exception {
+        try (Connection c = connect(""); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE proc");
+            s.execute("CREATE TABLE proc.t (id INT NOT NULL) PRIMARY KEY (id)");
+            String dbId = rows(s, "SHOW PROC '/transactions'").stream().filter(r -> r.get(1).equals("proc"))
+                    .findFirst().orElseThrow().get(0);
+            assertThat(http.txn("begin", h("label", "proc-open", "db", "proc", "transaction_type", "multi"))
+                    .srStatus()).isEqualTo("OK");
+            assertThat(http.txn("begin", h("label", "proc-gone", "db", "proc", "table", "t")).srStatus())
+                    .isEqualTo("OK");
+            assertThat(http.txn("rollback", h("label", "proc-gone", "db", "proc", "table", "t")).srStatus())
+                    .isEqualTo("OK");
+
+            assertThat(rows(s, "SHOW PROC '/transactions/" + dbId + "'"))
+                    .containsExactly(List.of("running", "1"), List.of("finished", "1"));
+            List<List<String>> running = rows(s, "SHOW PROC '/transactions/" + dbId + "/running'");
+            assertThat(running).hasSize(1);
+            assertThat(running.get(0).subList(1, 5))
+                    .containsExactly("proc-open", "FE: 127.0.0.1", "PREPARE", "MULTI_STATEMENT_STREAMING");
+            List<List<String>> finished = rows(s, "SHOW PROC '/transactions/" + dbId + "/finished'");
+            assertThat(finished.get(0).subList(1, 5))
+                    .containsExactly("proc-gone", "FE: 127.0.0.1", "ABORTED", "BACKEND_STREAMING");
+            assertSqlError(() -> s.executeQuery("SHOW PROC '/backends'"), 1064, "42000");
+        }
+    }
+
+    @Test
     void errorsCarryStarRocksCodes() throws Exception {
         assertThatThrownBy(() -> connect("", "wrong"))
                 .isInstanceOfSatisfying(SQLException.class, e -> {

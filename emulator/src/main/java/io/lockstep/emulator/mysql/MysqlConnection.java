@@ -54,6 +54,7 @@ final class MysqlConnection implements Runnable {
     private final String serverVersion;
     private final Map<String, String> users;
     private final SqlSession session;
+    private final Runnable onLogin;
     private final Runnable onClose;
 
     /**
@@ -62,15 +63,17 @@ final class MysqlConnection implements Runnable {
      * @param serverVersion the MySQL version announced in the handshake
      * @param users         user name → password, the same accounts as the HTTP ports
      * @param session       runs the statements of this connection
+     * @param onLogin       told when the client has authenticated
      * @param onClose       told when the connection ends
      */
     MysqlConnection(Socket socket, int connectionId, String serverVersion, Map<String, String> users,
-                    SqlSession session, Runnable onClose) {
+                    SqlSession session, Runnable onLogin, Runnable onClose) {
         this.socket = socket;
         this.connectionId = connectionId;
         this.serverVersion = serverVersion;
         this.users = users;
         this.session = session;
+        this.onLogin = onLogin;
         this.onClose = onClose;
     }
 
@@ -145,6 +148,7 @@ final class MysqlConnection implements Runnable {
             }
         }
         ok(channel, 0);
+        onLogin.run();
         return true;
     }
 

@@ -2,6 +2,7 @@ package io.lockstep.emulator.mysql;
 
 import io.lockstep.emulator.catalog.Catalog;
 import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionManager;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,14 +16,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The emulator's MySQL-protocol query port (StarRocks' and Doris' FE {@code query_port}, 9030 by default): an accept
  * thread and one thread per connection ({@link MysqlConnection}), each with its own {@link SqlSession} over the
- * shared catalog and committed-data store. No MySQL server library exists on Maven Central that fits an embedded
- * Java test server, so the wire protocol is the small codec in this package.
+ * shared catalog and committed-data store. No well-kept Java library of the MySQL server protocol was found on Maven
+ * Central, so the wire protocol is the small codec in this package ({@link PacketChannel}, {@link PacketWriter},
+ * {@link PacketReader}, {@link NativePassword}, {@link TextResultSet}).
  *
  * <p>Thread-safety: {@link #start} and {@link #close} are called by the emulator's owning thread; the accept thread
  * owns the server socket's accept loop; {@code open} (a concurrent set) holds the live connection sockets so that
@@ -36,9 +39,11 @@ public final class QueryServer implements AutoCloseable {
     private final Map<String, String> users;
     private final Catalog catalog;
     private final TableStore store;
+    private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final AtomicInteger nextConnectionId = new AtomicInteger(1);
+    private final AtomicLong logins = new AtomicLong();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threadNumber = new AtomicInteger();
     private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
@@ -55,16 +60,18 @@ public final class QueryServer implements AutoCloseable {
      * @param port    port to bind; 0 = any free port
      * @param users   user name → password (the HTTP ports' accounts; a copy is kept)
      * @param catalog databases and tables
-     * @param store   committed data
-     * @param dialect the version strings the port reports
+     * @param store        committed data
+     * @param transactions the FE transactions, listed by {@code SHOW PROC '/transactions/...'}
+     * @param dialect      the version strings the port reports
      */
     public QueryServer(String host, int port, Map<String, String> users, Catalog catalog, TableStore store,
-                       QueryDialect dialect) {
+                       TransactionManager transactions, QueryDialect dialect) {
         this.host = host;
         this.requestedPort = port;
         this.users = Map.copyOf(users);
         this.catalog = catalog;
         this.store = store;
+        this.transactions = transactions;
         this.dialect = dialect;
         this.variables = new SystemVariables(dialect);
     }
@@ -94,6 +101,11 @@ public final class QueryServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /** Connections that passed authentication since start (for tests that check a client got in). */
+    public long logins() {
+        return logins.get();
+    }
+
     private void acceptLoop() {
         ServerSocket socket = server;
         while (!socket.isClosed()) {
@@ -101,9 +113,9 @@ public final class QueryServer implements AutoCloseable {
                 Socket client = socket.accept();
                 int id = nextConnectionId.getAndIncrement();
                 open.add(client);
-                SqlSession session = new SqlSession(catalog, store, dialect, variables, id);
+                SqlSession session = new SqlSession(catalog, store, transactions, dialect, variables, id);
                 connections.execute(new MysqlConnection(client, id, dialect.mysqlVersion(), users, session,
-                        () -> open.remove(client)));
+                        logins::incrementAndGet, () -> open.remove(client)));
             } catch (SocketException e) {
                 return; // closed
             } catch (IOException e) {

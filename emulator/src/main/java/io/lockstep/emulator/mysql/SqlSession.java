@@ -7,6 +7,7 @@ import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +27,8 @@ import java.util.regex.Pattern;
  *       committed-data store (H2, in one snapshot; MySQL back-quotes become H2 quotes; unqualified tables resolve in
  *       the current database).</li>
  *   <li>{@code SHOW DATABASES}, {@code SHOW TABLES [FROM db]}, {@code SHOW CREATE TABLE t}, {@code DESC t} /
- *       {@code SHOW COLUMNS FROM t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS}.</li>
+ *       {@code SHOW COLUMNS FROM t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS},
+ *       {@code SHOW PROC '/transactions[/dbId[/running|/finished]]'} ({@link TransactionProc}).</li>
  *   <li>DDL ({@code CREATE DATABASE|TABLE}, {@code ALTER TABLE ... ADD|DROP COLUMN}, {@code TRUNCATE TABLE},
  *       {@code DROP TABLE|DATABASE}) through the emulator's DDL parser, in the current database.</li>
  *   <li>{@code USE db}; {@code SET ...}, {@code BEGIN}, {@code COMMIT}, {@code ROLLBACK} are accepted and change
@@ -49,6 +51,7 @@ final class SqlSession {
             + "(FROM|IN))\\s+" + qualified());
     private static final Pattern SHOW_VARIABLES = Pattern.compile("(?is)SHOW\\s+(SESSION\\s+|GLOBAL\\s+)?VARIABLES"
             + "(\\s+LIKE\\s+'([^']*)')?");
+    private static final Pattern SHOW_PROC = Pattern.compile("(?is)SHOW\\s+PROC\\s+'([^']*)'");
     private static final Pattern SHOW_WARNINGS = Pattern.compile("(?is)SHOW\\s+(WARNINGS|ERRORS)");
     private static final Pattern ACCEPTED = Pattern.compile("(?is)(SET\\s.*|BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
     private static final Pattern DDL = Pattern.compile("(?is)(CREATE|ALTER|TRUNCATE|DROP)\\s.*");
@@ -60,15 +63,18 @@ final class SqlSession {
 
     private final Catalog catalog;
     private final TableStore store;
+    private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final int connectionId;
     private String user = "";
     private String database;
 
-    SqlSession(Catalog catalog, TableStore store, QueryDialect dialect, SystemVariables variables, int connectionId) {
+    SqlSession(Catalog catalog, TableStore store, TransactionManager transactions, QueryDialect dialect,
+               SystemVariables variables, int connectionId) {
         this.catalog = catalog;
         this.store = store;
+        this.transactions = transactions;
         this.dialect = dialect;
         this.variables = variables;
         this.connectionId = connectionId;
@@ -160,6 +166,9 @@ final class SqlSession {
                 }
             }
             return new SqlResult.Rows(List.of("Variable_name", "Value"), rows);
+        }
+        if ((m = SHOW_PROC.matcher(sql)).matches()) {
+            return TransactionProc.show(m.group(1), catalog, transactions);
         }
         if (SHOW_WARNINGS.matcher(sql).matches()) {
             return new SqlResult.Rows(List.of("Level", "Code", "Message"), List.of());

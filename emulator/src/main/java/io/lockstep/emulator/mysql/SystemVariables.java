@@ -67,6 +67,6 @@ final class SystemVariables {
 
     /** Every variable, sorted by name. */
     Map<String, Object> all() {
-        return values;
+        return java.util.Collections.unmodifiableMap(values);
     }
 }
