@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The MySQL-protocol query port with MySQL Connector/J 9 (which answers the handshake for caching_sha2_password and
- * so goes through the auth switch to mysql_native_password): DDL over SQL, a load over HTTP, the rows read back,
- * schema statements and the error codes StarRocks answers.
+ * The MySQL-protocol query port with MySQL Connector/J 9: DDL over SQL, a load over HTTP, the rows read back, schema
+ * statements, SHOW PROC and the error codes StarRocks answers.
  */
 class QueryPortJdbcTest {
     @RegisterExtension

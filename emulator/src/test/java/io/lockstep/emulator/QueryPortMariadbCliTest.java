@@ -24,10 +24,12 @@ class QueryPortMariadbCliTest {
     record Run(int exitCode, String output) {
     }
 
-    static Run mariadb(String database, String password, String sql) throws IOException, InterruptedException {
+    static Run mariadb(String database, String password, String sql, String... options)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("mariadb", "--protocol=TCP", "-h", "127.0.0.1",
                 "-P", String.valueOf(SR.emulator().queryPort()), "-u", "loader", "--password=" + password,
                 "--batch", "--connect-timeout=10"));
+        command.addAll(List.of(options));
         if (database != null) {
             command.addAll(List.of("-D", database));
         }
@@ -64,7 +66,9 @@ class QueryPortMariadbCliTest {
             assertThat(http.txn("commit", txn).srStatus()).isEqualTo("OK");
         }
 
-        Run read = mariadb("cli", "pw-1", "SELECT id, name, price FROM items ORDER BY id");
+        // caching_sha2_password first (MySQL 8's default): the server switches the client to mysql_native_password
+        Run read = mariadb("cli", "pw-1", "SELECT id, name, price FROM items ORDER BY id",
+                "--default-auth=caching_sha2_password");
         assertThat(read.exitCode()).as(read.output()).isZero();
         assertThat(read.output()).isEqualTo("id\tname\tprice\n1\tpen\t1.50\n2\tink\t7.25\n");
 

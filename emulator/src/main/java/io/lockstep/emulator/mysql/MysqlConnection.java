@@ -123,6 +123,8 @@ final class MysqlConnection implements Runnable {
         String plugin = (capabilities & CLIENT_PLUGIN_AUTH) != 0 && r.hasMore()
                 ? r.nulString("auth plugin name") : NativePassword.PLUGIN;
         if (!plugin.isEmpty() && !NativePassword.PLUGIN.equals(plugin)) {
+            LOG.debug("query port connection {}: the client answered for {}; switching it to {}", connectionId, plugin,
+                    NativePassword.PLUGIN);
             channel.write(new PacketWriter().int1(0xFE).nulString(NativePassword.PLUGIN).bytes(scramble).int1(0)
                     .payload());
             channel.flush();
