@@ -205,6 +205,13 @@ final class MysqlConnection implements Runnable {
                 }
             } catch (SqlError e) {
                 error(channel, e);
+            } catch (MysqlProtocolException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // an emulator bug must not end the connection silently: the client gets it as an error
+                LOG.warn("query port connection {}: command 0x{} failed", connectionId, Integer.toHexString(command),
+                        e);
+                error(channel, new SqlError(SqlError.UNKNOWN_ERROR, "HY000", "the emulator failed: " + e));
             }
         }
     }

@@ -26,6 +26,8 @@ final class SqlError extends RuntimeException {
     static final int BAD_TABLE = 1051;
     /** {@code ERR_PARSE_ERROR} / {@code ERR_SYNTAX_ERROR}: what the emulator cannot parse or run. */
     static final int SYNTAX = 1064;
+    /** {@code ERR_UNKNOWN_ERROR}. */
+    static final int UNKNOWN_ERROR = 1105;
     /** {@code ERR_UNKNOWN_SYSTEM_VARIABLE}. */
     static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
     /** {@code ERR_NOT_SUPPORTED_YET}. */
