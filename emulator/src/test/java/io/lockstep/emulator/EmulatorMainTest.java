@@ -123,6 +123,8 @@ class EmulatorMainTest {
                 java.net.InetAddress.getLoopbackAddress())) {
             String port = String.valueOf(taken.getLocalPort());
             assertOneLineError(runFailing("--fe-port", port, "--be-port", "0"), port, "cannot start");
+            assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--query-port", port), port,
+                    "cannot start the query port");
         }
     }
 
