@@ -108,7 +108,7 @@ public final class SqlAction {
         }
         QueryResult result;
         try {
-            result = store.query(database, sql);
+            result = store.query(sql, database);
         } catch (StoreException e) {
             return RestResult.failed(500, e.getMessage());
         }
