@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code OK}; commit {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted
  * label). Everything else is classified ({@link FailureClass}):
  * <ul>
+ *   <li>a begin refused by the running-transaction limit waits for a slot, bounded by time
+ *       ({@link RunningTransactionSlotWait});</li>
  *   <li>retriable classes are sent again on the same label with bounded backoff ({@link RetryBudget});</li>
  *   <li>a non-OK, unreadable or lost reply to prepare, commit or rollback is settled by a label-state query
  *       ({@code GET /api/{db}/get_load_state}): commit succeeds on COMMITTED/VISIBLE (this covers publish
@@ -70,6 +72,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
             headers.put("timeout", Integer.toString(timeoutSeconds));
         }
         RetryBudget budget = endpoint.budget("begin of " + txn);
+        RunningTransactionSlotWait slotWait = endpoint.slotWait("begin of " + txn);
         boolean mayHaveBegun = false;
         while (true) {
             ServerReply reply;
@@ -84,6 +87,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             if (reply.statusIn("OK")) {
+                slotWait.succeeded();
                 rememberTimeout(txn, timeoutSeconds);
                 return reply.number("TxnId", -1);
             }
@@ -96,6 +100,10 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 return reply.number("TxnId", -1);
             }
             FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
+                slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
+                continue;
+            }
             if (failureClass.retriable()) {
                 budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
                 continue;

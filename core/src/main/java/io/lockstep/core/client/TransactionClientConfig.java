@@ -16,6 +16,8 @@ import java.util.Objects;
  *   <li>{@code retryBackoffInitialMs} = 500 ms, doubling per retry up to {@code retryBackoffMaxMs} = 10 000 ms.</li>
  *   <li>{@code labelStateTimeoutMs} = 60 000 ms: how long a label-state poll keeps waiting while a prepare is
  *       still running (state {@code PREPARE}).</li>
+ *   <li>{@code runningTxnLimitWaitMs} = 120 000 ms: how long a begin refused by the server's running-transaction
+ *       limit keeps retrying (backpressure, apart from {@code maxRetries}), see {@link RunningTransactionSlotWait}.</li>
  *   <li>{@code sanitizeErrorLog} = false: when true, row values are cut out of server error-log excerpts.</li>
  * </ul>
  * The password is never logged: {@link #toString()} masks it.
@@ -31,6 +33,7 @@ public final class TransactionClientConfig {
     private final long retryBackoffInitialMs;
     private final long retryBackoffMaxMs;
     private final long labelStateTimeoutMs;
+    private final long runningTxnLimitWaitMs;
     private final boolean sanitizeErrorLog;
 
     private TransactionClientConfig(Builder b) {
@@ -44,6 +47,7 @@ public final class TransactionClientConfig {
         this.retryBackoffInitialMs = b.retryBackoffInitialMs;
         this.retryBackoffMaxMs = b.retryBackoffMaxMs;
         this.labelStateTimeoutMs = b.labelStateTimeoutMs;
+        this.runningTxnLimitWaitMs = b.runningTxnLimitWaitMs;
         this.sanitizeErrorLog = b.sanitizeErrorLog;
     }
 
@@ -94,6 +98,11 @@ public final class TransactionClientConfig {
         return labelStateTimeoutMs;
     }
 
+    /** How long a begin refused by the server's running-transaction limit keeps waiting for a slot, ms. */
+    public long runningTxnLimitWaitMs() {
+        return runningTxnLimitWaitMs;
+    }
+
     public boolean sanitizeErrorLog() {
         return sanitizeErrorLog;
     }
@@ -105,7 +114,8 @@ public final class TransactionClientConfig {
                 + ", connectTimeoutMs=" + connectTimeoutMs + ", socketTimeoutMs=" + socketTimeoutMs
                 + ", waitForContinueTimeoutMs=" + waitForContinueTimeoutMs + ", maxRetries=" + maxRetries
                 + ", retryBackoffInitialMs=" + retryBackoffInitialMs + ", retryBackoffMaxMs=" + retryBackoffMaxMs
-                + ", labelStateTimeoutMs=" + labelStateTimeoutMs + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
+                + ", labelStateTimeoutMs=" + labelStateTimeoutMs + ", runningTxnLimitWaitMs=" + runningTxnLimitWaitMs
+                + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
     }
 
     /** Builds a {@link TransactionClientConfig}; {@link #build()} validates every value. */
@@ -120,6 +130,7 @@ public final class TransactionClientConfig {
         private long retryBackoffInitialMs = 500;
         private long retryBackoffMaxMs = 10_000;
         private long labelStateTimeoutMs = 60_000;
+        private long runningTxnLimitWaitMs = 120_000;
         private boolean sanitizeErrorLog;
 
         private Builder() {
@@ -179,6 +190,12 @@ public final class TransactionClientConfig {
             return this;
         }
 
+        /** How long a begin refused by the running-transaction limit keeps waiting for a slot, ms; 0 = no wait. */
+        public Builder runningTxnLimitWaitMs(long runningTxnLimitWaitMs) {
+            this.runningTxnLimitWaitMs = runningTxnLimitWaitMs;
+            return this;
+        }
+
         public Builder sanitizeErrorLog(boolean sanitizeErrorLog) {
             this.sanitizeErrorLog = sanitizeErrorLog;
             return this;
@@ -206,6 +223,9 @@ public final class TransactionClientConfig {
             if (retryBackoffMaxMs < retryBackoffInitialMs) {
                 throw new IllegalArgumentException("retryBackoffMaxMs (" + retryBackoffMaxMs
                         + ") must be >= retryBackoffInitialMs (" + retryBackoffInitialMs + ")");
+            }
+            if (runningTxnLimitWaitMs < 0) {
+                throw new IllegalArgumentException("runningTxnLimitWaitMs must be >= 0, got " + runningTxnLimitWaitMs);
             }
             if (labelStateTimeoutMs < 0) {
                 throw new IllegalArgumentException("labelStateTimeoutMs must be >= 0, got " + labelStateTimeoutMs);

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The manager thread's half of the multi-table engine (DESIGN.md §3): the shared transaction and its commit cycle.
- * One {@link #runOnce} step: take load replies, open the shared transaction eagerly (or recycle it at 80% of the
- * server timeout), freeze idle clean regions, start a commit when due, stream frozen chunks under the shared label
- * (one load in flight per table), and commit once every chunk of the cut is loaded.
+ * One {@link #runOnce} step: take load replies, freeze idle clean regions, open the shared transaction once a frozen
+ * chunk waits to be loaded (before its first load, never earlier: a subtask without data holds none of the server's
+ * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
+ * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
  * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
  * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and
@@ -75,6 +76,10 @@ final class SharedTransactionCycle {
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
     private long openedAtMs;
+    /** When the commit timer of the open cycle started: the end of the previous cycle, or the first begin. */
+    private long timerStartMs;
+    /** When the last cycle ended (commit or empty rollback), or -1 before the first one. */
+    private long lastCycleEndMs = -1;
     private long cycle;
     private boolean dataLoaded;
     private long cutSequence;
@@ -111,8 +116,8 @@ final class SharedTransactionCycle {
             for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
                 pendingSavepoints.add(r);
             }
-            ensureTransaction(nowMs);
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
+            ensureTransaction(nowMs);
             maybeStartCommit(nowMs);
             flushFrozen();
             if (maybeFinishCommit(nowMs)) {
@@ -132,8 +137,16 @@ final class SharedTransactionCycle {
         return request.done();
     }
 
+    /**
+     * Begins the shared transaction once a frozen chunk waits to be loaded (DESIGN.md §3, step 1): before that chunk's
+     * load, so no load goes out under a stray label, and never while there is nothing to load. Recycles an open one
+     * at 80% of the server timeout.
+     */
     private void ensureTransaction(long nowMs) throws TransactionException {
         if (state == SharedTransactionState.NONE) {
+            if (!regions.hasFrozen(Long.MAX_VALUE)) {
+                return; // nothing to load: hold no running-transaction slot of the server
+            }
             String db = database.get();
             if (db == null) {
                 return; // nothing written yet: the database is not known
@@ -144,6 +157,7 @@ final class SharedTransactionCycle {
             txnMayBeOpen = true;
             client.begin(next, config.serverTimeoutSeconds());
             openedAtMs = nowMs;
+            timerStartMs = lastCycleEndMs >= 0 ? lastCycleEndMs : nowMs;
             dataLoaded = false;
             moveTo(SharedTransactionState.OPEN);
             LOG.debug("opened shared transaction {}", next);
@@ -186,7 +200,7 @@ final class SharedTransactionCycle {
         for (SavepointRequest r : pendingSavepoints) {
             savepointWaiting |= r.freezeSequence() > committedSequence;
         }
-        boolean timerDue = nowMs - openedAtMs >= config.commitIntervalMs();
+        boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
         if ((timerDue || savepointWaiting) && hasData()) {
             startCommit();
         }
@@ -291,11 +305,12 @@ final class SharedTransactionCycle {
         // ends without data (empty source transactions) count too: nothing of them is left to make visible
         metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED).inc(regions.takeEndsCovered(cutSequence));
         committedSequence = cutSequence;
+        lastCycleEndMs = nowMs;
         dataLoaded = false;
         regions.resetTracker();
         moveTo(SharedTransactionState.NONE);
         completeSavepoints();
-        ensureTransaction(nowMs); // eager: the next label is open before any further load
+        ensureTransaction(nowMs); // chunks past the cut wait: the next label opens before their load
         return true;
     }
 

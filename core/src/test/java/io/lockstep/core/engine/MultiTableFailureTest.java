@@ -118,8 +118,9 @@ class MultiTableFailureTest {
     void beginFailureFailsTheEngine() throws Exception {
         f.client.failOnce(op("begin"), "ANALYSIS_ERROR", "current running txns on db 10 is 1000, larger than limit");
         f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
         f.drive();
-        assertThatThrownBy(() -> f.engine.txnEnd(0)).hasMessageContaining("running txns");
+        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("running txns");
         assertThat(f.client.calls("load")).isEmpty();
     }
 

@@ -158,6 +158,16 @@ public final class SinkOptionDefinitions {
                     + "before the call fails on the client side. `-1` leaves the HTTP client's "
                     + "default, `0` waits forever.");
 
+    public static final SinkOption<Long> RUNNING_TXN_LIMIT_WAIT_MS = SinkOption
+            .longOption("sink.running-txn-limit.wait-ms", 0, 3_600_000)
+            .defaultValue(120_000L)
+            .description("How long, in milliseconds, a transaction begin refused by the server's running-transaction "
+                    + "limit (`current running txns on db ...`, FE config `max_running_txn_num_per_db`) keeps "
+                    + "retrying before the job fails. A busy server is backpressure, not an error: these retries do "
+                    + "not count against `sink.max-retries`; they are reported as `retries.RUNNING_TXN_LIMIT` and "
+                    + "`runningTxnLimitWaitMs`. Multi-table mode begins its shared transaction only once it has "
+                    + "data to load, so an idle subtask holds no slot. Range [0, 3600000].");
+
     public static final SinkOption<Long> SCAN_FREQUENCY_MS = SinkOption
             .longOption("sink.scan-frequency.ms", 1, 60_000)
             .defaultValue(50L)
@@ -244,7 +254,8 @@ public final class SinkOptionDefinitions {
             SINK_VERSION, SINK_SEMANTIC, LABEL_PREFIX,
             MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES,
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
-            MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
+            MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, RUNNING_TXN_LIMIT_WAIT_MS,
+            SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
             ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN, SANITIZE_ERROR_LOG,
             SINK_TARGET, FENODES, TABLE_IDENTIFIER, ENABLE_2PC);

@@ -40,6 +40,7 @@ import javax.annotation.Nullable;
  *       i.e. {@link Integer#MAX_VALUE} ms);</li>
  *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
  *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
+ *   <li>{@code sink.running-txn-limit.wait-ms} → {@code runningTxnLimitWaitMs};</li>
  *   <li>{@code sink.sanitize-error-log} → {@code sanitizeErrorLog} (row values cut out of error-log excerpts);</li>
  *   <li>{@code sink.label-prefix} → {@link LoadEngineConfig#labelPrefix()} (default {@code lockstep});</li>
  *   <li>{@code sink.buffer-flush.interval-ms} → {@code commitIntervalMs}; {@code sink.scan-frequency.ms} →
@@ -279,6 +280,7 @@ public final class SinkSettings {
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
                 .maxRetries(options.getMaxRetries())
                 .retryBackoff(firstRetryMs, retryCapMs)
+                .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))
                 .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
         if (socketTimeoutMs == 0) {
             b.socketTimeoutMs(Integer.MAX_VALUE);
