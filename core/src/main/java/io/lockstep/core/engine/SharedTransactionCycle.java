@@ -296,7 +296,12 @@ final class SharedTransactionCycle {
             // from here the client settles the outcome (label-state query); never roll back after a commit attempt
             txnMayBeOpen = false;
             long startMs = ticker.nowMs();
-            client.commit(txn);
+            try {
+                client.commit(txn);
+            } catch (TransactionException e) {
+                GivenUpCommit.rollBack(client, txn, "commit", e, metrics, LOG); // never undoes a committed label
+                throw e;
+            }
             metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
             metrics.counter(MetricNames.COMMITS).inc();
             LOG.debug("committed shared transaction {} (chunks up to sequence {})", txn, cutSequence);

@@ -122,6 +122,27 @@ class MultiTableEngineFaultTest {
     }
 
     @Test
+    void aCommitGivenUpAfterItsRetriesIsRolledBackSoNoTransactionOfTheFailedAttemptStaysOpen() throws Exception {
+        startEmulator(Clock.systemUTC());
+        sr.faults().failNext(FaultOp.COMMIT, 11, "FAILED", "get database write lock timeout, database=shop");
+        MultiTableLoadEngine engine = engine("giveup", 60_000); // maxRetries 10: the 11th refusal ends the commit
+
+        ShopOrders.write(engine, 0, ORDERS);
+        assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("lock timeout");
+        String givenUp = engine.currentTransaction().label();
+
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isZero();
+        assertThat(sr.labelState("shop", givenUp)).as("rolled back, not left open until the server timeout")
+                .isEqualTo(TransactionStatus.ABORTED);
+        engine.close();
+        MultiTableLoadEngine replay = engine("giveup", 60_000); // the job's restart
+        ShopOrders.write(replay, 0, ORDERS);
+        replay.savepoint();
+        ShopOrders.assertExactly(sr, ORDERS);
+    }
+
+    @Test
     void aCommitWhoseReplyIsLostIsSettledByLabelState() throws Exception {
         startEmulator(Clock.systemUTC());
         sr.faults().dropReplyNext(FaultOp.COMMIT, 1); // the commit applies, then the connection closes

@@ -103,15 +103,19 @@ class MultiTableFailureTest {
     }
 
     @Test
-    void commitFailureFailsTheEngineWithoutRollingBackTheCommittedAttempt() throws Exception {
-        f.client.failOnce(op("commit"), "FAILED", "label t-0-r1-m1 ended ABORTED: timeout by txn manager");
+    void aGivenUpCommitFailsTheEngineAndRollsTheLabelBackOnce() throws Exception {
+        f.client.failOnce(op("commit"), "FAILED", "commit of t-0-r1-m1 failed after 4 attempt(s): lock timeout");
         f.write(0, "orders", "a");
         f.engine.txnEnd(0);
         f.drive();
         f.advanceAndDrive(1000);
         assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.FAILED);
-        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("timeout by txn manager");
-        assertThat(f.client.calls("rollback")).isEmpty();
+        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("lock timeout");
+        assertThat(f.client.calls("rollback")).as("the given-up label holds no running-transaction slot")
+                .extracting(FakeTransactionClient.Call::label).containsExactly(f.label(1));
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.ABORTED);
+        f.engine.close();
+        assertThat(f.client.calls("rollback")).as("not rolled back a second time at close").hasSize(1);
     }
 
     @Test
