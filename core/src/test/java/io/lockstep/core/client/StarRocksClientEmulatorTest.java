@@ -389,4 +389,20 @@ class StarRocksClientEmulatorTest {
                 .hasMessageContaining("sink.running-txn-limit.wait-ms");
         assertThat(metrics.count(MetricNames.RUNNING_TXN_LIMIT_WAIT_MS)).isEqualTo(5_000);
     }
+
+    @Test
+    void oneInternalErrorReplyToPrepareCostsOneBackoffNotALabelStatePoll() throws Exception {
+        int base = SEQ.incrementAndGet() * 100;
+        TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());
+        client.begin(txn, 600);
+        client.load(txn, "orders", orders(base), JSON);
+        sr.faults().failNext(FaultOp.PREPARE, 1, "INTERNAL_ERROR", "tablet writer failed on a backend");
+
+        client.prepare(txn);
+        client.commit(txn);
+
+        assertThat(sr.faults().pending(FaultOp.PREPARE)).isZero();
+        assertThat(sleeper.sleeps()).as("the normal backoff, once").containsExactly(100L);
+        assertThat(count("orders", base, base + 9)).isEqualTo(1);
+    }
 }
