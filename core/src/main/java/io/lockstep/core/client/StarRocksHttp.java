@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -41,15 +42,17 @@ import org.slf4j.LoggerFactory;
  *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
  *       hops are followed (reference §1.3). User info in a {@code Location} (Doris' FE sends
  *       {@code user:password@}) is dropped, never logged.</li>
- *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; the wait for
- *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
- *       anyway; a node that answers first (the FE's 307) never gets the body ({@link ExpectContinueExecutor}).</li>
+ *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; a node that answers
+ *       first (the FE's 307) never gets the body, and a node silent for {@code waitForContinueTimeoutMs} gets no
+ *       body either and counts as unreachable ({@link ExpectContinueExecutor}, {@link SilentNodeException}).</li>
  *   <li>Failover: the first hop goes to the load URL that last worked; when its connect fails (refused, timed out,
- *       unresolvable) the next URL is tried, once each. If every URL fails, a redirect target cannot be
- *       reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
- *       request.</li>
+ *       unresolvable) or it stays silent through a load's wait for {@code 100 Continue}, the next URL is tried,
+ *       once each. If every URL fails, a redirect target cannot be reached, or the redirects do not end,
+ *       {@link NotSentException} is thrown: no node acted on the request.</li>
  *   <li>Any other I/O failure (reset, response timeout, truncated reply) is an ambiguous {@link IOException}
- *       naming the URL: the server may have acted on the request.</li>
+ *       naming the URL: the server may have acted on the request. When the load URL itself did not answer within
+ *       {@code socketTimeoutMs}, the next request (the caller's retry or label-state query) starts at the next load
+ *       URL, so a hung FE is left after one socket timeout.</li>
  * </ul>
  * The {@code Authorization} header and the password are never logged. Thread-safe.
  */
@@ -121,7 +124,7 @@ final class StarRocksHttp implements AutoCloseable {
             int index = (start + i) % bases.size();
             URI first = URI.create(bases.get(index).toString() + pathAndQuery);
             try {
-                HttpReply reply = followRedirects(method, first, headers, body, expectContinue);
+                HttpReply reply = followRedirects(method, first, headers, body, expectContinue, index);
                 preferredBase.compareAndSet(start, index);
                 return reply;
             } catch (FirstHopUnreachable e) {
@@ -151,7 +154,7 @@ final class StarRocksHttp implements AutoCloseable {
     }
 
     private HttpReply followRedirects(String method, URI first, Map<String, String> headers, byte[] body,
-                                      boolean expectContinue) throws IOException, FirstHopUnreachable {
+                                      boolean expectContinue, int baseIndex) throws IOException, FirstHopUnreachable {
         URI uri = first;
         for (int hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
             HttpUriRequestBase request = new HttpUriRequestBase(method, uri);
@@ -166,12 +169,21 @@ final class StarRocksHttp implements AutoCloseable {
                 URI target = uri;
                 reply = client.execute(request, response -> read(response, target, MAX_REPLY_BYTES));
             } catch (IOException e) {
-                if (isConnectFailure(e)) {
-                    NotSentException notSent = new NotSentException(method + " " + uri + " could not connect: " + e, e);
+                if (isConnectFailure(e) || e instanceof SilentNodeException) {
+                    NotSentException notSent = new NotSentException(method + " " + uri + (hop == 0 ? "" : " (redirected"
+                            + " from " + first + ")") + (e instanceof SilentNodeException ? " is silent: "
+                            : " could not connect: ") + e, e);
                     if (hop == 0) {
                         throw new FirstHopUnreachable(notSent);
                     }
                     throw notSent;
+                }
+                if (hop == 0 && e instanceof SocketTimeoutException && bases.size() > 1) {
+                    int next = (baseIndex + 1) % bases.size();
+                    if (preferredBase.compareAndSet(baseIndex, next)) {
+                        LOG.warn("Load URL {} did not answer {} within the socket timeout; the next request goes to {}",
+                                bases.get(baseIndex), method, bases.get(next));
+                    }
                 }
                 throw new IOException(method + " " + uri + " failed: " + e, e);
             }

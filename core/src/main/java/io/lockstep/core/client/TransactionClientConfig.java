@@ -9,9 +9,12 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code connectTimeoutMs} = 30 000 ms: TCP connect per address; a refused or timed-out connect fails over
  *       to the next load URL.</li>
- *   <li>{@code socketTimeoutMs} = 300 000 ms: the longest wait for reply bytes (a commit may wait for publish).</li>
- *   <li>{@code waitForContinueTimeoutMs} = 30 000 ms: how long a load waits for {@code 100 Continue} or a
- *       redirect before it sends the body anyway.</li>
+ *   <li>{@code socketTimeoutMs} = 60 000 ms: the longest wait for reply bytes; a node silent for longer is left for
+ *       the next load URL. A commit that waits longer for publish is settled by a label-state query, so a lost
+ *       reply never loses the commit.</li>
+ *   <li>{@code waitForContinueTimeoutMs} = 30 000 ms (the StarRocks connector's default for
+ *       {@code sink.wait-for-continue.timeout-ms}): how long a load waits for {@code 100 Continue} or a redirect;
+ *       a node silent for longer gets no body and the next load URL is tried.</li>
  *   <li>{@code maxRetries} = 3: retries after the first attempt, per operation, for retriable failures only.</li>
  *   <li>{@code retryBackoffInitialMs} = 500 ms, doubling per retry up to {@code retryBackoffMaxMs} = 10 000 ms.</li>
  *   <li>{@code labelStateTimeoutMs} = 60 000 ms: how long a label-state poll keeps waiting while a prepare is
@@ -124,7 +127,7 @@ public final class TransactionClientConfig {
         private String username;
         private String password = "";
         private int connectTimeoutMs = 30_000;
-        private int socketTimeoutMs = 300_000;
+        private int socketTimeoutMs = 60_000;
         private int waitForContinueTimeoutMs = 30_000;
         private int maxRetries = 3;
         private long retryBackoffInitialMs = 500;

@@ -36,8 +36,9 @@ import javax.annotation.Nullable;
  *   <li>{@code load-url} → {@link TransactionClientConfig#loadUrls()}, parsed by the core's {@link LoadUrls};
  *       {@code username}, {@code password} → the client's credentials;</li>
  *   <li>{@code sink.connect.timeout-ms} → {@code connectTimeoutMs}; {@code sink.socket.timeout-ms} →
- *       {@code socketTimeoutMs} ({@code -1} keeps the client default of 300000 ms, {@code 0} means no limit,
- *       i.e. {@link Integer#MAX_VALUE} ms);</li>
+ *       {@code socketTimeoutMs} ({@code -1} keeps the client default of 60000 ms, {@code 0} means no limit,
+ *       i.e. {@link Integer#MAX_VALUE} ms); {@code sink.wait-for-continue.timeout-ms} →
+ *       {@code waitForContinueTimeoutMs};</li>
  *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
  *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
  *   <li>{@code sink.running-txn-limit.wait-ms} → {@code runningTxnLimitWaitMs};</li>
@@ -278,6 +279,7 @@ public final class SinkSettings {
                 .username(options.getUsername())
                 .password(options.getPassword())
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
+                .waitForContinueTimeoutMs(options.get(SinkOptionDefinitions.WAIT_FOR_CONTINUE_TIMEOUT_MS).intValue())
                 .maxRetries(options.getMaxRetries())
                 .retryBackoff(firstRetryMs, retryCapMs)
                 .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))

@@ -48,8 +48,13 @@ class SinkSettingsTest {
     }
 
     @Test
-    void socketTimeoutMinusOneKeepsTheClientDefaultAndZeroMeansNoLimit() {
-        assertThat(SinkSettings.from(json().build()).clientConfig().socketTimeoutMs()).isEqualTo(300_000);
+    void socketTimeoutHasAFiniteDefaultAndZeroMeansNoLimit() {
+        assertThat(SinkSettings.from(json().build()).clientConfig().socketTimeoutMs()).isEqualTo(60_000);
+        assertThat(SinkSettings.from(json().withProperty("sink.socket.timeout-ms", "-1").build())
+                .clientConfig().socketTimeoutMs()).isEqualTo(60_000);
+        assertThat(SinkSettings.from(json().build()).clientConfig().waitForContinueTimeoutMs()).isEqualTo(30_000);
+        assertThat(SinkSettings.from(json().withProperty("sink.wait-for-continue.timeout-ms", "3000").build())
+                .clientConfig().waitForContinueTimeoutMs()).isEqualTo(3_000);
         assertThat(SinkSettings.from(json().withProperty("sink.socket.timeout-ms", "0").build())
                 .clientConfig().socketTimeoutMs()).isEqualTo(Integer.MAX_VALUE);
     }
