@@ -48,6 +48,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private transient SinkRuntime runtime;
     private transient MultiTableLoadEngine engine;
     private transient RowDispatcher dispatcher;
+    /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
+    private transient EngineFailureWatch failureWatch;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
@@ -75,6 +77,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
             throw e;
         }
         MultiTableLoadEngine e = engine;
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
         dispatcher = new RowDispatcher(routing, true, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -132,6 +135,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {
+        EngineFailureWatch.stop(failureWatch);
+        failureWatch = null;
         try {
             SinkRuntime.close(engine, runtime);
         } finally {
