@@ -66,6 +66,7 @@ final class StarRocksHttp implements AutoCloseable {
     static final int MAX_REPLY_BYTES = 1 << 20;
 
     private final List<URI> bases;
+    private final AddressMap redirectAddressMap;
     private final String authorization;
     private final CloseableHttpClient client;
     private final RequestConfig plainConfig;
@@ -75,6 +76,7 @@ final class StarRocksHttp implements AutoCloseable {
 
     StarRocksHttp(TransactionClientConfig config) {
         this.bases = config.loadUrls().bases();
+        this.redirectAddressMap = config.redirectAddressMap();
         String credentials = config.username() + ":" + config.password();
         this.authorization = "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
         ConnectionConfig connectionConfig = ConnectionConfig.custom()
@@ -156,6 +158,8 @@ final class StarRocksHttp implements AutoCloseable {
     private HttpReply followRedirects(String method, URI first, Map<String, String> headers, byte[] body,
                                       boolean expectContinue, int baseIndex) throws IOException, FirstHopUnreachable {
         URI uri = first;
+        URI redirectedBy = null; // the node whose 307 pointed at uri
+        URI advertised = null; // the Location as the server gave it, when the address map replaced it
         for (int hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
             HttpUriRequestBase request = new HttpUriRequestBase(method, uri);
             request.setConfig(expectContinue ? expectContinueConfig : plainConfig);
@@ -170,9 +174,9 @@ final class StarRocksHttp implements AutoCloseable {
                 reply = client.execute(request, response -> read(response, target, MAX_REPLY_BYTES));
             } catch (IOException e) {
                 if (isConnectFailure(e) || e instanceof SilentNodeException) {
-                    NotSentException notSent = new NotSentException(method + " " + uri + (hop == 0 ? "" : " (redirected"
-                            + " from " + first + ")") + (e instanceof SilentNodeException ? " is silent: "
-                            : " could not connect: ") + e, e);
+                    NotSentException notSent = new NotSentException(method + " " + uri + (e instanceof SilentNodeException
+                            ? " is silent: " : " could not connect: ") + e + redirectHint(redirectedBy, advertised,
+                            uri), e);
                     if (hop == 0) {
                         throw new FirstHopUnreachable(notSent);
                     }
@@ -193,13 +197,31 @@ final class StarRocksHttp implements AutoCloseable {
             if (reply.location() == null) {
                 throw new IOException(method + " " + uri + " answered " + reply.statusCode() + " without a Location");
             }
-            URI next = withoutUserInfo(uri.resolve(reply.location()));
-            LOG.debug("{} {} redirected to {}", method, uri, next);
+            URI location = withoutUserInfo(uri.resolve(reply.location()));
+            URI next = redirectAddressMap.apply(location);
+            LOG.debug("{} {} redirected to {}{}", method, uri, location, next == location ? "" : " (mapped to " + next + ")");
+            redirectedBy = uri;
+            advertised = next == location ? null : location;
             uri = next;
         }
         // every hop answered 307, so no node acted on the request: safe to send again
         throw new NotSentException(method + " " + first + " still redirects after " + MAX_REDIRECT_HOPS
                 + " hops (last " + uri + "): the FE may be overloaded or misconfigured", null);
+    }
+
+    /** For an unreachable node: which node redirected there, and how to map an advertised address; "" for hop 0. */
+    private String redirectHint(URI redirectedBy, URI advertised, URI target) {
+        if (redirectedBy == null) {
+            return "";
+        }
+        String hostPort = target.getHost() + ":" + target.getPort();
+        if (advertised != null) {
+            return "; " + redirectedBy + " redirected to " + advertised.getHost() + ":" + advertised.getPort()
+                    + ", mapped to " + hostPort + " by sink.be-address-map";
+        }
+        return "; " + redirectedBy + " redirected the request to " + hostPort + ", the address the cluster advertises"
+                + " for that node: if this client cannot reach it (Docker, Kubernetes, NAT), map it to a reachable one"
+                + " with sink.be-address-map=" + hostPort + "=<reachable-host>:<port>";
     }
 
     private static HttpReply read(ClassicHttpResponse response, URI uri, int maxBytes) throws IOException {

@@ -21,6 +21,8 @@ import java.util.Objects;
  *       still running (state {@code PREPARE}).</li>
  *   <li>{@code runningTxnLimitWaitMs} = 120 000 ms: how long a begin refused by the server's running-transaction
  *       limit keeps retrying (backpressure, apart from {@code maxRetries}), see {@link RunningTransactionSlotWait}.</li>
+ *   <li>{@code redirectAddressMap} = none: redirect targets (BE addresses the FE advertises) replaced by reachable
+ *       addresses, see {@link AddressMap}.</li>
  *   <li>{@code sanitizeErrorLog} = false: when true, row values are cut out of server error-log excerpts.</li>
  * </ul>
  * The password is never logged: {@link #toString()} masks it.
@@ -37,6 +39,7 @@ public final class TransactionClientConfig {
     private final long retryBackoffMaxMs;
     private final long labelStateTimeoutMs;
     private final long runningTxnLimitWaitMs;
+    private final AddressMap redirectAddressMap;
     private final boolean sanitizeErrorLog;
 
     private TransactionClientConfig(Builder b) {
@@ -51,6 +54,7 @@ public final class TransactionClientConfig {
         this.retryBackoffMaxMs = b.retryBackoffMaxMs;
         this.labelStateTimeoutMs = b.labelStateTimeoutMs;
         this.runningTxnLimitWaitMs = b.runningTxnLimitWaitMs;
+        this.redirectAddressMap = b.redirectAddressMap;
         this.sanitizeErrorLog = b.sanitizeErrorLog;
     }
 
@@ -106,6 +110,11 @@ public final class TransactionClientConfig {
         return runningTxnLimitWaitMs;
     }
 
+    /** Redirect targets mapped to reachable addresses; empty by default. */
+    public AddressMap redirectAddressMap() {
+        return redirectAddressMap;
+    }
+
     public boolean sanitizeErrorLog() {
         return sanitizeErrorLog;
     }
@@ -118,7 +127,7 @@ public final class TransactionClientConfig {
                 + ", waitForContinueTimeoutMs=" + waitForContinueTimeoutMs + ", maxRetries=" + maxRetries
                 + ", retryBackoffInitialMs=" + retryBackoffInitialMs + ", retryBackoffMaxMs=" + retryBackoffMaxMs
                 + ", labelStateTimeoutMs=" + labelStateTimeoutMs + ", runningTxnLimitWaitMs=" + runningTxnLimitWaitMs
-                + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
+                + ", redirectAddressMap=" + redirectAddressMap + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
     }
 
     /** Builds a {@link TransactionClientConfig}; {@link #build()} validates every value. */
@@ -134,6 +143,7 @@ public final class TransactionClientConfig {
         private long retryBackoffMaxMs = 10_000;
         private long labelStateTimeoutMs = 60_000;
         private long runningTxnLimitWaitMs = 120_000;
+        private AddressMap redirectAddressMap = AddressMap.empty();
         private boolean sanitizeErrorLog;
 
         private Builder() {
@@ -196,6 +206,12 @@ public final class TransactionClientConfig {
         /** How long a begin refused by the running-transaction limit keeps waiting for a slot, ms; 0 = no wait. */
         public Builder runningTxnLimitWaitMs(long runningTxnLimitWaitMs) {
             this.runningTxnLimitWaitMs = runningTxnLimitWaitMs;
+            return this;
+        }
+
+        /** Redirect targets to replace by reachable addresses (e.g. BE addresses advertised inside Docker). */
+        public Builder redirectAddressMap(AddressMap redirectAddressMap) {
+            this.redirectAddressMap = Objects.requireNonNull(redirectAddressMap, "redirectAddressMap");
             return this;
         }
 

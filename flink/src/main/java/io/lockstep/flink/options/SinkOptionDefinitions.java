@@ -1,5 +1,6 @@
 package io.lockstep.flink.options;
 
+import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.LoadUrls;
 import io.lockstep.core.label.LabelGenerator;
 import java.net.URI;
@@ -170,6 +171,15 @@ public final class SinkOptionDefinitions {
                     + "redirects at once and a BE asks for the body at once). Range [100, 600000]; the connector's "
                     + "lower bound is 3000.");
 
+    public static final SinkOption<AddressMap> BE_ADDRESS_MAP = SinkOption
+            .typedOption("sink.be-address-map", "String (list)",
+                    text -> AddressMap.parse(text, "sink.be-address-map"))
+            .description("Addresses the FE redirects loads to (the BE addresses the cluster advertises) mapped to "
+                    + "addresses the sink can reach, `advertised:port=reachable:port[,...]`, e.g. "
+                    + "`172.18.0.3:8040=localhost:18040` when the cluster runs in Docker or Kubernetes. A redirect "
+                    + "to an unmapped address that cannot be reached fails naming the FE that redirected and the "
+                    + "advertised address.");
+
     public static final SinkOption<Long> RUNNING_TXN_LIMIT_WAIT_MS = SinkOption
             .longOption("sink.running-txn-limit.wait-ms", 0, 3_600_000)
             .defaultValue(120_000L)
@@ -267,7 +277,7 @@ public final class SinkOptionDefinitions {
             MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES,
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
             MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, WAIT_FOR_CONTINUE_TIMEOUT_MS,
-            RUNNING_TXN_LIMIT_WAIT_MS,
+            RUNNING_TXN_LIMIT_WAIT_MS, BE_ADDRESS_MAP,
             SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
             ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN, SANITIZE_ERROR_LOG,

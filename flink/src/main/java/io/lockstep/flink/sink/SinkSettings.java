@@ -2,6 +2,7 @@ package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.DorisStreamLoader;
 import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.LoadUrls;
@@ -41,7 +42,8 @@ import javax.annotation.Nullable;
  *       {@code waitForContinueTimeoutMs};</li>
  *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
  *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
- *   <li>{@code sink.running-txn-limit.wait-ms} → {@code runningTxnLimitWaitMs};</li>
+ *   <li>{@code sink.running-txn-limit.wait-ms} → {@code runningTxnLimitWaitMs}; {@code sink.be-address-map} →
+ *       {@code redirectAddressMap};</li>
  *   <li>{@code sink.sanitize-error-log} → {@code sanitizeErrorLog} (row values cut out of error-log excerpts);</li>
  *   <li>{@code sink.label-prefix} → {@link LoadEngineConfig#labelPrefix()} (default {@code lockstep});</li>
  *   <li>{@code sink.buffer-flush.interval-ms} → {@code commitIntervalMs}; {@code sink.scan-frequency.ms} →
@@ -284,6 +286,10 @@ public final class SinkSettings {
                 .retryBackoff(firstRetryMs, retryCapMs)
                 .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))
                 .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
+        AddressMap addressMap = options.get(SinkOptionDefinitions.BE_ADDRESS_MAP);
+        if (addressMap != null) {
+            b.redirectAddressMap(addressMap);
+        }
         if (socketTimeoutMs == 0) {
             b.socketTimeoutMs(Integer.MAX_VALUE);
         } else if (socketTimeoutMs > 0) {
