@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SharedTransactionCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
+    /** Rounds of the client's rollback (each with its own retries) before an open shared transaction is given up. */
+    static final int ROLLBACK_ROUNDS = 3;
 
     /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
     record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
@@ -369,19 +371,33 @@ final class SharedTransactionCycle {
         failSavepoints("the engine is closed");
     }
 
+    /**
+     * Rolls back a shared transaction that may be open: up to {@value #ROLLBACK_ROUNDS} rounds of the client's rollback
+     * (each with its own retries and backoff), so a FE that is briefly unreachable does not leave the transaction
+     * holding a running-transaction slot until the server timeout; bounded further by the engine's close timeout
+     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN.
+     */
     private void rollbackQuietly(String when) {
         TransactionRef open = txn;
         if (!txnMayBeOpen || open == null) {
             return;
         }
         txnMayBeOpen = false;
-        try {
-            client.rollback(open);
-            metrics.counter(MetricNames.ROLLBACKS).inc();
-            LOG.info("rolled back shared transaction {} {}", open, when);
-        } catch (TransactionException | RuntimeException e) {
-            LOG.warn("rollback of shared transaction {} {} failed (the server timeout will end it): {}", open, when,
-                    e.getMessage());
+        for (int round = 1; round <= ROLLBACK_ROUNDS; round++) {
+            try {
+                client.rollback(open);
+                metrics.counter(MetricNames.ROLLBACKS).inc();
+                LOG.info("rolled back shared transaction {} {}", open, when);
+                return;
+            } catch (TransactionException | RuntimeException e) {
+                if (round == ROLLBACK_ROUNDS || Thread.currentThread().isInterrupted()) {
+                    LOG.warn("rollback of shared transaction {} {} failed {} time(s); the label stays open until the "
+                            + "server timeout (sink.properties.timeout) unless rolled back by hand: {}", open, when,
+                            round, e.getMessage());
+                    return;
+                }
+                LOG.info("rollback of shared transaction {} {} failed, trying again: {}", open, when, e.getMessage());
+            }
         }
     }
 

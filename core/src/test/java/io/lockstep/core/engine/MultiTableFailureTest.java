@@ -119,6 +119,35 @@ class MultiTableFailureTest {
     }
 
     @Test
+    void closeRetriesTheRollbackOfTheOpenSharedTransactionWithinItsRounds() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.drive(); // m1 open, a loaded
+        f.client.failOnce(op("rollback"), null, "rollback of t-0-r1-m1 failed after 4 attempt(s): connect refused");
+        f.client.failOnce(op("rollback"), null, "rollback of t-0-r1-m1 failed after 4 attempt(s): connect refused");
+
+        f.engine.close();
+
+        assertThat(f.client.calls("rollback")).hasSize(3);
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.ABORTED);
+    }
+
+    @Test
+    void closeGivesUpTheRollbackAfterItsRounds() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.drive();
+        for (int i = 0; i < SharedTransactionCycle.ROLLBACK_ROUNDS + 1; i++) {
+            f.client.failOnce(op("rollback"), null, "connect refused");
+        }
+
+        f.engine.close();
+
+        assertThat(f.client.calls("rollback")).hasSize(SharedTransactionCycle.ROLLBACK_ROUNDS);
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.PREPARE);
+    }
+
+    @Test
     void beginFailureFailsTheEngine() throws Exception {
         f.client.failOnce(op("begin"), "ANALYSIS_ERROR", "current running txns on db 10 is 1000, larger than limit");
         f.write(0, "orders", "a");
