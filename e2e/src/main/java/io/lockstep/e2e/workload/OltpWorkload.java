@@ -50,6 +50,10 @@ public final class OltpWorkload {
     private final int transactionsPerSession;
     private final int largeTransactionRows;
     private final long seed;
+    /** Sessions are numbered from this one on (a second run on the same tables uses new sessions). */
+    private int firstSession = 1;
+    /** Pause after each commit, per session, in milliseconds. */
+    private long pauseMs;
     /** Transactions committed, all sessions. */
     private final AtomicLong committed = new AtomicLong();
     /** Rows written (inserted, updated or deleted), all sessions. */
@@ -76,6 +80,18 @@ public final class OltpWorkload {
     }
 
     /**
+     * @param session the first session number (default 1); a second workload on the same tables must use sessions
+     *     the first one did not
+     * @param pauseMillis pause after each commit, per session (default 0)
+     * @return this workload
+     */
+    public OltpWorkload sessions(int session, long pauseMillis) {
+        this.firstSession = session;
+        this.pauseMs = pauseMillis;
+        return this;
+    }
+
+    /**
      * Runs every session to its end.
      *
      * @throws Exception the first session's failure
@@ -84,7 +100,7 @@ public final class OltpWorkload {
         ExecutorService pool = Executors.newFixedThreadPool(sessions);
         try {
             List<Future<Void>> results = new ArrayList<>();
-            for (int s = 1; s <= sessions; s++) {
+            for (int s = firstSession; s < firstSession + sessions; s++) {
                 int session = s;
                 Callable<Void> task = () -> {
                     try (Connection connection = connections.open()) {
@@ -160,7 +176,7 @@ public final class OltpWorkload {
         void run() throws SQLException {
             for (int i = 0; i < transactionsPerSession; i++) {
                 begin();
-                if (id == 1 && i == transactionsPerSession / 2 && largeTransactionRows > 0) {
+                if (id == firstSession && i == transactionsPerSession / 2 && largeTransactionRows > 0) {
                     largeOrder();
                 } else if (customers.isEmpty() || i < 3) {
                     newCustomer();
@@ -187,6 +203,14 @@ public final class OltpWorkload {
                     }
                 }
                 commit();
+                if (pauseMs > 0) {
+                    try {
+                        Thread.sleep(pauseMs);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new SQLException("interrupted", e);
+                    }
+                }
             }
         }
 

@@ -72,7 +72,7 @@ public final class DebeziumKafkaPublisher implements AutoCloseable {
                 .notifying(this::publishBatch)
                 .using((success, message, error) -> {
                     if (!success) {
-                        failure.compareAndSet(null, error != null ? error : new IllegalStateException(message));
+                        failure.compareAndSet(null, new IllegalStateException(message, error));
                         LOG.error("Debezium engine stopped: {}", message);
                     }
                 })
@@ -129,7 +129,10 @@ public final class DebeziumKafkaPublisher implements AutoCloseable {
         return published.get();
     }
 
-    /** @return why the engine stopped, or {@code null} while it runs or after a clean stop */
+    /**
+     * @return why the engine stopped (an exception whose message is the engine's, caused by the engine's error, or
+     *     the Kafka send failure), or {@code null} while it runs or after a clean stop
+     */
     public Throwable failure() {
         return failure.get();
     }
