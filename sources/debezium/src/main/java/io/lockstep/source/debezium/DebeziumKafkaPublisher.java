@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -53,6 +54,8 @@ public final class DebeziumKafkaPublisher implements AutoCloseable {
     private final JsonConverter valueConverter = new JsonConverter();
     /** Set once by the engine's thread (send failure) or its completion callback; read by anyone. */
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Set by the engine's completion callback once the engine has stopped (it then refuses close()). */
+    private final AtomicBoolean stopped = new AtomicBoolean();
     /** Records acknowledged by Kafka; written by the engine's thread. */
     private final AtomicLong published = new AtomicLong();
 
@@ -71,6 +74,7 @@ public final class DebeziumKafkaPublisher implements AutoCloseable {
                 .using(connector)
                 .notifying(this::publishBatch)
                 .using((success, message, error) -> {
+                    stopped.set(true);
                     if (!success) {
                         failure.compareAndSet(null, new IllegalStateException(message, error));
                         LOG.error("Debezium engine stopped: {}", message);
@@ -137,14 +141,20 @@ public final class DebeziumKafkaPublisher implements AutoCloseable {
         return failure.get();
     }
 
-    /** The engine refuses to stop while its task is still starting (it would leak it): wait for the start. */
+    /**
+     * The engine refuses to stop while its task is still starting (it would leak it): wait for the start. An engine
+     * that already stopped on its own (a failure) is not closed again.
+     */
     private void closeEngine() throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
+        while (!stopped.get()) {
             try {
                 engine.close();
                 return;
             } catch (IllegalStateException e) {
+                if (stopped.get()) {
+                    return; // it stopped (failed) on its own meanwhile
+                }
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
