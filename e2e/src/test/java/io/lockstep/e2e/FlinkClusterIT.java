@@ -74,10 +74,10 @@ class FlinkClusterIT {
                     reader.start();
 
                     OltpWorkload phase1 = new OltpWorkload(postgres::connect, OltpSchema.Dialect.POSTGRES, ledger, 3,
-                            120, 1_000, 21L).sessions(1, 60);
+                            90, 1_000, 21L).sessions(1, 50);
                     CompletableFuture<Void> running = CompletableFuture.runAsync(() -> runQuietly(phase1));
                     await().atMost(Duration.ofMinutes(2)).until(() -> completedCheckpoints(first, jobId) >= 2
-                            && phase1.committed() >= 100);
+                            && phase1.committed() >= 80);
                     String killed = first.killTaskManager(0);
                     first.startTaskManager();
                     System.out.printf("killed TaskManager %s (SIGKILL) after %d source transactions%n", killed,
@@ -100,7 +100,7 @@ class FlinkClusterIT {
                         savepoints, 2)) {
                     String jobId = submit(second, job, savepoint);
                     OltpWorkload phase2 = new OltpWorkload(postgres::connect, OltpSchema.Dialect.POSTGRES, ledger, 3,
-                            60, 0, 22L).sessions(4, 20);
+                            30, 0, 22L).sessions(4, 20);
                     phase2.run();
                     awaitTablesEqual(postgres, target);
                     JsonNode restored = restored(second, jobId);
@@ -118,7 +118,8 @@ class FlinkClusterIT {
             reader.checkOnce();
             System.out.printf("Flink cluster end to end: %d source transactions, %d snapshots, %d violations%n",
                     ledger.transactions(), reader.snapshots(), reader.violations());
-            assertThat(reader.brokenTransactions()).as("transactions seen partly").isEmpty();
+            assertThat(reader.brokenTransactions()).as("transactions seen partly; first: %s", reader.firstViolation())
+                    .isEmpty();
             assertThat(reader.violations()).isZero();
             assertThat(reader.snapshots()).isGreaterThan(10);
         }
@@ -134,7 +135,7 @@ class FlinkClusterIT {
         String output = cluster.flink(args);
         String jobId = output.replaceAll("(?s).*JobID ([0-9a-f]{32}).*", "$1");
         assertThat(jobId).as("flink run output: %s", output).matches("[0-9a-f]{32}");
-        await().atMost(Duration.ofMinutes(2)).until(() -> "RUNNING".equals(
+        await().atMost(Duration.ofMinutes(4)).until(() -> "RUNNING".equals(
                 cluster.tryGet("/jobs/" + jobId).path("state").asText()));
         return jobId;
     }

@@ -71,7 +71,7 @@ class PostgresEndToEndIT {
                 EndToEndChecks.warmUp(postgres::connect, ledger, target);
                 reader.start();
                 OltpWorkload workload = new OltpWorkload(postgres::connect, OltpSchema.Dialect.POSTGRES, ledger, 3,
-                        150, 3_000, 14L);
+                        100, 3_000, 14L);
                 workload.run();
                 EndToEndChecks.awaitTablesEqual(postgres::connect, target);
                 assertThat(job).as("the job keeps running").isNotDone();
@@ -84,7 +84,8 @@ class PostgresEndToEndIT {
                 EndToEndChecks.cancelJobs(flink);
             }
             reader.checkOnce();
-            assertThat(reader.brokenTransactions()).as("transactions seen partly").isEmpty();
+            assertThat(reader.brokenTransactions()).as("transactions seen partly; first: %s", reader.firstViolation())
+                    .isEmpty();
             assertThat(reader.violations()).isZero();
             assertThat(reader.snapshots()).isGreaterThan(10);
         }

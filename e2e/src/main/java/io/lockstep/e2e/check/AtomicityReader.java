@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A reader of the target that takes a snapshot of every table's {@code (key, txn_id)} in one query (one consistent
@@ -30,6 +31,8 @@ public final class AtomicityReader {
     private final AtomicLong snapshots = new AtomicLong();
     private final AtomicLong violations = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean();
+    /** The first partly visible snapshot, described (keys with expected and visible transaction ids). */
+    private final AtomicReference<String> firstViolation = new AtomicReference<>();
     /** Guarded by itself. */
     private final TreeSet<Long> brokenTransactions = new TreeSet<>();
     private Thread thread;
@@ -80,7 +83,7 @@ public final class AtomicityReader {
         snapshots.incrementAndGet();
         if (!broken.isEmpty()) {
             if (violations.incrementAndGet() == 1) {
-                System.out.println("first partly visible snapshot: " + ledger.mismatches(visible));
+                firstViolation.compareAndSet(null, "snapshot " + snapshots.get() + ": " + ledger.mismatches(visible));
             }
             synchronized (brokenTransactions) {
                 brokenTransactions.addAll(broken);
@@ -105,6 +108,11 @@ public final class AtomicityReader {
     /** @return snapshots in which some transaction was partly visible */
     public long violations() {
         return violations.get();
+    }
+
+    /** @return the first partly visible snapshot's mismatching keys, or {@code null} when there was none */
+    public String firstViolation() {
+        return firstViolation.get();
     }
 
     /** @return the ids of the transactions seen partly visible (a copy) */

@@ -160,8 +160,8 @@ public final class PostgresDemo {
                 reader.snapshots() + " snapshots"));
         checks.add(check("no transaction partly visible (txn_id in every table it touched)",
                 reader.violations() == 0, reader.violations() + " violations in " + reader.snapshots()
-                        + " snapshots" + (reader.brokenTransactions().isEmpty() ? ""
-                        : ", transactions " + reader.brokenTransactions())));
+                        + " snapshots" + (reader.firstViolation() == null ? ""
+                        : "; first: " + reader.firstViolation())));
         checks.add(check("final tables = PostgreSQL tables, value by value", differences.isEmpty(),
                 differences.isEmpty() ? "JDBC vs emulator query" : differences.size() + " tables differ"));
         try (Connection connection = postgres.connect()) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -149,7 +150,7 @@ public final class MariaDbServer implements AutoCloseable {
     public void close() throws IOException {
         server.destroy();
         try {
-            if (!server.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
                 server.destroyForcibly().waitFor();
             }
         } catch (InterruptedException e) {

@@ -151,6 +151,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(heap);
         command.add("-XX:MaxDirectMemorySize=256m");
+        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
         command.addAll(JAVA_17_OPENS);
         command.add("-cp");
         command.add(flinkClassPath());
@@ -172,7 +173,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
     }
 
     private void awaitTaskManagers(int count) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos(); // generous: a loaded 2-core machine
         while (System.nanoTime() < deadline) {
             if (!jobManager.isAlive()) {
                 throw new IllegalStateException("the JobManager exited with " + jobManager.exitValue()
@@ -184,7 +185,7 @@ public final class FlinkProcessCluster implements AutoCloseable {
             }
             Thread.sleep(300);
         }
-        throw new IllegalStateException(count + " TaskManagers did not register within 120 s; logs in " + logDir);
+        throw new IllegalStateException(count + " TaskManagers did not register within 300 s; logs in " + logDir);
     }
 
     /**
