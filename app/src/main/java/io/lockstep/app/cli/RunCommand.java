@@ -7,11 +7,17 @@ import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +25,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,8 +41,14 @@ import picocli.CommandLine.Spec;
  * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment). With
  * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
  *
+ * <p>Locally it prints a start line, a progress line with {@code --progress}, and a summary when the job ends;
+ * checkpoints go to {@code --state-dir} and a new start restores the newest one there ({@link StateDirectory}).
+ * Failures that may heal restart the job with exponential delays ({@link RestartPolicy}); failures that cannot
+ * (access denied, data errors, bad input) fail it at once.
+ *
  * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
- * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it.
+ * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it; 130 when
+ * Ctrl-C or SIGTERM stopped it (the open transaction rolled back).
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run the job: CDC events from Kafka, source transactions rebuilt, loaded atomically "
@@ -129,13 +143,45 @@ public final class RunCommand implements Callable<Integer> {
                     + "between checkpoints (default: 2s).")
     long commitIntervalMs = PipelineConfig.DEFAULT_COMMIT_INTERVAL_MS;
 
-    @Option(names = "--restart-attempts", description = "Restarts after a failure before the job fails "
-            + "(default: ${DEFAULT-VALUE}).")
-    int restartAttempts = 3;
+    @Option(names = "--restart-attempts", description = "Restarts after failures that may heal (an outage) "
+            + "before the job fails; the count starts over after --restart-reset-after without a failure; 0 "
+            + "never restarts (default: ${DEFAULT-VALUE}).")
+    int restartAttempts = RestartPolicy.DEFAULT_ATTEMPTS;
 
     @Option(names = "--restart-delay", converter = DurationMs.class, paramLabel = "DURATION",
-            description = "Wait before each restart (default: 5s).")
-    long restartDelayMs = 5_000L;
+            description = "Wait before the first restart; each further one waits twice as long (default: 5s).")
+    long restartDelayMs = RestartPolicy.DEFAULT_INITIAL_DELAY_MS;
+
+    @Option(names = "--restart-max-delay", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Longest wait between restarts (default: 5m).")
+    long restartMaxDelayMs = RestartPolicy.DEFAULT_MAX_DELAY_MS;
+
+    @Option(names = "--restart-reset-after", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Running this long without a failure gives the job its whole restart budget and the "
+                    + "first delay again (default: 30m).")
+    long restartResetAfterMs = RestartPolicy.DEFAULT_RESET_AFTER_MS;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where checkpoints are kept; a new start restores the newest one found there, so the "
+                    + "job continues where the last process stopped (default: ${DEFAULT-VALUE} in the working "
+                    + "directory). Local runs only; on a cluster use its checkpoint storage and `flink run -s`.")
+    Path stateDir = Path.of(StateDirectory.DEFAULT);
+
+    @Option(names = "--from-savepoint", paramLabel = "PATH",
+            description = "Restore this savepoint or retained checkpoint directory instead of the newest "
+                    + "checkpoint in --state-dir (it is never deleted).")
+    Path fromSavepoint;
+
+    @Option(names = "--progress", description = "Print a progress line every --progress-interval.")
+    boolean progress;
+
+    @Option(names = "--progress-interval", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Period of the progress line (default: 10s).")
+    long progressIntervalMs = 10_000L;
+
+    @Option(names = "--stop-timeout", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "On Ctrl-C or SIGTERM, longest wait for the job to roll back and stop (default: 30s).")
+    long stopTimeoutMs = 30_000L;
 
     @Option(names = "--bad-input", paramLabel = "fail|skip",
             description = "A malformed event or one outside a transaction: fail the job naming topic, partition "
@@ -164,14 +210,29 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, String> sinkOptions = new LinkedHashMap<>();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         PipelineConfig config = config();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        RestartPolicy restarts = restartPolicy();
+        Configuration settings = new Configuration();
+        restarts.applyTo(settings);
+        DemoMetricsReporter.enable(settings);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        boolean local = env instanceof LocalStreamEnvironment;
+        Optional<Path> restored = Optional.empty();
+        if (local) {
+            try {
+                restored = new StateDirectory(stateDir).configure(settings, fromSavepoint);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+            env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        }
         try {
             LockstepPipeline.define(env, config, UnaryOperator.identity());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        env.configure(restarts.applyTo(new Configuration()));
         PrintWriter err = spec.commandLine().getErr();
         if (kafkaCheckTimeoutMs > 0) {
             try {
@@ -185,13 +246,41 @@ public final class RunCommand implements Callable<Integer> {
                 return CommandLine.ExitCode.SOFTWARE;
             }
         }
+        String jobName = "lockstep " + topic;
+        if (local) {
+            RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
+                    stopTimeoutMs);
+            return session.run(env, jobName, startLine(restarts, restored), target);
+        }
         try {
-            env.execute("lockstep " + topic);
+            env.execute(jobName);
             return 0;
         } catch (Exception e) {
             err.println("lockstep run: job failed: " + JobFailures.describe(e));
             err.flush();
             return CommandLine.ExitCode.SOFTWARE;
+        }
+    }
+
+    /** @return what the job reads, where it writes, how, and from which state it starts */
+    private String startLine(RestartPolicy restarts, Optional<Path> restored) {
+        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from topic '" + topic + "' at " + kafkaBootstrap
+                + (bounded ? " up to its end offsets" : "") + ", writing " + target.optionValue() + " " + loadUrl
+                + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
+                + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
+                + restored.map(path -> "restoring " + path).orElse("no state to restore (state dir "
+                        + new StateDirectory(stateDir).root() + ")");
+    }
+
+    /**
+     * @return the restart policy from the options
+     * @throws ParameterException naming the option whose value is out of range
+     */
+    RestartPolicy restartPolicy() {
+        try {
+            return new RestartPolicy(restartAttempts, restartDelayMs, restartMaxDelayMs, restartResetAfterMs);
+        } catch (IllegalArgumentException e) {
+            throw usage("--restart-*: " + e.getMessage());
         }
     }
 

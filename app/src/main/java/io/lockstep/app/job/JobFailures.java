@@ -22,11 +22,35 @@ public final class JobFailures {
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         Throwable root = failure;
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
-            if (t.getClass().getName().startsWith("io.lockstep.") && t.getMessage() != null) {
+            if (t.getClass().getName().startsWith("io.lockstep.") && t.getMessage() != null
+                    && !(t instanceof NonRetryableFailure)) { // the wrapper: describe what it wraps
                 return t.getClass().getSimpleName() + ": " + t.getMessage();
             }
             root = t;
         }
         return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /**
+     * A short trace for a WARN log: each cause's {@code SimpleClassName: message} on its own line, outermost
+     * first, at most {@code maxCauses} of them (no stack frames: the messages already say where).
+     *
+     * @param failure what the job threw
+     * @param maxCauses most causes listed (&gt; 0)
+     * @return the lines joined with a newline and an indent
+     */
+    public static String causeChain(Throwable failure, int maxCauses) {
+        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        StringBuilder chain = new StringBuilder();
+        int listed = 0;
+        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (listed == maxCauses) {
+                chain.append("\n  ...");
+                break;
+            }
+            chain.append("\n  caused by ").append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+            listed++;
+        }
+        return chain.toString();
     }
 }

@@ -26,7 +26,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
- * the Kafka offsets), and the sink commits everything buffered at each checkpoint.
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint. The sink is wrapped in
+ * {@link RestartSuppressingSink}: a failure that can never heal (access denied, a data error) fails the job
+ * without restarts, as bad input does.
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
@@ -85,7 +87,8 @@ public final class LockstepPipeline {
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        routed.addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
+        routed.addSink(new RestartSuppressingSink<>(
+                        SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions)))
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
     }
