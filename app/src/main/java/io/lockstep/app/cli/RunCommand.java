@@ -163,9 +163,10 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--state-dir", paramLabel = "DIR",
             description = "Where checkpoints are kept; a new start restores the newest one found there, so the "
-                    + "job continues where the last process stopped (default: ${DEFAULT-VALUE} in the working "
-                    + "directory). Local runs only; on a cluster use its checkpoint storage and `flink run -s`.")
-    Path stateDir = Path.of(StateDirectory.DEFAULT);
+                    + "job continues where the last process stopped (default: lockstep-state/GROUP_ID in the working "
+                    + "directory, GROUP_ID from --group-id). Local runs only; on a cluster use its checkpoint storage "
+                    + "and `flink run -s`.")
+    Path stateDir;
 
     @Option(names = "--from-savepoint", paramLabel = "PATH",
             description = "Restore this savepoint or retained checkpoint directory instead of the newest "
@@ -221,7 +222,7 @@ public final class RunCommand implements Callable<Integer> {
         Optional<Path> restored = Optional.empty();
         if (local) {
             try {
-                restored = new StateDirectory(stateDir).configure(settings, fromSavepoint);
+                restored = stateDirectory().configure(settings, fromSavepoint);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -269,7 +270,12 @@ public final class RunCommand implements Callable<Integer> {
                 + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
                 + restored.map(path -> "restoring " + path).orElse("no state to restore (state dir "
-                        + new StateDirectory(stateDir).root() + ")");
+                        + stateDirectory().root() + ")");
+    }
+
+    /** @return {@code --state-dir}, or its default {@code lockstep-state/<group id>} */
+    private StateDirectory stateDirectory() {
+        return new StateDirectory(stateDir != null ? stateDir : Path.of(StateDirectory.DEFAULT, groupId));
     }
 
     /**
