@@ -4,17 +4,20 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
@@ -58,13 +61,19 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--kafka-bootstrap", required = true, paramLabel = "HOST:PORT[,...]",
-            description = "Kafka bootstrap.servers.")
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap.servers (required unless --input).")
     String kafkaBootstrap;
 
-    @Option(names = "--topic", required = true, description = "The CDC topic (Debezium: data topics and the "
-            + "transaction topic routed into this one topic).")
+    @Option(names = "--topic", description = "The CDC topic (Debezium: data topics and the "
+            + "transaction topic routed into this one topic; required unless --input).")
     String topic;
+
+    @Option(names = "--input", paramLabel = "FILE.jsonl",
+            description = "Read this JSON-lines file (one CDC message per line, as the topic would hold them) "
+                    + "instead of Kafka; the job ends at its last line. For trying the job; errors name the line "
+                    + "as the offset of topic 'file:NAME' partition 0.")
+    Path input;
 
     @Option(names = "--format", required = true, paramLabel = "maxwell|debezium",
             description = "Input format: ${COMPLETION-CANDIDATES}.")
@@ -81,6 +90,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "Before starting the job, wait this long for the brokers to describe --topic; "
                     + "0 skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
     long kafkaCheckTimeoutMs = 30_000L;
+
+    @Option(names = "--target-check", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Before starting the job, check that the target accepts --user/--password and that every "
+                    + "target database exists (one line per problem); --no-target-check skips it (default: on).")
+    boolean targetCheck = true;
 
     @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "
             + "then ends and the command exits 0.")
@@ -220,7 +234,9 @@ public final class RunCommand implements Callable<Integer> {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = env instanceof LocalStreamEnvironment;
         Optional<Path> restored = Optional.empty();
-        if (local) {
+        // a file is read whole each time unless a state directory is asked for explicitly
+        boolean keepState = local && (input == null || stateDir != null || fromSavepoint != null);
+        if (keepState) {
             try {
                 restored = stateDirectory().configure(settings, fromSavepoint);
             } catch (IllegalArgumentException e) {
@@ -229,13 +245,17 @@ public final class RunCommand implements Callable<Integer> {
             env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         }
         try {
-            LockstepPipeline.define(env, config, UnaryOperator.identity());
+            if (input != null) {
+                LockstepPipeline.define(env, config, e -> JsonLinesInput.stream(e, input), UnaryOperator.identity());
+            } else {
+                LockstepPipeline.define(env, config, UnaryOperator.identity());
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         env.configure(restarts.applyTo(new Configuration()));
         PrintWriter err = spec.commandLine().getErr();
-        if (kafkaCheckTimeoutMs > 0) {
+        if (input == null && kafkaCheckTimeoutMs > 0) {
             try {
                 TopicCheck.partitions(kafkaBootstrap, topic, config.kafkaProperties(), kafkaCheckTimeoutMs);
             } catch (IllegalStateException e) {
@@ -247,7 +267,16 @@ public final class RunCommand implements Callable<Integer> {
                 return CommandLine.ExitCode.SOFTWARE;
             }
         }
-        String jobName = "lockstep " + topic;
+        if (targetCheck) {
+            List<String> problems = TargetCheck.problems(LockstepPipeline.sinkOptions(config),
+                    TableRouter.parse(tableMap, database, unknownTable).targetDatabases());
+            if (!problems.isEmpty()) {
+                problems.forEach(problem -> err.println("lockstep run: " + problem));
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
+        String jobName = "lockstep " + config.topic();
         if (local) {
             RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
                     stopTimeoutMs);
@@ -265,12 +294,13 @@ public final class RunCommand implements Callable<Integer> {
 
     /** @return what the job reads, where it writes, how, and from which state it starts */
     private String startLine(RestartPolicy restarts, Optional<Path> restored) {
-        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from topic '" + topic + "' at " + kafkaBootstrap
-                + (bounded ? " up to its end offsets" : "") + ", writing " + target.optionValue() + " " + loadUrl
+        String source = input != null ? "file " + input
+                : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
+        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
                 + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
-                + restored.map(path -> "restoring " + path).orElse("no state to restore (state dir "
-                        + stateDirectory().root() + ")");
+                + restored.map(path -> "restoring " + path).orElse(input != null && stateDir == null
+                        ? "no state kept" : "no state to restore (state dir " + stateDirectory().root() + ")");
     }
 
     /** @return {@code --state-dir}, or its default {@code lockstep-state/<group id>} */
@@ -295,6 +325,15 @@ public final class RunCommand implements Callable<Integer> {
      * @throws ParameterException naming the option whose value is out of range or malformed
      */
     PipelineConfig config() {
+        if (input == null && (kafkaBootstrap == null || topic == null)) {
+            throw usage("Missing required options: --kafka-bootstrap and --topic (or --input FILE.jsonl)");
+        }
+        if (input != null && (kafkaBootstrap != null || topic != null || bounded)) {
+            throw usage("--input reads a file: it goes without --kafka-bootstrap, --topic and --bounded");
+        }
+        if (input != null && !Files.isReadable(input)) {
+            throw usage("--input " + input + ": no such readable file");
+        }
         requirePositive("--parallelism", parallelism);
         requirePositive("--checkpoint-interval", checkpointIntervalMs);
         requirePositive("--commit-interval", commitIntervalMs);
@@ -322,7 +361,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
                 maxTransactionOpenMs, onBound, badInput);
-        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafka, bounded, format, keys, loadUrl, jdbcUrl,
+        // with --input the Kafka settings are unused; the topic names the file in positions and the job name
+        return new PipelineConfig(input != null ? "none" : kafkaBootstrap,
+                input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
+                format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions, target);
     }

@@ -92,10 +92,14 @@ final class RunSession {
             }
             long[] ticks = {0};
             ticker.scheduleAtFixedRate(() -> {
-                progress.observe();
-                ticks[0] += 1_000;
-                if (progressMs > 0 && ticks[0] % progressMs < 1_000) {
-                    print(out, progress.line());
+                try {
+                    progress.observe();
+                    ticks[0] += 1_000;
+                    if (progressMs > 0 && ticks[0] % progressMs < 1_000) {
+                        print(out, progress.line());
+                    }
+                } catch (RuntimeException e) { // a metric read went wrong: keep ticking (an escape would stop it)
+                    LOG.debug("progress line failed", e);
                 }
             }, 1, 1, TimeUnit.SECONDS);
             return await(job, progress);

@@ -24,4 +24,9 @@ public class BadSourceEventException extends RuntimeException {
     public BadSourceEventException(String position, String reason) {
         super(position + ": " + reason);
     }
+
+    /** @param message position and reason, as {@link #getMessage()} of another instance gives them */
+    public BadSourceEventException(String message) {
+        super(message);
+    }
 }

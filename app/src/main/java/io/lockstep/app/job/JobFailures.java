@@ -1,5 +1,6 @@
 package io.lockstep.app.job;
 
+import io.lockstep.core.client.TransactionException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -7,7 +8,8 @@ import java.util.Map;
  * Turns a job failure into the one line a user needs. Flink wraps the cause in several layers
  * ({@code JobExecutionException}, "Recovery is suppressed by ...", {@code CompletionException}); Lockstep's own
  * exceptions already name what was wrong and where (topic, partition, offset; table; label), so the outermost
- * of those is chosen, else the root cause.
+ * of those is chosen, else the root cause. A target's refusal ({@link TransactionException}) is chosen over
+ * the engine's wrappers around it.
  */
 public final class JobFailures {
 
@@ -20,6 +22,14 @@ public final class JobFailures {
      */
     public static String describe(Throwable failure) {
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (t instanceof TransactionException && t.getMessage() != null) {
+                // the server's verdict names the operation, label, database and table; the engine's wrappers
+                // around it only repeat it
+                return t.getClass().getSimpleName() + ": " + t.getMessage();
+            }
+        }
+        seen.clear();
         Throwable root = failure;
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
             if (t.getClass().getName().startsWith("io.lockstep.") && t.getMessage() != null

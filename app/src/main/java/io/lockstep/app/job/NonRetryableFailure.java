@@ -20,7 +20,7 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  * task failure's cause chain ({@code ExecutionFailureHandler.isUnrecoverableError} in flink-runtime) and then
  * fails the job at once, whatever the restart strategy. This class carries that annotation; the input
  * exceptions of this module ({@link BadSourceEventException}, {@link TransactionAssemblyException},
- * {@link UnknownTableException}) carry it themselves, and {@link RestartSuppressingSink} wraps the sink's
+ * {@link UnknownTableException}) carry it themselves, and {@link FailFastSink} wraps the sink's
  * failures that {@link #canNeverHeal} recognises.
  */
 @ThrowableAnnotation(ThrowableType.NonRecoverableError)

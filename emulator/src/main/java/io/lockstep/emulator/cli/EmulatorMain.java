@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 /**
  * Standalone entry point:
  * {@code java -jar emulator.jar [--dialect starrocks|doris] --fe-port 8030 --be-port 8040 --ddl schema.sql
- * --user root: [--direct] [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
+ * --user root: [--direct] [--storage h2|h2:file:PATH|none]}. Prints the URLs it listens on and serves until killed.
  * {@code --dialect doris} (alias {@code --target doris}) serves Doris' Stream Load protocol ({@link DorisEmulator}).
  *
  * <p>A startup error (bad option value, unreadable or invalid DDL file, port in use, address not bindable)
@@ -55,7 +55,8 @@ public final class EmulatorMain implements Callable<Integer> {
     @Option(names = "--direct", description = "Execute loads on the FE port instead of redirecting (307) to the BE.")
     boolean direct;
 
-    @Option(names = "--storage", description = "h2 (queryable) or none (count only) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--storage", description = "h2 (in memory, queryable), h2:file:PATH (the same in an H2 file: "
+            + "committed rows survive a restart with the same --ddl) or none (count only) (default: ${DEFAULT-VALUE}).")
     String storage = "h2";
 
     @Option(names = {"--dialect", "--target"}, description = "starrocks or doris: the protocol served "
@@ -129,8 +130,8 @@ public final class EmulatorMain implements Callable<Integer> {
         if (fePort != 0 && fePort == bePort) {
             throw new StartupException("--fe-port and --be-port must differ, both are " + fePort);
         }
-        if (!"h2".equals(storage) && !"none".equals(storage)) {
-            throw new StartupException("--storage must be h2 or none, got: " + storage);
+        if (!"h2".equals(storage) && !"none".equals(storage) && !storage.matches("h2:file:.+")) {
+            throw new StartupException("--storage must be h2, h2:file:PATH or none, got: " + storage);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.lockstep.app.job;
 
+import io.lockstep.app.assemble.InputStop;
+import io.lockstep.flink.sink.MultiTableSinkFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFunction;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -12,18 +14,25 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
- * Wraps the job's sink so that a failure which can never heal ({@link NonRetryableFailure#canNeverHeal}: access
- * denied, a data error, an unknown table) fails the job at once instead of going through the restart strategy.
- * Every call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
- * {@code finish}, checkpointed state and checkpoint notifications when the sink has them); only the exception
- * changes: a non-healing one is rethrown as {@link NonRetryableFailure}, others as they were.
+ * Wraps the job's sink so that errors that can never heal end the job at once and cleanly:
+ * <ul>
+ *   <li>a failure of the sink that can never heal ({@link NonRetryableFailure#canNeverHeal}: access denied, a data
+ *       error, an unknown table) is rethrown as {@link NonRetryableFailure}, so the job fails without going
+ *       through the restart strategy; others are rethrown as they were;</li>
+ *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
+ *       multi-table sink: its {@code finish}, the same savepoint as at the end of bounded input; those are whole
+ *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
+ *       is still the one reported, with the commit failure attached as suppressed.</li>
+ * </ul>
+ * Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
+ * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
  * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
  *
  * @param <T> the row type
  */
 @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
-public final class RestartSuppressingSink<T> extends RichSinkFunction<T>
+public final class FailFastSink<T> extends RichSinkFunction<T>
         implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
@@ -31,7 +40,7 @@ public final class RestartSuppressingSink<T> extends RichSinkFunction<T>
     private final SinkFunction<T> sink;
 
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
-    public RestartSuppressingSink(SinkFunction<T> sink) {
+    public FailFastSink(SinkFunction<T> sink) {
         this.sink = sink;
     }
 
@@ -59,6 +68,17 @@ public final class RestartSuppressingSink<T> extends RichSinkFunction<T>
 
     @Override
     public void invoke(T value, Context context) throws Exception {
+        if (value instanceof InputStop stop) {
+            RuntimeException failure = stop.toException();
+            if (sink instanceof MultiTableSinkFunction) {
+                try {
+                    sink.finish();
+                } catch (Exception e) {
+                    failure.addSuppressed(e);
+                }
+            }
+            throw failure;
+        }
         try {
             sink.invoke(value, context);
         } catch (Exception e) {
