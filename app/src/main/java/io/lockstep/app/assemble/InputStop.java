@@ -2,12 +2,13 @@ package io.lockstep.app.assemble;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadSourceEventException;
+import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.route.UnknownTableException;
 
 /**
  * Not a row: the mark an assembler sends down its partition's stream when the input turned bad with
  * {@code --bad-input fail} (a malformed event, an event of an unmapped table, a broken transaction framing, a
- * bound exceeded). Everything the assembler emitted before it is whole source transactions; the job's sink
+ * bound exceeded) or a schema change arrived with {@code --schema-changes fail}. Everything the assembler emitted before it is whole source transactions; the job's sink
  * ({@code io.lockstep.app.job.FailFastSink}) commits them, then fails the job with {@link #toException()}. The
  * transaction the bad event belonged to is never emitted, so none of it loads.
  *
@@ -43,6 +44,9 @@ public class InputStop extends DefaultStarRocksRowData {
     public RuntimeException toException() {
         if (TransactionAssemblyException.class.getSimpleName().equals(failureType)) {
             return new TransactionAssemblyException(failure);
+        }
+        if (SchemaChangeException.class.getSimpleName().equals(failureType)) {
+            return new SchemaChangeException(failure);
         }
         if (UnknownTableException.class.getSimpleName().equals(failureType)) {
             return new UnknownTableException(failure);

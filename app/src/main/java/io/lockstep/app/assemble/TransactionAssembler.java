@@ -3,6 +3,8 @@ package io.lockstep.app.assemble;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
+import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.route.TableRouter;
@@ -95,6 +97,10 @@ public abstract class TransactionAssembler
             if (event.getKind() == SourceEventKind.UNDECODABLE) {
                 throw new BadSourceEventException(event.describePosition(), reasonOf(event));
             }
+            if (event.getKind() == SourceEventKind.SCHEMA_CHANGE) {
+                schemaChange(event, ctx, out);
+                return;
+            }
             handle(event, ctx, out);
         } catch (BadSourceEventException e) {
             if (options.badInputMode() == BadInputMode.FAIL) {
@@ -117,6 +123,19 @@ public abstract class TransactionAssembler
         stopped = true;
         LOG.warn("Stopping at bad input (the transactions before it are committed first): {}", failure.getMessage());
         out.collect(new InputStop(failure, sourcePartition(ctx)));
+    }
+
+    /**
+     * A schema change between source transactions: with {@link SchemaChangeMode#FAIL} the stop (the transactions
+     * before it load, the job fails naming the table and the DDL); with {@link SchemaChangeMode#IGNORE} a WARN.
+     */
+    private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        if (options.schemaChangeMode() == SchemaChangeMode.FAIL) {
+            stop(SchemaChangeException.of(event), ctx, out);
+            return;
+        }
+        LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
+                event.describePosition(), event.getRow());
     }
 
     private static String reasonOf(SourceEvent undecodable) {

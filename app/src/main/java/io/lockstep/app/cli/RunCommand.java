@@ -4,6 +4,7 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
@@ -203,6 +204,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "and offset, or skip it with a warning (default: ${DEFAULT-VALUE}).")
     BadInputMode badInput = BadInputMode.FAIL;
 
+    @Option(names = "--schema-changes", paramLabel = "fail|ignore",
+            description = "A schema change in the input (Debezium/Maxwell DDL event): stop after committing the "
+                    + "transactions before it, naming the table and the DDL; or go past it with a warning "
+                    + "(default: ${DEFAULT-VALUE}).")
+    SchemaChangeMode schemaChanges = SchemaChangeMode.FAIL;
+
     @Option(names = "--max-transaction-rows", description = "Most rows one source transaction may buffer "
             + "(default: ${DEFAULT-VALUE}).")
     long maxTransactionRows = AssemblerOptions.DEFAULT_MAX_ROWS;
@@ -360,7 +367,7 @@ public final class RunCommand implements Callable<Integer> {
             keys.put(entry.getKey(), columns);
         }
         AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
-                maxTransactionOpenMs, onBound, badInput);
+                maxTransactionOpenMs, onBound, badInput, schemaChanges);
         // with --input the Kafka settings are unused; the topic names the file in positions and the job name
         return new PipelineConfig(input != null ? "none" : kafkaBootstrap,
                 input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,

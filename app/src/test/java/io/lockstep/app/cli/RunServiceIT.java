@@ -223,6 +223,29 @@ class RunServiceIT {
     }
 
     @Test
+    void anAddColumnUpstreamStopsAfterTheTransactionsBeforeItWithTheTableAndTheDdl() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("svc.ddl", 1);
+        long offset;
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.ddl")) {
+            writer.sendAll(account("t1", 1, "100.00"));
+            offset = writer.send("{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"src\","
+                    + "\"ddl\":\"ALTER TABLE accounts ADD COLUMN email VARCHAR(128)\",\"tableChanges\":"
+                    + "[{\"type\":\"ALTER\",\"id\":\"\\\"src\\\".\\\"accounts\\\"\"}]}");
+            writer.sendAll(new DebeziumTxn("t2").insert("accounts",
+                    "{\"id\":2,\"owner\":\"o2\",\"balance\":\"1.00\",\"email\":\"o2@example.com\"}").messages());
+        }
+
+        CliRun run = CliRun.of(args("svc.ddl", "--bounded", "--commit-interval", "10m", "--checkpoint-interval", "10m"));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertOneLine(run.err(), "topic 'svc.ddl' partition 0 offset " + offset + ": schema change of table "
+                + "'src.accounts': ALTER TABLE accounts ADD COLUMN email VARCHAR(128); the target was not changed");
+        assertThat(run.err()).contains("--schema-changes ignore");
+        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
+    }
+
+    @Test
     void theSampleFileLoadsWithoutKafka() throws Exception {
         starRocks = StarRocksEmulator.builder().ddlFile(Path.of("..", "examples", "bank.sql")).build().start();
 
