@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.kafka.JsonLinesLoader;
 import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.app.testing.JobProcess;
 import io.lockstep.app.testing.TopicWriter;
@@ -13,7 +15,9 @@ import io.lockstep.emulator.fault.FaultOp;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -261,6 +265,22 @@ class RunServiceIT {
         assertThat(rows("SELECT SUM(amount), COUNT(*) FROM bank.transfers")).containsExactly("95.25|7");
     }
 
+    @Test
+    void theSampleFileLoadedIntoKafkaByLockstepKafkaLoadsInABoundedRun() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddlFile(Path.of("..", "examples", "bank.sql")).build().start();
+        kafka.createTopic("svc.bank", 1);
+        long messages = JsonLinesLoader.load(kafka.bootstrapServers(), "svc.bank",
+                JsonLinesInput.read(Path.of("..", "examples", "bank.jsonl")));
+
+        CliRun run = CliRun.of(args("svc.bank", "--bounded"));
+
+        assertThat(messages).isEqualTo(40);
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(rows("SELECT id, owner, balance FROM bank.accounts ORDER BY id"))
+                .containsExactly("1|ada|103.75", "2|bob|56.25");
+    }
+
     private static Path awaitCheckpointOtherThan(StateDirectory state, Optional<Path> known) {
         return await().atMost(Duration.ofSeconds(60)).until(state::latestCheckpoint,
                 latest -> latest.isPresent() && !latest.equals(known)).orElseThrow();
@@ -269,11 +289,18 @@ class RunServiceIT {
     private String[] args(String topic, String... more) {
         List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
                 "--topic", topic, "--format", "debezium", "--load-url", starRocks.feUrl(), "--database", "bank",
-                "--checkpoint-interval", "500ms", "--commit-interval", "300ms", "--group-id", "svc-" + topic));
-        if (!List.of(more).contains("--state-dir")) {
-            args.addAll(List.of("--state-dir", workDir.resolve("state-" + topic).toString()));
-        }
-        args.addAll(List.of(more));
+                "--group-id", "svc-" + topic));
+        List<String> given = List.of(more);
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("--checkpoint-interval", "500ms");
+        defaults.put("--commit-interval", "300ms");
+        defaults.put("--state-dir", workDir.resolve("state-" + topic).toString());
+        defaults.forEach((option, value) -> {
+            if (!given.contains(option)) {
+                args.addAll(List.of(option, value));
+            }
+        });
+        args.addAll(given);
         return args.toArray(String[]::new);
     }
 
