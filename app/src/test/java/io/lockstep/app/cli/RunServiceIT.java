@@ -100,10 +100,10 @@ class RunServiceIT {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
         kafka.createTopic("svc.stop", 1);
         try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.stop");
-                JobProcess job = JobProcess.start(workDir, args("svc.stop", "--commit-interval", "10m",
-                        "--checkpoint-interval", "10m", "--stop-timeout", "20s"))) {
+                JobProcess job = JobProcess.start(workDir, args("svc.stop", "--commit-interval", "5m",
+                        "--checkpoint-interval", "5m", "--stop-timeout", "20s"))) {
             writer.sendAll(account("t1", 1, "100.00"));
-            // loaded under the open shared transaction, not committed before the 10 minute commit interval
+            // loaded under the open shared transaction, not committed before the 5 minute commit interval
             // the sink begins a transaction only once it has rows to load (docs/sinks.md)
             awaitWhileRunning(job, () -> starRocks.runningTransactions("bank") == 1);
 
@@ -217,8 +217,8 @@ class RunServiceIT {
         }
 
         // neither the commit interval nor a checkpoint comes before the end: only the stop at bad input commits
-        CliRun run = CliRun.of(args("svc.backfill", "--bounded", "--commit-interval", "10m",
-                "--checkpoint-interval", "10m"));
+        CliRun run = CliRun.of(args("svc.backfill", "--bounded", "--commit-interval", "5m",
+                "--checkpoint-interval", "5m"));
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertOneLine(run.err(), "topic 'svc.backfill' partition 0 offset " + offset + ": malformed JSON");
@@ -240,7 +240,7 @@ class RunServiceIT {
                     "{\"id\":2,\"owner\":\"o2\",\"balance\":\"1.00\",\"email\":\"o2@example.com\"}").messages());
         }
 
-        CliRun run = CliRun.of(args("svc.ddl", "--bounded", "--commit-interval", "10m", "--checkpoint-interval", "10m"));
+        CliRun run = CliRun.of(args("svc.ddl", "--bounded", "--commit-interval", "5m", "--checkpoint-interval", "5m"));
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertOneLine(run.err(), "topic 'svc.ddl' partition 0 offset " + offset + ": schema change of table "
