@@ -28,17 +28,17 @@ import org.apache.flink.util.Collector;
  * {@link TransactionRows} flatMap turns each number into the rows of one source transaction (one element per
  * transaction, so a checkpoint barrier never falls inside one) and fails the task once when asked.
  */
-final class SinkV2Jobs {
+public final class SinkV2Jobs {
     /** Injected failures by test key: how many times the task failed there. */
-    static final Map<String, AtomicInteger> FAILURES = new ConcurrentHashMap<>();
+    public static final Map<String, AtomicInteger> FAILURES = new ConcurrentHashMap<>();
     /** Completed checkpoints seen by the flatMap, by test key. */
-    static final Map<String, AtomicInteger> COMPLETED_CHECKPOINTS = new ConcurrentHashMap<>();
+    public static final Map<String, AtomicInteger> COMPLETED_CHECKPOINTS = new ConcurrentHashMap<>();
 
     private SinkV2Jobs() {
     }
 
     /** A MiniCluster with 2 slots. */
-    static MiniClusterExtension miniCluster() {
+    public static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
     }
@@ -47,7 +47,7 @@ final class SinkV2Jobs {
      * Parallelism 2, checkpoints every {@code checkpointMs}, and {@code restarts} fixed-delay restarts 50 ms apart
      * (0: a failure fails the job).
      */
-    static StreamExecutionEnvironment env(long checkpointMs, int restarts) {
+    public static StreamExecutionEnvironment env(long checkpointMs, int restarts) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         env.enableCheckpointing(checkpointMs);
@@ -69,15 +69,34 @@ final class SinkV2Jobs {
      */
     static DataStream<DefaultStarRocksRowData> transactions(StreamExecutionEnvironment env, long count,
                                                             int perCheckpoint, TransactionRows rows) {
-        DataGeneratorSource<Long> source = new DataGeneratorSource<>(index -> index, count,
-                RateLimiterStrategy.perCheckpoint(perCheckpoint), Types.LONG);
-        return env.fromSource(source, WatermarkStrategy.noWatermarks(), "source transactions").setParallelism(1)
+        return numbers(env, count, perCheckpoint)
                 .flatMap(rows).returns(TypeInformation.of(DefaultStarRocksRowData.class)).setParallelism(1)
                 .name("transaction rows");
     }
 
+    /** Numbers {@code 0..count-1}, {@code perCheckpoint} of them between two checkpoints (parallelism 1). */
+    public static DataStream<Long> numbers(StreamExecutionEnvironment env, long count, int perCheckpoint) {
+        DataGeneratorSource<Long> source = new DataGeneratorSource<>(index -> index, count,
+                RateLimiterStrategy.perCheckpoint(perCheckpoint), Types.LONG);
+        return env.fromSource(source, WatermarkStrategy.noWatermarks(), "numbers").setParallelism(1);
+    }
+
+    /**
+     * Whether the task should fail now for {@code key}: the first call with {@code n >= failAt} once at least two
+     * checkpoints completed (counted by {@link #checkpointCompleted}) returns true, every other call false.
+     */
+    public static boolean failNow(String key, long n, long failAt) {
+        return failAt >= 0 && n >= failAt && COMPLETED_CHECKPOINTS.get(key).get() >= 2
+                && FAILURES.get(key).compareAndSet(0, 1);
+    }
+
+    /** Counts a completed checkpoint for {@code key}. */
+    public static void checkpointCompleted(String key) {
+        COMPLETED_CHECKPOINTS.get(key).incrementAndGet();
+    }
+
     /** Resets the counters of {@code key}. */
-    static void reset(String key) {
+    public static void reset(String key) {
         FAILURES.put(key, new AtomicInteger());
         COMPLETED_CHECKPOINTS.put(key, new AtomicInteger());
     }
@@ -105,8 +124,7 @@ final class SinkV2Jobs {
 
         @Override
         public void flatMap(Long n, Collector<DefaultStarRocksRowData> out) {
-            if (n >= failAt && failAt >= 0 && COMPLETED_CHECKPOINTS.get(key).get() >= 2
-                    && FAILURES.get(key).compareAndSet(0, 1)) {
+            if (failNow(key, n, failAt)) {
                 throw new IllegalStateException("injected task failure at source transaction " + n);
             }
             shape.rows(n, out);
@@ -114,7 +132,7 @@ final class SinkV2Jobs {
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
-            COMPLETED_CHECKPOINTS.get(key).incrementAndGet();
+            checkpointCompleted(key);
         }
     }
 
