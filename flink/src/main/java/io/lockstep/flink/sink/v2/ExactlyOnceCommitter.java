@@ -47,6 +47,13 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
         this.metricGroup = metricGroup;
     }
 
+    /** A committer on a given client (tests); the committer closes it. */
+    ExactlyOnceCommitter(TransactionClient client) {
+        this.settings = null;
+        this.metricGroup = null;
+        this.client = client;
+    }
+
     /**
      * Commits each request's label.
      *
@@ -69,12 +76,15 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
                             + "timeout if it expired (StarRocks: prepared_transaction_default_timeout_second; Doris: "
                             + "stream_load_default_precommit_timeout_second), then replay the source. Cause: "
                             + e.getMessage(), e);
-                } else if (request.getNumberOfRetries() + 1 < MAX_COMMIT_ATTEMPTS) {
-                    LOG.warn("commit of {} did not settle (label state {}), retrying: {}", txn, state, e.getMessage());
-                    request.retryLater();
                 } else {
-                    throw new IOException("commit of " + txn + " did not settle after " + MAX_COMMIT_ATTEMPTS
-                            + " attempts (label state " + state + "): " + e.getMessage(), e);
+                    String seen = state == null ? "label state unreadable" : "label state " + state;
+                    if (request.getNumberOfRetries() + 1 < MAX_COMMIT_ATTEMPTS) {
+                        LOG.warn("commit of {} did not settle ({}), retrying: {}", txn, seen, e.getMessage());
+                        request.retryLater();
+                    } else {
+                        throw new IOException("commit of " + txn + " did not settle after " + MAX_COMMIT_ATTEMPTS
+                                + " attempts (" + seen + "): " + e.getMessage(), e);
+                    }
                 }
             }
         }
