@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.flink.sink.v2.SinkV2Jobs;
@@ -112,6 +113,28 @@ class TableSinkIT {
         sr.emulator().query("SELECT cnt, n FROM sq.cnt").rows()
                 .forEach(r -> counts.put(((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()));
         assertThat(counts).isEqualTo(Map.of(2L, 1L, 3L, 2L));
+    }
+
+    @Test
+    void theDorisConnectorDeletesThroughTheDeleteSignOfAUniqueKeyTable() throws Exception {
+        try (DorisEmulator doris = DorisEmulator.builder().ddl("CREATE DATABASE d; CREATE TABLE d.cnt (cnt BIGINT "
+                + "NOT NULL, n BIGINT) UNIQUE KEY(cnt) DISTRIBUTED BY HASH(cnt) BUCKETS 1").build().start()) {
+            StreamTableEnvironment tEnv = StreamTableEnvironment.create(SinkV2Jobs.env(200, 0));
+            tEnv.executeSql("CREATE TABLE cnt_sink (cnt BIGINT, n BIGINT, PRIMARY KEY (cnt) NOT ENFORCED) WITH ("
+                    + "'connector' = 'doris', 'fenodes' = '" + doris.feHostPort() + "', 'table.identifier' = 'd.cnt', "
+                    + "'username' = 'root', 'password' = '', 'sink.enable-2pc' = 'true', "
+                    + "'sink.label-prefix' = 'sqldoris', 'sink.retry.interval-ms' = '100')");
+            tEnv.executeSql("CREATE TEMPORARY VIEW words AS SELECT * FROM (VALUES ('a'), ('a'), ('b'), ('b'), "
+                    + "('b'), ('d'), ('d'), ('d')) AS t(w)");
+
+            tEnv.executeSql("INSERT INTO cnt_sink SELECT cnt, COUNT(*) FROM (SELECT w, COUNT(*) AS cnt FROM words "
+                    + "GROUP BY w) GROUP BY cnt").await();
+
+            Map<Long, Long> counts = new TreeMap<>();
+            doris.query("SELECT cnt, n FROM d.cnt").rows()
+                    .forEach(r -> counts.put(((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()));
+            assertThat(counts).as("the count-1 row ends deleted").isEqualTo(Map.of(2L, 1L, 3L, 2L));
+        }
     }
 
     @Test
