@@ -14,6 +14,7 @@ import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -32,14 +33,14 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
     private final TableSinkOptions options;
     private final SinkTarget target;
     private final RowDataJsonEncoder encoder;
-    private final org.apache.flink.table.types.logical.RowType rowType;
+    private final RowType rowType;
     private final int[] primaryKey;
 
     /**
      * @param primaryKey positions of the declared primary key's columns (empty: none)
      */
     public LockstepDynamicTableSink(TableSinkOptions options, SinkTarget target,
-                                    org.apache.flink.table.types.logical.RowType rowType, int[] primaryKey,
+                                    RowType rowType, int[] primaryKey,
                                     RowDataJsonEncoder encoder) {
         this.options = Objects.requireNonNull(options, "options");
         this.target = Objects.requireNonNull(target, "target");

@@ -6,7 +6,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
@@ -21,6 +24,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
@@ -150,7 +154,7 @@ public final class RowDataJsonEncoder implements Serializable {
             }
             case CHAR, VARCHAR -> json.writeString((r != null ? r.getString(pos) : a.getString(pos)).toString());
             case DATE -> json.writeString(LocalDate.ofEpochDay(r != null ? r.getInt(pos) : a.getInt(pos)).toString());
-            case TIME_WITHOUT_TIME_ZONE -> json.writeString(java.time.LocalTime.ofNanoOfDay(
+            case TIME_WITHOUT_TIME_ZONE -> json.writeString(LocalTime.ofNanoOfDay(
                     (r != null ? r.getInt(pos) : a.getInt(pos)) * 1_000_000L).toString());
             case TIMESTAMP_WITHOUT_TIME_ZONE -> {
                 int precision = ((TimestampType) type).getPrecision();
@@ -177,7 +181,7 @@ public final class RowDataJsonEncoder implements Serializable {
                 MapData map = r != null ? r.getMap(pos) : a.getMap(pos);
                 LogicalType keyType = type instanceof MapType m ? m.getKeyType() : ((MultisetType) type).getElementType();
                 LogicalType valueType = type instanceof MapType m ? m.getValueType()
-                        : new org.apache.flink.table.types.logical.IntType(false);
+                        : new IntType(false);
                 json.writeStartObject();
                 ArrayData keys = map.keyArray();
                 ArrayData values = map.valueArray();
@@ -213,7 +217,7 @@ public final class RowDataJsonEncoder implements Serializable {
                 try (JsonGenerator json = JSON.createGenerator(out)) {
                     writeValue(json, keys, i, keyType, column);
                 }
-                String text = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+                String text = out.toString(StandardCharsets.UTF_8);
                 return text.startsWith("\"") ? text.substring(1, text.length() - 1) : text;
         }
     }
@@ -235,7 +239,7 @@ public final class RowDataJsonEncoder implements Serializable {
     }
 
     /** {@code yyyy-MM-dd HH:mm:ss} plus exactly {@code precision} fractional digits (at most 9). */
-    static String dateTime(java.time.LocalDateTime value, int precision) {
+    static String dateTime(LocalDateTime value, int precision) {
         String base = DATE_TIME.format(value);
         if (precision <= 0) {
             return base;
