@@ -41,6 +41,6 @@ public final class AtLeastOnceSink<T> implements CompatibleSink<T> {
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) {
         return new AtLeastOnceSinkWriter<>(SinkSettings.from(options), routing, WriterContexts.subtaskIndex(context),
-                context.metricGroup());
+                context.metricGroup(), context.getProcessingTimeService());
     }
 }

@@ -11,13 +11,15 @@ import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkRuntime;
 import io.lockstep.flink.sink.SinkSettings;
 import javax.annotation.concurrent.NotThreadSafe;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
  * The writer of {@link AtLeastOnceSink}: rows go to the single-table engine ({@code *} routing as configured);
  * {@link #flush} (before each checkpoint barrier, and at the end of input) loads and commits everything buffered and
- * fails on any stored asynchronous failure, so a checkpoint never completes over a lost load; {@link #close} rolls
+ * fails on any stored asynchronous failure, so a checkpoint never completes over a lost load; between rows a
+ * {@link WriterFailureWatch} fails the task soon after an asynchronous failure; {@link #close} rolls
  * back what is still open (replayed from the last checkpoint), bounded by the engine's close timeout.
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
@@ -31,8 +33,10 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
     /** Doris: the plain stream loader of the CLASSIC engine (null for StarRocks). */
     private final StreamLoader streamLoader;
     private final RowDispatcher dispatcher;
+    private final WriterFailureWatch failureWatch;
 
-    AtLeastOnceSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup) {
+    AtLeastOnceSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
+                          ProcessingTimeService timers) {
         runtime = SinkRuntime.open(settings, subtaskIndex, metricGroup, null);
         StreamLoader loader = null;
         try {
@@ -53,6 +57,7 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
         }
         streamLoader = loader;
         SingleTableLoadEngine e = engine;
+        failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -97,6 +102,7 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {
+        failureWatch.stop();
         try {
             SinkRuntime.close(engine, runtime);
         } finally {

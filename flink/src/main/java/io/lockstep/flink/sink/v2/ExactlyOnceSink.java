@@ -76,7 +76,8 @@ public final class ExactlyOnceSink<T> implements CompatibleSink<T>,
     public StatefulSinkWriter<T, ExactlyOnceSinkState> restoreWriter(WriterInitContext context,
                                                                      Collection<ExactlyOnceSinkState> recoveredState) {
         return new ExactlyOnceSinkWriter<>(options, routing, WriterContexts.subtaskIndex(context),
-                WriterContexts.jobId(context), context.metricGroup(), recoveredState);
+                WriterContexts.jobId(context), context.metricGroup(), context.getProcessingTimeService(),
+                recoveredState);
     }
 
     @Override

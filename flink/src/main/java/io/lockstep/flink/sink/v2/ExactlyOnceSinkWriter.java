@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import javax.annotation.concurrent.NotThreadSafe;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.metrics.MetricGroup;
@@ -49,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * ({@link DerivedRunId}: derived from the job, the restored runs and epoch with a fixed target table, so the next
  * attempt from the same checkpoint finds what this one leaves open; random with {@code *} routing).
  *
- * <p>{@link #close} never flushes: it rolls back only the transactions not yet prepared (prepared ones belong to a
+ * <p>Between rows a {@link WriterFailureWatch} fails the task soon after an asynchronous failure. {@link #close}
+ * never flushes: it rolls back only the transactions not yet prepared (prepared ones belong to a
  * checkpoint: the committer commits them, or the next restore rolls them back as lingering).
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
@@ -65,13 +67,15 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     private final SinkRuntime runtime;
     private final SingleTableLoadEngine engine;
     private final RowDispatcher dispatcher;
+    private final WriterFailureWatch failureWatch;
     /** Every table written by this run and the runs it restored, so a later restore can name their labels. */
     private final Set<TableId> tables = new LinkedHashSet<>();
     /** The last epoch prepared (or restored). */
     private long epoch;
 
     ExactlyOnceSinkWriter(StarRocksSinkOptions options, RowRouting routing, int subtaskIndex, String jobId,
-                          MetricGroup metricGroup, Collection<ExactlyOnceSinkState> restored) {
+                          MetricGroup metricGroup, ProcessingTimeService timers,
+                          Collection<ExactlyOnceSinkState> restored) {
         SinkSettings settings = SinkSettings.from(options);
         labelPrefix = settings.labelPrefix();
         TableId fixed = fixedTarget(options);
@@ -92,6 +96,7 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
             throw e;
         }
         SingleTableLoadEngine e = engine;
+        failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -188,6 +193,7 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     /** Rolls back the transactions not yet prepared and releases everything; never flushes. */
     @Override
     public void close() throws Exception {
+        failureWatch.stop();
         SinkRuntime.close(engine, runtime);
     }
 }

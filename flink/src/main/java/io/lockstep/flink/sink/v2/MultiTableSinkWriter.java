@@ -7,6 +7,7 @@ import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkRuntime;
 import io.lockstep.flink.sink.SinkSettings;
 import javax.annotation.concurrent.NotThreadSafe;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #flush} (before every checkpoint barrier, and at the end of input): a savepoint of the engine:
  *       everything buffered is loaded and committed; it fails naming the partitions caught in the middle of a source
  *       transaction, and on any stored asynchronous failure;</li>
+ *   <li>between rows, a {@link WriterFailureWatch} fails the task soon after an asynchronous failure;</li>
  *   <li>{@link #close}: rolls back the open shared transaction within the engine's close timeout.</li>
  * </ul>
  *
@@ -34,8 +36,10 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
     private final SinkRuntime runtime;
     private final MultiTableLoadEngine engine;
     private final RowDispatcher dispatcher;
+    private final WriterFailureWatch failureWatch;
 
-    MultiTableSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup) {
+    MultiTableSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
+                         ProcessingTimeService timers) {
         runtime = SinkRuntime.open(settings, subtaskIndex, metricGroup, null);
         try {
             engine = MultiTableLoadEngine.start(settings.engineConfig(runtime.subtaskIndex(), runtime.runId()),
@@ -45,6 +49,7 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
             throw e;
         }
         MultiTableLoadEngine e = engine;
+        failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
         dispatcher = new RowDispatcher(routing, true, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -94,6 +99,7 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {
+        failureWatch.stop();
         SinkRuntime.close(engine, runtime);
     }
 }

@@ -1,22 +1,28 @@
 package io.lockstep.flink.sink.v2;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.storage.QueryResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -99,6 +105,26 @@ class SinkV2FailoverIT {
             notes.add(id + "=n" + id);
         }
         return notes;
+    }
+
+    /**
+     * A load that fails while the source waits (no further row, no checkpoint for an hour) still fails the job, with
+     * the load's error: the writer's failure watch surfaces it between rows.
+     */
+    @Test
+    void aFailedLoadFailsTheJobWithoutAnotherRowOrCheckpoint() throws Exception {
+        SinkV2Jobs.reset("v2-watch");
+        StreamExecutionEnvironment env = SinkV2Jobs.env(3_600_000, 0);
+        SinkV2Jobs.transactions(env, 1_000, 1, new SinkV2Jobs.TransactionRows("v2-watch", -1,
+                        SinkV2Jobs.singleRow("al", "missing")))
+                .sinkTo(LockstepSinks.createSink(starRocks("al", "missing", "at-least-once", "v2watch").build()));
+        JobClient job = env.executeAsync("v2 failure watch");
+
+        await().atMost(Duration.ofSeconds(120)).until(() -> job.getJobStatus().get().isGloballyTerminalState());
+        assertThatThrownBy(() -> job.getJobExecutionResult().get())
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class)).get()
+                        .extracting(Throwable::getMessage).asString().contains("missing"));
+        assertThat(sr.emulator().query("SELECT COUNT(*) FROM al.events").rows().get(0).get(0)).isEqualTo(0L);
     }
 
     @Test
