@@ -26,6 +26,14 @@ public interface TableStore extends CatalogListener, AutoCloseable {
      */
     QueryResult query(String sql);
 
+    /**
+     * Runs a read-only query as {@link #query(String)} does, with unqualified table names resolved in
+     * {@code currentDatabase} (a SQL session's database; null: none).
+     *
+     * @throws StoreException as {@link #query(String)}
+     */
+    QueryResult query(String sql, String currentDatabase);
+
     /** Rows stored in a table (for the {@code none} store: rows published, upserts and deletes counted). */
     long rowCount(String database, String table);
 
