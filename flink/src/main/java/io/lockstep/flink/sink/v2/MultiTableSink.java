@@ -3,7 +3,7 @@ package io.lockstep.flink.sink.v2;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.core.progress.RunIds;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -17,8 +17,9 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * {@code StarRocksRowData::getSourcePartition}:
  * {@code rows.keyBy(StarRocksRowData::getSourcePartition).sinkTo(LockstepSinks.createSink(options))}.
  *
- * <p>At-least-once: no state, a restart replays from the last checkpoint under a fresh run identity. Exactly-once
- * across tables is refused here for now (it runs on {@code MultiTableSinkFunction}).
+ * <p>At-least-once: no state, a restart replays from the last checkpoint under a fresh run identity.
+ * {@code sink.semantic=exactly-once}: exactly-once across tables through the progress table, as
+ * {@code MultiTableSinkFunction} (docs/exactly-once.md); see {@link MultiTableSinkWriter}.
  *
  * @param <T> a {@code StarRocksRowData} type
  */
@@ -36,14 +37,6 @@ public final class MultiTableSink<T> implements CompatibleSink<T> {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(),
                     "MultiTableSink needs 'sink.transaction.multi-table.enabled' = 'true'");
         }
-        if (options.getSemantic() == SinkSemantic.EXACTLY_ONCE) {
-            // Exactly-once across tables (progress rows in the shared transaction) runs on the SinkFunction only so
-            // far; running it here at-least-once would silently weaken the guarantee the options ask for.
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(), "Sink option "
-                    + "'sink.semantic' = 'exactly-once' with 'sink.transaction.multi-table.enabled' = 'true' is not "
-                    + "available on the Sink V2 sink yet; use SinkFunctionFactory.createSinkFunction on Flink 1.20, "
-                    + "or 'sink.semantic' = 'at-least-once'");
-        }
         SinkSettings.from(options);
         this.options = options;
         this.routing = RowRouting.from(options);
@@ -53,6 +46,8 @@ public final class MultiTableSink<T> implements CompatibleSink<T> {
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) {
         return new MultiTableSinkWriter<>(SinkSettings.from(options), routing, WriterContexts.subtaskIndex(context),
-                context.metricGroup(), context.getProcessingTimeService());
+                context.metricGroup(), context.getProcessingTimeService(), RunIds.attemptKey(
+                        context.getJobInfo().getJobId().toString(), context.getRestoredCheckpointId().orElse(-1L),
+                        context.getTaskInfo().getAttemptNumber()));
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
@@ -47,7 +48,12 @@ class SinkV2FailoverIT {
                     + "CREATE TABLE shop.orders (order_id BIGINT NOT NULL, source_partition INT, status VARCHAR(32))"
                     + " PRIMARY KEY (order_id);"
                     + "CREATE TABLE shop.order_items (order_id BIGINT NOT NULL, line_no INT NOT NULL, "
-                    + "sku VARCHAR(64), quantity INT) PRIMARY KEY (order_id, line_no);"));
+                    + "sku VARCHAR(64), quantity INT) PRIMARY KEY (order_id, line_no);"
+                    + "CREATE DATABASE eoshop;"
+                    + "CREATE TABLE eoshop.orders (order_id BIGINT NOT NULL, version INT) PRIMARY KEY (order_id);"
+                    + "CREATE TABLE eoshop.order_log (order_id BIGINT NOT NULL, note VARCHAR(32)) "
+                    + "DUPLICATE KEY (order_id);"
+                    + new ProgressTable("eoshop", ProgressTable.DEFAULT_NAME).createTableSql()));
 
     private StarRocksSinkOptions.Builder starRocks(String database, String table, String semantic, String prefix) {
         return StarRocksSinkOptions.builder()
@@ -163,6 +169,27 @@ class SinkV2FailoverIT {
         assertThat(counts.rows().get(0)).extracting(v -> ((Number) v).longValue())
                 .containsExactly((long) TXNS, 3L * TXNS, (long) TXNS);
         assertThat(sr.emulator().liveLoadContexts()).as("no transaction left open").isZero();
+    }
+
+    /**
+     * Exactly-once across tables: the commit timer (150 ms) makes transactions visible between checkpoints, so the
+     * restore replays committed ones; the progress table's positions drop them, and the DUPLICATE KEY log holds each
+     * transaction once.
+     */
+    @Test
+    void multiTableExactlyOnceDropsTheReplayOfCommittedTransactionsAfterAFailure() throws Exception {
+        int failures = runWithFailure("v2-mteo", SinkV2Jobs.positionedOrder(4),
+                s -> s.keyBy(DefaultStarRocksRowData::getSourcePartition),
+                LockstepSinks.createSink(starRocks("eoshop", "*", "exactly-once", "v2mteo")
+                        .withProperty("sink.transaction.multi-table.enabled", "true")
+                        .withProperty("sink.transaction.multi-table.job-id", "v2-mteo")
+                        .withProperty("sink.buffer-flush.interval-ms", "150").build()));
+
+        assertThat(failures).as("the failure was injected").isEqualTo(1);
+        assertThat(idCounts(sr.emulator().query("SELECT order_id, COUNT(*) FROM eoshop.order_log GROUP BY order_id")))
+                .isEqualTo(eachOnce());
+        assertThat(sr.emulator().query("SELECT COUNT(*) FROM eoshop.orders").rows().get(0).get(0))
+                .isEqualTo((long) TXNS);
     }
 
     @Test

@@ -143,6 +143,30 @@ public final class SinkV2Jobs {
     }
 
     /**
+     * A multi-table source transaction for exactly-once mode, in source partition {@code n % partitions} of source
+     * {@code orders}, at position {@code n} (positions grow within each partition): an upsert of
+     * {@code eoshop.orders} and one {@code eoshop.order_log} row (DUPLICATE KEY: a replay would show twice), the last
+     * carrying {@code transactionEnd}.
+     */
+    static RowShape positionedOrder(int partitions) {
+        return (n, out) -> {
+            int partition = (int) (n % partitions);
+            DefaultStarRocksRowData order = new DefaultStarRocksRowData(null, "eoshop", "orders",
+                    "{\"order_id\":" + n + ",\"version\":1}");
+            DefaultStarRocksRowData log = new DefaultStarRocksRowData(null, "eoshop", "order_log",
+                    "{\"order_id\":" + n + ",\"note\":\"placed\"}");
+            for (DefaultStarRocksRowData row : new DefaultStarRocksRowData[] {order, log}) {
+                row.setSourcePartition(partition);
+                row.setSource("orders");
+                row.setSourcePosition(n);
+            }
+            log.setTransactionEnd(true);
+            out.collect(order);
+            out.collect(log);
+        };
+    }
+
+    /**
      * A multi-table source transaction in source partition {@code n % partitions}: one {@code shop.orders} row and
      * {@code items} {@code shop.order_items} rows, the last carrying {@code transactionEnd}.
      */
