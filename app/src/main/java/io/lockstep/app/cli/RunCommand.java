@@ -4,9 +4,13 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.job.DeliverySemantic;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.job.StartFromCommitted;
+import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
@@ -32,6 +36,11 @@ import picocli.CommandLine.Spec;
  * on a local MiniCluster in this JVM; under {@code flink run -c io.lockstep.app.cli.LockstepMain lockstep.jar run
  * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment). With
  * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
+ *
+ * <p>StarRocks loads in the exactly-once multi-table mode by default (docs/exactly-once.md): the job id is
+ * {@code --job-id}, else {@code <group id>/<topic>}; without a checkpoint each Kafka partition starts right after
+ * the position the job committed ({@link CommittedStartOffsets}). {@code --semantic at-least-once} keeps the
+ * multi-table transactions without positions (a restart replays from the last checkpoint).
  *
  * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
  * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it.
@@ -76,6 +85,16 @@ public final class RunCommand implements Callable<Integer> {
             description = "The server family: starrocks (multi-table transactions) or doris (exactly-once per "
                     + "table with Doris two-phase commit; deletes become __DORIS_DELETE_SIGN__) (default: starrocks).")
     SinkTarget target = SinkTarget.STARROCKS;
+
+    @Option(names = "--semantic", paramLabel = "exactly-once|at-least-once", converter = SemanticConverter.class,
+            description = "StarRocks: exactly-once (each transaction also commits the Kafka offsets it covers into "
+                    + "the progress table; a restart resumes right after them) or at-least-once (a restart replays "
+                    + "from the last checkpoint) (default: exactly-once). Doris is always exactly-once per table.")
+    DeliverySemantic semantic;
+
+    @Option(names = "--job-id", description = "Job id of the exactly-once mode: the progress table keeps the "
+            + "committed positions under it; two jobs must never share one (default: <group id>/<topic>).")
+    String jobId;
 
     @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",
             description = "FE HTTP addresses (StarRocks, or Doris fenodes), separated by ';'.")
@@ -168,7 +187,7 @@ public final class RunCommand implements Callable<Integer> {
         PipelineConfig config = config();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         try {
-            LockstepPipeline.define(env, config, UnaryOperator.identity());
+            LockstepPipeline.sinkOptions(config); // invalid options are usage errors, before Kafka is asked
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -184,6 +203,24 @@ public final class RunCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
                 return CommandLine.ExitCode.SOFTWARE;
             }
+        }
+        CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(topic);
+        if (ExactlyOnceAcrossTables.enabled(config) && kafkaCheckTimeoutMs > 0) {
+            try {
+                start = StartFromCommitted.plan(config, kafkaCheckTimeoutMs);
+            } catch (IllegalStateException e) {
+                err.println("lockstep run: " + e.getMessage());
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
+        try {
+            LockstepPipeline.define(env, config, UnaryOperator.identity(), start);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         try {
             env.execute("lockstep " + topic);
@@ -229,7 +266,43 @@ public final class RunCommand implements Callable<Integer> {
                 maxTransactionOpenMs, onBound, badInput);
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafka, bounded, format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions, target);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, semanticSinkOptions(), target);
+    }
+
+    /** @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option} */
+    private Map<String, String> semanticSinkOptions() {
+        if (target == SinkTarget.DORIS) {
+            if (semantic == DeliverySemantic.AT_LEAST_ONCE || jobId != null) {
+                throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
+                        + "per table (docs/doris.md)");
+            }
+            return sinkOptions;
+        }
+        DeliverySemantic chosen = semantic == null ? DeliverySemantic.EXACTLY_ONCE : semantic;
+        if (chosen == DeliverySemantic.AT_LEAST_ONCE && jobId != null) {
+            throw usage("--job-id applies to --semantic exactly-once only");
+        }
+        if (jobId != null && jobId.isBlank()) {
+            throw usage("--job-id must not be blank");
+        }
+        Map<String, String> options = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
+                jobId != null ? jobId : ExactlyOnceAcrossTables.defaultJobId(groupId, topic)));
+        options.putAll(sinkOptions);
+        return options;
+    }
+
+    /** Reads {@code exactly-once} / {@code at-least-once}. */
+    static final class SemanticConverter implements CommandLine.ITypeConverter<DeliverySemantic> {
+        @Override
+        public DeliverySemantic convert(String value) {
+            for (DeliverySemantic s : DeliverySemantic.values()) {
+                if (s.optionValue().equalsIgnoreCase(value.trim())) {
+                    return s;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected exactly-once or at-least-once, got '" + value
+                    + "'");
+        }
     }
 
     private void requirePositive(String option, long value) {

@@ -44,12 +44,25 @@ final class AssemblerHarness {
         harness.setProcessingTime(processingTimeMs);
     }
 
-    /** @return the rows emitted since the last call */
+    /**
+     * @return the rows emitted since the last call, without their source and source position (compared with
+     *     {@link #row}; {@link #takeEmittedWithPositions} keeps them)
+     */
     List<DefaultStarRocksRowData> takeEmitted() {
+        return takeEmittedWithPositions().stream().map(AssemblerHarness::withoutPosition).toList();
+    }
+
+    /** @return the rows emitted since the last call, as emitted */
+    List<DefaultStarRocksRowData> takeEmittedWithPositions() {
         List<DefaultStarRocksRowData> all = harness.extractOutputValues();
         List<DefaultStarRocksRowData> fresh = all.subList(taken, all.size());
         taken = all.size();
         return List.copyOf(fresh);
+    }
+
+    private static DefaultStarRocksRowData withoutPosition(DefaultStarRocksRowData emitted) {
+        return row(emitted.getDatabase(), emitted.getTable(), emitted.getRow(), emitted.getSourcePartition(),
+                emitted.isTransactionEnd());
     }
 
     int keyedStateEntries() {
