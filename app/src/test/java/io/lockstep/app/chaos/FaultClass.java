@@ -12,6 +12,8 @@ enum FaultClass {
     SHARED_TXN_EXPIRED("shared transaction expired by the server"),
     COMMIT_REPLY_LOST("commit reply lost"),
     PUBLISH_TIMEOUT("publish timeout"),
+    COMMIT_REPLY_LOST_AT_KILL("commit reply lost as the task is killed"),
+    PUBLISH_TIMEOUT_AT_KILL("publish timeout as the task is killed"),
     SERVER_RESTART("server restart"),
     SLOW_LOAD("slow load above the socket timeout");
 

@@ -33,6 +33,11 @@ public final class TopicWriter implements AutoCloseable {
         return metadata.offset();
     }
 
+    /** @return the offset of the message written to {@code partition} */
+    public long send(int partition, String key, String value) throws ExecutionException, InterruptedException {
+        return producer.send(new ProducerRecord<>(topic, partition, key, value)).get().offset();
+    }
+
     /** @return the offset of the last value written */
     public long sendAll(List<String> values) throws ExecutionException, InterruptedException {
         long last = -1;
