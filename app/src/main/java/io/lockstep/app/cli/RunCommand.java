@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
  * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
  *
  * <p>StarRocks loads in the exactly-once multi-table mode by default (docs/exactly-once.md): the job id is
- * {@code --job-id}, else {@code <group id>/<topic>}; without a checkpoint each Kafka partition starts right after
+ * {@code --job-id}, else {@code <group id>-<topic>} ({@link ExactlyOnceAcrossTables#defaultJobId}); without a checkpoint each Kafka partition starts right after
  * the position the job committed ({@link CommittedStartOffsets}). {@code --semantic at-least-once} keeps the
  * multi-table transactions without positions (a restart replays from the last checkpoint).
  *
@@ -93,7 +93,7 @@ public final class RunCommand implements Callable<Integer> {
     DeliverySemantic semantic;
 
     @Option(names = "--job-id", description = "Job id of the exactly-once mode: the progress table keeps the "
-            + "committed positions under it; two jobs must never share one (default: <group id>/<topic>).")
+            + "committed positions under it; two jobs must never share one; letters, digits, '_' and '-', at most 64 (default: <group id>-<topic>, other characters as '_').")
     String jobId;
 
     @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",

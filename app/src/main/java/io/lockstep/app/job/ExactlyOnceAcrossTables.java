@@ -20,14 +20,25 @@ public final class ExactlyOnceAcrossTables {
     private ExactlyOnceAcrossTables() {
     }
 
+    /** Longest job id the sink accepts. */
+    static final int MAX_JOB_ID_LENGTH = 64;
+
     /**
-     * The default job id: the consumer group and the topic, {@code <group>/<topic>}. Two jobs on one topic need
+     * The default job id: the consumer group and the topic, {@code <group>-<topic>}, every character the sink's
+     * job id does not allow (anything but letters, digits, {@code _} and {@code -}) written as {@code _}, e.g.
+     * {@code lockstep-shop_cdc} for group {@code lockstep} and topic {@code shop.cdc}. Beyond 64 characters it is
+     * cut to 55 and ends in {@code -} and 8 hex digits of the untouched text's hash. Two jobs on one topic need
      * two consumer groups anyway; a job id shared by two jobs makes each drop the other's transactions.
      *
-     * @return {@code groupId + "/" + topic}
+     * @return the job id for {@code groupId} and {@code topic}
      */
     public static String defaultJobId(String groupId, String topic) {
-        return groupId + "/" + topic;
+        String raw = groupId + "-" + topic;
+        String id = raw.replaceAll("[^A-Za-z0-9_-]", "_");
+        if (id.length() > MAX_JOB_ID_LENGTH) {
+            id = id.substring(0, MAX_JOB_ID_LENGTH - 9) + "-" + String.format("%08x", raw.hashCode());
+        }
+        return id;
     }
 
     /**

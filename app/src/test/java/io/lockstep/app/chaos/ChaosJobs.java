@@ -9,6 +9,7 @@ import io.lockstep.app.demo.ShopState;
 import io.lockstep.app.demo.ShopTransaction;
 import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
+import io.lockstep.app.testing.ProgressTable;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.storage.QueryResult;
 import java.io.IOException;
@@ -42,12 +43,6 @@ final class ChaosJobs {
             + "txn_seq BIGINT, tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) "
             + "DISTRIBUTED BY HASH(event_id);";
 
-    /** The progress table of the exactly-once multi-table scenario (docs/exactly-once.md). */
-    static final String PROGRESS_DDL = "CREATE TABLE shop.lockstep_progress (job_id VARCHAR(256) NOT NULL, "
-            + "source VARCHAR(256) NOT NULL, source_partition INT NOT NULL, position BIGINT, run_id VARCHAR(64), "
-            + "label VARCHAR(256), committed_at DATETIME) PRIMARY KEY (job_id, source, source_partition) "
-            + "DISTRIBUTED BY HASH(job_id);";
-
     private ChaosJobs() {
     }
 
@@ -60,7 +55,7 @@ final class ChaosJobs {
                 + " BIGINT\n) PRIMARY KEY");
         return shop + "\nCREATE TABLE shop." + ShopRows.LOG_TABLE + " (event_id BIGINT NOT NULL, txn_seq BIGINT, "
                 + "tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) DISTRIBUTED BY HASH(event_id);\n"
-                + PROGRESS_DDL;
+                + ProgressTable.ddl(ShopSchema.DATABASE);
     }
 
     /** Exactly-once across tables: the shop database fixed, one job id, commit interval 200 ms. */

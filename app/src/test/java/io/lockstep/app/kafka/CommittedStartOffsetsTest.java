@@ -21,7 +21,7 @@ class CommittedStartOffsetsTest {
 
     @Test
     void eachPartitionWithACommittedPositionStartsRightAfterItTheOthersAtTheEarliestOffset() {
-        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop#" + ID, Map.of(0, 41L, 2, 59L), "other#x", Map.of(1, 999L)));
 
         assertThat(plan.source()).isEqualTo("shop#" + ID);
@@ -30,7 +30,7 @@ class CommittedStartOffsetsTest {
 
     @Test
     void positionsCommittedWithoutATopicIdCountForTheTopic() {
-        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop", Map.of(1, 9L)));
 
         assertThat(plan.offsets().offsets()).containsExactly(Map.entry(1, 10L));
@@ -38,7 +38,7 @@ class CommittedStartOffsetsTest {
 
     @Test
     void noCommittedPositionMeansTheConfiguredStart() {
-        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g/shop", Map.of());
+        CommittedStartOffsets.Plan plan = CommittedStartOffsets.plan("shop", TOPIC, "g-shop", Map.of());
 
         assertThat(plan.offsets().isEmpty()).isTrue();
         assertThat(plan.source()).isEqualTo("shop#" + ID);
@@ -46,39 +46,39 @@ class CommittedStartOffsetsTest {
 
     @Test
     void aRecreatedTopicIsRefusedNamingBothIds() {
-        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop#OLDID", Map.of(0, 41L))))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("topic 'shop' changed identity: job 'g/shop' committed positions for topic "
+                .hasMessageStartingWith("topic 'shop' changed identity: job 'g-shop' committed positions for topic "
                         + "id OLDID (partitions 0@41) but the topic now has id " + ID)
                 .hasMessageNotContaining("\n");
     }
 
     @Test
     void aPositionBeyondTheEndOfThePartitionIsRefused() {
-        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop#" + ID, Map.of(1, 50L))))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("topic 'shop' partition 1 ends at offset 50, but job 'g/shop' committed offset 50 "
+                .hasMessage("topic 'shop' partition 1 ends at offset 50, but job 'g-shop' committed offset 50 "
                         + "there: the topic cannot deliver offset 51 (recreated or truncated?); resuming would skip "
                         + "whatever the topic holds now");
     }
 
     @Test
     void aPositionWhoseNextOffsetWasDeletedIsRefused() {
-        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop#" + ID, Map.of(2, 2L))))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("topic 'shop' partition 2 starts at offset 5, but job 'g/shop' committed "
+                .hasMessageStartingWith("topic 'shop' partition 2 starts at offset 5, but job 'g-shop' committed "
                         + "offset 2 there: offsets 3 to 4 were deleted (retention) before they were loaded");
     }
 
     @Test
     void aPositionOnAPartitionTheTopicDoesNotHaveIsRefused() {
-        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g/shop",
+        assertThatThrownBy(() -> CommittedStartOffsets.plan("shop", TOPIC, "g-shop",
                 Map.of("shop#" + ID, Map.of(7, 2L))))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("topic 'shop' partition 7 does not exist, but job 'g/shop' committed offset 2 there "
+                .hasMessage("topic 'shop' partition 7 does not exist, but job 'g-shop' committed offset 2 there "
                         + "(the topic has 3 partitions)");
     }
 
