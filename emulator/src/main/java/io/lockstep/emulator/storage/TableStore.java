@@ -26,6 +26,16 @@ public interface TableStore extends CatalogListener, AutoCloseable {
      */
     QueryResult query(String sql);
 
+    /**
+     * Like {@link #query(String)}, with unqualified table names resolved in {@code database} (as a StarRocks
+     * session whose current database is set).
+     *
+     * @throws StoreException with the store's message for invalid SQL or an unknown database
+     */
+    default QueryResult query(String database, String sql) {
+        return query(sql);
+    }
+
     /** Rows stored in a table (for the {@code none} store: rows published, upserts and deletes counted). */
     long rowCount(String database, String table);
 

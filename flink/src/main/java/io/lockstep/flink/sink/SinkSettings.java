@@ -11,6 +11,8 @@ import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
+import io.lockstep.core.progress.ProgressSettings;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
@@ -184,6 +186,10 @@ public final class SinkSettings {
             if (!SinkOptionDefinitions.WILDCARD.equals(database)) {
                 b.database(database);
             }
+            if (isMultiTableExactlyOnce()) {
+                b.progress(new ProgressSettings(options.getMultiTableJobId(),
+                        new ProgressTable(database, options.getMultiTableProgressTable())));
+            }
         } else {
             b.bufferSizeBytes(options.getBufferFlushMaxBytes());
         }
@@ -208,6 +214,11 @@ public final class SinkSettings {
             return Math.min(intervalMs, options.getStreamLoadTimeoutSeconds() * 800L - 1);
         }
         return intervalMs;
+    }
+
+    /** Multi-table mode with {@code sink.semantic=exactly-once}: source positions committed with the data. */
+    public boolean isMultiTableExactlyOnce() {
+        return options.isMultiTableTransactionEnabled() && options.getSemantic() == SinkSemantic.EXACTLY_ONCE;
     }
 
     /** {@code sink.label-prefix}, or {@value #DEFAULT_LABEL_PREFIX} when unset. */
