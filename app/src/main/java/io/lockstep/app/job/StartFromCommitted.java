@@ -1,6 +1,12 @@
 package io.lockstep.app.job;
 
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.kafka.CommittedStartOffsets;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.progress.ProgressStore;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.progress.ProgressTableException;
+import io.lockstep.flink.sink.SinkSettings;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -29,7 +35,23 @@ public final class StartFromCommitted {
                 kafkaTimeoutMs, jobId, reader(config));
     }
 
+    /**
+     * @return a reader of the job's committed positions through the sink's own settings (FE addresses, user,
+     *     password, the progress table in {@link PipelineConfig#database()}): {@link ProgressStore}
+     */
     private static Function<String, Map<String, Map<Integer, Long>>> reader(PipelineConfig config) {
-        throw new UnsupportedOperationException("pending: the committed positions reader");
+        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        ProgressTable table = new ProgressTable(config.database(), options.getMultiTableProgressTable());
+        return jobId -> {
+            try {
+                return ProgressStore.readCommittedPositions(SinkSettings.from(options).clientConfig(), table, jobId)
+                        .bySource();
+            } catch (ProgressTableException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            } catch (TransactionException e) {
+                throw new IllegalStateException("cannot read the committed positions of job '" + jobId + "' from "
+                        + table.qualifiedName() + " at " + config.loadUrl() + ": " + e.getMessage(), e);
+            }
+        };
     }
 }

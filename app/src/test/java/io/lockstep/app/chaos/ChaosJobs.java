@@ -9,7 +9,7 @@ import io.lockstep.app.demo.ShopState;
 import io.lockstep.app.demo.ShopTransaction;
 import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
-import io.lockstep.app.testing.ProgressTable;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.storage.QueryResult;
 import java.io.IOException;
@@ -55,7 +55,7 @@ final class ChaosJobs {
                 + " BIGINT\n) PRIMARY KEY");
         return shop + "\nCREATE TABLE shop." + ShopRows.LOG_TABLE + " (event_id BIGINT NOT NULL, txn_seq BIGINT, "
                 + "tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) DISTRIBUTED BY HASH(event_id);\n"
-                + ProgressTable.ddl(ShopSchema.DATABASE);
+                + new ProgressTable(ShopSchema.DATABASE, ProgressTable.DEFAULT_NAME).createTableSql();
     }
 
     /** Exactly-once across tables: the shop database fixed, one job id, commit interval 200 ms. */

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.app.testing.DebeziumMessages;
-import io.lockstep.app.testing.ProgressTable;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.app.testing.Samples;
 import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
@@ -35,7 +35,7 @@ class RunCommandIT {
             + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
             + "CREATE TABLE bank.transfers (id BIGINT NOT NULL, from_id BIGINT, to_id BIGINT, amount DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + ProgressTable.ddl("bank");
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("bank");
     private static EmbeddedKafka kafka;
     private StarRocksEmulator starRocks;
 
@@ -62,7 +62,7 @@ class RunCommandIT {
     void maxwellSampleFileLoadsTheFinalProductTable() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
                 + "id INT NOT NULL, name VARCHAR(255), description VARCHAR(512), weight DECIMAL(10, 3))"
-                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + ProgressTable.ddl("inventory")).build().start();
+                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("inventory")).build().start();
         kafka.createTopic("maxwell.test", 1);
         try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "maxwell.test")) {
             writer.sendAll(Samples.lines(Samples.MAXWELL)); // identical to shared/samples/flink-json_maxwell-data.jsonl
@@ -223,6 +223,10 @@ class RunCommandIT {
                 + "'it-recreated-recreated' committed positions for topic id " + oldId + " (partitions 0@3) but the "
                 + "topic now has id " + newId);
         assertThat(second.err().strip().lines()).as("one line").hasSize(1);
+    }
+
+    private static String progressDdl(String database) {
+        return new ProgressTable(database, ProgressTable.DEFAULT_NAME).createTableSql();
     }
 
     private static String topicId(String topic) throws Exception {
