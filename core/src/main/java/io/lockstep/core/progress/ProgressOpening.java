@@ -232,9 +232,9 @@ public final class ProgressOpening {
                     LOG.info("job {}: rolled back shared transaction {} left open by run {}", params.jobId(), label,
                             run.row.runId());
                 } catch (TransactionException e) {
-                    LabelState state = client.labelState(database, label);
+                    // refused: typically a commit of the dead run is still being applied ("during committing")
+                    LabelState state = awaitNotOpen(label);
                     if (state.isCommitted()) {
-                        // its commit landed between the last poll and the rollback
                         if (state == LabelState.COMMITTED) {
                             awaitVisible(label);
                         }
@@ -244,6 +244,21 @@ public final class ProgressOpening {
                     }
                 }
             }
+        }
+    }
+
+    /** Polls a label whose rollback was refused until it leaves PREPARE, at most {@code visibleTimeoutMs}. */
+    private LabelState awaitNotOpen(String label) throws TransactionException, InterruptedException {
+        long deadlineMs = sleeper.nowMs() + params.visibleTimeoutMs();
+        long waitMs = 50;
+        while (true) {
+            LabelState state = client.labelState(database, label);
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if ((state != LabelState.PREPARE && state != LabelState.PREPARED) || remainingMs <= 0) {
+                return state;
+            }
+            sleeper.sleep(Math.min(waitMs, remainingMs));
+            waitMs = Math.min(1000, waitMs * 2);
         }
     }
 

@@ -62,8 +62,9 @@ public final class SqlAction {
     }
 
     /**
-     * Makes the next {@code queries} queries answer what the same (database, query text) answered the last time it
-     * succeeded (a fresh query text answers normally), as a lagging follower FE.
+     * Makes the next {@code queries} queries that were asked before answer what the same (database, query text)
+     * answered the last time it succeeded, as a lagging follower FE (a query text never asked answers normally and
+     * does not count).
      */
     public void answerStale(int queries) {
         staleAnswers.set(queries);
@@ -101,11 +102,9 @@ public final class SqlAction {
                     + "EXPLAIN, DESC, KILL statement (the emulator answers SELECT only)");
         }
         String key = database + "\n" + sql;
-        if (staleAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            String stale = lastReplies.get(key);
-            if (stale != null) {
-                return ndjson(stale);
-            }
+        String stale = lastReplies.get(key);
+        if (stale != null && staleAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return ndjson(stale);
         }
         QueryResult result;
         try {
@@ -127,7 +126,7 @@ public final class SqlAction {
         StringBuilder out = new StringBuilder();
         ObjectNode connection = JsonText.object();
         connection.put("connectionId", connectionIds.getAndIncrement());
-        out.append(JsonText.write(connection)).append('\n');
+        out.append(connection.toString()).append('\n');
         ObjectNode meta = JsonText.object();
         ArrayNode columns = meta.putArray("meta");
         for (int i = 0; i < result.columns().size(); i++) {
@@ -135,21 +134,21 @@ public final class SqlAction {
             column.put("name", result.columns().get(i));
             column.put("type", result.columnTypes().get(i));
         }
-        out.append(JsonText.write(meta)).append('\n');
+        out.append(meta.toString()).append('\n');
         for (List<Object> row : result.rows()) {
             ObjectNode data = JsonText.object();
             ArrayNode values = data.putArray("data");
             for (Object v : row) {
                 addValue(values, v);
             }
-            out.append(JsonText.write(data)).append('\n');
+            out.append(data.toString()).append('\n');
         }
         ObjectNode statistics = JsonText.object();
         ObjectNode s = statistics.putObject("statistics");
         s.put("scanRows", 0);
         s.put("scanBytes", 0);
         s.put("returnRows", result.rows().size());
-        out.append(JsonText.write(statistics)).append('\n');
+        out.append(statistics.toString()).append('\n');
         return out.toString();
     }
 
