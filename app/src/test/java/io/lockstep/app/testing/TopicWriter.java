@@ -33,9 +33,14 @@ public final class TopicWriter implements AutoCloseable {
         return metadata.offset();
     }
 
-    /** @return the offset of the message written to {@code partition} */
-    public long send(int partition, String key, String value) throws ExecutionException, InterruptedException {
-        return producer.send(new ProducerRecord<>(topic, partition, key, value)).get().offset();
+    /**
+     * Writes {@code values} to {@code partition} in order without waiting for each acknowledgement (one
+     * producer keeps the order within a partition); {@link #close} waits for them all.
+     */
+    public void sendAllAsync(int partition, List<String> values) {
+        for (String value : values) {
+            producer.send(new ProducerRecord<>(topic, partition, null, value));
+        }
     }
 
     /** @return the offset of the last value written */
