@@ -141,7 +141,7 @@ class ChaosSuiteTest {
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "multi-table", new Random(SEED), scheduler,
                         List.of(FaultClass.values()), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
                         ChaosJobs.SOCKET_TIMEOUT_MS, SEED_NOTE);
-                injector.alone(4);
+                injector.alone(3);
                 injector.mixed(10);
                 assertEveryClassHit("multi-table", List.of(FaultClass.values()));
                 long stopAt = finish(control, job, sr);
