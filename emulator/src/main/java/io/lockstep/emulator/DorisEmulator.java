@@ -13,6 +13,7 @@ import io.lockstep.emulator.doris.DorisTxnStatus;
 import io.lockstep.emulator.fault.FaultInjector;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.http.BasicAuth;
+import io.lockstep.emulator.mysql.QueryDialect;
 import io.lockstep.emulator.load.StreamLoadBodyParser;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.txn.TransactionManager;
@@ -47,7 +48,7 @@ public final class DorisEmulator implements AutoCloseable {
     private final Faults faults;
 
     private DorisEmulator(Builder b) throws DdlException {
-        EmulatorRuntime rt = new EmulatorRuntime("the Doris emulator", b, b.createData());
+        EmulatorRuntime rt = new EmulatorRuntime("the Doris emulator", b, b.createData(), QueryDialect.doris());
         this.runtime = rt;
         this.transactions = new TransactionManager(b.clock, b.config.transactionConfig());
         FaultInjector injector = new FaultInjector();
@@ -59,7 +60,7 @@ public final class DorisEmulator implements AutoCloseable {
         this.faults = new Faults(injector, transactions, this::restartBackend);
         DorisListeners listeners = new DorisListeners(backend, b.config, rt.store(), faults, rt::beBaseUrl,
                 b.credentialsInLocation, this::tick);
-        rt.listen(listeners.fe(), listeners.be(), null);
+        rt.listen(listeners.fe(), listeners.be(), null, transactions);
     }
 
     /** A builder with Doris' defaults: random ports, user root with empty password, H2, {@link DorisConfig#defaults()}. */
@@ -96,6 +97,24 @@ public final class DorisEmulator implements AutoCloseable {
     /** {@code host:port} of the BE, the form of the Flink connector's {@code benodes} option. */
     public String beHostPort() {
         return beUrl().substring("http://".length());
+    }
+
+    /** The MySQL-protocol query port (the FE's {@code query_port}) once started. */
+    public int queryPort() {
+        return runtime.queryPort();
+    }
+
+    /** Query-port connections that authenticated since start (e.g. to check that a job's {@code jdbc-url} probe ran). */
+    public long queryPortLogins() {
+        return runtime.queryPortLogins();
+    }
+
+    /**
+     * A JDBC URL of the query port, {@code jdbc:mysql://host:port} (MySQL Connector/J; append {@code /db} for a
+     * default database).
+     */
+    public String jdbcUrl() {
+        return "jdbc:mysql://" + runtime.advertisedHost() + ":" + runtime.queryPort();
     }
 
     /**

@@ -27,6 +27,7 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
     String advertisedHost;
     int fePort;
     int bePort;
+    int queryPort;
     final Map<String, String> users = new LinkedHashMap<>(Map.of("root", ""));
     private boolean usersCustomized;
     String storage = "h2";
@@ -76,6 +77,15 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
     /** BE port; 0 (default) = random. */
     public B bePort(int port) {
         this.bePort = port;
+        return self();
+    }
+
+    /**
+     * MySQL-protocol query port (the FE's {@code query_port}); 0 (default) = random. It serves the same users as the
+     * HTTP ports.
+     */
+    public B queryPort(int port) {
+        this.queryPort = port;
         return self();
     }
 

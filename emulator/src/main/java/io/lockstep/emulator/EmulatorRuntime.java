@@ -1,13 +1,16 @@
 package io.lockstep.emulator;
 
 import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.mysql.QueryDialect;
+import io.lockstep.emulator.mysql.QueryServer;
 import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.server.RequestHandler;
 import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionManager;
 
 /**
  * The running parts every emulator dialect shares ({@link StarRocksEmulator}, {@link DorisEmulator}): the FE and
- * BE listeners, the catalog, the committed-data store and the timer sweeper, with their start and close order.
+ * BE listeners, the MySQL-protocol query port, the catalog, the committed-data store and the timer sweeper, with their start and close order.
  * The dialect builds its request handlers against {@link #beBaseUrl()} (known only after {@link #start}) and hands
  * them to {@link #listen} in its constructor.
  *
@@ -20,9 +23,15 @@ final class EmulatorRuntime implements AutoCloseable {
     private final String advertisedHost;
     private final int requestedFePort;
     private final int requestedBePort;
+    private final int requestedQueryPort;
     private final long sweepIntervalMs;
     private final Catalog catalog;
     private final TableStore store;
+    private final EmulatorOptions<?> options;
+    private final QueryDialect dialect;
+    /** Created by {@link #listen}, bound by {@link #start}, closed by {@link #close} (owning thread only). */
+    private QueryServer queryServer;
+    private boolean queryServerStarted;
     /** Set once by {@link #listen} in the emulator's constructor, before any request thread exists. */
     private EmulatorServer server;
     /** Set once by {@link #start} before any request can arrive; read by request threads. */
@@ -35,24 +44,33 @@ final class EmulatorRuntime implements AutoCloseable {
      * @param name    how errors name the emulator, e.g. {@code "the Doris emulator"}
      * @param options the builder's listener and timer options (copied, so a reused builder changes nothing)
      * @param data    the catalog and store created from the builder's DDL
+     * @param dialect the version strings of the query port
      */
-    EmulatorRuntime(String name, EmulatorOptions<?> options, EmulatorOptions.Data data) {
+    EmulatorRuntime(String name, EmulatorOptions<?> options, EmulatorOptions.Data data, QueryDialect dialect) {
         this.name = name;
         this.requestedHost = options.host;
         this.advertisedHost = options.advertisedHost();
         this.requestedFePort = options.fePort;
         this.requestedBePort = options.bePort;
+        this.requestedQueryPort = options.queryPort;
         this.sweepIntervalMs = options.sweepIntervalMs;
         this.catalog = data.catalog();
         this.store = data.store();
+        this.options = options;
+        this.dialect = dialect;
     }
 
-    /** Creates the (not yet bound) listeners with the dialect's handlers; {@code tls} null for plain HTTP. */
-    void listen(RequestHandler fe, RequestHandler be, EmulatorServer.TlsKeyStore tls) {
+    /**
+     * Creates the (not yet bound) listeners with the dialect's handlers; {@code tls} null for plain HTTP;
+     * {@code transactions} feeds the query port's {@code SHOW PROC '/transactions/...'}.
+     */
+    void listen(RequestHandler fe, RequestHandler be, EmulatorServer.TlsKeyStore tls, TransactionManager transactions) {
         if (server != null) {
             throw new IllegalStateException("the listeners of " + name + " are already created");
         }
         server = new EmulatorServer(requestedHost, advertisedHost, requestedFePort, requestedBePort, fe, be, tls);
+        queryServer = new QueryServer(options.host, options.queryPort, options.users, catalog, store, transactions,
+                dialect);
     }
 
     /**
@@ -69,7 +87,33 @@ final class EmulatorRuntime implements AutoCloseable {
         }
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
+        try {
+            queryServer.start();
+            queryServerStarted = true;
+        } catch (Exception e) {
+            server.close();
+            throw new IllegalStateException("cannot start the query port of " + name + " on host " + requestedHost
+                    + ", port " + requestedQueryPort + ": " + e.getMessage(), e);
+        }
         sweeper = new TimerSweeper(tick, sweepIntervalMs);
+    }
+
+    /** The bound MySQL-protocol query port (after {@link #start}). */
+    int queryPort() {
+        if (!queryServerStarted) {
+            throw new IllegalStateException(name + " is not started");
+        }
+        return queryServer.port();
+    }
+
+    /** Query-port connections that authenticated since start. */
+    long queryPortLogins() {
+        return queryServer.logins();
+    }
+
+    /** The host clients connect to (the advertised host). */
+    String advertisedHost() {
+        return advertisedHost;
     }
 
     /** The FE base URL once started, else null (for handlers that build redirect targets). */
@@ -105,6 +149,9 @@ final class EmulatorRuntime implements AutoCloseable {
     public void close() {
         if (sweeper != null) {
             sweeper.close();
+        }
+        if (queryServer != null) {
+            queryServer.close();
         }
         if (server != null) {
             server.close();

@@ -9,6 +9,7 @@ import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.fault.FaultInjector;
 import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.http.BasicAuth;
+import io.lockstep.emulator.mysql.QueryDialect;
 import io.lockstep.emulator.load.LoadBodyParser;
 import io.lockstep.emulator.load.StreamLoadBodyParser;
 import io.lockstep.emulator.server.EmulatorServer;
@@ -51,7 +52,7 @@ public final class StarRocksEmulator implements AutoCloseable {
 
     private StarRocksEmulator(Builder b) throws DdlException {
         this.redirect = b.redirect;
-        EmulatorRuntime rt = new EmulatorRuntime("the emulator", b, b.createData());
+        EmulatorRuntime rt = new EmulatorRuntime("the emulator", b, b.createData(), QueryDialect.starRocks());
         this.runtime = rt;
         this.transactions = new TransactionManager(b.clock, b.transactionConfig);
         FaultInjector injector = new FaultInjector();
@@ -65,7 +66,7 @@ public final class StarRocksEmulator implements AutoCloseable {
         this.parts = new ServerParts(backend, rt.store(), faults);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, rt::beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, rt::beBaseUrl);
-        rt.listen(fe, be, b.tls);
+        rt.listen(fe, be, b.tls, transactions);
     }
 
     /** A builder with StarRocks' defaults: random ports, redirect mode, user root with empty password, H2. */
@@ -92,6 +93,24 @@ public final class StarRocksEmulator implements AutoCloseable {
     /** The BE base URL, the target of redirects. */
     public String beUrl() {
         return runtime.beUrl();
+    }
+
+    /** The MySQL-protocol query port (the FE's {@code query_port}) once started. */
+    public int queryPort() {
+        return runtime.queryPort();
+    }
+
+    /** Query-port connections that authenticated since start (e.g. to check that a job's {@code jdbc-url} probe ran). */
+    public long queryPortLogins() {
+        return runtime.queryPortLogins();
+    }
+
+    /**
+     * A JDBC URL of the query port, {@code jdbc:mysql://host:port} (MySQL Connector/J; append {@code /db} for a
+     * default database).
+     */
+    public String jdbcUrl() {
+        return "jdbc:mysql://" + runtime.advertisedHost() + ":" + runtime.queryPort();
     }
 
     /**

@@ -27,8 +27,8 @@ class EmulatorMainTest {
         CommandLine cli = new CommandLine(main);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
-            Future<Integer> exit = thread.submit(() -> cli.execute("--fe-port", "0", "--be-port", "0", "--ddl",
-                    ddl.toString(), "--user", "etl:pw", "--direct", "--storage", "none"));
+            Future<Integer> exit = thread.submit(() -> cli.execute("--fe-port", "0", "--be-port", "0", "--query-port",
+                    "0", "--ddl", ddl.toString(), "--user", "etl:pw", "--direct", "--storage", "none"));
             await().atMost(Duration.ofSeconds(20)).until(() -> main.emulator() != null);
             StarRocksEmulator sr = main.emulator();
             try (SrHttp http = new SrHttp(sr.feUrl()).as("etl", "pw")) {
@@ -40,6 +40,13 @@ class EmulatorMainTest {
                 assertThat(sr.rowCount("shop", "orders")).as("none store counts rows").isEqualTo(4);
                 assertThat(http.as("root", "").txn("begin", TestSchema.orders("cli-2")).status())
                         .as("--user replaces the default root").isEqualTo(401);
+            }
+            java.util.Properties account = new java.util.Properties();
+            account.setProperty("user", "etl");
+            account.setProperty("password", "pw");
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(sr.jdbcUrl(), account);
+                 java.sql.ResultSet rs = c.createStatement().executeQuery("SHOW TABLES FROM shop")) {
+                assertThat(rs.next()).as("the query port serves the --user accounts").isTrue();
             }
             main.stop();
             assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
@@ -102,6 +109,8 @@ class EmulatorMainTest {
         assertOneLineError(runFailing("--fe-port", "70000", "--be-port", "0"), "--fe-port", "70000");
         assertOneLineError(runFailing("--fe-port", "18555", "--be-port", "18555"),
                 "--fe-port and --be-port must differ");
+        assertOneLineError(runFailing("--fe-port", "18555", "--be-port", "0", "--query-port", "18555"),
+                "--query-port must differ");
         assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--storage", "mysql"),
                 "--storage", "mysql");
         assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--host", "10.255.255.1"),
@@ -114,6 +123,8 @@ class EmulatorMainTest {
                 java.net.InetAddress.getLoopbackAddress())) {
             String port = String.valueOf(taken.getLocalPort());
             assertOneLineError(runFailing("--fe-port", port, "--be-port", "0"), port, "cannot start");
+            assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--query-port", port), port,
+                    "cannot start the query port");
         }
     }
 
@@ -126,7 +137,7 @@ class EmulatorMainTest {
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             Future<Integer> exit = thread.submit(() -> cli.execute("--dialect", "doris", "--fe-port", "0",
-                    "--be-port", "0", "--ddl", ddl.toString(), "--user", "etl:pw"));
+                    "--be-port", "0", "--query-port", "0", "--ddl", ddl.toString(), "--user", "etl:pw"));
             await().atMost(Duration.ofSeconds(20)).until(() -> main.dorisEmulator() != null);
             DorisEmulator doris = main.dorisEmulator();
             assertThat(main.emulator()).isNull();

@@ -126,7 +126,9 @@ class MultiTableConformanceTest {
         Resp commit = http.txn("commit", multi(label));
         assertThat(commit.hops()).containsExactly(200);
         assertThat(commit.srStatus()).isEqualTo("OK");
-        assertThat(commit.json().get("Label").asText()).isEqualTo(label);
+        assertThat(commit.keys()).as("StreamLoadMultiStmtTask.commitTxn adds no entry on success")
+                .containsExactly("Status", "Message");
+        assertThat(commit.message()).isEmpty();
         assertThat(SR.emulator().labelState("shop", label)).isEqualTo(TransactionStatus.VISIBLE);
         List<Object> counts = SR.emulator().query("SELECT (SELECT COUNT(*) FROM shop.orders WHERE order_id BETWEEN "
                 + "9001 AND 9002), (SELECT COUNT(*) FROM shop.order_items WHERE order_id BETWEEN 9001 AND 9002)")
@@ -297,6 +299,36 @@ class MultiTableConformanceTest {
         Resp twice = http.txn("rollback", multi(aborted));
         assertThat(twice.srStatus()).isEqualTo("OK");
         assertThat(twice.message()).isEqualTo("Transaction " + abortedId + " has already aborted, label is " + aborted);
+        assertThat(twice.json().get("Label").asText()).isEqualTo(aborted);
+        assertThat(twice.json().get("TxnId").asLong()).isEqualTo(abortedId);
+    }
+
+    /**
+     * StarRocks {@code fe/fe-core/src/main/java/com/starrocks/load/streamload/StreamLoadMgr.java}
+     * ({@code commitLoadTask}) throws {@code StarRocksException("stream load task " + label + " does not exist")};
+     * {@code fe/fe-core/src/main/java/com/starrocks/http/rest/TransactionLoadAction.java} answers any exception
+     * with {@code e.getClass() + ": " + e.getMessage()}.
+     */
+    @Test
+    void commitOfAnUnknownLabelNamesTheTaskWithTheExceptionClass() {
+        String label = label();
+        Resp r = http.txn("commit", multi(label));
+        assertThat(r.srStatus()).isEqualTo("FAILED");
+        assertThat(r.message()).isEqualTo("class com.starrocks.common.StarRocksException: stream load task " + label
+                + " does not exist");
+    }
+
+    /**
+     * The same file's {@code rollbackLoadTask} builds its text without spaces around the label
+     * ({@code "stream load task" + label + "does not exist"}); the exception class prefix is added as for commit.
+     */
+    @Test
+    void rollbackOfAnUnknownLabelKeepsStarRocksMissingSpaces() {
+        String label = label();
+        Resp r = http.txn("rollback", multi(label));
+        assertThat(r.srStatus()).isEqualTo("FAILED");
+        assertThat(r.message()).isEqualTo("class com.starrocks.common.StarRocksException: stream load task" + label
+                + "does not exist");
     }
 
     @Test

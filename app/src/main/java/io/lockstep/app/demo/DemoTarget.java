@@ -27,7 +27,7 @@ public interface DemoTarget extends AutoCloseable {
     /** @return the sink's {@code load-url} ({@code host:port;host:port}) */
     String loadUrl();
 
-    /** @return the sink's {@code jdbc-url}, or {@code null} when the server has no MySQL-protocol port */
+    /** @return the sink's {@code jdbc-url}, or {@code null} for none (no probe) */
     String jdbcUrl();
 
     /** @return the user the sink loads as */

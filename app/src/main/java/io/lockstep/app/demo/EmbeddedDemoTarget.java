@@ -44,7 +44,10 @@ abstract class EmbeddedDemoTarget<E> implements DemoTarget {
         return emulator;
     }
 
-    /** @return always {@code null}: the emulators have no MySQL-protocol endpoint */
+    /**
+     * @return always {@code null}: the emulators serve a MySQL-protocol query port, but the lockstep jar ships no
+     *         MySQL driver, so a probe could only log that it was skipped
+     */
     @Override
     public String jdbcUrl() {
         return null;

@@ -22,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * restore, rescale alike):
  * <ol>
  *   <li><b>Check</b> the progress table (missing or other columns → {@link ProgressTableException} with the DDL).</li>
+ *   <li><b>Register</b> this run in its own shared transaction (label {@code ...-m0}, its run row with position 0),
+ *       waited for until VISIBLE, then <b>read</b> the job's rows until they show it: a follower FE may answer from
+ *       an older journal position, and a read that shows the registration shows every run registered before it.
+ *       A run registers before it begins any data label, so a later open always finds it.</li>
  *   <li><b>Settle</b> every run of this job id that is registered and not closed, except the sibling subtasks of this
  *       attempt ({@link RunIds#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
  *       row holds the last cycle it committed, so only later labels can be open or in flight; they are walked
@@ -31,12 +35,10 @@ import org.slf4j.LoggerFactory;
  *       {@link AnotherWriterException} — then rolled back. Every subtask settles every such run (a partition may have
  *       moved between subtasks in a rescale, so no subtask may read positions before all are settled); a rollback
  *       of a label a sibling already rolled back succeeds.</li>
- *   <li><b>Register</b> this run in its own shared transaction (label {@code ...-m0}): its run row (position 0) and a
- *       closing row (position {@link ProgressTable#RUN_CLOSED}) for each run it settled; waited for until VISIBLE.
- *       A run registers before it begins any data label, so a later open always finds it.</li>
- *   <li><b>Read</b> the job's rows until they show this run's registration label (a follower FE may answer from an
- *       older journal position; the registration commit comes after every label settled above), within
- *       {@code readTimeoutMs}; then check that no other writer advanced the rows meanwhile
+ *   <li><b>Close</b> the settled runs, if any: one more transaction (label {@code ...-s1}) sets their run rows to
+ *       position {@link ProgressTable#RUN_CLOSED}; waited for until VISIBLE, then the rows are read again until they
+ *       show it (the closing commit comes after every label settled above, so such a read reflects them all).
+ *       Reads are bounded by {@code readTimeoutMs}. Finally no other writer may have advanced the rows meanwhile
  *       ({@link AnotherWriterException}).</li>
  * </ol>
  * Runs on the thread that opens the subtask; the clock and sleeps go through the given {@link Sleeper}.
@@ -75,6 +77,8 @@ public final class ProgressOpening {
         long lastCommittedCycle;
         long highestSeenCycle;
         final List<String> open = new ArrayList<>();
+        /** An open label of this run was committed while the grace period watched it. */
+        boolean committedWhileWatched;
 
         RunWalk(ProgressRow row) {
             this.row = row;
@@ -121,9 +125,15 @@ public final class ProgressOpening {
      */
     public Result open() throws TransactionException, InterruptedException {
         store.checkTable();
-        List<ProgressRow> before = store.readJob(params.jobId());
+        LabelGenerator labels = new LabelGenerator(params.labelPrefix(), params.subtaskIndex(), params.runId());
+        String registration = labels.sharedLabel(0);
+        commitProgressRows(registration, List.of(new ProgressRow(params.jobId(),
+                ProgressTable.runSource(params.runId()), params.subtaskIndex(), 0, params.runId(), registration,
+                ProgressClock.format(wallClock.instant()))));
+        List<ProgressRow> rows = readUntil(r -> showsRegistration(r, registration),
+                "this run's registration label " + registration);
         List<RunWalk> runs = new ArrayList<>();
-        for (ProgressRow row : before) {
+        for (ProgressRow row : rows) {
             if (row.isRunRow() && row.position() != ProgressTable.RUN_CLOSED && mustSettle(row)) {
                 runs.add(new RunWalk(row));
             }
@@ -132,17 +142,62 @@ public final class ProgressOpening {
             walk(run);
         }
         settleOpen(runs);
-        String registration = register(runs);
-        List<ProgressRow> after = readUntilRegistered(registration);
-        checkNoOtherWriter(after, runs);
+        if (!runs.isEmpty()) {
+            String closing = registration.substring(0, registration.length() - "m0".length()) + "s1";
+            commitProgressRows(closing, closingRows(runs));
+            rows = readUntil(r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
+                    + "settled");
+        }
+        checkNoOtherWriter(rows, runs);
         List<String> settled = new ArrayList<>();
         for (RunWalk run : runs) {
             settled.add(run.row.runId());
         }
-        CommittedPositions positions = ProgressStore.positionsOf(after);
+        CommittedPositions positions = ProgressStore.positionsOf(rows);
         LOG.info("job {} subtask {} run {}: settled {} earlier run(s) {}, committed positions {}", params.jobId(),
                 params.subtaskIndex(), params.runId(), settled.size(), settled, positions);
         return new Result(positions, registration, List.copyOf(settled));
+    }
+
+    private boolean showsRegistration(List<ProgressRow> rows, String registration) {
+        for (ProgressRow row : rows) {
+            if (row.isRunRow() && row.runId().equals(params.runId()) && row.label().equals(registration)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True once every settled run's row shows it closed; a settled run whose row shows a cycle beyond what the walk
+     * saw committed again after it was settled: another writer.
+     */
+    private boolean showsClosed(List<ProgressRow> rows, List<RunWalk> runs) {
+        Map<String, ProgressRow> runRows = new LinkedHashMap<>();
+        for (ProgressRow row : rows) {
+            if (row.isRunRow()) {
+                runRows.put(row.runId(), row);
+            }
+        }
+        boolean closed = true;
+        for (RunWalk run : runs) {
+            ProgressRow row = runRows.get(run.row.runId());
+            if (row != null && row.position() > run.highestSeenCycle) {
+                throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
+            }
+            closed &= row != null && row.position() == ProgressTable.RUN_CLOSED;
+        }
+        return closed;
+    }
+
+    private List<ProgressRow> closingRows(List<RunWalk> runs) {
+        String now = ProgressClock.format(wallClock.instant());
+        List<ProgressRow> rows = new ArrayList<>();
+        for (RunWalk run : runs) {
+            rows.add(new ProgressRow(params.jobId(), run.row.source(), run.row.sourcePartition(),
+                    ProgressTable.RUN_CLOSED, run.row.runId(), run.label(run.lastCommittedCycle), now));
+        }
+        return rows;
     }
 
     /** Not this run, and not a sibling subtask of this attempt (an earlier attempt's run of this index counts). */
@@ -211,6 +266,7 @@ public final class ProgressOpening {
                             awaitVisible(label);
                         }
                         run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
+                        run.committedWhileWatched = true;
                         it.remove();
                     } else if (state == LabelState.ABORTED) {
                         it.remove();
@@ -218,7 +274,9 @@ public final class ProgressOpening {
                 }
             }
             long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0 || runs.stream().allMatch(r -> r.open.isEmpty())) {
+            // an open label that got committed meanwhile may be a live writer's: watch for its next label until the
+            // grace period ends; open labels that were all rolled back by a sibling leave nothing to watch
+            if (remainingMs <= 0 || runs.stream().allMatch(r -> r.open.isEmpty() && !r.committedWhileWatched)) {
                 break;
             }
             sleeper.sleep(Math.min(remainingMs, 200));
@@ -262,17 +320,9 @@ public final class ProgressOpening {
         }
     }
 
-    /** Commits this run's registration and the closing rows of the settled runs; returns its label. */
-    private String register(List<RunWalk> runs) throws TransactionException, InterruptedException {
-        String label = new LabelGenerator(params.labelPrefix(), params.subtaskIndex(), params.runId()).sharedLabel(0);
-        String now = ProgressClock.format(wallClock.instant());
-        List<ProgressRow> rows = new ArrayList<>();
-        rows.add(new ProgressRow(params.jobId(), ProgressTable.runSource(params.runId()), params.subtaskIndex(), 0,
-                params.runId(), label, now));
-        for (RunWalk run : runs) {
-            rows.add(new ProgressRow(params.jobId(), run.row.source(), run.row.sourcePartition(),
-                    ProgressTable.RUN_CLOSED, run.row.runId(), run.label(run.lastCommittedCycle), now));
-        }
+    /** Loads {@code rows} into the progress table in a transaction of its own, commits it, waits until VISIBLE. */
+    private void commitProgressRows(String label, List<ProgressRow> rows) throws TransactionException,
+            InterruptedException {
         TransactionRef ref = TransactionRef.multiTable(database, label);
         client.begin(ref, params.serverTimeoutSeconds());
         try {
@@ -287,30 +337,29 @@ public final class ProgressOpening {
         }
         client.commit(ref);
         awaitVisible(label);
-        return label;
     }
 
-    /** Reads the job's rows until this run's registration shows (bounded). */
-    private List<ProgressRow> readUntilRegistered(String registration) throws TransactionException,
-            InterruptedException {
+    /**
+     * Reads the job's rows until {@code fresh} accepts them (a follower FE may answer from an older state), within
+     * {@code readTimeoutMs}.
+     */
+    private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
+            throws TransactionException, InterruptedException {
         long deadlineMs = sleeper.nowMs() + params.readTimeoutMs();
         long waitMs = 50;
         while (true) {
             List<ProgressRow> rows = store.readJob(params.jobId());
-            for (ProgressRow row : rows) {
-                if (row.isRunRow() && row.runId().equals(params.runId()) && row.label().equals(registration)) {
-                    return rows;
-                }
+            if (fresh.test(rows)) {
+                return rows;
             }
             long remainingMs = deadlineMs - sleeper.nowMs();
             if (remainingMs <= 0) {
                 throw new TransactionException("job " + params.jobId() + ": the progress table "
-                        + store.table().qualifiedName() + " read through the HTTP SQL API does not show this run's "
-                        + "registration label " + registration + " " + params.readTimeoutMs() + " ms after it "
-                        + "became VISIBLE: the FE that answers lags behind; positions are not read from an older "
-                        + "state", null);
+                        + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
+                        + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
+                        + "positions are not read from an older state", null);
             }
-            LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", registration);
+            LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what);
             sleeper.sleep(Math.min(waitMs, remainingMs));
             waitMs = Math.min(1000, waitMs * 2);
         }

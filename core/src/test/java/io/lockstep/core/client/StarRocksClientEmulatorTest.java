@@ -160,6 +160,24 @@ class StarRocksClientEmulatorTest {
         assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.VISIBLE);
     }
 
+    /**
+     * The FE's replies for a multi-table label it does not know (StarRocks {@code StreamLoadMgr.commitLoadTask} /
+     * {@code rollbackLoadTask}, wrapped by {@code TransactionLoadAction}): commit fails naming the label and the
+     * server's text; rollback of a label that never began counts as rolled back (the label is UNKNOWN).
+     */
+    @Test
+    void multiTableCommitAndRollbackOfAnUnknownLabel() throws Exception {
+        TransactionRef txn = TransactionRef.multiTable("shop", label());
+
+        assertThatThrownBy(() -> client.commit(txn))
+                .isInstanceOf(TransactionException.class)
+                .hasMessageContaining(txn.label())
+                .hasMessageContaining("stream load task " + txn.label() + " does not exist");
+        client.rollback(txn);
+
+        assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.UNKNOWN);
+    }
+
     @Test
     void rollbackDiscardsTheRowsAndIsIdempotent() throws Exception {
         TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());

@@ -12,7 +12,9 @@ import java.util.Map;
  * {@code CREATE TABLE [IF NOT EXISTS] [db.]t (col TYPE [NULL|NOT NULL] [DEFAULT v] [COMMENT 's'], ...)
  * [ENGINE = OLAP] PRIMARY KEY|UNIQUE KEY|DUPLICATE KEY (cols) [COMMENT 's'] [PARTITION BY ... (skipped)]
  * [DISTRIBUTED BY HASH(cols) [BUCKETS n] | DISTRIBUTED BY RANDOM [BUCKETS n]] [ORDER BY (cols)]
- * [PROPERTIES ("k" = "v", ...)]}. Comments {@code --}, {@code #} and {@code /* *}{@code /}; names may be
+ * [PROPERTIES ("k" = "v", ...)]}; {@code ALTER TABLE [db.]t ADD COLUMN col TYPE [NULL|NOT NULL] [DEFAULT v]
+ * [COMMENT 's']} (appended at the end) and {@code ALTER TABLE [db.]t DROP COLUMN col}; {@code TRUNCATE TABLE [db.]t};
+ * {@code DROP TABLE [IF EXISTS] [db.]t [FORCE]}; {@code DROP DATABASE [IF EXISTS] db [FORCE]}. Comments {@code --}, {@code #} and {@code /* *}{@code /}; names may be
  * backquoted. Types: see {@link ColumnTypeParser}. Column nullability follows StarRocks: columns are nullable
  * unless declared NOT NULL, except PRIMARY KEY and UNIQUE KEY columns, which are NOT NULL by default and may not be
  * declared NULL (the emulator keeps keys NOT NULL; Doris would accept nullable Unique Key columns).
@@ -76,15 +78,91 @@ public final class DdlParser {
             } else {
                 throw c.error("only CREATE DATABASE and CREATE TABLE are supported, found " + c.peek().describe());
             }
+        } else if (c.peek().isKeyword("DROP")) {
+            c.advance();
+            statement = drop();
+        } else if (c.peek().isKeyword("TRUNCATE")) {
+            c.advance();
+            c.expectKeyword("TABLE");
+            TableName t = tableName();
+            statement = new DdlStatement.TruncateTable(statementNumber, statementLine, t.database(), t.name());
+        } else if (c.peek().isKeyword("ALTER")) {
+            c.advance();
+            c.expectKeyword("TABLE");
+            statement = alterTable();
         } else {
             throw c.error("unsupported statement starting with " + c.peek().describe()
-                    + "; supported: CREATE DATABASE, CREATE TABLE, USE");
+                    + "; supported: CREATE DATABASE, CREATE TABLE, USE, ALTER TABLE, TRUNCATE TABLE, DROP TABLE,"
+                    + " DROP DATABASE");
         }
         DdlToken end = c.peek();
         if (!end.isSymbol(";") && end.kind() != DdlToken.Kind.END) {
             throw c.error("expected ';' or end of input, found " + end.describe());
         }
         return statement;
+    }
+
+    /** A table name as written: {@code [db.]name}; database null when unqualified. */
+    private record TableName(String database, String name) {
+    }
+
+    private TableName tableName() throws DdlException {
+        String first = c.identifier("table name");
+        if (c.acceptSymbol(".")) {
+            return new TableName(first, c.identifier("table name"));
+        }
+        return new TableName(null, first);
+    }
+
+    /** {@code DROP TABLE [IF EXISTS] [db.]t [FORCE]} or {@code DROP DATABASE|SCHEMA [IF EXISTS] db [FORCE]}. */
+    private DdlStatement drop() throws DdlException {
+        if (c.accept("TABLE")) {
+            boolean ifExists = ifExists();
+            TableName t = tableName();
+            c.accept("FORCE");
+            return new DdlStatement.DropTable(statementNumber, statementLine, t.database(), t.name(), ifExists);
+        }
+        if (c.accept("DATABASE") || c.accept("SCHEMA")) {
+            boolean ifExists = ifExists();
+            String name = c.identifier("database name");
+            c.accept("FORCE");
+            return new DdlStatement.DropDatabase(statementNumber, statementLine, name, ifExists);
+        }
+        throw c.error("only DROP TABLE and DROP DATABASE are supported, found " + c.peek().describe());
+    }
+
+    /** {@code ALTER TABLE [db.]t ADD COLUMN col TYPE ...} or {@code ALTER TABLE [db.]t DROP COLUMN col}. */
+    private DdlStatement alterTable() throws DdlException {
+        TableName t = tableName();
+        if (c.accept("ADD")) {
+            c.expectKeyword("COLUMN");
+            ColumnDraft draft = columnDefinition();
+            if (c.peek().isKeyword("AFTER") || c.peek().isKeyword("FIRST")) {
+                throw c.error("ADD COLUMN ... " + c.peek().text().toUpperCase() + " is not supported by the emulator;"
+                        + " new columns are added at the end");
+            }
+            boolean nullable = draft.declaredNullable() == null || draft.declaredNullable();
+            if (!nullable && draft.defaultValue() == null) {
+                throw c.error("new column '" + draft.name() + "' is NOT NULL and has no DEFAULT; the rows already"
+                        + " in the table need a value for it");
+            }
+            return new DdlStatement.AddColumn(statementNumber, statementLine, t.database(), t.name(),
+                    new ColumnSchema(draft.name(), draft.type(), nullable, draft.defaultValue()));
+        }
+        if (c.accept("DROP")) {
+            c.expectKeyword("COLUMN");
+            return new DdlStatement.DropColumn(statementNumber, statementLine, t.database(), t.name(),
+                    c.identifier("column name"));
+        }
+        throw c.error("only ALTER TABLE ... ADD COLUMN and DROP COLUMN are supported, found " + c.peek().describe());
+    }
+
+    private boolean ifExists() throws DdlException {
+        if (c.accept("IF")) {
+            c.expectKeyword("EXISTS");
+            return true;
+        }
+        return false;
     }
 
     private DdlStatement.CreateTable createTable() throws DdlException {

@@ -59,4 +59,41 @@ public sealed interface DdlStatement {
             properties = Map.copyOf(properties);
         }
     }
+
+    /** {@code DROP TABLE [IF EXISTS] [db.]name}; database null when unqualified. */
+    record DropTable(int number, int line, String database, String name, boolean ifExists) implements DdlStatement {
+        public DropTable {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /** {@code DROP DATABASE [IF EXISTS] name}: drops the database and all its tables. */
+    record DropDatabase(int number, int line, String name, boolean ifExists) implements DdlStatement {
+        public DropDatabase {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /** {@code TRUNCATE TABLE [db.]name}: removes every committed row, keeps the table. */
+    record TruncateTable(int number, int line, String database, String name) implements DdlStatement {
+        public TruncateTable {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /** {@code ALTER TABLE [db.]name ADD COLUMN ...}: the column is appended after the existing ones. */
+    record AddColumn(int number, int line, String database, String name, ColumnSchema column) implements DdlStatement {
+        public AddColumn {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(column, "column");
+        }
+    }
+
+    /** {@code ALTER TABLE [db.]name DROP COLUMN column}. */
+    record DropColumn(int number, int line, String database, String name, String column) implements DdlStatement {
+        public DropColumn {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(column, "column");
+        }
+    }
 }

@@ -43,8 +43,13 @@ public final class InMemoryCatalog implements Catalog {
      */
     @Override
     public void execute(String ddl) throws DdlException {
+        execute(ddl, null);
+    }
+
+    @Override
+    public void execute(String ddl, String sessionDatabase) throws DdlException {
         DdlParser parser = new DdlParser(ddl);
-        String currentDatabase = null;
+        String currentDatabase = sessionDatabase;
         for (DdlStatement statement = parser.next(); statement != null; statement = parser.next()) {
             if (statement instanceof DdlStatement.CreateDatabase create) {
                 apply(create);
@@ -55,7 +60,124 @@ public final class InMemoryCatalog implements Catalog {
                 currentDatabase = use.name();
             } else if (statement instanceof DdlStatement.CreateTable create) {
                 apply(create, currentDatabase);
+            } else if (statement instanceof DdlStatement.DropTable drop) {
+                apply(drop, currentDatabase);
+            } else if (statement instanceof DdlStatement.DropDatabase drop) {
+                apply(drop);
+            } else if (statement instanceof DdlStatement.TruncateTable truncate) {
+                synchronized (ddlLock) {
+                    TableSchema table = existingTable(truncate, truncate.database(), truncate.name(),
+                            currentDatabase);
+                    for (CatalogListener listener : listeners) {
+                        listener.tableTruncated(table);
+                    }
+                }
+            } else if (statement instanceof DdlStatement.AddColumn add) {
+                apply(add, currentDatabase);
+            } else if (statement instanceof DdlStatement.DropColumn drop) {
+                apply(drop, currentDatabase);
             }
+        }
+    }
+
+    /** The table a statement names (qualified, or in the current database); caller holds ddlLock. */
+    @GuardedBy("ddlLock")
+    private TableSchema existingTable(DdlStatement statement, String database, String name, String currentDatabase)
+            throws DdlException {
+        String db = database != null ? database : currentDatabase;
+        if (db == null) {
+            throw statementError(statement, "No database selected: qualify the table as db." + name
+                    + " or put USE db before it");
+        }
+        if (!databases.containsKey(db)) {
+            throw statementError(statement, "Unknown database '" + db + "'");
+        }
+        TableSchema table = tablesByDatabase.get(db).get(name);
+        if (table == null) {
+            throw statementError(statement, "Unknown table '" + db + "." + name + "'");
+        }
+        return table;
+    }
+
+    private void apply(DdlStatement.DropTable drop, String currentDatabase) throws DdlException {
+        synchronized (ddlLock) {
+            String db = drop.database() != null ? drop.database() : currentDatabase;
+            if (drop.ifExists() && (db == null || table(db, drop.name()).isEmpty())) {
+                return;
+            }
+            TableSchema table = existingTable(drop, drop.database(), drop.name(), currentDatabase);
+            tablesByDatabase.get(table.database()).remove(table.name());
+            for (CatalogListener listener : listeners) {
+                listener.tableDropped(table);
+            }
+        }
+    }
+
+    private void apply(DdlStatement.DropDatabase drop) throws DdlException {
+        synchronized (ddlLock) {
+            DatabaseInfo info = databases.get(drop.name());
+            if (info == null) {
+                if (drop.ifExists()) {
+                    return;
+                }
+                throw statementError(drop, "Can't drop database '" + drop.name() + "'; database doesn't exist");
+            }
+            List<TableSchema> tables = new ArrayList<>(tablesByDatabase.get(drop.name()).values());
+            tables.sort(Comparator.comparingLong(TableSchema::tableId));
+            for (TableSchema table : tables) {
+                tablesByDatabase.get(drop.name()).remove(table.name());
+                for (CatalogListener listener : listeners) {
+                    listener.tableDropped(table);
+                }
+            }
+            tablesByDatabase.remove(drop.name());
+            databases.remove(drop.name());
+            for (CatalogListener listener : listeners) {
+                listener.databaseDropped(info);
+            }
+        }
+    }
+
+    private void apply(DdlStatement.AddColumn add, String currentDatabase) throws DdlException {
+        synchronized (ddlLock) {
+            TableSchema before = existingTable(add, add.database(), add.name(), currentDatabase);
+            if (before.columnIndex(add.column().name()) >= 0) {
+                throw statementError(add, "Duplicate column name '" + add.column().name() + "'");
+            }
+            List<ColumnSchema> columns = new ArrayList<>(before.columns());
+            columns.add(add.column());
+            replaceTable(before, columns);
+        }
+    }
+
+    private void apply(DdlStatement.DropColumn drop, String currentDatabase) throws DdlException {
+        synchronized (ddlLock) {
+            TableSchema before = existingTable(drop, drop.database(), drop.name(), currentDatabase);
+            int index = before.columnIndex(drop.column());
+            if (index < 0) {
+                throw statementError(drop, "Column '" + drop.column() + "' does not exist in table "
+                        + before.qualifiedName());
+            }
+            if (before.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(drop.column()))) {
+                throw statementError(drop, "Can not drop key column '" + drop.column() + "' of table "
+                        + before.qualifiedName());
+            }
+            if (before.columns().size() == 1) {
+                throw statementError(drop, "Can not drop the only column of table " + before.qualifiedName());
+            }
+            List<ColumnSchema> columns = new ArrayList<>(before.columns());
+            columns.remove(index);
+            replaceTable(before, columns);
+        }
+    }
+
+    @GuardedBy("ddlLock")
+    private void replaceTable(TableSchema before, List<ColumnSchema> columns) {
+        TableSchema after = new TableSchema(before.database(), before.name(), before.tableId(), before.keysType(),
+                columns, before.keyColumns());
+        tablesByDatabase.get(before.database()).put(before.name(), after);
+        for (CatalogListener listener : listeners) {
+            listener.tableAltered(before, after);
         }
     }
 
@@ -159,6 +281,13 @@ public final class InMemoryCatalog implements Catalog {
     public Optional<TableSchema> table(String database, String table) {
         Map<String, TableSchema> tables = tablesByDatabase.get(database);
         return tables == null ? Optional.empty() : Optional.ofNullable(tables.get(table));
+    }
+
+    @Override
+    public List<DatabaseInfo> databases() {
+        List<DatabaseInfo> all = new ArrayList<>(databases.values());
+        all.sort(Comparator.comparingLong(DatabaseInfo::id));
+        return all;
     }
 
     /** All tables, ordered by id (creation order). */

@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * Standalone entry point:
- * {@code java -jar emulator.jar [--dialect starrocks|doris] --fe-port 8030 --be-port 8040 --ddl schema.sql
+ * {@code java -jar emulator.jar [--dialect starrocks|doris] --fe-port 8030 --be-port 8040 --query-port 9030
+ * --ddl schema.sql
  * --user root: [--direct] [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
  * {@code --dialect doris} (alias {@code --target doris}) serves Doris' Stream Load protocol ({@link DorisEmulator}).
  *
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
  * usage errors; no stack trace.
  */
 @Command(name = "lockstep-emulator", mixinStandardHelpOptions = true,
-        description = "StarRocks- or Doris-compatible stream load / transaction stream load server (FE + BE listeners).")
+        description = "StarRocks- or Doris-compatible stream load / transaction stream load server (FE + BE "
+                + "listeners, MySQL-protocol query port).")
 public final class EmulatorMain implements Callable<Integer> {
 
     @Option(names = "--host", description = "Interface to bind (default: ${DEFAULT-VALUE}).")
@@ -45,6 +47,10 @@ public final class EmulatorMain implements Callable<Integer> {
 
     @Option(names = "--be-port", description = "BE HTTP port; 0 = random (default: ${DEFAULT-VALUE}).")
     int bePort = 8040;
+
+    @Option(names = "--query-port", description = "MySQL-protocol query port (SQL over the loaded data, DDL, "
+            + "select current_version()); 0 = random (default: ${DEFAULT-VALUE}).")
+    int queryPort = 9030;
 
     @Option(names = "--ddl", description = "DDL file(s) run at start (CREATE DATABASE / CREATE TABLE).")
     List<Path> ddlFiles = new ArrayList<>();
@@ -78,6 +84,7 @@ public final class EmulatorMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         String feUrl;
         String beUrl;
+        String jdbcUrl;
         try {
             checkOptions();
             if (isDoris()) {
@@ -85,6 +92,7 @@ public final class EmulatorMain implements Callable<Integer> {
                 runningDoris = doris;
                 feUrl = doris.feUrl();
                 beUrl = doris.beUrl();
+                jdbcUrl = doris.jdbcUrl();
             } else {
                 StarRocksEmulator.Builder b = common(StarRocksEmulator.builder());
                 if (direct) {
@@ -94,6 +102,7 @@ public final class EmulatorMain implements Callable<Integer> {
                 running = emulator;
                 feUrl = emulator.feUrl();
                 beUrl = emulator.beUrl();
+                jdbcUrl = emulator.jdbcUrl();
             }
         } catch (StartupException | DdlException | IllegalArgumentException | IllegalStateException e) {
             spec.commandLine().getErr().println("lockstep-emulator: " + e.getMessage());
@@ -103,6 +112,7 @@ public final class EmulatorMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lockstep-emulator-shutdown"));
         System.out.println("FE (" + (isDoris() ? "fenodes" : "load-url") + "): " + feUrl);
         System.out.println("BE:            " + beUrl);
+        System.out.println("query (MySQL): " + jdbcUrl);
         System.out.println("dialect:       " + (isDoris() ? "doris" : "starrocks") + ", mode: "
                 + (direct ? "direct" : "redirect (307 FE -> BE)") + ", storage: " + storage);
         System.out.flush();
@@ -126,8 +136,12 @@ public final class EmulatorMain implements Callable<Integer> {
         }
         checkPort("--fe-port", fePort);
         checkPort("--be-port", bePort);
+        checkPort("--query-port", queryPort);
         if (fePort != 0 && fePort == bePort) {
             throw new StartupException("--fe-port and --be-port must differ, both are " + fePort);
+        }
+        if (queryPort != 0 && (queryPort == fePort || queryPort == bePort)) {
+            throw new StartupException("--query-port must differ from --fe-port and --be-port, got " + queryPort);
         }
         if (!"h2".equals(storage) && !"none".equals(storage)) {
             throw new StartupException("--storage must be h2 or none, got: " + storage);
@@ -136,7 +150,8 @@ public final class EmulatorMain implements Callable<Integer> {
 
     /** Applies the options both dialects share. */
     private <B extends EmulatorOptions<B>> B common(B b) throws StartupException {
-        b.host(host).advertisedHost(advertisedHost).fePort(fePort).bePort(bePort).storage(storage);
+        b.host(host).advertisedHost(advertisedHost).fePort(fePort).bePort(bePort).queryPort(queryPort)
+                .storage(storage);
         for (String u : users) {
             int colon = u.indexOf(':');
             if (colon <= 0) {

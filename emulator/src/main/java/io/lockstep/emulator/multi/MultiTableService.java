@@ -129,7 +129,8 @@ public final class MultiTableService {
         String label = req.headerOrEmpty("label");
         MultiTableTask task = task(label);
         if (task == null) {
-            return FeResult.failedPlain("stream load task" + label + "does not exist").reply();
+            // StreamLoadMgr.commitLoadTask throws StarRocksException; TransactionLoadAction prefixes its class.
+            return FeResult.failed("stream load task " + label + " does not exist").reply();
         }
         long txnId = task.txnId();
         synchronized (task) {
@@ -182,7 +183,8 @@ public final class MultiTableService {
                 task.moveTo(MultiTaskState.FINISHED);
             }
             be.contexts().remove(label, txnId);
-            return FeResult.ok().with("Label", label).with("TxnId", txnId).reply();
+            // StreamLoadMultiStmtTask.commitTxn adds no result entry on success: the reply is Status and Message only.
+            return FeResult.ok().reply();
         } catch (TransactionException | LoadFormatException e) {
             return abortOnCommit(task, e.getMessage());
         } catch (InterruptedException e) {
@@ -198,7 +200,9 @@ public final class MultiTableService {
         String label = req.headerOrEmpty("label");
         MultiTableTask task = task(label);
         if (task == null) {
-            return FeResult.failedPlain("stream load task" + label + "does not exist").reply();
+            // StreamLoadMgr.rollbackLoadTask builds this text without spaces around the label (sic) and throws it
+            // as a StarRocksException, which TransactionLoadAction prefixes with its class.
+            return FeResult.failed("stream load task" + label + "does not exist").reply();
         }
         long txnId = task.txnId();
         MultiTaskState state;
@@ -210,10 +214,11 @@ public final class MultiTableService {
         }
         switch (state) {
             case CANCELLED:
-                return FeResult.ok("Transaction " + txnId + " has already aborted, label is " + label).reply();
+                return FeResult.ok("Transaction " + txnId + " has already aborted, label is " + label)
+                        .with("Label", label).with("TxnId", txnId).reply();
             case ABORTING:
-                return FeResult.ok("Transaction " + txnId + " abort is already in progress, label is " + label)
-                        .reply();
+                return FeResult.ok("Transaction " + txnId + " abort is already in progress, label is " + label
+                        + ". Background retry will continue.").reply();
             case COMMITED:
             case FINISHED:
                 return FeResult.failedPlain("Can not abort VISIBLE transaction " + txnId + ", label is " + label)

@@ -108,7 +108,7 @@ public final class SqlAction {
         }
         QueryResult result;
         try {
-            result = store.query(database, sql);
+            result = store.query(sql, database);
         } catch (StoreException e) {
             return RestResult.failed(500, e.getMessage());
         }
@@ -119,7 +119,7 @@ public final class SqlAction {
 
     private Reply ndjson(String body) {
         return new Reply(200, Map.of("X-StarRocks-Query-Id", UUID.randomUUID().toString()), body,
-                "application/x-ndjson; charset=utf-8", false);
+                "application/x-ndjson", false); // the HTTP layer appends "; charset=utf-8"
     }
 
     private String render(QueryResult result) {

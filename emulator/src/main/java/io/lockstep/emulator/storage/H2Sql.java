@@ -73,6 +73,19 @@ final class H2Sql {
         return sql.append(')').toString();
     }
 
+    /** {@code ALTER TABLE ... ADD COLUMN} for a column appended to the table, with its default for existing rows. */
+    static String addColumn(TableSchema table, ColumnSchema column) {
+        StringBuilder sql = new StringBuilder("ALTER TABLE ").append(tableName(table)).append(" ADD COLUMN ")
+                .append(quote(columnName(column.name()))).append(' ').append(h2Type(column.type()));
+        if (column.defaultValue() != null) {
+            sql.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
+        }
+        if (!column.nullable()) {
+            sql.append(" NOT NULL");
+        }
+        return sql.toString();
+    }
+
     static String merge(TableSchema table) {
         return "MERGE INTO " + tableName(table) + " (" + allColumns(table) + ") KEY (" + columnList(keyNames(table))
                 + ") VALUES (" + placeholders(table.columns().size()) + ")";

@@ -141,6 +141,63 @@ public final class H2TableStore implements TableStore {
         }
     }
 
+    /** Drops the table and its rows. */
+    @Override
+    public void tableDropped(TableSchema table) {
+        schemaChange(table, "DROP TABLE IF EXISTS " + H2Sql.tableName(table), "drop");
+        tables.remove(table.qualifiedName());
+    }
+
+    /** Drops the schema (its tables were dropped one by one before). */
+    @Override
+    public void databaseDropped(DatabaseInfo database) {
+        synchronized (writeLock) {
+            ensureOpen();
+            try (Statement statement = writer.createStatement()) {
+                statement.execute("DROP SCHEMA IF EXISTS " + H2Sql.quote(database.name()) + " CASCADE");
+                writer.commit();
+            } catch (SQLException e) {
+                throw new StoreException("cannot drop schema of database " + database.name() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Deletes every row; concurrent readers see the table before or after, never half of it. */
+    @Override
+    public void tableTruncated(TableSchema table) {
+        schemaChange(table, "DELETE FROM " + H2Sql.tableName(table), "truncate");
+    }
+
+    /** Adds the new last column (with its default for the rows already there) or drops the removed one. */
+    @Override
+    public void tableAltered(TableSchema before, TableSchema after) {
+        String sql;
+        if (after.columns().size() > before.columns().size()) {
+            sql = H2Sql.addColumn(after, after.columns().get(after.columns().size() - 1));
+        } else {
+            String dropped = before.columns().stream()
+                    .filter(c -> after.columnIndex(c.name()) < 0).findFirst().orElseThrow().name();
+            sql = "ALTER TABLE " + H2Sql.tableName(after) + " DROP COLUMN " + H2Sql.quote(H2Sql.columnName(dropped));
+        }
+        schemaChange(after, sql, "alter");
+        tables.put(after.qualifiedName(), after);
+    }
+
+    private void schemaChange(TableSchema table, String sql, String what) {
+        synchronized (writeLock) {
+            ensureOpen();
+            try (Statement statement = writer.createStatement()) {
+                statement.execute(sql);
+                writer.commit();
+            } catch (SQLException e) {
+                rollbackQuietly(e);
+                throw new StoreException("cannot " + what + " table " + table.qualifiedName() + ": " + e.getMessage(),
+                        e);
+            }
+        }
+    }
+
     @Override
     public void publish(long txnId, List<TableChanges> changes) {
         for (TableChanges change : changes) {
@@ -253,12 +310,16 @@ public final class H2TableStore implements TableStore {
      */
     @Override
     public QueryResult query(String sql) {
-        return query(null, sql);
+        return query(sql, null);
     }
 
-    /** {@inheritDoc} <p>Runs {@code SET SCHEMA} first when {@code database} is not null. */
+    /**
+     * {@inheritDoc}
+     *
+     * @throws StoreException as {@link #query(String)}, or when {@code currentDatabase} does not exist
+     */
     @Override
-    public QueryResult query(String database, String sql) {
+    public QueryResult query(String sql, String currentDatabase) {
         if (sql == null || !READ_ONLY.matcher(sql).matches()) {
             throw new StoreException("the H2 store accepts only read-only SELECT queries, got: " + abbreviate(sql));
         }
@@ -271,8 +332,8 @@ public final class H2TableStore implements TableStore {
             connection.setAutoCommit(false);
             try (Statement setup = connection.createStatement()) {
                 setup.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SNAPSHOT");
-                if (database != null) {
-                    setup.execute("SET SCHEMA " + H2Sql.quote(database));
+                if (currentDatabase != null) {
+                    setup.execute("SET SCHEMA " + H2Sql.quote(currentDatabase));
                 }
             }
             try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {

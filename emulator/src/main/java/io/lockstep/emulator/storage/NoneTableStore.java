@@ -48,6 +48,26 @@ public final class NoneTableStore implements TableStore {
                 + " H2 store to query loaded rows");
     }
 
+    /**
+     * @throws StoreException always: the none store keeps no data
+     */
+    @Override
+    public QueryResult query(String sql, String currentDatabase) {
+        return query(sql);
+    }
+
+    /** Forgets the table's count. */
+    @Override
+    public void tableDropped(TableSchema table) {
+        rowsByTable.remove(table.qualifiedName());
+    }
+
+    /** Resets the table's count. */
+    @Override
+    public void tableTruncated(TableSchema table) {
+        rowsByTable.put(table.qualifiedName(), new AtomicLong());
+    }
+
     @Override
     public long rowCount(String database, String table) {
         AtomicLong count = rowsByTable.get(database + "." + table);

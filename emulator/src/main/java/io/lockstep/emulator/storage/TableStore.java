@@ -27,14 +27,12 @@ public interface TableStore extends CatalogListener, AutoCloseable {
     QueryResult query(String sql);
 
     /**
-     * Like {@link #query(String)}, with unqualified table names resolved in {@code database} (as a StarRocks
-     * session whose current database is set).
+     * Runs a read-only query as {@link #query(String)} does, with unqualified table names resolved in
+     * {@code currentDatabase} (a SQL session's database; null: none).
      *
-     * @throws StoreException with the store's message for invalid SQL or an unknown database
+     * @throws StoreException as {@link #query(String)}
      */
-    default QueryResult query(String database, String sql) {
-        return query(sql);
-    }
+    QueryResult query(String sql, String currentDatabase);
 
     /** Rows stored in a table (for the {@code none} store: rows published, upserts and deletes counted). */
     long rowCount(String database, String table);

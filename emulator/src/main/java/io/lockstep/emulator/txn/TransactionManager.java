@@ -138,6 +138,25 @@ public final class TransactionManager {
         }
     }
 
+    /**
+     * Every remembered transaction of a database (running and finished, until their labels are forgotten), by id,
+     * after evaluating timers.
+     */
+    public List<TransactionSnapshot> transactions(String database) {
+        expire();
+        synchronized (this) {
+            List<TransactionSnapshot> all = new ArrayList<>();
+            for (TransactionState txn : byId.values()) {
+                TransactionSnapshot snapshot = txn.snapshot();
+                if (snapshot.database().equals(database)) {
+                    all.add(snapshot);
+                }
+            }
+            all.sort(java.util.Comparator.comparingLong(TransactionSnapshot::txnId));
+            return all;
+        }
+    }
+
     /** A transaction by id, after evaluating timers; empty when forgotten or never begun. */
     public Optional<TransactionSnapshot> get(long txnId) {
         expire();

@@ -216,8 +216,11 @@ class DdlParserTest {
     void reportsSyntaxErrorsWithTheirLine() {
         assertError("CREATE DATABASE a;\n\nCREATE DATABASE b\nCREATE DATABASE c;",
                 "DDL statement 2 (line 4): expected ';' or end of input, found 'CREATE'");
-        assertError("DROP TABLE x", "DDL statement 1 (line 1): unsupported statement starting with 'DROP';"
-                + " supported: CREATE DATABASE, CREATE TABLE, USE");
+        assertError("GRANT ALL ON x TO y", "DDL statement 1 (line 1): unsupported statement starting with 'GRANT';"
+                + " supported: CREATE DATABASE, CREATE TABLE, USE, ALTER TABLE, TRUNCATE TABLE, DROP TABLE,"
+                + " DROP DATABASE");
+        assertError("DROP VIEW x", "DDL statement 1 (line 1): only DROP TABLE and DROP DATABASE are supported,"
+                + " found 'VIEW'");
         assertError("CREATE DATABASE a;\nCREATE TABLE a.t (k INT COMMENT 'oops) PRIMARY KEY (k);",
                 "DDL statement 2 (line 2): string starting with ' is never closed");
         assertError("CREATE DATABASE a;\n/* never closed", "DDL statement 2 (line 2): comment /* is never closed");

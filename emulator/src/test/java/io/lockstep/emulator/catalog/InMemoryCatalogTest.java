@@ -54,6 +54,78 @@ class InMemoryCatalogTest {
     }
 
     @Test
+    void schemaChangesReachTheListenersInOrder() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        List<String> events = new ArrayList<>();
+        catalog.addListener(new CatalogListener() {
+            @Override
+            public void databaseCreated(DatabaseInfo database) {
+                events.add("db+ " + database.name());
+            }
+
+            @Override
+            public void tableCreated(TableSchema table) {
+                events.add("t+ " + table.qualifiedName());
+            }
+
+            @Override
+            public void tableDropped(TableSchema table) {
+                events.add("t- " + table.qualifiedName());
+            }
+
+            @Override
+            public void databaseDropped(DatabaseInfo database) {
+                events.add("db- " + database.name());
+            }
+
+            @Override
+            public void tableTruncated(TableSchema table) {
+                events.add("truncate " + table.qualifiedName());
+            }
+
+            @Override
+            public void tableAltered(TableSchema before, TableSchema after) {
+                events.add("alter " + after.qualifiedName() + " " + before.columns().size() + "->"
+                        + after.columns().size());
+            }
+        });
+        catalog.execute("CREATE DATABASE a; CREATE TABLE a.t (k INT NOT NULL, v INT) PRIMARY KEY (k);"
+                + " CREATE TABLE a.u (k INT) DUPLICATE KEY (k)");
+        catalog.execute("ALTER TABLE t ADD COLUMN w VARCHAR(10) DEFAULT 'x'; ALTER TABLE t DROP COLUMN v;"
+                + " TRUNCATE TABLE t; DROP TABLE IF EXISTS nope; DROP TABLE u", "a");
+        TableSchema t = catalog.table("a", "t").orElseThrow();
+        assertThat(t.columns()).extracting(ColumnSchema::name).containsExactly("k", "w");
+        assertThat(t.tableId()).as("an altered table keeps its id").isEqualTo(10002L);
+        catalog.execute("DROP DATABASE a; DROP DATABASE IF EXISTS a");
+        assertThat(catalog.databases()).isEmpty();
+        assertThat(events).containsExactly("db+ a", "t+ a.t", "t+ a.u", "alter a.t 2->3", "alter a.t 3->2",
+                "truncate a.t", "t- a.u", "t- a.t", "db- a");
+    }
+
+    @Test
+    void schemaChangesThatCannotApplyNameTheProblem() throws Exception {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.execute("CREATE DATABASE a; CREATE TABLE a.t (k INT NOT NULL, v INT) PRIMARY KEY (k)");
+        assertThatThrownBy(() -> catalog.execute("ALTER TABLE a.t ADD COLUMN n INT NOT NULL"))
+                .hasMessageContaining("new column 'n' is NOT NULL and has no DEFAULT");
+        assertThatThrownBy(() -> catalog.execute("ALTER TABLE a.t ADD COLUMN n INT AFTER k"))
+                .hasMessageContaining("AFTER is not supported by the emulator");
+        assertThatThrownBy(() -> catalog.execute("ALTER TABLE a.t ADD COLUMN v INT"))
+                .hasMessage("DDL statement 1 (line 1): Duplicate column name 'v'");
+        assertThatThrownBy(() -> catalog.execute("ALTER TABLE a.t DROP COLUMN k"))
+                .hasMessage("DDL statement 1 (line 1): Can not drop key column 'k' of table a.t");
+        assertThatThrownBy(() -> catalog.execute("ALTER TABLE a.t DROP COLUMN z"))
+                .hasMessage("DDL statement 1 (line 1): Column 'z' does not exist in table a.t");
+        assertThatThrownBy(() -> catalog.execute("TRUNCATE TABLE a.nope"))
+                .hasMessage("DDL statement 1 (line 1): Unknown table 'a.nope'");
+        assertThatThrownBy(() -> catalog.execute("DROP TABLE t"))
+                .hasMessageContaining("No database selected");
+        assertThatThrownBy(() -> catalog.execute("DROP DATABASE b"))
+                .hasMessage("DDL statement 1 (line 1): Can't drop database 'b'; database doesn't exist");
+        assertThat(catalog.table("a", "t").orElseThrow().columns()).hasSize(2);
+    }
+
+    @Test
     void reportsCatalogErrorsWithStatementAndLine() throws Exception {
         InMemoryCatalog catalog = new InMemoryCatalog();
         assertThatThrownBy(() -> catalog.execute("CREATE TABLE t (k INT) DUPLICATE KEY (k)"))

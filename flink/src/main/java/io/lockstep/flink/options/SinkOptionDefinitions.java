@@ -43,7 +43,7 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<String> JDBC_URL = SinkOption.stringOption("jdbc-url")
             .description("MySQL-protocol URL of the FE, `jdbc:mysql://host:port[,host:port]`. Used only "
                     + "for optional probes (server version, table checks); an unreachable URL logs a "
-                    + "warning and the job runs on (the embedded server has no MySQL port).");
+                    + "warning and the job runs on (the emulator answers it on its query port).");
 
     public static final SinkOption<List<String>> LOAD_URL = SinkOption
             .typedOption("load-url", "String (list)", SinkOptionDefinitions::parseLoadUrls)

@@ -2,6 +2,7 @@ package io.lockstep.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.emulator.StarRocksEmulator;
 import org.junit.jupiter.api.Test;
 
 /** The jdbc-url probe never stops a sink: absent, driverless and unreachable URLs each end in a logged outcome. */
@@ -13,11 +14,22 @@ class JdbcProbeTest {
         assertThat(JdbcProbe.probe(" ", "root", "", 100)).isEqualTo(JdbcProbe.Outcome.NOT_CONFIGURED);
     }
 
-    /** Lockstep ships no MySQL driver, and the test classpath has none. */
+    /** Lockstep ships no MySQL driver; no driver on the test classpath accepts this scheme. */
     @Test
     void withoutADriverTheProbeIsSkipped() {
-        assertThat(JdbcProbe.probe("jdbc:mysql://127.0.0.1:9030", "root", "pw", 100))
+        assertThat(JdbcProbe.probe("jdbc:no-such-driver://127.0.0.1:9030", "root", "pw", 100))
                 .isEqualTo(JdbcProbe.Outcome.NO_DRIVER);
+    }
+
+    /** The emulator's MySQL-protocol query port, with MySQL Connector/J (a test dependency) as the driver. */
+    @Test
+    void theEmulatorsQueryPortIsReachedWithConnectorJ() throws Exception {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().user("loader", "pw").build().start()) {
+            assertThat(JdbcProbe.probe(sr.jdbcUrl(), "loader", "pw", 5_000)).isEqualTo(JdbcProbe.Outcome.REACHED);
+            assertThat(sr.queryPortLogins()).isEqualTo(1);
+            assertThat(JdbcProbe.probe(sr.jdbcUrl(), "loader", "wrong", 5_000))
+                    .isEqualTo(JdbcProbe.Outcome.UNREACHABLE);
+        }
     }
 
     /** H2 (on the test classpath through the emulator) has a driver but no such server: unreachable, no throw. */

@@ -88,6 +88,8 @@ class MultiTableSinkIT {
         assertThat(scalar(emulator(), "SELECT SUM(quantity) FROM shop.order_items")).isEqualTo(100 * (1 + 2));
         assertThat(scalar(emulator(), "SELECT COUNT(*) FROM shop.orders o WHERE (SELECT COUNT(*) FROM "
                 + "shop.order_items i WHERE i.order_id = o.order_id) <> 2")).isZero();
+        assertThat(emulator().queryPortLogins()).as("sink subtask 0 probed jdbc-url (MySQL Connector/J) on the"
+                + " emulator's query port").isEqualTo(1);
     }
 
     /**

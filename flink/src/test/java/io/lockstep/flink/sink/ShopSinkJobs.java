@@ -50,7 +50,7 @@ final class ShopSinkJobs {
     /** Multi-table options against the emulator, routing by each row's database and table. */
     static StarRocksSinkOptions.Builder multiTableOptions(StarRocksEmulator sr, long commitIntervalMs) {
         return StarRocksSinkOptions.builder()
-                .withProperty("jdbc-url", "jdbc:mysql://127.0.0.1:1")
+                .withProperty("jdbc-url", sr.jdbcUrl())
                 .withProperty("load-url", sr.feUrl())
                 .withProperty("database-name", "*")
                 .withProperty("table-name", "*")

@@ -1,0 +1,78 @@
+package io.lockstep.emulator.mysql;
+
+import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.catalog.DatabaseInfo;
+import io.lockstep.emulator.txn.TransactionManager;
+import io.lockstep.emulator.txn.TransactionSnapshot;
+import io.lockstep.emulator.txn.TransactionStatus;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code SHOW PROC '/transactions...'}: the FE's transaction lists, as StarRocks' {@code TransDbProcDir},
+ * {@code TransStateProcDir} and {@code TransProcDir} (fe/fe-core/src/main/java/com/starrocks/common/proc/) lay them
+ * out. {@code /transactions} lists DbId and DbName; {@code /transactions/<dbId>} the number of running and finished
+ * transactions; {@code /transactions/<dbId>/running|finished} one row per transaction with StarRocks' 14 columns
+ * (the emulator keeps no commit, publish or finish time: those are NULL; ErrorReplicasCount 0, ListenerId -1).
+ * Running means not yet VISIBLE or ABORTED (COMMITTED included, as in StarRocks).
+ */
+final class TransactionProc {
+    private TransactionProc() {
+    }
+
+    static SqlResult.Rows show(String path, Catalog catalog, TransactionManager transactions) {
+        String[] parts = Arrays.stream(path.split("/")).filter(p -> !p.isEmpty()).toArray(String[]::new);
+        if (parts.length == 0 || !parts[0].equals("transactions") || parts.length > 3) {
+            throw SqlError.syntax("the emulator answers SHOW PROC '/transactions', '/transactions/<dbId>' and"
+                    + " '/transactions/<dbId>/running|finished' only, got '" + path + "'");
+        }
+        if (parts.length == 1) {
+            List<List<Object>> rows = new ArrayList<>();
+            for (DatabaseInfo db : catalog.databases()) {
+                rows.add(List.of(db.id(), db.name()));
+            }
+            return new SqlResult.Rows(List.of("DbId", "DbName"), rows);
+        }
+        DatabaseInfo db = database(parts[1], catalog);
+        List<TransactionSnapshot> all = transactions.transactions(db.name());
+        List<TransactionSnapshot> running = all.stream().filter(t -> !finished(t)).toList();
+        List<TransactionSnapshot> done = all.stream().filter(TransactionProc::finished).toList();
+        if (parts.length == 2) {
+            return new SqlResult.Rows(List.of("State", "Number"),
+                    List.of(List.of("running", (long) running.size()), List.of("finished", (long) done.size())));
+        }
+        List<TransactionSnapshot> listed = switch (parts[2]) {
+            case "running" -> running;
+            case "finished" -> done;
+            default -> throw SqlError.syntax("expected running or finished after /transactions/" + parts[1]
+                    + ", got '" + parts[2] + "'");
+        };
+        List<List<Object>> rows = new ArrayList<>();
+        for (TransactionSnapshot t : listed) {
+            rows.add(Arrays.asList(t.txnId(), t.label(), "FE: 127.0.0.1", t.status().name(),
+                    t.multiTable() ? "MULTI_STATEMENT_STREAMING" : "BACKEND_STREAMING",
+                    LocalDateTime.ofInstant(Instant.ofEpochMilli(t.beginTimeMs()), ZoneOffset.UTC),
+                    null, null, null, t.reason() == null ? "" : t.reason(), 0L, -1L, t.timeoutMs(), ""));
+        }
+        return new SqlResult.Rows(List.of("TransactionId", "Label", "Coordinator", "TransactionStatus",
+                "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime", "Reason",
+                "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg"), rows);
+    }
+
+    private static boolean finished(TransactionSnapshot t) {
+        return t.status() == TransactionStatus.VISIBLE || t.status() == TransactionStatus.ABORTED;
+    }
+
+    private static DatabaseInfo database(String id, Catalog catalog) {
+        for (DatabaseInfo db : catalog.databases()) {
+            if (String.valueOf(db.id()).equals(id)) {
+                return db;
+            }
+        }
+        throw new SqlError(SqlError.BAD_DB, "42000", "Unknown database id '" + id + "'");
+    }
+}
