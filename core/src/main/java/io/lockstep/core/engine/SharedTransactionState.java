@@ -8,7 +8,7 @@ import java.util.Set;
  * State of the shared (multi-table) transaction of one commit cycle. Moved only by the manager thread through
  * {@link #checkMove}; readers on other threads see it through a volatile field. Legal moves:
  * <pre>
- *   NONE       -&gt; OPEN        begin succeeded (eagerly, before any load)
+ *   NONE       -&gt; OPEN        begin succeeded (once a chunk waits to load, before its load)
  *   OPEN       -&gt; DRAINING    commit started (timer, savepoint or recycle): cut taken, loading what it covers
  *   OPEN       -&gt; NONE        recycled with nothing loaded: rolled back, a new label follows
  *   DRAINING   -&gt; COMMITTING  every chunk of the cut is loaded; commit sent (no prepare, reference §4.7)
