@@ -11,6 +11,7 @@ import io.lockstep.app.route.TableRouter;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -27,7 +28,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
- * the Kafka offsets), and the sink commits everything buffered at each checkpoint.
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint. The sink is wrapped in
+ * {@link FailFastSink}: a failure that can never heal (access denied, a data error) fails the job
+ * without restarts, as bad input does.
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
@@ -74,6 +77,34 @@ public final class LockstepPipeline {
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, CommittedStartOffsets.Plan start) {
+        define(env, config, e -> e.fromSource(
+                CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
+                        config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
+                WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
+                .uid(SOURCE_UID), beforeSink, start.source());
+    }
+
+    /**
+     * As {@link #define}, with the records of another source instead of Kafka (a JSON-lines file for
+     * {@code lockstep run --input}); {@code config}'s Kafka settings are then unused.
+     *
+     * @param env the environment
+     * @param config the job's settings
+     * @param records the raw messages, each source partition's in order
+     * @param beforeSink applied to the assembled rows before they are routed to the sink
+     * @throws io.lockstep.flink.options.InvalidSinkOptionException naming a sink option that is invalid
+     * @throws IllegalArgumentException for an invalid table map
+     */
+    public static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+        define(env, config, records, beforeSink, config.topic());
+    }
+
+    /** The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. */
+    private static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, String source) {
         StarRocksSinkOptions sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode());
         Configuration settings = new Configuration();
@@ -85,15 +116,10 @@ public final class LockstepPipeline {
         env.setParallelism(config.parallelism());
         env.enableCheckpointing(config.checkpointIntervalMs()); // exactly-once mode (aligned barriers), the default
 
-        DataStream<SourceRecord> records = env.fromSource(
-                CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
-                        config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
-                WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
-                .uid(SOURCE_UID);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records, config.format(),
+        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler());
-        if (!start.source().equals(config.topic())) {
-            rows = rows.map(new SourceIdentity(config.topic(), start.source())).name("source identity")
+        if (!source.equals(config.topic())) {
+            rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
                     .uid(SOURCE_IDENTITY_UID);
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
@@ -102,7 +128,8 @@ public final class LockstepPipeline {
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        routed.addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
+        routed.addSink(new FailFastSink<>(
+                        SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions)))
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
     }

@@ -85,7 +85,7 @@ public final class StarRocksStreamLoader implements StreamLoader {
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.errorLog(reply),
-                    reply.status());
+                    reply.status(), failureClass, null);
         }
     }
 

@@ -110,7 +110,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass), reply.status());
+                    + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
         }
     }
 
@@ -169,7 +169,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
+                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status(), failureClass,
+                    null);
         }
     }
 
@@ -232,7 +233,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 FailureClass failureClass = FailureClass.classify(reply);
                 throw new TransactionException("label-state query for label " + label + " in database " + database
                         + " failed (" + failureClass + "): " + reply.describe() + endpoint.accessHint(failureClass),
-                        reply.status());
+                        reply.status(), failureClass, null);
             }
             return LabelState.parse(state);
         }
@@ -305,7 +306,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
                     throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + endpoint.accessHint(failureClass), reply.status());
+                            + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 }
                 if (failureClass.retriable()) {
                     budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
