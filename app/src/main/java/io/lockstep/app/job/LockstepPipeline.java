@@ -1,7 +1,6 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SourceRecord;
@@ -22,15 +21,16 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
  * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
- * ({@link SourcePartitionRouting}) → the multi-table sink ({@code SinkFunctionFactory.createSinkFunction} with
- * {@code sink.transaction.multi-table.enabled=true}, docs/sinks.md). With {@link SinkTarget#DORIS} the rows pass
+ * ({@link SourcePartitionRouting}) → the multi-table sink ({@code sink.transaction.multi-table.enabled=true},
+ * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link SinkTarget#DORIS} the rows pass
  * {@link DorisDeleteSign} and go to the per-table exactly-once sink instead (Doris two-phase commit, one
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
- * the Kafka offsets), and the sink commits everything buffered at each checkpoint. The sink is wrapped in
- * {@link FailFastSink}: a failure that can never heal (access denied, a data error) fails the job
- * without restarts, as bad input does.
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint. On Flink 1.20 the sink is
+ * wrapped in {@code FailFastSink}: a failure that can never heal (access denied, a data error) fails the job
+ * without restarts, as bad input does (the Flink 2.x build fails on bad input but still restarts on such
+ * failures: docs/sink-v2.md).
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
@@ -128,8 +128,7 @@ public final class LockstepPipeline {
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        routed.addSink(new FailFastSink<>(
-                        SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions)))
+        PipelineSink.attach(routed, sinkOptions)
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
     }

@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.core.execution.RestoreMode;
 
 /**
  * Where {@code lockstep run} keeps its checkpoints so that a new process continues where the last one stopped
@@ -33,6 +34,12 @@ public final class StateDirectory {
     /** Default, relative to the working directory. */
     public static final String DEFAULT = "lockstep-state";
     private static final String METADATA = "_metadata";
+    /**
+     * {@code execution.state-recovery.claim-mode} by its key: its enum type differs between the Flink lines
+     * ({@code RestoreMode} in 1.20, {@code RecoveryClaimMode} in 2.x) while the key and values are the same.
+     */
+    private static final ConfigOption<String> CLAIM_MODE =
+            ConfigOptions.key("execution.state-recovery.claim-mode").stringType().noDefaultValue();
 
     private final Path root;
 
@@ -88,11 +95,11 @@ public final class StateDirectory {
                 throw new IllegalArgumentException("--from-savepoint " + savepoint
                         + ": not a savepoint or checkpoint directory (no " + METADATA + " in it)");
             }
-            settings.set(StateRecoveryOptions.RESTORE_MODE, RestoreMode.NO_CLAIM);
+            settings.set(CLAIM_MODE, "NO_CLAIM");
             restore = Optional.of(given);
         } else {
             restore = latestCheckpoint();
-            settings.set(StateRecoveryOptions.RESTORE_MODE, RestoreMode.CLAIM);
+            settings.set(CLAIM_MODE, "CLAIM");
         }
         restore.ifPresent(path -> settings.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
         return restore;
