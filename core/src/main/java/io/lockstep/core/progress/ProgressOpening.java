@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  *       attempt ({@link RunIds#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
  *       row holds the last cycle it committed, so only later labels can be open or in flight; they are walked
  *       upward until two consecutive labels are unknown to the server. COMMITTED labels (publish timeout, a commit
- *       whose reply was lost) are waited for until VISIBLE; open ones (PREPARE) are watched for
- *       {@code liveWriterGraceMs} — if the run begins a later label meanwhile it is alive, and the open fails with
- *       {@link AnotherWriterException} — then rolled back. Every subtask settles every such run (a partition may have
+ *       whose reply was lost) are waited for until VISIBLE; then the runs are watched for
+ *       {@code liveWriterGraceMs}, open labels or not (a live writer holds no label between a commit and its next
+ *       data) — if a run begins a later label meanwhile it is alive, and the open fails with
+ *       {@link AnotherWriterException} — and their open labels (PREPARE) are rolled back. Every subtask settles every such run (a partition may have
  *       moved between subtasks in a rescale, so no subtask may read positions before all are settled); a rollback
  *       of a label a sibling already rolled back succeeds.</li>
  *   <li><b>Close</b> the settled runs, if any: one more transaction (label {@code ...-s1}) sets their run rows to
@@ -77,8 +78,6 @@ public final class ProgressOpening {
         long lastCommittedCycle;
         long highestSeenCycle;
         final List<String> open = new ArrayList<>();
-        /** An open label of this run was committed while the grace period watched it. */
-        boolean committedWhileWatched;
 
         RunWalk(ProgressRow row) {
             this.row = row;
@@ -244,8 +243,10 @@ public final class ProgressOpening {
      * label), then rolled back.
      */
     private void settleOpen(List<RunWalk> runs) throws TransactionException, InterruptedException {
-        boolean anyOpen = runs.stream().anyMatch(r -> !r.open.isEmpty());
-        if (!anyOpen) {
+        // Watched even when no label is open: a live writer begins its shared transaction only once it has data
+        // to load, so between two commits it holds no label and looks exactly like a dead run. Only its next label,
+        // begun within the grace period, tells them apart (a writer without data cannot be seen: docs/exactly-once.md).
+        if (runs.isEmpty()) {
             return;
         }
         long deadlineMs = sleeper.nowMs() + params.liveWriterGraceMs();
@@ -266,7 +267,6 @@ public final class ProgressOpening {
                             awaitVisible(label);
                         }
                         run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
-                        run.committedWhileWatched = true;
                         it.remove();
                     } else if (state == LabelState.ABORTED) {
                         it.remove();
@@ -274,9 +274,7 @@ public final class ProgressOpening {
                 }
             }
             long remainingMs = deadlineMs - sleeper.nowMs();
-            // an open label that got committed meanwhile may be a live writer's: watch for its next label until the
-            // grace period ends; open labels that were all rolled back by a sibling leave nothing to watch
-            if (remainingMs <= 0 || runs.stream().allMatch(r -> r.open.isEmpty() && !r.committedWhileWatched)) {
+            if (remainingMs <= 0) {
                 break;
             }
             sleeper.sleep(Math.min(remainingMs, 200));

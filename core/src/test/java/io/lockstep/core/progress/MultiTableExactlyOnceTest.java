@@ -237,8 +237,10 @@ class MultiTableExactlyOnceTest {
         sr.sql().answerStale(4);
         EoShop.Run second = EoShop.open(sr, "lagging001", 0, 100, 300, sleeper, metrics);
         toClose.add(second);
-        // stale answers: the table probe, then three reads that do not show the registration yet
-        assertThat(sleeper.sleeps).as("read again with backoff").containsExactly(50L, 100L, 200L);
+        // stale answers: the table probe, then three reads that do not show the registration yet (backoff 50, 100,
+        // 200); then the first run is watched for the grace period (300 ms, in steps of at most 200 ms)
+        assertThat(sleeper.sleeps).as("read again with backoff, then the grace period")
+                .containsExactly(50L, 100L, 200L, 200L, 100L);
         assertThat(second.opened.positions().of(new SourcePartition(EoShop.SOURCE, 1))).hasValue(9);
 
         sr.sql().answerStale(1_000);

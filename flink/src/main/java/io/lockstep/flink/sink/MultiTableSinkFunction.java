@@ -159,8 +159,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     }
 
     /**
-     * How long an open label of an earlier run is watched before it is rolled back: a live writer commits within
-     * a commit interval, so one interval plus a second; at most {@value #MAX_LIVE_WRITER_GRACE_MS} ms.
+     * How long the earlier runs are watched at open before their open labels are rolled back: a live writer begins
+     * its next label within a commit interval while it has data, so one interval plus a second; at most {@value #MAX_LIVE_WRITER_GRACE_MS} ms.
      */
     static long liveWriterGraceMs(long commitIntervalMs) {
         return Math.min(MAX_LIVE_WRITER_GRACE_MS, commitIntervalMs + 1_000);
