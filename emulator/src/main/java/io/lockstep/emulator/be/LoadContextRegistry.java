@@ -8,7 +8,8 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * The BE's live load contexts, keyed by label as StarRocks' {@code StreamContextMgr} keys them (so the BE
- * checks the database of each request against the context's, reference §3.6 "request db X transaction db Y
+ * checks the database of each request against the context's, docs/protocol.md#status-values "request db X transaction
+ * db Y
  * not match"). Volatile: {@link #clear()} models a BE restart.
  */
 @ThreadSafe

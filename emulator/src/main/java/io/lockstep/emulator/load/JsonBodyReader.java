@@ -19,7 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a JSON body the way the StarRocks JSON scanner does (reference §5; docs "STREAM LOAD", JSON):
+ * Reads a JSON body the way the StarRocks JSON scanner does (docs/protocol.md#data-formats-and-filtered-rows; docs
+ * "STREAM LOAD", JSON):
  * the body holds one or more JSON values; with {@code strip_outer_array: true} each value must be an array whose
  * elements are the rows, otherwise each value must be an object that is one row. {@code json_root} first selects a
  * sub-document. Simple mode (no {@code jsonpaths}) maps keys to source columns case-insensitively; matched mode

@@ -5,7 +5,7 @@ package io.lockstep.emulator.load;
  * {@code jsonpaths} header that does not parse or names an unknown column, an invalid boolean header, etc.
  *
  * <p>{@link #statusCode()} is the BE status-code name the real server reports for it
- * ({@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR} or {@code ANALYSIS_ERROR}; reference §3.6).
+ * ({@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR} or {@code ANALYSIS_ERROR}; docs/protocol.md#status-values).
  */
 public class LoadFormatException extends Exception {
     private final String statusCode;

@@ -4,7 +4,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * States of a multi-table stream load task, spelled as StarRocks spells them (reference §4.7, FE-SLM):
+ * States of a multi-table stream load task, spelled as StarRocks spells them
+ * (docs/protocol.md#multi-table-transactions, FE {@code StreamLoadMgr}):
  * BEGIN → COMMITING → COMMITED → FINISHED, or → ABORTING → CANCELLED.
  */
 public enum MultiTaskState {
