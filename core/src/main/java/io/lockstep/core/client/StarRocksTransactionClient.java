@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The StarRocks dialect of {@link TransactionClient}: transaction stream load over HTTP (reference §1–§4),
+ * The StarRocks dialect of {@link TransactionClient}: transaction stream load over HTTP (docs/protocol.md),
  * single-table and multi-table ({@code transaction_type: multi} on every operation; begin then carries no table).
  *
- * <p>Success is an allow-list per operation (reference §3, §6.2): begin {@code OK}; load {@code OK}; prepare
+ * <p>Success is an allow-list per operation (docs/protocol.md#status-values,
+ * #what-the-official-starrocks-connector-does): begin {@code OK}; load {@code OK}; prepare
  * {@code OK}; commit {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted
  * label). Everything else is classified ({@link FailureClass}):
  * <ul>
@@ -61,7 +62,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
      *
      * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached
      * the server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING,
-     * BEGIN, PREPARE or empty) is taken as that attempt's success (reference §4.4); on a first attempt it fails.
+     * BEGIN, PREPARE or empty) is taken as that attempt's success (docs/protocol.md#labels-and-label-state); on a first
+     * attempt it fails.
      */
     @Override
     public long begin(TransactionRef txn, int timeoutSeconds) throws TransactionException {
@@ -168,7 +170,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
      * {@inheritDoc}
      *
      * <p>{@code POST /api/transaction/prepare}; single-table only (StarRocks rejects prepare for multi-table
-     * transactions, reference §4.7).
+     * transactions, docs/protocol.md#multi-table-transactions).
      */
     @Override
     public void prepare(TransactionRef txn) throws TransactionException {
@@ -196,7 +198,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code GET /api/{db}/get_load_state?label=L} (reference §3.4), sent to any live FE. Connection failures,
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (docs/protocol.md#labels-and-label-state), sent to any live FE.
+     * Connection failures,
      * broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply (e.g. unknown
      * database) or a reply without {@code state} fails at once.
      */

@@ -7,7 +7,8 @@ import org.slf4j.Logger;
 
 /**
  * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the
- * task thread sees it at its next call and a checkpoint can never succeed after a lost load (DESIGN.md §6).
+ * task thread sees it at its next call and a checkpoint can never succeed after a lost load
+ * (docs/architecture.md#failure-surfacing).
  * Thread-safe: set once by compare-and-set.
  */
 @ThreadSafe

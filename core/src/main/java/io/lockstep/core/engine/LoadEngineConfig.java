@@ -97,17 +97,20 @@ public final class LoadEngineConfig {
         return 2 * bufferSizeBytes;
     }
 
-    /** Server-side transaction timeout sent on begin, seconds (reference §4.5). */
+    /** Server-side transaction timeout sent on begin, seconds (docs/protocol.md#timeouts-limits-and-concurrency). */
     public int serverTimeoutSeconds() {
         return serverTimeoutSeconds;
     }
 
-    /** {@code min(1000, max(100, commitIntervalMs / 10))} ms (DESIGN.md §3). */
+    /** {@code min(1000, max(100, commitIntervalMs / 10))} ms (docs/architecture.md#the-multi-table-commit-cycle). */
     public long miniIntervalMs() {
         return Math.min(1000, Math.max(100, commitIntervalMs / 10));
     }
 
-    /** The shared transaction is recycled after 80% of the server timeout (reference §6.3), ms. */
+    /**
+     * The shared transaction is recycled after 80% of the server timeout
+     * (docs/protocol.md#what-the-official-starrocks-connector-does), ms.
+     */
     public long recycleAfterMs() {
         return serverTimeoutSeconds * 800L;
     }
@@ -139,7 +142,7 @@ public final class LoadEngineConfig {
 
     /**
      * The stream load headers for loads into {@code database.table}: the defaults overlaid with the table's own.
-     * Identical for every load of one (label, table), as the server requires (reference §2.3).
+     * Identical for every load of one (label, table), as the server requires (docs/protocol.md#load-headers).
      */
     public Map<String, String> loadPropertiesFor(String database, String table) {
         Map<String, String> own = tableLoadProperties.get(database + "." + table);
@@ -273,7 +276,8 @@ public final class LoadEngineConfig {
         /**
          * @throws IllegalArgumentException naming the setting at fault: bad label prefix, non-positive interval or
          *                                  size, a commit interval not below 80% of the server timeout (the shared
-         *                                  transaction would expire first, DESIGN.md §6), or load properties that
+         *                                  transaction would expire first,
+         *                                  docs/architecture.md#rules-from-field-reports), or load properties that
          *                                  are not JSON with {@code strip_outer_array=true} (chunk bodies are JSON
          *                                  arrays)
          */

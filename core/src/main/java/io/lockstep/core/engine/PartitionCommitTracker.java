@@ -7,7 +7,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Bookkeeping of source partitions within a commit cycle (DESIGN.md §3): {@link #onWrite} marks a partition
+ * Bookkeeping of source partitions within a commit cycle (docs/architecture.md#the-multi-table-commit-cycle):
+ * {@link #onWrite} marks a partition
  * ACTIVE, {@link #onTxnEnd} marks it TXN_END_SEEN (sticky within the cycle), {@link #partitionsWithoutTxnEnd()}
  * lists partitions that wrote without any transaction end, and {@link #reset()} ends the cycle.
  *

@@ -28,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The manager thread's half of the multi-table engine (DESIGN.md §3): the shared transaction and its commit cycle.
+ * The manager thread's half of the multi-table engine (docs/architecture.md#the-multi-table-commit-cycle): the shared
+ * transaction and its commit cycle.
  * One {@link #runOnce} step: take load replies, open the shared transaction eagerly (or recycle it at 80% of the
  * server timeout), freeze idle clean regions, start a commit when due, stream frozen chunks under the shared label
  * (one load in flight per table), and commit once every chunk of the cut is loaded.

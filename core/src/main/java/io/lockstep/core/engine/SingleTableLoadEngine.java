@@ -25,8 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single-table load engine of one sink subtask: one transaction stream load per table and flush (reference
- * §6.3). At-least-once: a flush (every {@code commitIntervalMs}, or {@link #flush()} at a checkpoint) prepares and
+ * The single-table load engine of one sink subtask: one transaction stream load per table and flush
+ * (docs/exactly-once.md;
+ * docs/protocol.md#what-the-official-starrocks-connector-does). At-least-once: a flush (every {@code commitIntervalMs},
+ * or {@link #flush()} at a checkpoint) prepares and
  * commits each table's transaction. Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and
  * prepares, returning the prepared labels for Flink state; {@link #requestCommit} and {@link #requestAbort} settle
  * them by label later.
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends
  * one classic stream load per table carrying all its buffered rows, under a fresh label
  * ({@link io.lockstep.core.label.LabelGenerator#classicLabel}); a retry after a lost reply reuses the label, so the
- * server deduplicates it (reference §4.3).
+ * server deduplicates it (docs/protocol.md#labels-and-label-state).
  *
  * <p>With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Apache Doris, exactly-once only), every flush of a table (under
  * memory pressure, or at the barrier) is one load that is its own pre-committed transaction;

@@ -29,7 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The manager thread's half of the single-table engine: one transaction per table and flush (reference §6.3).
+ * The manager thread's half of the single-table engine: one transaction per table and flush
+ * (docs/protocol.md#what-the-official-starrocks-connector-does).
  * Frozen chunks stream into the table's open transaction (begun lazily at its first load; one load in flight per
  * table). A flush takes a cut, loads what it covers, then prepares every open transaction and either commits it
  * (at-least-once) or hands it back as a {@link PreparedTransaction} (exactly-once, checkpoint); chunks frozen after
@@ -306,7 +307,7 @@ final class TableTransactionCycle {
             TableTxn txn = it.next();
             it.remove(); // settled below, or the engine fails; never retried under this cycle
             if (!txn.loaded) {
-                client.rollback(txn.ref); // a prepare with no data fails on the server (reference §4.2)
+                client.rollback(txn.ref); // a prepare with no data fails on the server (docs/protocol.md#the-emulators-state-tables)
                 continue;
             }
             client.prepare(txn.ref);

@@ -34,10 +34,12 @@
  * }</pre>
  * With {@link io.lockstep.core.engine.LoadMethod#CLASSIC} nothing is sent until a flush (the commit interval, a
  * {@code flush()}, or memory past the soft limit). Each flush then sends, per table, ONE classic stream load
- * ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1) whose body is all of that table's buffered rows as a
+ * ({@code PUT /api/{db}/{table}/_stream_load}, docs/protocol.md#starrocks-transaction-stream-load) whose body is all of
+ * that table's buffered rows as a
  * JSON array, under a fresh label {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}; the load commits by itself.
  * A retry of that request (for instance after a lost reply) reuses the label, so the server answers
- * "Label Already Exists"/FINISHED instead of applying the rows twice (reference §4.3). A failed load is stored and
+ * "Label Already Exists"/FINISHED instead of applying the rows twice (docs/protocol.md#labels-and-label-state). A
+ * failed load is stored and
  * rethrown by the next write or flush, like the transaction modes. The loads run on the I/O pool and report to the
  * manager thread, which releases their bytes, so the buffered-bytes counter returns to 0. Exactly-once needs a
  * transaction that can stay prepared until the checkpoint completes, so CLASSIC with

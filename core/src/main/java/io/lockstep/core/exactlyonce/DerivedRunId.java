@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * when its first label exists: a run restored from N names its first transaction, whatever the table, for
  * checkpoint {@code N + 1}, so the label {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} (in the aborter's label
  * scheme; one label per flush: {@code ...-{N+1}_1}) exists for one of its
- * tables (reference §4.3: labels of finished transactions are remembered for {@code label_keep_max_second}). A
+ * tables (docs/protocol.md#labels-and-label-state: labels of finished transactions are remembered for
+ * {@code label_keep_max_second}). A
  * taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after
  * N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is this run's id.
  * A fresh start (no state) keeps a random {@link LabelGenerator#newRunId()}.
