@@ -12,7 +12,8 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * Versioned binary form of {@link ExactlyOnceSinkState} (no Kryo; STYLE.md §2, {@code KafkaWriterStateSerializer}).
+ * Versioned binary form of {@link ExactlyOnceSinkState} (no Kryo; versioned like
+ * apache/flink-connector-kafka's {@code KafkaWriterStateSerializer}).
  * The sink stores {@code SimpleVersionedSerialization.writeVersionAndSerialize(...)} bytes in a
  * {@code ListState<byte[]>}, so the version travels with every element.
  *

@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The multi-table transaction sink (seed {@code starrocks-flink-multi-table-transactions}; DESIGN.md §3): every
+ * The multi-table transaction sink (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/;
+ * docs/architecture.md#the-multi-table-commit-cycle): every
  * table a subtask writes in one commit cycle loads under one shared StarRocks transaction, committed every
  * {@code sink.buffer-flush.interval-ms} at source-transaction boundaries, so a source transaction becomes visible in
  * all its tables at once. Input must be keyed by {@code StarRocksRowData::getSourcePartition}.

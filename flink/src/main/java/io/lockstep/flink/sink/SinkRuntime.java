@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * metrics and the HTTP transaction client; subtask 0 also runs the optional {@code jdbc-url} probe.
  *
  * <p>The run identity: {@link #open} takes a fresh {@link LabelGenerator#newRunId()} unless the sink passes the one
- * it restored, so labels of a restarted or re-submitted job never collide with an earlier attempt's (DESIGN.md §6).
+ * it restored, so labels of a restarted or re-submitted job never collide with an earlier attempt's
+ * (docs/architecture.md#rules-from-field-reports).
  *
  * <p>Owned by the sink's task thread: created in {@code open()}, closed in {@code close()}.
  */
