@@ -8,7 +8,7 @@ import java.util.Objects;
 import org.apache.flink.util.Collector;
 
 /**
- * Assembles Maxwell transactions (marker-based, reference cdc-input-formats.md §2): rows with the same
+ * Assembles Maxwell transactions (marker-based, docs/input-formats.md#maxwell): rows with the same
  * {@code xid} form a transaction that ends at the row with {@code commit: true}. With Maxwell's default
  * {@code producer_partition_by=database}, a transaction's rows are contiguous in one partition, so a row
  * of another {@code xid} while a transaction is open means the open one lost its commit row: the job

@@ -50,7 +50,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The reliability suite of issue 6: the shop workload (source transactions of 1–4 tables, replayed from a seed
+ * The reliability suite (docs/reliability.md): the shop workload (source transactions of 1–4 tables, replayed from a
+ * seed
  * by {@link ShopReplaySource}) through the multi-table sink, and shop events through the exactly-once
  * single-table sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster, against the
  * in-JVM emulator, while {@link ChaosInjector} injects every fault class alone and then mixed. The oracle:
@@ -92,7 +93,7 @@ class ChaosSuiteTest {
         System.out.println("[chaos] fault summary, " + SEED_NOTE + ", suite took " + seconds + " s");
         System.out.print(LEDGER.table(OUTCOMES));
         if (OUTCOMES.containsKey("multi-table") && OUTCOMES.containsKey("exactly-once")) {
-            assertThat(LEDGER.injected(null)).as("faults injected per run (issue 6: >= 100); " + SEED_NOTE)
+            assertThat(LEDGER.injected(null)).as("faults injected per run (at least 100); " + SEED_NOTE)
                     .isGreaterThanOrEqualTo(100);
         }
     }
