@@ -17,14 +17,14 @@ import org.slf4j.LoggerFactory;
  * {@code PUT /api/{db}/{table}/_stream_load} with {@code two_phase_commit: true} begins, loads and pre-commits a
  * transaction (state PRECOMMITTED, reported here as {@link LabelState#PREPARED}). So:
  * <ul>
- * <li>{@link #begin} sends nothing: it remembers the {@code timeout} for the label's load and returns -1;</li>
- * <li>{@link #load} is the transaction's only load; a second load under a label already loaded is refused by the server
- * ("Label Already Exists") and fails here;</li> <li>{@link #prepare} only checks, by label state, that the label is
- * PRECOMMITTED (or already committed);</li> <li>{@link #commit} and {@link #rollback} send
- * {@code PUT /api/{db}/_stream_load_2pc} with {@code label} and {@code txn_operation: commit|abort} to the configured
- * FE addresses (load URLs), never to the BE that took the load: any FE redirects to a live BE
- * (docs/protocol.md#doris-endpoints-redirects-and-headers);</li> <li>{@link #cancel} aborts by label (Doris has no
- * {@code _cancel}).</li>
+ *   <li>{@link #begin} sends nothing: it remembers the {@code timeout} for the label's load and returns -1;</li>
+ *   <li>{@link #load} is the transaction's only load; a second load under a label already loaded is refused by the
+ *       server ("Label Already Exists") and fails here;</li>
+ *   <li>{@link #prepare} only checks, by label state, that the label is PRECOMMITTED (or already committed);</li>
+ *   <li>{@link #commit} and {@link #rollback} send {@code PUT /api/{db}/_stream_load_2pc} with {@code label} and
+ *       {@code txn_operation: commit|abort} to the configured FE addresses (load URLs), never to the BE that took
+ *       the load: any FE redirects to a live BE (docs/protocol.md#doris-endpoints-redirects-and-headers);</li>
+ *   <li>{@link #cancel} aborts by label (Doris has no {@code _cancel}).</li>
  * </ul>
  *
  * <p>Success is an allow-list per operation: load {@code Status: Success} with {@code TwoPhaseCommit: "true"} (a
@@ -33,18 +33,20 @@ import org.slf4j.LoggerFactory;
  * classes and bounded backoff as the StarRocks dialect); a non-success, unreadable or lost reply of a load, commit or
  * abort is settled by a label-state query ({@code GET /api/{db}/get_load_state}), never by matching a message:
  * <ul>
- * <li>commit succeeds on COMMITTED/VISIBLE (so re-committing an already committed label succeeds), abort on
- * ABORTED/UNKNOWN; a label still PRECOMMITTED is sent again; otherwise it fails naming label, database and the likely
- * cause;</li> <li>a load whose outcome is unknown succeeds if its label is PRECOMMITTED, is sent again under the same
- * label if it is ABORTED or UNKNOWN (an aborted label is reusable at once,
- * docs/protocol.md#doris-states-labels-and-timers), and waits while PREPARE. Unlike a StarRocks transaction load, a
- * re-sent Doris load cannot duplicate rows: the label admits one live transaction.</li>
+ *   <li>commit succeeds on COMMITTED/VISIBLE (so re-committing an already committed label succeeds), abort on
+ *       ABORTED/UNKNOWN; a label still PRECOMMITTED is sent again; otherwise it fails naming label, database and the
+ *       likely cause;</li>
+ *   <li>a load whose outcome is unknown succeeds if its label is PRECOMMITTED, is sent again under the same label
+ * if it is ABORTED or UNKNOWN (an aborted label is reusable at once, docs/protocol.md#doris-states-labels-and-timers),
+ * and waits while
+ *       PREPARE. Unlike a StarRocks transaction load, a re-sent Doris load cannot duplicate rows: the label admits
+ *       one live transaction.</li>
  * </ul>
  * "Label Already Exists" (docs/protocol.md#doris-states-labels-and-timers; the txn id is only inside {@code Message}):
- * after an attempt of this call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is
- * waited for; on a first attempt the label belongs to an orphan of an earlier run (never committed, never in any
- * checkpoint), which is aborted by the txn id parsed from the message before the load is sent again; FINISHED
- * (committed) fails.
+ * after an attempt of this
+ * call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is waited for; on a
+ * first attempt the label belongs to an orphan of an earlier run (never committed, never in any checkpoint), which
+ * is aborted by the txn id parsed from the message before the load is sent again; FINISHED (committed) fails.
  *
  * <p>Thread-safe: every field is final and thread-safe; calls for different labels may run at once.
  */

@@ -36,18 +36,20 @@ import org.slf4j.LoggerFactory;
  * its 307 redirects.
  *
  * <ul>
- * <li>Redirects (307/308) are followed for every method by this class, not by HttpClient: each hop re-sends the same
- * method, all headers including {@code Authorization}, and the same body (a repeatable in-memory entity). The FE may
- * answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS} hops are followed
- * (docs/protocol.md#redirects-failover-and-probes). User info in a {@code Location} (Doris' FE sends
- * {@code user:password@}) is dropped, never logged.</li> <li>Loads set {@code Expect: 100-continue} so the FE can
- * redirect before the body is sent; the wait for {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs},
- * after which the body is sent anyway; a node that answers first (the FE's 307) never gets the body
- * ({@link ExpectContinueExecutor}).</li> <li>Failover: the first hop goes to the load URL that last worked; when its
- * connect fails (refused, timed out, unresolvable) the next URL is tried, once each. If every URL fails, a redirect
- * target cannot be reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
- * request.</li> <li>Any other I/O failure (reset, response timeout, truncated reply) is an ambiguous
- * {@link IOException} naming the URL: the server may have acted on the request.</li>
+ *   <li>Redirects (307/308) are followed for every method by this class, not by HttpClient: each hop re-sends the
+ *       same method, all headers including {@code Authorization}, and the same body (a repeatable in-memory
+ *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
+ * hops are followed (docs/protocol.md#redirects-failover-and-probes). User info in a {@code Location} (Doris' FE sends
+ *       {@code user:password@}) is dropped, never logged.</li>
+ *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; the wait for
+ *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
+ *       anyway; a node that answers first (the FE's 307) never gets the body ({@link ExpectContinueExecutor}).</li>
+ *   <li>Failover: the first hop goes to the load URL that last worked; when its connect fails (refused, timed out,
+ *       unresolvable) the next URL is tried, once each. If every URL fails, a redirect target cannot be
+ *       reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
+ *       request.</li>
+ *   <li>Any other I/O failure (reset, response timeout, truncated reply) is an ambiguous {@link IOException}
+ *       naming the URL: the server may have acted on the request.</li>
  * </ul>
  * The {@code Authorization} header and the password are never logged. Thread-safe.
  */
@@ -203,7 +205,8 @@ final class StarRocksHttp implements AutoCloseable {
     /**
      * The redirect target without URL user info: Doris' FE puts the caller's {@code user:password@} into the 307
      * {@code Location} (docs/protocol.md#doris-endpoints-redirects-and-headers), which HttpClient 5 refuses and which
-     * must never reach a log or a message; every hop re-sends the {@code Authorization} header instead.
+     * must never reach a log or a
+     * message; every hop re-sends the {@code Authorization} header instead.
      */
     static URI withoutUserInfo(URI uri) {
         if (uri.getRawUserInfo() == null) {

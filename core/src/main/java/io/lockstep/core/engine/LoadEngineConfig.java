@@ -275,9 +275,11 @@ public final class LoadEngineConfig {
 
         /**
          * @throws IllegalArgumentException naming the setting at fault: bad label prefix, non-positive interval or
-         * size, a commit interval not below 80% of the server timeout (the shared transaction would expire first,
-         * docs/architecture.md#rules-from-field-reports), or load properties that are not JSON with
-         * {@code strip_outer_array=true} (chunk bodies are JSON arrays)
+         *                                  size, a commit interval not below 80% of the server timeout (the shared
+         *                                  transaction would expire first,
+         *                                  docs/architecture.md#rules-from-field-reports), or load properties that
+         *                                  are not JSON with {@code strip_outer_array=true} (chunk bodies are JSON
+         *                                  arrays)
          */
         public LoadEngineConfig build() {
             LabelGenerator.validatePrefix(labelPrefix);

@@ -8,8 +8,9 @@ package io.lockstep.emulator.be;
  * @param maxJsonBatchBytes             {@code streaming_load_max_batch_size_mb} (100 MB): cumulative JSON body
  *                                      bytes per transaction unless {@code ignore_json_size: true}
  * @param labelCollisionAsAnalysisError false (default): a single-table begin on a used label answers
- * LABEL_ALREADY_EXISTS with ExistingJobStatus (older FE, docs); true: the newer FE's ANALYSIS_ERROR with the label text
- * in Message (docs/protocol.md#labels-and-label-state), for testing clients against both
+ *                                      LABEL_ALREADY_EXISTS with ExistingJobStatus (older FE, docs); true: the
+ * newer FE's ANALYSIS_ERROR with the label text in Message (docs/protocol.md#labels-and-label-state),
+ *                                      for testing clients against both
  */
 public record BackendConfig(long maxBodyBytes, long maxJsonBatchBytes, boolean labelCollisionAsAnalysisError) {
 

@@ -27,16 +27,18 @@ import java.util.TreeMap;
  * rules between options:
  * <ul>
  *   <li>multi-table mode requires {@code sink.version = V2} and {@code sink.semantic =
- * at-least-once}, and rejects {@code sink.properties.enable_merge_commit = true} (the limitations of
- * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/);</li> <li>merge commit is rejected in
- * single-table mode too (Lockstep loads through transaction stream load, which ignores the header:
- * docs/protocol.md#load-headers);</li> <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default
- * 600) must exceed {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
- * (docs/architecture.md#rules-from-field-reports). Exactly-once commits at checkpoints, whose interval is only known
- * when the sink opens: that check belongs to the sink (TransactionTimeoutCheck). Not with {@code sink.target=doris},
- * whose at-least-once loads commit by themselves;</li> <li>{@code sink.target=doris} refuses multi-table mode (no
- * multi-table transaction over HTTP) and the headers {@code two_phase_commit}, {@code txn_operation},
- * {@code group_commit}. Doris connector option names are rewritten first ({@link DorisOptionNames}).</li>
+ *       at-least-once}, and rejects {@code sink.properties.enable_merge_commit = true} (the limitations of
+ *       https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/);</li>
+ *   <li>merge commit is rejected in single-table mode too (Lockstep loads through transaction
+ *       stream load, which ignores the header: docs/protocol.md#load-headers);</li>
+ *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
+ *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
+ *       (docs/architecture.md#rules-from-field-reports). Exactly-once commits at checkpoints, whose interval is
+ *       only known when the sink opens: that check belongs to the sink (TransactionTimeoutCheck). Not with
+ *       {@code sink.target=doris}, whose at-least-once loads commit by themselves;</li>
+ *   <li>{@code sink.target=doris} refuses multi-table mode (no multi-table transaction over HTTP)
+ *       and the headers {@code two_phase_commit}, {@code txn_operation}, {@code group_commit}.
+ *       Doris connector option names are rewritten first ({@link DorisOptionNames}).</li>
  * </ul>
  *
  * <p>Unknown keys are rejected, not ignored: a misspelt key silently falling back to a default can
