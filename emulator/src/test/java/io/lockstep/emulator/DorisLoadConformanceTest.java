@@ -21,10 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code _stream_load} in Doris mode over real HTTP: the load × label-state cells of
- * docs/protocol.md#doris-states-labels-and-timers
- * (label dedup with {@code ExistingJobStatus}, reuse after ABORTED), the reply shape of docs/protocol.md#doris-replies,
- * 2PC vs direct commit,
- * the running-txn limit and the header checks before the body.
+ * docs/protocol.md#doris-states-labels-and-timers (label dedup with {@code ExistingJobStatus}, reuse after ABORTED),
+ * the reply shape of docs/protocol.md#doris-replies, 2PC vs direct commit, the running-txn limit and the header checks
+ * before the body.
  */
 class DorisLoadConformanceTest extends DorisConformanceFixture {
     private static final AtomicInteger SEQ = new AtomicInteger();

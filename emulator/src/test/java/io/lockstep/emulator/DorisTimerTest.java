@@ -20,8 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Doris timers on a {@link ManualClock} (docs/protocol.md#doris-states-labels-and-timers): the PRECOMMITTED lifetime
- * (3600 s
- * default, configurable), the load timeout, label retention by time (12 h) and by count, and the COMMITTED →
+ * (3600 s default, configurable), the load timeout, label retention by time (12 h) and by count, and the COMMITTED →
  * VISIBLE publish lag. Nothing sleeps: the clock moves only when a test advances it. A fresh emulator per test.
  */
 class DorisTimerTest {

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One test per cell of docs/protocol.md#the-emulators-state-tables table (single-table op × label state), over real
- * HTTP in redirect
- * mode. The clock is manual, so a COMMITTED transaction (publish timeout) stays COMMITTED.
+ * HTTP in redirect mode. The clock is manual, so a COMMITTED transaction (publish timeout) stays COMMITTED.
  */
 class SingleTableConformanceTest {
     static final ManualClock CLOCK = new ManualClock();

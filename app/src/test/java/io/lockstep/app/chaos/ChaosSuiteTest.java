@@ -51,13 +51,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The reliability suite (docs/reliability.md): the shop workload (source transactions of 1–4 tables, replayed from a
- * seed
- * by {@link ShopReplaySource}) through the multi-table sink, and shop events through the exactly-once
- * single-table sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster, against the
- * in-JVM emulator, while {@link ChaosInjector} injects every fault class alone and then mixed. The oracle:
- * {@link SnapshotOracle} samples the committed data every 75 ms (shop invariants, resp. duplicates) and at the
- * end the tables must equal the generator's expected state exactly. Two unrecoverable faults must fail the
- * job with a message naming the label and the cause.
+ * seed by {@link ShopReplaySource}) through the multi-table sink, and shop events through the exactly-once single-table
+ * sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster, against the in-JVM emulator, while
+ * {@link ChaosInjector} injects every fault class alone and then mixed. The oracle: {@link SnapshotOracle} samples the
+ * committed data every 75 ms (shop invariants, resp. duplicates) and at the end the tables must equal the generator's
+ * expected state exactly. Two unrecoverable faults must fail the job with a message naming the label and the cause.
  *
  * <p>Seed: {@code -Dlockstep.chaos.seed=N}, else random; every assertion message names it. The fault summary
  * table is printed after the suite.

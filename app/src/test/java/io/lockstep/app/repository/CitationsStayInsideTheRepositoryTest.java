@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The repository is readable on its own: no source, document, build file or script cites a document that is not in
- * it. Comments cite the repository's docs ({@code docs/protocol.md}, {@code docs/architecture.md}, ...) or public
- * sources (StarRocks/Doris docs, source file paths, GitHub issues named with their repository, e.g.
+ * The repository is readable on its own: no source, document, build file or script cites a document that is not in it.
+ * Comments cite the repository's docs ({@code docs/protocol.md}, {@code docs/architecture.md}, ...) or public sources
+ * (StarRocks/Doris docs, source file paths, GitHub issues named with their repository, e.g.
  * {@code apache/flink-cdc#4170}).
  *
  * <p>Lives in {@code app}, the module that depends on all others, and scans the whole reactor from its root. Each

@@ -7,9 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * The Apache Doris wire facts both Doris dialects share
- * (docs/protocol.md#apache-doris-stream-load-with-two-phase-commit):
- * paths, header names, the label states of {@code get_load_state} and the txn id hidden in a "Label Already
- * Exists" message. Stateless.
+ * (docs/protocol.md#apache-doris-stream-load-with-two-phase-commit): paths, header names, the label states of
+ * {@code get_load_state} and the txn id hidden in a "Label Already Exists" message. Stateless.
  */
 final class DorisProtocol {
     /**

@@ -17,12 +17,12 @@ import org.slf4j.LoggerFactory;
  * <p>Success allow-list: {@code Status} {@code Success} or {@code Publish Timeout} (committed, visible later;
  * docs/protocol.md#doris-replies). "Label Already Exists" with {@code ExistingJobStatus: FINISHED} is an earlier
  * attempt that committed (label dedup, docs/protocol.md#doris-states-labels-and-timers); RUNNING is still loading and
- * is retried after a backoff; PRECOMMITTED (a two-phase
- * transaction under this label, which this loader never makes) fails. A load whose outcome is unclear (a lost reply,
- * HTTP 5xx, a body that is not JSON) is settled by a label-state query ({@code get_load_state}): COMMITTED or
- * VISIBLE is success; ABORTED or UNKNOWN sends it again under the same label (an aborted label is reusable at once);
- * PREPARE is polled, then sent again, and the server's dedup answers RUNNING or FINISHED. Data errors fail at once with an error-log
- * excerpt; other failures are classified and retried like the StarRocks dialect ({@link FailureClass}).
+ * is retried after a backoff; PRECOMMITTED (a two-phase transaction under this label, which this loader never makes)
+ * fails. A load whose outcome is unclear (a lost reply, HTTP 5xx, a body that is not JSON) is settled by a label-state
+ * query ({@code get_load_state}): COMMITTED or VISIBLE is success; ABORTED or UNKNOWN sends it again under the same
+ * label (an aborted label is reusable at once); PREPARE is polled, then sent again, and the server's dedup answers
+ * RUNNING or FINISHED. Data errors fail at once with an error-log excerpt; other failures are classified and retried
+ * like the StarRocks dialect ({@link FailureClass}).
  *
  * <p>Thread-safe.
  */

@@ -43,10 +43,10 @@ import org.slf4j.LoggerFactory;
  *       one live transaction.</li>
  * </ul>
  * "Label Already Exists" (docs/protocol.md#doris-states-labels-and-timers; the txn id is only inside {@code Message}):
- * after an attempt of this
- * call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is waited for; on a
- * first attempt the label belongs to an orphan of an earlier run (never committed, never in any checkpoint), which
- * is aborted by the txn id parsed from the message before the load is sent again; FINISHED (committed) fails.
+ * after an attempt of this call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is
+ * waited for; on a first attempt the label belongs to an orphan of an earlier run (never committed, never in any
+ * checkpoint), which is aborted by the txn id parsed from the message before the load is sent again; FINISHED
+ * (committed) fails.
  *
  * <p>Thread-safe: every field is final and thread-safe; calls for different labels may run at once.
  */

@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The first few KB of the error log a failed load points at ({@code ErrorURL}, a plain-text BE page listing
- * rejected rows, docs/protocol.md#data-formats-and-filtered-rows), for the failure message. With sanitizing on, every
- * line is cut at the row it
- * quotes ({@code Row: ...} or {@code src line: ...}), so only the reason stays: rows may hold personal data.
+ * The first few KB of the error log a failed load points at ({@code ErrorURL}, a plain-text BE page listing rejected
+ * rows, docs/protocol.md#data-formats-and-filtered-rows), for the failure message. With sanitizing on, every line is
+ * cut at the row it quotes ({@code Row: ...} or {@code src line: ...}), so only the reason stays: rows may hold
+ * personal data.
  */
 final class ErrorLogExcerpt {
     /**

@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * The state the server reports for a label ({@code GET /api/{db}/get_load_state},
- * docs/protocol.md#labels-and-label-state, #the-emulators-state-tables).
- * Naming trap kept from StarRocks: {@link #PREPARE} = open (after begin), {@link #PREPARED} = pre-committed.
+ * docs/protocol.md#labels-and-label-state, #the-emulators-state-tables). Naming trap kept from StarRocks:
+ * {@link #PREPARE} = open (after begin), {@link #PREPARED} = pre-committed.
  */
 public enum LabelState {
     UNKNOWN, PREPARE, PREPARED, COMMITTED, VISIBLE, ABORTED;

@@ -205,8 +205,7 @@ final class StarRocksHttp implements AutoCloseable {
     /**
      * The redirect target without URL user info: Doris' FE puts the caller's {@code user:password@} into the 307
      * {@code Location} (docs/protocol.md#doris-endpoints-redirects-and-headers), which HttpClient 5 refuses and which
-     * must never reach a log or a
-     * message; every hop re-sends the {@code Authorization} header instead.
+     * must never reach a log or a message; every hop re-sends the {@code Authorization} header instead.
      */
     static URI withoutUserInfo(URI uri) {
         if (uri.getRawUserInfo() == null) {

@@ -11,17 +11,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, docs/protocol.md#starrocks-transaction-stream-load,
- * #starrocks-classic-stream-load): one request begins,
- * loads and commits a transaction under the given label. Used by the single-table at-least-once mode.
+ * #starrocks-classic-stream-load): one request begins, loads and commits a transaction under the given label. Used by
+ * the single-table at-least-once mode.
  *
  * <p>Success allow-list: {@code Success}, {@code Publish Timeout} (committed, visible later) and {@code OK};
- * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded
- * (label dedup, docs/protocol.md#labels-and-label-state), whether it came from this call or from before a restart.
- * Because the label
- * deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers
- * "Label Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a
- * backoff, and if it failed the label is free again. Data errors fail at once with an error-log excerpt.
- * Thread-safe.
+ * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded (label
+ * dedup, docs/protocol.md#labels-and-label-state), whether it came from this call or from before a restart. Because the
+ * label deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers "Label
+ * Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a backoff, and if it
+ * failed the label is free again. Data errors fail at once with an error-log excerpt. Thread-safe.
  */
 @ThreadSafe
 public final class StarRocksStreamLoader implements StreamLoader {

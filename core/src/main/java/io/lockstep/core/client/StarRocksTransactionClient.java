@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * single-table and multi-table ({@code transaction_type: multi} on every operation; begin then carries no table).
  *
  * <p>Success is an allow-list per operation (docs/protocol.md#status-values,
- * #what-the-official-starrocks-connector-does): begin {@code OK}; load {@code OK}; prepare
- * {@code OK}; commit {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted
- * label). Everything else is classified ({@link FailureClass}):
+ * #what-the-official-starrocks-connector-does): begin {@code OK}; load {@code OK}; prepare {@code OK}; commit
+ * {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted label). Everything else
+ * is classified ({@link FailureClass}):
  * <ul>
  *   <li>retriable classes are sent again on the same label with bounded backoff ({@link RetryBudget});</li>
  *   <li>a non-OK, unreadable or lost reply to prepare, commit or rollback is settled by a label-state query
@@ -60,9 +60,9 @@ public final class StarRocksTransactionClient implements TransactionClient {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached
-     * the server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING,
-     * BEGIN, PREPARE or empty) is taken as that attempt's success (docs/protocol.md#labels-and-label-state); on a first
+     * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached the
+     * server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING, BEGIN,
+     * PREPARE or empty) is taken as that attempt's success (docs/protocol.md#labels-and-label-state); on a first
      * attempt it fails.
      */
     @Override
@@ -199,9 +199,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
      * {@inheritDoc}
      *
      * <p>{@code GET /api/{db}/get_load_state?label=L} (docs/protocol.md#labels-and-label-state), sent to any live FE.
-     * Connection failures,
-     * broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply (e.g. unknown
-     * database) or a reply without {@code state} fails at once.
+     * Connection failures, broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply
+     * (e.g. unknown database) or a reply without {@code state} fails at once.
      */
     @Override
     public LabelState labelState(String database, String label) throws TransactionException {

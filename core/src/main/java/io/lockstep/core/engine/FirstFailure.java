@@ -6,10 +6,9 @@ import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 
 /**
- * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the
- * task thread sees it at its next call and a checkpoint can never succeed after a lost load
- * (docs/architecture.md#failure-surfacing).
- * Thread-safe: set once by compare-and-set.
+ * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the task
+ * thread sees it at its next call and a checkpoint can never succeed after a lost load
+ * (docs/architecture.md#failure-surfacing). Thread-safe: set once by compare-and-set.
  */
 @ThreadSafe
 final class FirstFailure {

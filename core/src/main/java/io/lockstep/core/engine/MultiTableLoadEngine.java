@@ -25,9 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The multi-table load engine of one sink subtask (docs/architecture.md#the-multi-table-commit-cycle): every table
- * written in a commit cycle loads under
- * one shared StarRocks transaction ({@code transaction_type: multi}, docs/protocol.md#multi-table-transactions),
- * committed at once.
+ * written in a commit cycle loads under one shared StarRocks transaction ({@code transaction_type: multi},
+ * docs/protocol.md#multi-table-transactions), committed at once.
  *
  * <p>Task thread (the Flink operator thread; the only caller of these): {@link #write}, {@link #txnEnd},
  * {@link #requestSavepoint}, {@link #savepoint}, {@link #checkFailure}. {@code write} and {@code txnEnd} never do

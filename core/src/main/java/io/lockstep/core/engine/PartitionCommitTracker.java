@@ -8,9 +8,9 @@ import java.util.TreeSet;
 
 /**
  * Bookkeeping of source partitions within a commit cycle (docs/architecture.md#the-multi-table-commit-cycle):
- * {@link #onWrite} marks a partition
- * ACTIVE, {@link #onTxnEnd} marks it TXN_END_SEEN (sticky within the cycle), {@link #partitionsWithoutTxnEnd()}
- * lists partitions that wrote without any transaction end, and {@link #reset()} ends the cycle.
+ * {@link #onWrite} marks a partition ACTIVE, {@link #onTxnEnd} marks it TXN_END_SEEN (sticky within the cycle),
+ * {@link #partitionsWithoutTxnEnd()} lists partitions that wrote without any transaction end, and {@link #reset()} ends
+ * the cycle.
  *
  * <p>It also remembers, per partition, whether a source transaction is open now (rows written since the last
  * transaction end), since when, and how many row bytes it holds. These feed the savepoint and recycle fail-fast

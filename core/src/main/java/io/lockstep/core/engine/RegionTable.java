@@ -154,9 +154,8 @@ final class RegionTable {
 
     /**
      * Freezes every region of one partition that has data, in one critical section: a source transaction that wrote
-     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none
-     * (all tables of a partition freeze at the same transaction end:
-     * docs/architecture.md#rules-from-field-reports).
+     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none (all
+     * tables of a partition freeze at the same transaction end: docs/architecture.md#rules-from-field-reports).
      */
     @GuardedBy("lock")
     private int switchPartitionLocked(int partition, List<Region> partitionRegions, long nowMs) {

@@ -29,10 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The manager thread's half of the multi-table engine (docs/architecture.md#the-multi-table-commit-cycle): the shared
- * transaction and its commit cycle.
- * One {@link #runOnce} step: take load replies, open the shared transaction eagerly (or recycle it at 80% of the
- * server timeout), freeze idle clean regions, start a commit when due, stream frozen chunks under the shared label
- * (one load in flight per table), and commit once every chunk of the cut is loaded.
+ * transaction and its commit cycle. One {@link #runOnce} step: take load replies, open the shared transaction eagerly
+ * (or recycle it at 80% of the server timeout), freeze idle clean regions, start a commit when due, stream frozen
+ * chunks under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
  * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
  * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and

@@ -26,20 +26,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single-table load engine of one sink subtask: one transaction stream load per table and flush
- * (docs/exactly-once.md;
- * docs/protocol.md#what-the-official-starrocks-connector-does). At-least-once: a flush (every {@code commitIntervalMs},
- * or {@link #flush()} at a checkpoint) prepares and
- * commits each table's transaction. Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and
- * prepares, returning the prepared labels for Flink state; {@link #requestCommit} and {@link #requestAbort} settle
- * them by label later.
+ * (docs/exactly-once.md; docs/protocol.md#what-the-official-starrocks-connector-does). At-least-once: a flush (every
+ * {@code commitIntervalMs}, or {@link #flush()} at a checkpoint) prepares and commits each table's transaction.
+ * Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and prepares, returning the prepared labels
+ * for Flink state; {@link #requestCommit} and {@link #requestAbort} settle them by label later.
  *
  * <p>Task thread: {@link #write}, {@link #flush}, {@link #prepare}, {@link #checkFailure}. Any thread:
  * {@link #requestCommit}, {@link #requestAbort} (they queue to the manager thread, which does all HTTP work except
  * the loads on the I/O executor). Asynchronous failures are kept (first wins) and rethrown on the next task-thread
  * call and by the next flush or prepare. Unlike the multi-table engine, tables may span databases.
  *
- * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends
- * one classic stream load per table carrying all its buffered rows, under a fresh label
+ * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends one
+ * classic stream load per table carrying all its buffered rows, under a fresh label
  * ({@link io.lockstep.core.label.LabelGenerator#classicLabel}); a retry after a lost reply reuses the label, so the
  * server deduplicates it (docs/protocol.md#labels-and-label-state).
  *

@@ -30,17 +30,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The manager thread's half of the single-table engine: one transaction per table and flush
- * (docs/protocol.md#what-the-official-starrocks-connector-does).
- * Frozen chunks stream into the table's open transaction (begun lazily at its first load; one load in flight per
- * table). A flush takes a cut, loads what it covers, then prepares every open transaction and either commits it
- * (at-least-once) or hands it back as a {@link PreparedTransaction} (exactly-once, checkpoint); chunks frozen after
- * the cut go to the next transactions. Commit and abort of given labels also run here. With
- * {@link LoadMethod#CLASSIC} there is no transaction: nothing loads until a flush's cut (timer, {@code flush()} or
- * memory pressure), then each table's rows up to the cut go out as one classic stream load under a fresh label.
- * With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Doris, exactly-once) likewise nothing loads before a cut (memory
- * pressure or the barrier); each table's rows up to the cut go out as ONE load that is its own pre-committed
- * transaction, labelled {@code ...-{checkpoint}_{flush}}; loaded ones wait in a {@link TwoPhaseEpoch} until the barrier
- * hands the whole epoch out, and are aborted at close or failure if it never does.
+ * (docs/protocol.md#what-the-official-starrocks-connector-does). Frozen chunks stream into the table's open transaction
+ * (begun lazily at its first load; one load in flight per table). A flush takes a cut, loads what it covers, then
+ * prepares every open transaction and either commits it (at-least-once) or hands it back as a
+ * {@link PreparedTransaction} (exactly-once, checkpoint); chunks frozen after the cut go to the next transactions.
+ * Commit and abort of given labels also run here. With {@link LoadMethod#CLASSIC} there is no transaction: nothing
+ * loads until a flush's cut (timer, {@code flush()} or memory pressure), then each table's rows up to the cut go out as
+ * one classic stream load under a fresh label. With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Doris, exactly-once)
+ * likewise nothing loads before a cut (memory pressure or the barrier); each table's rows up to the cut go out as ONE
+ * load that is its own pre-committed transaction, labelled {@code ...-{checkpoint}_{flush}}; loaded ones wait in a
+ * {@link TwoPhaseEpoch} until the barrier hands the whole epoch out, and are aborted at close or failure if it never
+ * does.
  *
  * <p>Threads: everything runs on the manager thread except the {@code submit*} methods (task thread or the Flink
  * committer) and load bodies (I/O threads), which only add to concurrent queues. Manager-only fields need no lock.

@@ -21,17 +21,16 @@ import org.slf4j.LoggerFactory;
  * the next start from N can find what this run left open even if it never completes a checkpoint (which would
  * record its run id in state).
  *
- * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)}
- * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
- * submission, e.g. from a savepoint) walks another. A candidate is taken by an earlier run
- * when its first label exists: a run restored from N names its first transaction, whatever the table, for
- * checkpoint {@code N + 1}, so the label {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} (in the aborter's label
- * scheme; one label per flush: {@code ...-{N+1}_1}) exists for one of its
- * tables (docs/protocol.md#labels-and-label-state: labels of finished transactions are remembered for
- * {@code label_keep_max_second}). A
- * taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after
- * N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is this run's id.
- * A fresh start (no state) keeps a random {@link LabelGenerator#newRunId()}.
+ * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)} for
+ * {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
+ * submission, e.g. from a savepoint) walks another. A candidate is taken by an earlier run when its first label exists:
+ * a run restored from N names its first transaction, whatever the table, for checkpoint {@code N + 1}, so the label
+ * {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} (in the aborter's label scheme; one label per flush:
+ * {@code ...-{N+1}_1}) exists for one of its tables (docs/protocol.md#labels-and-label-state: labels of finished
+ * transactions are remembered for {@code label_keep_max_second}). A taken candidate's labels are handed to the
+ * {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after N are rolled back, committed ones left alone)
+ * and the walk goes on; the first free candidate is this run's id. A fresh start (no state) keeps a random
+ * {@link LabelGenerator#newRunId()}.
  *
  * <p>Only for a fixed target table: with routing by {@code *} the table of an earlier run's first label is not known,
  * so {@code tables} may miss it, and a random run id is taken instead ({@code tables} empty). With a fixed table the

@@ -17,15 +17,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rolls back the transactions an earlier run of an exactly-once sink subtask left open after the checkpoint it is
- * restored from (docs/exactly-once.md#restore;
- * the official connector's lingering-transaction abort: docs/protocol.md#what-the-official-starrocks-connector-does).
+ * restored from (docs/exactly-once.md#restore; the official connector's lingering-transaction abort:
+ * docs/protocol.md#what-the-official-starrocks-connector-does).
  *
- * <p>Labels are derived, not listed (as apache/flink-connector-kafka's
- * {@code TransactionAbortStrategyImpl.PROBING}): for each
- * {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
+ * <p>Labels are derived, not listed (as apache/flink-connector-kafka's {@code TransactionAbortStrategyImpl.PROBING}):
+ * for each {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
  * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (docs/protocol.md#labels-and-label-state);
- * with
- * {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
+ * with {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
  * {@code ...-{n}_1, ...-{n}_2, ...} up to its first unknown flush label, and {@code n} counts as unknown when
  * {@code ...-{n}_1} is. Nothing here ever creates a transaction to find one:
  * <ul>

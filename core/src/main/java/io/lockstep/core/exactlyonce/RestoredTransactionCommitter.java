@@ -11,9 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits the transactions held in a restored checkpoint state, before anything else happens on restore
- * (docs/exactly-once.md#restore): the checkpoint completed, so its prepared data must become
- * visible. Commit is idempotent (docs/protocol.md#the-emulators-state-tables: COMMITTED/VISIBLE answer "already
- * committed", and the client
+ * (docs/exactly-once.md#restore): the checkpoint completed, so its prepared data must become visible. Commit is
+ * idempotent (docs/protocol.md#the-emulators-state-tables: COMMITTED/VISIBLE answer "already committed", and the client
  * settles unclear replies by label state), so a label committed before the failure counts as done.
  *
  * <p>Stateless; any thread.

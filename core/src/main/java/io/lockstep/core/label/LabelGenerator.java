@@ -127,8 +127,8 @@ public final class LabelGenerator {
     }
 
     /**
-     * The label of classic stream load number {@code sequence} for {@code table} (one per table and flush; a retry
-     * of that load reuses it so the server deduplicates, docs/protocol.md#labels-and-label-state).
+     * The label of classic stream load number {@code sequence} for {@code table} (one per table and flush; a retry of
+     * that load reuses it so the server deduplicates, docs/protocol.md#labels-and-label-state).
      *
      * @param sequence &gt;= 0, increasing within a run
      */

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The multi-table engine over the real HTTP client against the embedded StarRocks emulator: two source partitions
- * write interleaved source transactions, each one order plus its items in two tables, while a reader queries
- * committed data in snapshots. The reader must never see an order without all its items, nor items without their
- * order (a commit never contains part of a source transaction: docs/architecture.md#the-multi-table-commit-cycle).
+ * The multi-table engine over the real HTTP client against the embedded StarRocks emulator: two source partitions write
+ * interleaved source transactions, each one order plus its items in two tables, while a reader queries committed data
+ * in snapshots. The reader must never see an order without all its items, nor items without their order (a commit never
+ * contains part of a source transaction: docs/architecture.md#the-multi-table-commit-cycle).
  */
 @Timeout(120)
 class MultiTableEngineEmulatorTest {

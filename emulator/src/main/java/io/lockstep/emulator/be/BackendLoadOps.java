@@ -13,10 +13,9 @@ import java.util.Optional;
 /**
  * The BE's {@code PUT /api/transaction/load} (StarRocks BE {@code TransactionStreamLoadAction}; docs/protocol.md
  * #load-headers, #timeouts-limits-and-concurrency, #multi-table-transactions): one request in flight per channel,
- * identical load parameters across loads,
- * cumulative size limits, and any failure rolls the whole transaction back. Rows are parsed by the data
- * plane's {@link io.lockstep.emulator.load.LoadBodyParser} and accumulated in the channel; data-quality
- * filtering is judged at prepare/commit. Thread-safe.
+ * identical load parameters across loads, cumulative size limits, and any failure rolls the whole transaction back.
+ * Rows are parsed by the data plane's {@link io.lockstep.emulator.load.LoadBodyParser} and accumulated in the channel;
+ * data-quality filtering is judged at prepare/commit. Thread-safe.
  */
 public final class BackendLoadOps {
     private final Backend be;

@@ -15,8 +15,8 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The BE side of one table in one transaction: the planned load parameters (fixed by the first load), the rows
- * received so far and their counters (docs/protocol.md#load-headers, #timeouts-limits-and-concurrency).
+ * The BE side of one table in one transaction: the planned load parameters (fixed by the first load), the rows received
+ * so far and their counters (docs/protocol.md#load-headers, #timeouts-limits-and-concurrency).
  *
  * <p>Two guards: {@link #inFlight} admits one request at a time (a second concurrent request gets
  * TXN_IN_PROCESSING; it is held for a whole request, never across requests); the monitor {@code this} guards
@@ -97,9 +97,9 @@ public final class TableChannel {
     }
 
     /**
-     * Ends the channel's stream at prepare/commit: a carried unterminated CSV record is read as the last record,
-     * as the BE reads the end of its input (docs/protocol.md#data-formats-and-filtered-rows). Call only while holding
-     * the channel.
+     * Ends the channel's stream at prepare/commit: a carried unterminated CSV record is read as the last record, as the
+     * BE reads the end of its input (docs/protocol.md#data-formats-and-filtered-rows). Call only while holding the
+     * channel.
      *
      * @throws LoadFormatException if the parser rejects the request as a whole
      */

@@ -5,8 +5,7 @@ import io.lockstep.emulator.txn.TransactionConfig;
 
 /**
  * Doris FE/BE settings the emulator honours; {@link #defaults()} are Doris'
- * (docs/protocol.md#doris-states-labels-and-timers; FE
- * {@code Config.java}, BE {@code config.h}).
+ * (docs/protocol.md#doris-states-labels-and-timers; FE {@code Config.java}, BE {@code config.h}).
  *
  * @param defaultTimeoutMs     load budget when no {@code timeout} header: {@code stream_load_default_timeout_second}
  *                             = 259 200 s (FE Config; the docs' 600 s is not used, emulator/README.md)

@@ -17,9 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * What the Doris FE answers itself (docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies; FE
- * {@code LoadAction}, {@code RestBaseController},
- * {@code GetStreamLoadState}): the pre-checks and the 307 of {@code _stream_load} and {@code _stream_load_2pc},
- * {@code get_load_state}, {@code health} and {@code backends}. Thread-safe.
+ * {@code LoadAction}, {@code RestBaseController}, {@code GetStreamLoadState}): the pre-checks and the 307 of
+ * {@code _stream_load} and {@code _stream_load_2pc}, {@code get_load_state}, {@code health} and {@code backends}.
+ * Thread-safe.
  *
  * <p>The 307 {@code Location} is {@code http://[user:password@]beHost:bePort<same path>?<original query>}: the
  * caller's Basic credentials as URL userinfo (percent-encoded) unless turned off, and always a {@code ?}, as the

@@ -7,9 +7,9 @@ import io.lockstep.emulator.http.Reply;
 
 /**
  * The Doris FE's REST reply shapes (docs/protocol.md#doris-replies; FE {@code ResponseEntityBuilder},
- * {@code RestBaseResult}): the envelope {@code {"msg","code","data","count"}} with HTTP 200 even for errors
- * (code 0 ok, 1 error, 401 unauthorized, 403 bad request, 404 not found), and the legacy
- * {@code {"status":"FAILED","msg":...}} of the load actions' pre-checks.
+ * {@code RestBaseResult}): the envelope {@code {"msg","code","data","count"}} with HTTP 200 even for errors (code 0 ok,
+ * 1 error, 401 unauthorized, 403 bad request, 404 not found), and the legacy {@code {"status":"FAILED","msg":...}} of
+ * the load actions' pre-checks.
  */
 final class DorisRestResult {
     private DorisRestResult() {

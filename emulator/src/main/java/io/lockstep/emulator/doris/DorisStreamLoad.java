@@ -26,8 +26,7 @@ import java.util.UUID;
 /**
  * The BE's {@code PUT /api/{db}/{table}/_stream_load} in Doris mode: one request is one load transaction (Doris
  * docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies, #doris-states-labels-and-timers; BE
- * {@code stream_load.cpp}, FE {@code loadTxnBegin}/{@code loadTxnCommit}/
- * {@code loadTxnPreCommit}).
+ * {@code stream_load.cpp}, FE {@code loadTxnBegin}/{@code loadTxnCommit}/ {@code loadTxnPreCommit}).
  *
  * <p>Order: Basic auth; exactly one of {@code Content-Length} and {@code Transfer-Encoding: chunked};
  * {@code group_commit}; {@code timeout}; database and table; begin (label syntax, label dedup — a label whose

@@ -14,8 +14,8 @@ import javax.annotation.concurrent.ThreadSafe;
 @ThreadSafe
 public final class Faults {
     /**
-     * Statuses a forced failure may carry: the BE's TStatusCode names (gensrc/thrift/StatusCode.thrift, the
-     * ones docs/protocol.md#the-emulators-state-tables lists), the FE's RestBaseResult statuses and the classic stream
+     * Statuses a forced failure may carry: the BE's TStatusCode names (gensrc/thrift/StatusCode.thrift, the ones
+     * docs/protocol.md#the-emulators-state-tables lists), the FE's RestBaseResult statuses and the classic stream
      * load's statuses.
      */
     public static final Set<String> KNOWN_STATUSES = Set.of("OK", "FAILED", "LABEL_ALREADY_EXISTS",

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The classic {@code _stream_load} reply vocabulary ({@code StreamLoadContext::to_json},
- * docs/protocol.md#starrocks-classic-stream-load):
- * human-text {@code Status} {@code Success}, {@code Publish Timeout}, {@code Label Already Exists} (with
- * {@code ExistingJobStatus}) or {@code Fail}, and the fixed set of counters.
+ * docs/protocol.md#starrocks-classic-stream-load): human-text {@code Status} {@code Success}, {@code Publish Timeout},
+ * {@code Label Already Exists} (with {@code ExistingJobStatus}) or {@code Fail}, and the fixed set of counters.
  */
 public final class ClassicResult {
     public static final String SUCCESS = "Success";

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The FE's generic REST vocabulary ({@code RestBaseResult}, docs/protocol.md#labels-and-label-state): lowercase keys
- * {@code status} ("OK"/"FAILED"), {@code code} ("0"/"1"), {@code msg}, {@code message}. Used by
- * get_load_state, _cancel, 401 replies and generic REST errors.
+ * {@code status} ("OK"/"FAILED"), {@code code} ("0"/"1"), {@code msg}, {@code message}. Used by get_load_state,
+ * _cancel, 401 replies and generic REST errors.
  */
 public final class RestResult {
     private RestResult() {

@@ -5,10 +5,9 @@ import java.util.List;
 
 /**
  * Parses and type-converts one load body for one table, the way a StarRocks BE scanner does
- * (docs/protocol.md#data-formats-and-filtered-rows):
- * CSV (separators, {@code \N} = NULL, every record ends with the row delimiter), JSON (simple mode,
- * {@code strip_outer_array}, {@code jsonpaths}, {@code json_root}), the {@code columns} mapping and {@code __op}.
- * Stateless and thread-safe.
+ * (docs/protocol.md#data-formats-and-filtered-rows): CSV (separators, {@code \N} = NULL, every record ends with the row
+ * delimiter), JSON (simple mode, {@code strip_outer_array}, {@code jsonpaths}, {@code json_root}), the {@code columns}
+ * mapping and {@code __op}. Stateless and thread-safe.
  */
 public interface LoadBodyParser {
 
@@ -23,9 +22,9 @@ public interface LoadBodyParser {
 
     /**
      * Parses one load of a transaction whose loads of one table form one stream
-     * (docs/protocol.md#data-formats-and-filtered-rows, StarRocks docs "Stream Load transaction interface", Limits):
-     * a CSV record not yet ended by the row delimiter waits in {@code carry} for the next load. The default
-     * ignores the carry (every body read on its own).
+     * (docs/protocol.md#data-formats-and-filtered-rows, StarRocks docs "Stream Load transaction interface", Limits): a
+     * CSV record not yet ended by the row delimiter waits in {@code carry} for the next load. The default ignores the
+     * carry (every body read on its own).
      *
      * @param carry the transaction-table's carry, owned by its load channel; updated
      * @throws LoadFormatException as {@link #parse(TableSchema, LoadFormat, byte[])}

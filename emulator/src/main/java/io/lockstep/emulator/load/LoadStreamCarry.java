@@ -8,12 +8,12 @@ import javax.annotation.concurrent.NotThreadSafe;
  * the loads so far (an unterminated record).
  *
  * <p>Why: in a StarRocks transaction the bodies of all loads of one table are one stream
- * (docs/protocol.md#data-formats-and-filtered-rows; the StarRocks docs "Stream Load transaction interface"
- * "Limits"), so a last record without its row delimiter is continued by the first bytes of the next load, and
- * only the end of the stream (prepare/commit) reads what is left as a record. Use one carry per transaction and
- * table with {@link StreamLoadBodyParser#parse(io.lockstep.emulator.catalog.TableSchema, LoadFormat, byte[],
- * LoadStreamCarry)} and {@link StreamLoadBodyParser#finish}. JSON loads never leave a carry: each JSON body is one
- * whole document (BE {@code transaction_stream_load.cpp}).
+ * (docs/protocol.md#data-formats-and-filtered-rows; the StarRocks docs "Stream Load transaction interface" "Limits"),
+ * so a last record without its row delimiter is continued by the first bytes of the next load, and only the end of the
+ * stream (prepare/commit) reads what is left as a record. Use one carry per transaction and table with
+ * {@link StreamLoadBodyParser#parse(io.lockstep.emulator.catalog.TableSchema, LoadFormat, byte[], LoadStreamCarry)} and
+ * {@link StreamLoadBodyParser#finish}. JSON loads never leave a carry: each JSON body is one whole document (BE
+ * {@code transaction_stream_load.cpp}).
  *
  * <p>Not thread-safe: owned by the load channel of one table, which admits one request at a time.
  */

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 import javax.annotation.concurrent.Immutable;
 
 /**
- * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load}
- * (BE {@code transaction_stream_load.cpp} {@code _parse_request}; docs/protocol.md#load-headers,
+ * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load} (BE
+ * {@code transaction_stream_load.cpp} {@code _parse_request}; docs/protocol.md#load-headers,
  * #data-formats-and-filtered-rows).
  *
  * <p>Header values the BE checks fail here with its status and text: {@code strict_mode} other than true/false
@@ -27,8 +27,8 @@ import javax.annotation.concurrent.Immutable;
  * {@code merge_condition}, {@code negative}, compressed payloads and compressed CSV formats) fail with
  * NOT_IMPLEMENTED_ERROR naming the header, so a test never passes by accident.
  *
- * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of
- * one transaction (docs/protocol.md#load-headers, "load request not equal last.").
+ * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of one
+ * transaction (docs/protocol.md#load-headers, "load request not equal last.").
  */
 @Immutable
 public final class StreamLoadFormat implements LoadFormat {
@@ -58,8 +58,8 @@ public final class StreamLoadFormat implements LoadFormat {
 
     /**
      * Doris' {@code merge_type} (docs/protocol.md#doris-endpoints-redirects-and-headers): APPEND (rows upsert; the
-     * delete column may mark deletes),
-     * DELETE (every row deletes its key), MERGE (rows matching the {@code delete} condition delete their key).
+     * delete column may mark deletes), DELETE (every row deletes its key), MERGE (rows matching the {@code delete}
+     * condition delete their key).
      */
     public enum MergeType { APPEND, DELETE, MERGE }
 

@@ -5,8 +5,8 @@ import java.util.Set;
 
 /**
  * States of a multi-table stream load task, spelled as StarRocks spells them
- * (docs/protocol.md#multi-table-transactions, FE {@code StreamLoadMgr}):
- * BEGIN → COMMITING → COMMITED → FINISHED, or → ABORTING → CANCELLED.
+ * (docs/protocol.md#multi-table-transactions, FE {@code StreamLoadMgr}): BEGIN → COMMITING → COMMITED → FINISHED, or →
+ * ABORTING → CANCELLED.
  */
 public enum MultiTaskState {
     BEGIN, COMMITING, COMMITED, FINISHED, ABORTING, CANCELLED;

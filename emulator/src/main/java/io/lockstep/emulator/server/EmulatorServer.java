@@ -10,8 +10,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The two Jetty listeners of the emulator: the FE port and the BE port
- * (docs/protocol.md#redirects-failover-and-probes). Port 0 binds a
- * random free port. Not thread-safe: start and stop from one thread.
+ * (docs/protocol.md#redirects-failover-and-probes). Port 0 binds a random free port. Not thread-safe: start and stop
+ * from one thread.
  */
 public final class EmulatorServer implements AutoCloseable {
     private final Server fe;

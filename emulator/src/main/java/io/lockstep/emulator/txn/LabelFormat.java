@@ -4,8 +4,7 @@ import java.util.regex.Pattern;
 
 /**
  * The FE's label syntax check (docs/protocol.md#labels-and-label-state, StarRocks {@code FeNameFormat.checkLabel};
- * docs/protocol.md#doris-endpoints-redirects-and-headers
- * {@code label}).
+ * docs/protocol.md#doris-endpoints-redirects-and-headers {@code label}).
  */
 public final class LabelFormat {
     /** StarRocks: letters, digits, {@code _} and {@code -}, 1 to 128 characters. */

@@ -7,10 +7,9 @@ import java.util.Set;
  * FE transaction status, with the legal moves between them.
  *
  * <p>Source: StarRocks {@code fe/fe-core/src/main/java/com/starrocks/transaction/TransactionStatus.java}
- * (docs/protocol.md#the-emulators-state-tables). Naming trap kept from StarRocks:
- * {@link #PREPARE} is the open, running transaction (after begin); {@link #PREPARED} is pre-committed
- * (after {@code /api/transaction/prepare}). {@link #UNKNOWN} is never stored: it is what a label the FE does
- * not remember reports.
+ * (docs/protocol.md#the-emulators-state-tables). Naming trap kept from StarRocks: {@link #PREPARE} is the open, running
+ * transaction (after begin); {@link #PREPARED} is pre-committed (after {@code /api/transaction/prepare}).
+ * {@link #UNKNOWN} is never stored: it is what a label the FE does not remember reports.
  */
 public enum TransactionStatus {
     UNKNOWN,

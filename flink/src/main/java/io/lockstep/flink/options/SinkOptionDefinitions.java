@@ -20,11 +20,9 @@ import java.util.regex.Pattern;
  *
  * <p>Names and defaults follow StarRocks' documents: the configuration of the multi-table transaction guide
  * (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/) and, for options it does not define, the
- * StarRocks Flink connector's
- * options (https://docs.starrocks.io/docs/loading/Flink-connector-starrocks/ and, in
+ * StarRocks Flink connector's options (https://docs.starrocks.io/docs/loading/Flink-connector-starrocks/ and, in
  * StarRocks/starrocks-connector-for-apache-flink, {@code StarRocksSinkOptions.java}). Where Lockstep deviates (a range,
- * an unsupported option) the
- * description says so.
+ * an unsupported option) the description says so.
  *
  * <p>Keys under {@link #SINK_PROPERTIES_PREFIX} are passed to the server as stream load headers
  * (the prefix removed, the rest lower-cased); three of them are also catalogue entries because the

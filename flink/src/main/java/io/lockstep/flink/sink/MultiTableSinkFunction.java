@@ -15,10 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The multi-table transaction sink (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/;
- * docs/architecture.md#the-multi-table-commit-cycle): every
- * table a subtask writes in one commit cycle loads under one shared StarRocks transaction, committed every
- * {@code sink.buffer-flush.interval-ms} at source-transaction boundaries, so a source transaction becomes visible in
- * all its tables at once. Input must be keyed by {@code StarRocksRowData::getSourcePartition}.
+ * docs/architecture.md#the-multi-table-commit-cycle): every table a subtask writes in one commit cycle loads under one
+ * shared StarRocks transaction, committed every {@code sink.buffer-flush.interval-ms} at source-transaction boundaries,
+ * so a source transaction becomes visible in all its tables at once. Input must be keyed by
+ * {@code StarRocksRowData::getSourcePartition}.
  *
  * <ul>
  *   <li>{@link #invoke}: data → engine write, {@code transactionEnd=true} → engine txnEnd for the row's partition

@@ -18,12 +18,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The guide's complete example (see {@link DocExampleTest}) with the one change its {@code TxnEvent} needs to be a
- * Flink POJO (public class, fields and
- * no-arg constructor; see {@link DocExampleTest#docTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun}):
+ * Flink POJO (public class, fields and no-arg constructor; see
+ * {@link DocExampleTest#docTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun}):
  * {@code io.lockstep.flink.docexample.publicevent.WriteMultipleTablesWithTransaction}. Its {@code main()} runs on a
- * MiniCluster against the emulator and loads every source transaction of {@code MockTxnEventSource} (4 partitions
- * × 10 transactions of 1 order + 3 items) through the multi-table sink; the bounded job's data is all visible when it
- * ends.
+ * MiniCluster against the emulator and loads every source transaction of {@code MockTxnEventSource} (4 partitions × 10
+ * transactions of 1 order + 3 items) through the multi-table sink; the bounded job's data is all visible when it ends.
  */
 class DocExamplePublicTxnEventIT {
     private static final Path VARIANT = Path.of(

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The complete example of StarRocks' guide "Load data from Apache Flink with multi-table transactions"
  * (https://docs.starrocks.io/ja/docs/loading/Flink_multi_table_transaction/, copied from its Japanese edition, hence
- * the Japanese comments) is {@link WriteMultipleTablesWithTransaction}; that it compiles is proven by {@code mvn
- * test-compile}. These tests pin that the file is the guide's text, that the example's options
- * give the multi-table sink, and what happens when the unchanged example runs.
+ * the Japanese comments) is {@link WriteMultipleTablesWithTransaction}; that it compiles is proven by
+ * {@code mvn test-compile}. These tests pin that the file is the guide's text, that the example's options give the
+ * multi-table sink, and what happens when the unchanged example runs.
  */
 class DocExampleTest {
 
@@ -73,8 +73,8 @@ class DocExampleTest {
 
     /**
      * main() runs unchanged on a MiniCluster against the emulator: it builds the environment, the source, the
-     * assembler, the keyBy, the options and the table properties, gets the real multi-table sink from the factory
-     * and submits the job. The job then fails in the assembler, before any row reaches the sink, because the guide's
+     * assembler, the keyBy, the options and the table properties, gets the real multi-table sink from the factory and
+     * submits the job. The job then fails in the assembler, before any row reaches the sink, because the guide's
      * {@code TxnEvent} is not a Flink POJO (see the finding below); nothing is loaded.
      */
     @Test
@@ -132,12 +132,11 @@ class DocExampleTest {
     }
 
     /**
-     * Finding, not a Lockstep defect: the guide's {@code TxnEvent} is package-private with
-     * package-private fields, so it is not a Flink POJO and the example's
-     * {@code Types.POJO(TxnEvent.class)} (TransactionAssembler.open) throws when the job runs, on
-     * any Flink version. The example compiles unchanged but runs only once {@code TxnEvent}, its
-     * fields and its no-arg constructor are public: {@link DocExamplePublicTxnEventIT} runs that
-     * variant (the guide's text with only this change) and loads every transaction.
+     * Finding, not a Lockstep defect: the guide's {@code TxnEvent} is package-private with package-private fields, so
+     * it is not a Flink POJO and the example's {@code Types.POJO(TxnEvent.class)} (TransactionAssembler.open) throws
+     * when the job runs, on any Flink version. The example compiles unchanged but runs only once {@code TxnEvent}, its
+     * fields and its no-arg constructor are public: {@link DocExamplePublicTxnEventIT} runs that variant (the guide's
+     * text with only this change) and loads every transaction.
      */
     @Test
     void docTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun() {

@@ -14,9 +14,8 @@ import java.util.Objects;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
- * Creates the StarRocks sink for a DataStream job, the documented entry point (the complete
- * example of StarRocks' multi-table transaction guide,
- * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/:
+ * Creates the StarRocks sink for a DataStream job, the documented entry point (the complete example of StarRocks'
+ * multi-table transaction guide, https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/:
  * {@code SinkFunction<DefaultStarRocksRowData> sink = SinkFunctionFactory.createSinkFunction(options)}).
  */
 public final class SinkFunctionFactory {
