@@ -15,6 +15,7 @@ import io.lockstep.emulator.load.StreamLoadBodyParser;
 import io.lockstep.emulator.server.EmulatorServer;
 import io.lockstep.emulator.server.RequestDispatcher;
 import io.lockstep.emulator.server.ServerParts;
+import io.lockstep.emulator.server.SqlAction;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.txn.TransactionConfig;
 import io.lockstep.emulator.txn.TransactionManager;
@@ -151,7 +152,12 @@ public final class StarRocksEmulator implements AutoCloseable {
         parts.tick();
     }
 
-    /** Fault injection. */
+    /** The HTTP SQL API endpoint, e.g. to make it answer like a lagging follower FE ({@link SqlAction#answerStale}). */
+    public SqlAction sql() {
+        return parts.sql();
+    }
+
+    /** Fault injection of this emulator. */
     public Faults faults() {
         return faults;
     }

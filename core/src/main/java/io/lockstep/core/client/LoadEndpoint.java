@@ -55,6 +55,17 @@ final class LoadEndpoint implements AutoCloseable {
         return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
     }
 
+    /**
+     * One HTTP exchange (redirects followed as {@link StarRocksHttp} does), not decoded: for replies that are not one
+     * JSON object (the HTTP SQL API answers newline-delimited JSON).
+     *
+     * @throws IOException when no reply arrived (connection refused, reset, timed out)
+     */
+    StarRocksHttp.HttpReply callRaw(String method, String path, Map<String, String> headers, byte[] body)
+            throws IOException {
+        return http.send(method, path, headers, body, false);
+    }
+
     /** The retry budget of one operation; {@code operation} names it in messages, e.g. "commit of label L". */
     RetryBudget budget(String operation) {
         return new RetryBudget(config, sleeper, metrics, operation);

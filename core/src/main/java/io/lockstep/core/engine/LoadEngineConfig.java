@@ -1,6 +1,7 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.progress.ProgressSettings;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,6 +32,8 @@ public final class LoadEngineConfig {
     private final LoadMethod loadMethod;
     private final Map<String, String> defaultLoadProperties;
     private final Map<String, Map<String, String>> tableLoadProperties;
+    /** Exactly-once mode: job id and progress table; null in at-least-once mode. */
+    private final ProgressSettings progress;
 
     private LoadEngineConfig(Builder b) {
         this.labelPrefix = b.labelPrefix;
@@ -50,6 +53,16 @@ public final class LoadEngineConfig {
         Map<String, Map<String, String>> tables = new HashMap<>();
         b.tableLoadProperties.forEach((k, v) -> tables.put(k, Map.copyOf(v)));
         this.tableLoadProperties = Map.copyOf(tables);
+        this.progress = b.progress;
+    }
+
+    /**
+     * The multi-table exactly-once settings (job id, progress table), or null in at-least-once mode. When set, every
+     * shared transaction also loads the progress rows of the source transactions it covers, and the engine's
+     * database is the progress table's.
+     */
+    public ProgressSettings progress() {
+        return progress;
     }
 
     /** A builder with the documented defaults. */
@@ -172,8 +185,18 @@ public final class LoadEngineConfig {
         private final Map<String, String> defaultLoadProperties = new LinkedHashMap<>(
                 Map.of("format", "json", "strip_outer_array", "true"));
         private final Map<String, Map<String, String>> tableLoadProperties = new HashMap<>();
+        private ProgressSettings progress;
 
         private Builder() {
+        }
+
+        /**
+         * Multi-table exactly-once: commit source positions into {@code value.table()} with the data; default null
+         * (at-least-once). Fixes the database to the progress table's.
+         */
+        public Builder progress(ProgressSettings value) {
+            this.progress = value;
+            return this;
         }
 
         /** Label prefix, default {@code lockstep}; 1..48 characters of {@code [A-Za-z0-9_-]}. */
@@ -304,6 +327,14 @@ public final class LoadEngineConfig {
                 throw new IllegalArgumentException("commitIntervalMs (" + commitIntervalMs + ") must be below 80% of "
                         + "serverTimeoutSeconds (" + serverTimeoutSeconds + " s), or the shared transaction expires "
                         + "on the server before it is committed");
+            }
+            if (progress != null) {
+                if (database != null && !database.equals(progress.table().database())) {
+                    throw new IllegalArgumentException("database '" + database + "' differs from the progress table's "
+                            + "database '" + progress.table().database() + "': the progress rows are loaded in the "
+                            + "same transaction as the data");
+                }
+                database = progress.table().database();
             }
             if (database != null && database.isBlank()) {
                 throw new IllegalArgumentException("database must not be blank (use null to take it from the rows)");

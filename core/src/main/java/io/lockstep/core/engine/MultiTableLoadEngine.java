@@ -7,6 +7,7 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.Objects;
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Any asynchronous failure (load, begin, commit, recycle check) is kept (the first one wins) and rethrown by the
  * next task-thread call and by the next savepoint, so a checkpoint never succeeds after a lost load. Limits kept from
- * the design: at-least-once; one database per engine; atomicity per subtask and per source partition.
+ * the design: one database per engine; atomicity per subtask and per source partition. At-least-once, unless
+ * {@link LoadEngineConfig#progress()} is set: then each commit also loads the committed source positions
+ * ({@link #txnEnd(int, SourcePartition, long)}) into the progress table, and the caller settles earlier runs and
+ * drops replayed source transactions first ({@code io.lockstep.core.progress.ProgressOpening}).
  */
 public final class MultiTableLoadEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MultiTableLoadEngine.class);
@@ -160,12 +164,38 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * @throws LoadEngineException if the engine failed earlier
      */
     public void txnEnd(int partition) {
+        txnEnd(partition, null, -1L);
+    }
+
+    /**
+     * Task thread, multi-table exactly-once mode: like {@link #txnEnd(int)}, also recording that the source
+     * transaction at {@code position} of {@code source} ended; the commit that makes its rows visible also loads
+     * that position into the progress table ({@link LoadEngineConfig#progress()}). The caller checks that positions
+     * grow ({@code io.lockstep.core.progress.PositionGate}).
+     *
+     * @param source   the source partition the transaction came from; null when positions are not tracked
+     * @param position its source position, &gt;= 0 (ignored when {@code source} is null)
+     * @throws LoadEngineException      if the engine failed earlier
+     * @throws IllegalArgumentException if a source is given while the engine tracks no positions, or the position
+     *                                  is negative
+     */
+    public void txnEnd(int partition, SourcePartition source, long position) {
+        if (source != null && (config.progress() == null || position < 0)) {
+            throw new IllegalArgumentException(config.progress() == null
+                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once "
+                            + "(no progress table configured)"
+                    : "transaction end of " + source + " has position " + position + ": expected >= 0");
+        }
+        if (source == null && config.progress() != null) {
+            throw new IllegalArgumentException("transaction end of partition " + partition + " has no source "
+                    + "position: the exactly-once engine commits one for every source transaction");
+        }
         checkUsable("transaction end of partition " + partition);
         // Above the soft limit a transaction end switches at once: batching inside the mini interval must not let
         // whole transactions pile up in an active chunk until a writer blocks mid-transaction, when nothing of that
         // partition could be frozen any more (the partition is unclean) and no load could drain the buffer.
         long miniIntervalMs = budget.underPressure() ? 0 : config.miniIntervalMs();
-        if (regions.txnEnd(partition, ticker.nowMs(), miniIntervalMs) > 0) {
+        if (regions.txnEnd(partition, source, position, ticker.nowMs(), miniIntervalMs) > 0) {
             managerThread.wake();
         }
     }

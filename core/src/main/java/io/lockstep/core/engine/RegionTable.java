@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.Chunk;
 import io.lockstep.core.buffer.Region;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.progress.SourcePartition;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,6 +54,16 @@ final class RegionTable {
     @GuardedBy("lock")
     private final TreeMap<Long, Long> endsByFreezeSequence = new TreeMap<>();
 
+    /**
+     * Exactly-once mode: the highest source position per (source, source partition) whose transaction ended on an
+     * engine partition but is not yet covered by a freeze, by engine partition.
+     */
+    @GuardedBy("lock")
+    private final Map<Integer, Map<SourcePartition, Long>> positionsNotFrozen = new HashMap<>();
+    /** Exactly-once mode: those positions by the freeze sequence that covers them; a commit up to a cut takes them. */
+    @GuardedBy("lock")
+    private final TreeMap<Long, Map<SourcePartition, Long>> positionsByFreezeSequence = new TreeMap<>();
+
     /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
     void write(RegionKey key, byte[] row, long nowMs) {
         lock.lock();
@@ -98,8 +109,22 @@ final class RegionTable {
      * @return chunks frozen
      */
     int txnEnd(int partition, long nowMs, long miniIntervalMs) {
+        return txnEnd(partition, null, -1L, nowMs, miniIntervalMs);
+    }
+
+    /**
+     * Task thread, exactly-once mode: like {@link #txnEnd(int, long, long)}, also recording that the source
+     * transaction at {@code position} of {@code source} ended; a commit whose cut covers the freeze of this end
+     * carries the position into the progress table.
+     *
+     * @param source null when positions are not tracked
+     */
+    int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs) {
         lock.lock();
         try {
+            if (source != null) {
+                positionsNotFrozen.computeIfAbsent(partition, p -> new HashMap<>()).merge(source, position, Math::max);
+            }
             List<Region> partitionRegions = regionsByPartition.getOrDefault(partition, List.of());
             for (Region region : partitionRegions) {
                 region.markClean();
@@ -169,6 +194,10 @@ final class RegionTable {
         if (ends != null) {
             endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
         }
+        Map<SourcePartition, Long> positions = positionsNotFrozen.remove(partition);
+        if (positions != null) {
+            mergePositionsLocked(lastFreezeSequence, positions);
+        }
         return frozen;
     }
 
@@ -198,10 +227,20 @@ final class RegionTable {
                 endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
             }
             endsNotFrozen.clear();
+            for (Map<SourcePartition, Long> positions : positionsNotFrozen.values()) {
+                mergePositionsLocked(lastFreezeSequence, positions);
+            }
+            positionsNotFrozen.clear();
             return lastFreezeSequence;
         } finally {
             lock.unlock();
         }
+    }
+
+    @GuardedBy("lock")
+    private void mergePositionsLocked(long sequence, Map<SourcePartition, Long> positions) {
+        Map<SourcePartition, Long> at = positionsByFreezeSequence.computeIfAbsent(sequence, s -> new HashMap<>());
+        positions.forEach((source, position) -> at.merge(source, position, Math::max));
     }
 
     @GuardedBy("lock")
@@ -368,6 +407,25 @@ final class RegionTable {
         }
     }
 
+    /**
+     * Manager thread, at a commit (exactly-once mode): removes and returns the highest source position per (source,
+     * source partition) of the transaction ends covered by chunks of sequence at most {@code cutSequence}.
+     */
+    Map<SourcePartition, Long> takePositionsCovered(long cutSequence) {
+        lock.lock();
+        try {
+            Map<Long, Map<SourcePartition, Long>> covered = positionsByFreezeSequence.headMap(cutSequence, true);
+            Map<SourcePartition, Long> positions = new HashMap<>();
+            for (Map<SourcePartition, Long> at : covered.values()) {
+                at.forEach((source, position) -> positions.merge(source, position, Math::max));
+            }
+            covered.clear();
+            return positions;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Manager thread, after a commit: ends the tracker's cycle. */
     void resetTracker() {
         lock.lock();
@@ -393,6 +451,8 @@ final class RegionTable {
             tracker.clear();
             endsNotFrozen.clear();
             endsByFreezeSequence.clear();
+            positionsNotFrozen.clear();
+            positionsByFreezeSequence.clear();
             return bytes;
         } finally {
             lock.unlock();

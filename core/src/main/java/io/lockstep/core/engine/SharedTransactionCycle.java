@@ -10,6 +10,11 @@ import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.progress.ProgressClock;
+import io.lockstep.core.progress.ProgressRow;
+import io.lockstep.core.progress.ProgressSettings;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.ArrayList;
@@ -56,6 +61,8 @@ final class SharedTransactionCycle {
     private final Runnable wakeManager;
     private final Supplier<String> database;
     private final Ticker ticker;
+    /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
+    private final java.time.Clock wallClock = java.time.Clock.systemUTC();
     /**
      * Row bytes one load takes at most (more only when a single chunk is larger): a load's body is a copy of its
      * chunks, held next to them until the reply, so this bounds the heap a load adds to the buffered bytes:
@@ -274,10 +281,17 @@ final class SharedTransactionCycle {
         if (state != SharedTransactionState.DRAINING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
             return false;
         }
+        Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
+                : regions.takePositionsCovered(cutSequence);
         if (!dataLoaded) {
-            client.rollback(txn); // nothing reached the label: a commit would fail with "no data"
+            // nothing reached the label: a commit would fail with "no data"; positions of data-less source
+            // transactions are not worth a commit (replaying them loads nothing)
+            client.rollback(txn);
             metrics.counter(MetricNames.ROLLBACKS).inc();
         } else {
+            if (config.progress() != null) {
+                loadProgress(positions);
+            }
             moveTo(SharedTransactionState.COMMITTING);
             // from here the client settles the outcome (label-state query); never roll back after a commit attempt
             txnMayBeOpen = false;
@@ -297,6 +311,27 @@ final class SharedTransactionCycle {
         completeSavepoints();
         ensureTransaction(nowMs); // eager: the next label is open before any further load
         return true;
+    }
+
+    /**
+     * Exactly-once mode, manager thread, just before the commit: loads into the progress table, under the shared
+     * label, one row per (job id, source, source partition) this commit covers, with its highest position, and this
+     * run's registration row with the cycle, so data, positions and the run's last committed cycle become visible
+     * together or not at all.
+     */
+    private void loadProgress(Map<SourcePartition, Long> positions) throws TransactionException {
+        ProgressSettings progress = config.progress();
+        String committedAt = ProgressClock.format(wallClock.instant());
+        List<ProgressRow> rows = new ArrayList<>();
+        positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
+                source.partition(), position, labels.runId(), txn.label(), committedAt)));
+        rows.add(new ProgressRow(progress.jobId(), ProgressTable.runSource(labels.runId()), config.subtaskIndex(),
+                cycle, labels.runId(), txn.label(), committedAt));
+        String table = progress.table().table();
+        byte[] body = ProgressTable.body(rows);
+        client.load(txn, table, body, ProgressTable.LOAD_PROPERTIES);
+        metrics.tableCounter(MetricNames.LOADS, txn.database(), table).inc();
+        metrics.tableCounter(MetricNames.LOADED_ROWS, txn.database(), table).inc(rows.size());
     }
 
     private void completeSavepoints() {

@@ -18,6 +18,16 @@ public final class MetricNames {
      * visible; an empty source transaction counts at the commit after its end.
      */
     public static final String SOURCE_TRANSACTIONS_COMMITTED = "sourceTransactionsCommitted";
+    /**
+     * Counter, multi-table exactly-once mode: source transactions dropped because their position is at or below the
+     * committed position of their source partition (a replay after a restart).
+     */
+    public static final String SOURCE_TRANSACTIONS_SKIPPED = "sourceTransactionsSkipped";
+    /**
+     * Counter, multi-table exactly-once mode: shared transactions of earlier runs settled at open (rolled back, or
+     * waited for until visible).
+     */
+    public static final String SETTLED_TRANSACTIONS = "settledTransactions";
     /** Counter: transactions rolled back. */
     public static final String ROLLBACKS = "rollbacks";
     /** Histogram: commit call latency, ms. */

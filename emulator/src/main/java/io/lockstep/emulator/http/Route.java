@@ -6,7 +6,8 @@ import java.util.Locale;
  * A parsed request path (docs/protocol.md#starrocks-transaction-stream-load).
  *
  * @param kind  which endpoint
- * @param op    transaction op as sent (for {@link Kind#TRANSACTION}) or admin action (for {@link Kind#FAULT})
+ * @param op    transaction op as sent (for {@link Kind#TRANSACTION}), admin action (for {@link Kind#FAULT}) or
+ *              catalog name (for {@link Kind#SQL})
  * @param db    database path segment, or null
  * @param table table path segment, or null
  */
@@ -14,7 +15,7 @@ public record Route(Kind kind, String op, String db, String table) {
 
     /** The endpoints. */
     public enum Kind {
-        TRANSACTION, STREAM_LOAD, LOAD_STATE, CANCEL, HEALTH, ERROR_LOG, QUERY, FAULT, UNKNOWN
+        TRANSACTION, STREAM_LOAD, LOAD_STATE, CANCEL, HEALTH, ERROR_LOG, QUERY, SQL, FAULT, UNKNOWN
     }
 
     /** Parses a path; unknown shapes give {@link Kind#UNKNOWN}. */
@@ -23,6 +24,14 @@ public record Route(Kind kind, String op, String db, String table) {
         // p[0] is "" (leading slash)
         if (p.length < 3 || !"api".equals(p[1])) {
             return new Route(Kind.UNKNOWN, null, null, null);
+        }
+        // HTTP SQL API: /api/v1/catalogs/{catalog}/databases/{db}/sql and /api/v1/catalogs/{catalog}/sql
+        if (p.length == 8 && "v1".equals(p[2]) && "catalogs".equals(p[3]) && "databases".equals(p[5])
+                && "sql".equals(p[7])) {
+            return new Route(Kind.SQL, p[4], p[6], null);
+        }
+        if (p.length == 6 && "v1".equals(p[2]) && "catalogs".equals(p[3]) && "sql".equals(p[5])) {
+            return new Route(Kind.SQL, p[4], null, null);
         }
         if (p.length == 4 && "transaction".equals(p[2])) {
             return new Route(Kind.TRANSACTION, p[3], null, null);

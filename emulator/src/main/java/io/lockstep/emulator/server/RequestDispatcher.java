@@ -93,6 +93,8 @@ public final class RequestDispatcher implements RequestHandler {
         switch (route.kind()) {
             case QUERY:
                 return query(req);
+            case SQL:
+                return sql(req, route);
             case FAULT:
                 return parts.faultAdmin.handle(route.op(), req);
             case TRANSACTION:
@@ -224,6 +226,14 @@ public final class RequestDispatcher implements RequestHandler {
         }
     }
 
+    private Reply sql(ServerRequest req, Route route) {
+        try {
+            return parts.sql.execute(route.op(), route.db(), req.body());
+        } catch (IOException e) {
+            return RestResult.failed(400, "Cannot read the request body: " + e.getMessage());
+        }
+    }
+
     private Reply errorLog(ServerRequest req) {
         String file = req.query("file");
         if (file == null) {
@@ -244,6 +254,7 @@ public final class RequestDispatcher implements RequestHandler {
                 return "GET".equals(method);
             case CANCEL:
             case QUERY:
+            case SQL:
             case FAULT:
                 return "POST".equals(method);
             default:

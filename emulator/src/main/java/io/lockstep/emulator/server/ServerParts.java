@@ -24,6 +24,7 @@ public final class ServerParts {
     final ClassicStreamLoad classic;
     final MultiTableService multi;
     final QueryAction query;
+    final SqlAction sql;
     final FaultAdminAction faultAdmin;
     final IdleTransactionCleaner idleCleaner;
     final TransactionList transactionList;
@@ -38,9 +39,15 @@ public final class ServerParts {
         this.beLoads = new BackendLoadOps(backend, beTransactions);
         this.classic = new ClassicStreamLoad(backend);
         this.query = new QueryAction(store);
+        this.sql = new SqlAction(store, backend.catalog());
         this.faultAdmin = new FaultAdminAction(faults);
         this.idleCleaner = new IdleTransactionCleaner(backend);
         this.transactionList = new TransactionList(backend);
+    }
+
+    /** The HTTP SQL API (e.g. to simulate a lagging follower FE). */
+    public SqlAction sql() {
+        return sql;
     }
 
     public MultiTableService multi() {

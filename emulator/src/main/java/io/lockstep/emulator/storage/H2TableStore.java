@@ -350,8 +350,10 @@ public final class H2TableStore implements TableStore {
         ResultSetMetaData meta = rs.getMetaData();
         int count = meta.getColumnCount();
         List<String> columns = new ArrayList<>(count);
+        List<String> types = new ArrayList<>(count);
         for (int i = 1; i <= count; i++) {
             columns.add(meta.getColumnLabel(i));
+            types.add(starRocksTypeName(meta, i));
         }
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {
@@ -369,7 +371,33 @@ public final class H2TableStore implements TableStore {
             }
             rows.add(Collections.unmodifiableList(Arrays.asList(row)));
         }
-        return new QueryResult(List.copyOf(columns), Collections.unmodifiableList(rows));
+        return new QueryResult(List.copyOf(columns), List.copyOf(types), Collections.unmodifiableList(rows));
+    }
+
+    /**
+     * The StarRocks name of a result column's type, as the HTTP SQL API's {@code meta} line prints it (StarRocks
+     * docs {@code docs/en/sql-reference/http_sql_api.md}: {@code int(11)}, {@code decimal64(10, 2)}, {@code varchar},
+     * {@code datetime}).
+     */
+    private static String starRocksTypeName(ResultSetMetaData meta, int column) throws SQLException {
+        switch (meta.getColumnType(column)) {
+            case java.sql.Types.TINYINT: return "tinyint(4)";
+            case java.sql.Types.SMALLINT: return "smallint(6)";
+            case java.sql.Types.INTEGER: return "int(11)";
+            case java.sql.Types.BIGINT: return "bigint(20)";
+            case java.sql.Types.NUMERIC:
+            case java.sql.Types.DECIMAL:
+                int precision = meta.getPrecision(column);
+                return (precision <= 18 ? "decimal64(" : "decimal128(") + precision + ", " + meta.getScale(column) + ")";
+            case java.sql.Types.REAL:
+            case java.sql.Types.FLOAT: return "float";
+            case java.sql.Types.DOUBLE: return "double";
+            case java.sql.Types.BOOLEAN: return "boolean";
+            case java.sql.Types.DATE: return "date";
+            case java.sql.Types.TIMESTAMP: return "datetime";
+            case java.sql.Types.CHAR: return "char(" + meta.getPrecision(column) + ")";
+            default: return "varchar";
+        }
     }
 
     private static String abbreviate(String sql) {

@@ -86,9 +86,13 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<SinkSemantic> SINK_SEMANTIC = SinkOption
             .typedOption("sink.semantic", "Enum (at-least-once, exactly-once)", SinkSemantic::fromOptionValue)
             .defaultValue(SinkSemantic.AT_LEAST_ONCE)
-            .description("Delivery guarantee. `exactly-once` uses two-phase commit with Flink "
-                    + "checkpoints (one transaction per table per checkpoint, committed when the "
-                    + "checkpoint completes); multi-table mode supports only `at-least-once`.");
+            .description("Delivery guarantee. Single-table mode: `exactly-once` uses two-phase commit with "
+                    + "Flink checkpoints (one transaction per table per checkpoint, committed when the "
+                    + "checkpoint completes). Multi-table mode: `exactly-once` commits each source partition's "
+                    + "highest source position into a progress table in the same shared transaction as the "
+                    + "data, and after a restart drops every source transaction at or below it; it needs "
+                    + "`sink.transaction.multi-table.job-id`, a fixed `database-name`, and rows that carry "
+                    + "`getSource()` and `getSourcePosition()`. See docs/exactly-once.md.");
 
     /**
      * Longest accepted label prefix; StarRocks labels are at most 128 characters
@@ -111,8 +115,31 @@ public final class SinkOptionDefinitions {
             .description("Multi-table atomic transactions: all tables written in one commit cycle "
                     + "share one StarRocks transaction label and become visible together; commits "
                     + "happen only at source-transaction ends (`transactionEnd`). Requires "
-                    + "`sink.version` = `V2` and `sink.semantic` = `at-least-once`; cannot be combined "
+                    + "`sink.version` = `V2`; `sink.semantic` selects at-least-once (default) or exactly-once "
+                    + "through the progress table; cannot be combined "
                     + "with `sink.properties.enable_merge_commit` = `true`.");
+
+    /** Longest accepted job id: it is part of the progress table's key and of derived labels. */
+    public static final int JOB_ID_MAX_LENGTH = 64;
+
+    public static final SinkOption<String> MULTI_TABLE_JOB_ID = SinkOption
+            .patternOption("sink.transaction.multi-table.job-id",
+                    Pattern.compile("^[-\\w]{1," + JOB_ID_MAX_LENGTH + "}$"),
+                    "expected 1 to " + JOB_ID_MAX_LENGTH + " characters, only letters, digits, '_' and '-'")
+            .description("Multi-table exactly-once: the name under which this job's committed source positions "
+                    + "are kept in the progress table (1 to 64 characters: letters, digits, `_`, `-`). Required in "
+                    + "that mode and without a default: two jobs sharing an id would drop each other's source "
+                    + "transactions. Keep it across restarts, restores and rescales of the same job; a second "
+                    + "job running with the same id is refused. See docs/exactly-once.md.");
+
+    public static final SinkOption<String> MULTI_TABLE_PROGRESS_TABLE = SinkOption
+            .patternOption("sink.transaction.multi-table.progress-table", Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,63}$"),
+                    "expected a table name of 1 to 64 characters: letters, digits and '_', not starting with a digit")
+            .defaultValue("lockstep_progress")
+            .description("Multi-table exactly-once: the progress table (PRIMARY KEY) in `database-name` that each "
+                    + "shared transaction also loads, one row per (job id, source, source partition) with the "
+                    + "highest committed position. It must exist before the job starts; its DDL is in "
+                    + "docs/exactly-once.md and in the error shown when it is missing.");
 
     public static final SinkOption<Long> MULTI_TABLE_BUFFER_SIZE_BYTES = SinkOption
             .longOption("sink.transaction.multi-table.buffer-size", 1, Long.MAX_VALUE)
@@ -245,7 +272,7 @@ public final class SinkOptionDefinitions {
     public static final List<SinkOption<?>> ALL = List.of(
             JDBC_URL, LOAD_URL, DATABASE_NAME, TABLE_NAME, USERNAME, PASSWORD,
             SINK_VERSION, SINK_SEMANTIC, LABEL_PREFIX,
-            MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES,
+            MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES, MULTI_TABLE_JOB_ID, MULTI_TABLE_PROGRESS_TABLE,
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
             MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,

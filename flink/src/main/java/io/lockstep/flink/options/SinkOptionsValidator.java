@@ -4,6 +4,7 @@ import static io.lockstep.flink.options.SinkOptionDefinitions.BUFFER_FLUSH_INTER
 import static io.lockstep.flink.options.SinkOptionDefinitions.DATABASE_NAME;
 import static io.lockstep.flink.options.SinkOptionDefinitions.MERGE_COMMIT_ENABLED;
 import static io.lockstep.flink.options.SinkOptionDefinitions.MULTI_TABLE_ENABLED;
+import static io.lockstep.flink.options.SinkOptionDefinitions.MULTI_TABLE_JOB_ID;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_SEMANTIC;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_TARGET;
@@ -26,9 +27,9 @@ import java.util.TreeMap;
  * looks missing), then required options, then each value, then the stream load headers, then the
  * rules between options:
  * <ul>
- *   <li>multi-table mode requires {@code sink.version = V2} and {@code sink.semantic =
- *       at-least-once}, and rejects {@code sink.properties.enable_merge_commit = true} (the limitations of
- *       https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/);</li>
+ *   <li>multi-table mode requires {@code sink.version = V2}; with {@code sink.semantic = exactly-once}
+ *       it needs {@code sink.transaction.multi-table.job-id} and a fixed {@code database-name}; it rejects
+ *       {@code sink.properties.enable_merge_commit = true} (the limitations of https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/);</li>
  *   <li>merge commit is rejected in single-table mode too (Lockstep loads through transaction
  *       stream load, which ignores the header: docs/protocol.md#load-headers);</li>
  *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
@@ -195,10 +196,8 @@ public final class SinkOptionsValidator {
                         + version + "': 'sink.transaction.multi-table.enabled' = 'true' requires "
                         + "'sink.version' = 'V2' (the transaction stream load sink)");
             }
-            if (semantic != SinkSemantic.AT_LEAST_ONCE) {
-                throw new InvalidSinkOptionException(SINK_SEMANTIC.key(), "Invalid sink option 'sink.semantic' = '"
-                        + semantic.optionValue() + "': 'sink.transaction.multi-table.enabled' = 'true' "
-                        + "supports only 'at-least-once'");
+            if (semantic == SinkSemantic.EXACTLY_ONCE) {
+                checkMultiTableExactlyOnce(options);
             }
             if (mergeCommit) {
                 throw new InvalidSinkOptionException(MERGE_COMMIT_ENABLED.key(), "Invalid sink option "
@@ -214,7 +213,8 @@ public final class SinkOptionsValidator {
                     + "Lockstep (transaction stream load ignores it); expected 'false' or no value");
         }
         // Doris at-least-once commits each load by itself: its timeout bounds one load, not a commit cycle
-        if (semantic == SinkSemantic.AT_LEAST_ONCE && target == SinkTarget.STARROCKS) {
+        // multi-table exactly-once commits on the same timer as at-least-once (checkpoints only add commits)
+        if ((semantic == SinkSemantic.AT_LEAST_ONCE || multiTable) && target == SinkTarget.STARROCKS) {
             int timeoutSeconds = STREAM_LOAD_TIMEOUT_SECONDS.valueIn(options);
             long intervalMs = BUFFER_FLUSH_INTERVAL_MS.valueIn(options);
             if (timeoutSeconds * 1000L <= intervalMs) {
@@ -226,6 +226,27 @@ public final class SinkOptionsValidator {
                         + "transactions before they are committed; expected at least "
                         + (intervalMs / 1000 + 1) + " seconds, or a shorter interval");
             }
+        }
+    }
+
+    /**
+     * Multi-table exactly-once: an explicit job id (a default would let two jobs drop each other's source
+     * transactions) and a fixed database (the progress table lives in the transaction's one database).
+     */
+    private static void checkMultiTableExactlyOnce(Map<String, String> options) {
+        if (!options.containsKey(MULTI_TABLE_JOB_ID.key())) {
+            throw new InvalidSinkOptionException(MULTI_TABLE_JOB_ID.key(), "Missing sink option '"
+                    + MULTI_TABLE_JOB_ID.key() + "': 'sink.semantic' = 'exactly-once' with "
+                    + "'sink.transaction.multi-table.enabled' = 'true' keeps committed source positions under a job "
+                    + "id that has no default (two jobs on a shared default would drop each other's transactions); "
+                    + "set a name that stays the same across restarts of this job, e.g. 'orders-to-shop'");
+        }
+        String database = DATABASE_NAME.valueIn(options);
+        if (WILDCARD.equals(database)) {
+            throw new InvalidSinkOptionException(DATABASE_NAME.key(), "Invalid sink option 'database-name' = '*' "
+                    + "with 'sink.semantic' = 'exactly-once' and 'sink.transaction.multi-table.enabled' = 'true': "
+                    + "the progress table is loaded in the same transaction as the data, and a StarRocks "
+                    + "transaction covers one database; expected the fixed database name ('table-name' may stay '*')");
         }
     }
 

@@ -1,10 +1,28 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.client.Sleeper;
+import io.lockstep.core.client.StarRocksSqlClient;
+import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.MultiTableLoadEngine;
 import io.lockstep.flink.options.InvalidSinkOptionException;
+import io.lockstep.core.progress.CommittedPositions;
+import io.lockstep.core.progress.PositionGate;
+import io.lockstep.core.progress.ProgressOpening;
+import io.lockstep.core.progress.ProgressSettings;
+import io.lockstep.core.progress.ProgressStore;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.progress.RunIds;
+import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.options.SinkSemantic;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -31,8 +49,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #close()}: rolls back the open shared transaction (at-least-once: the data is replayed from the
  *       last checkpoint) within the engine's close timeout; never hangs.</li>
  * </ul>
- * At-least-once; no operator state: every checkpoint commits, and a restart replays from it under a fresh run
- * identity, so its labels never collide with the failed attempt's.
+ * {@code sink.semantic=at-least-once}: no operator state; every checkpoint commits, and a restart replays from it
+ * under a fresh run identity, so its labels never collide with the failed attempt's.
+ *
+ * <p>{@code sink.semantic=exactly-once} (docs/exactly-once.md): rows carry their source and source position; each
+ * shared transaction also loads the positions it covers into the progress table. {@link #open} first settles what
+ * earlier runs of the job id left open or in flight, registers this run and reads the committed positions
+ * ({@link ProgressOpening}); source transactions at or below them are dropped ({@link PositionGate}). Run ids go
+ * into union list state at every checkpoint.
  *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads.
  *
@@ -42,6 +66,12 @@ import org.slf4j.LoggerFactory;
 public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(MultiTableSinkFunction.class);
+    /** Longest wait for an earlier run's open label to show whether its writer is alive, ms. */
+    static final long MAX_LIVE_WRITER_GRACE_MS = 30_000;
+    /** Longest wait for a COMMITTED label of an earlier run (or this run's registration) to become VISIBLE, ms. */
+    static final long VISIBLE_TIMEOUT_MS = 120_000;
+    /** Longest wait for the progress rows read through the HTTP SQL API to show this run's registration, ms. */
+    static final long READ_TIMEOUT_MS = 60_000;
 
     private final StarRocksSinkOptions options;
     private final RowRouting routing;
@@ -49,6 +79,10 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private transient SinkRuntime runtime;
     private transient MultiTableLoadEngine engine;
     private transient RowDispatcher dispatcher;
+    /** Exactly-once mode: run ids of every subtask (union list state: a restore shows all of them). Task thread. */
+    private transient ListState<String> runIdState;
+    /** The checkpoint this attempt restored, or -1 (set in initializeState, before open). Task thread. */
+    private transient long restoredCheckpointId = -1;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
@@ -66,11 +100,22 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     @Override
     public void open(OpenContext openContext) throws Exception {
         SinkSettings settings = SinkSettings.from(options);
-        runtime = SinkRuntime.open(settings, getRuntimeContext());
+        boolean exactlyOnce = settings.isMultiTableExactlyOnce();
+        String runId = null;
+        if (exactlyOnce) {
+            RuntimeContext context = getRuntimeContext();
+            runId = RunIds.newRunId(RunIds.attemptKey(context.getJobInfo().getJobId().toString(),
+                    restoredCheckpointId, context.getTaskInfo().getAttemptNumber()));
+        }
+        runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
+        PositionGate gate = null;
         try {
-            engine = MultiTableLoadEngine.start(settings.engineConfig(runtime.subtaskIndex(), runtime.runId()),
-                    runtime.client(), runtime.metrics());
-        } catch (RuntimeException e) {
+            LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
+            if (exactlyOnce) {
+                gate = new PositionGate(settleAndRead(settings, config), runtime.metrics());
+            }
+            engine = MultiTableLoadEngine.start(config, runtime.client(), runtime.metrics());
+        } catch (Exception e) {
             runtime.close();
             runtime = null;
             throw e;
@@ -87,7 +132,36 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
             public void txnEnd(int partition) {
                 e.txnEnd(partition);
             }
-        });
+
+            @Override
+            public void txnEnd(int partition, SourcePartition source, long position) {
+                e.txnEnd(partition, source, position);
+            }
+        }, gate);
+    }
+
+    /**
+     * Exactly-once mode: settles what earlier runs of this job left open or in flight, registers this run and reads
+     * the committed positions ({@link ProgressOpening}).
+     */
+    private CommittedPositions settleAndRead(SinkSettings settings, LoadEngineConfig config) throws Exception {
+        ProgressSettings progress = config.progress();
+        try (StarRocksSqlClient sql = new StarRocksSqlClient(settings.clientConfig(), runtime.metrics())) {
+            ProgressOpening.Params params = new ProgressOpening.Params(progress.jobId(), config.labelPrefix(),
+                    runtime.subtaskIndex(), runtime.runId(), config.serverTimeoutSeconds(),
+                    ProgressTable.LOAD_PROPERTIES, liveWriterGraceMs(config.commitIntervalMs()),
+                    VISIBLE_TIMEOUT_MS, READ_TIMEOUT_MS);
+            return new ProgressOpening(runtime.client(), new ProgressStore(sql, progress.table()), params,
+                    Sleeper.SYSTEM, Clock.systemUTC(), runtime.metrics()).open().positions();
+        }
+    }
+
+    /**
+     * How long an open label of an earlier run is watched before it is rolled back: a live writer commits within
+     * a commit interval, so one interval plus a second; at most {@value #MAX_LIVE_WRITER_GRACE_MS} ms.
+     */
+    static long liveWriterGraceMs(long commitIntervalMs) {
+        return Math.min(MAX_LIVE_WRITER_GRACE_MS, commitIntervalMs + 1_000);
     }
 
     @Override
@@ -95,10 +169,23 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         dispatcher.dispatch(value);
     }
 
-    /** No state to restore: at-least-once commits everything at each checkpoint. */
+    /**
+     * At-least-once: no state (every checkpoint commits everything). Exactly-once: the run ids of every subtask, in
+     * union list state, and the restored checkpoint id, which goes into this attempt's run ids.
+     */
     @Override
-    public void initializeState(FunctionInitializationContext context) {
-        if (context.isRestored()) {
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        restoredCheckpointId = context.getRestoredCheckpointId().orElse(-1L);
+        if (options.getSemantic() == SinkSemantic.EXACTLY_ONCE) {
+            runIdState = context.getOperatorStateStore().getUnionListState(
+                    new ListStateDescriptor<>("lockstep-multi-table-run-ids", String.class));
+            if (context.isRestored()) {
+                List<String> restored = new ArrayList<>();
+                runIdState.get().forEach(restored::add);
+                LOG.info("multi-table exactly-once sink restored from checkpoint {}: earlier run ids {}; their "
+                        + "shared transactions are settled at open", restoredCheckpointId, restored);
+            }
+        } else if (context.isRestored()) {
             LOG.info("multi-table sink restored: rows after the last checkpoint are replayed (at-least-once)");
         }
     }
@@ -112,6 +199,9 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         savepoint("checkpoint " + context.getCheckpointId());
+        if (runIdState != null) {
+            runIdState.update(List.of(runtime.runId()));
+        }
     }
 
     /** End of bounded input: loads and commits everything buffered. */

@@ -1,7 +1,10 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.data.StarRocksRowData;
+import io.lockstep.core.progress.PositionGate;
+import io.lockstep.core.progress.SourcePartition;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import javax.annotation.concurrent.NotThreadSafe;
 
 /**
@@ -10,7 +13,9 @@ import javax.annotation.concurrent.NotThreadSafe;
  * partition, after its data. A row may carry data and the end, or only the end ({@code getRow()} null or empty).
  *
  * <p>Multi-table mode needs each row's source partition: a row with {@code sourcePartition < 0} is refused with a
- * message explaining the keyBy contract. Single-table modes ignore partitions and transaction ends (each flush
+ * message explaining the keyBy contract. In the multi-table exactly-once mode each row's source and position go
+ * through a {@link PositionGate} first: replayed source transactions (at or below the committed position) are
+ * dropped whole, and rows without a position or with a position going back are refused. Single-table modes ignore partitions and transaction ends (each flush
  * commits per table).
  *
  * <p>Task thread only.
@@ -29,19 +34,42 @@ public final class RowDispatcher {
 
         /** The source transaction of {@code partition} ended (multi-table mode only). */
         void txnEnd(int partition);
+
+        /**
+         * The source transaction at {@code position} of {@code source} ended (multi-table exactly-once mode); the
+         * engine commits the position with the data.
+         */
+        default void txnEnd(int partition, SourcePartition source, long position) {
+            throw new UnsupportedOperationException("this engine does not track source positions");
+        }
     }
 
     private final RowRouting routing;
     private final boolean multiTable;
     private final EngineCalls engine;
+    /** Multi-table exactly-once mode: drops replayed source transactions and checks positions; null otherwise. */
+    @Nullable
+    private final PositionGate gate;
 
     /**
      * @param multiTable whether source partitions and transaction ends matter (multi-table mode)
      */
     public RowDispatcher(RowRouting routing, boolean multiTable, EngineCalls engine) {
+        this(routing, multiTable, engine, null);
+    }
+
+    /**
+     * @param gate multi-table exactly-once mode: every row's source and position go through it first, and a dropped
+     *             row reaches neither write nor txnEnd; null in other modes
+     */
+    public RowDispatcher(RowRouting routing, boolean multiTable, EngineCalls engine, @Nullable PositionGate gate) {
         this.routing = Objects.requireNonNull(routing, "routing");
         this.multiTable = multiTable;
         this.engine = Objects.requireNonNull(engine, "engine");
+        if (gate != null && !multiTable) {
+            throw new IllegalArgumentException("source positions are tracked in multi-table mode only");
+        }
+        this.gate = gate;
     }
 
     /**
@@ -75,12 +103,20 @@ public final class RowDispatcher {
                         + "partition's transactions in order on one sink subtask");
             }
         }
+        if (gate != null && gate.admit(row.getSource(), partition, row.getSourcePosition(), end,
+                () -> RowRouting.describe(row)) == PositionGate.Decision.DROP) {
+            return;
+        }
         if (data != null) {
             RowRouting.Target target = routing.route(row);
             engine.write(partition, target.database(), target.table(), data);
         }
         if (multiTable && end) {
-            engine.txnEnd(partition);
+            if (gate != null) {
+                engine.txnEnd(partition, new SourcePartition(row.getSource(), partition), row.getSourcePosition());
+            } else {
+                engine.txnEnd(partition);
+            }
         }
     }
 }

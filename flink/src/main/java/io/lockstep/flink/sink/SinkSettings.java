@@ -14,6 +14,8 @@ import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.progress.ProgressSettings;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
@@ -82,7 +84,8 @@ public final class SinkSettings {
     public static SinkSettings from(StarRocksSinkOptions options) {
         Objects.requireNonNull(options, "options");
         checkJson(options);
-        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE && options.getTarget() == SinkTarget.STARROCKS) {
+        if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
+                && options.getTarget() == SinkTarget.STARROCKS) {
             long intervalMs = options.getBufferFlushIntervalMs();
             int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
             if (intervalMs >= timeoutSeconds * 800L) {
@@ -183,6 +186,10 @@ public final class SinkSettings {
             if (!SinkOptionDefinitions.WILDCARD.equals(database)) {
                 b.database(database);
             }
+            if (isMultiTableExactlyOnce()) {
+                b.progress(new ProgressSettings(options.getMultiTableJobId(),
+                        new ProgressTable(database, options.getMultiTableProgressTable())));
+            }
         } else {
             b.bufferSizeBytes(options.getBufferFlushMaxBytes());
         }
@@ -207,6 +214,11 @@ public final class SinkSettings {
             return Math.min(intervalMs, options.getStreamLoadTimeoutSeconds() * 800L - 1);
         }
         return intervalMs;
+    }
+
+    /** Multi-table mode with {@code sink.semantic=exactly-once}: source positions committed with the data. */
+    public boolean isMultiTableExactlyOnce() {
+        return options.isMultiTableTransactionEnabled() && options.getSemantic() == SinkSemantic.EXACTLY_ONCE;
     }
 
     /** {@code sink.label-prefix}, or {@value #DEFAULT_LABEL_PREFIX} when unset. */

@@ -114,10 +114,35 @@ class SinkOptionsValidationTest {
     }
 
     @Test
-    void multiTableRequiresAtLeastOnce() {
-        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once"), "sink.semantic")
-                .hasMessage("Invalid sink option 'sink.semantic' = 'exactly-once': 'sink.transaction.multi-table.enabled' "
-                        + "= 'true' supports only 'at-least-once'");
+    void multiTableExactlyOnceNeedsAJobId() {
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once"), "sink.transaction.multi-table.job-id")
+                .hasMessageStartingWith("Missing sink option 'sink.transaction.multi-table.job-id': 'sink.semantic' = "
+                        + "'exactly-once' with 'sink.transaction.multi-table.enabled' = 'true'");
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.job-id", "a b"), "sink.transaction.multi-table.job-id");
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.job-id", "j".repeat(65)), "sink.transaction.multi-table.job-id");
+    }
+
+    @Test
+    void multiTableExactlyOnceNeedsAFixedDatabase() {
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.job-id", "orders").withProperty("database-name", "*"),
+                "database-name")
+                .hasMessageStartingWith("Invalid sink option 'database-name' = '*' with 'sink.semantic' = 'exactly-once'");
+    }
+
+    @Test
+    void multiTableExactlyOnceIsAcceptedWithJobIdAndFixedDatabase() {
+        StarRocksSinkOptions options = multiTable().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.job-id", "orders-to-shop")
+                .withProperty("database-name", "shop").withProperty("table-name", "*").build();
+        assertThat(options.getMultiTableJobId()).isEqualTo("orders-to-shop");
+        assertThat(options.getMultiTableProgressTable()).isEqualTo("lockstep_progress");
+        assertRejected(multiTable().withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.job-id", "orders").withProperty("database-name", "shop")
+                .withProperty("sink.transaction.multi-table.progress-table", "shop.progress"),
+                "sink.transaction.multi-table.progress-table");
     }
 
     @Test

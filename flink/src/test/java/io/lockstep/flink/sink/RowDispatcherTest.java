@@ -5,9 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.progress.CommittedPositions;
+import io.lockstep.core.progress.PositionGate;
+import io.lockstep.core.progress.SourcePartition;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Routing and refusals of {@link RowDispatcher}, against a recording fake engine. */
@@ -26,6 +31,11 @@ class RowDispatcherTest {
         @Override
         public void txnEnd(int partition) {
             calls.add("txnEnd p" + partition);
+        }
+
+        @Override
+        public void txnEnd(int partition, SourcePartition source, long position) {
+            calls.add("txnEnd p" + partition + " " + source + "@" + position);
         }
     }
 
@@ -50,6 +60,29 @@ class RowDispatcherTest {
         row.setSourcePartition(partition);
         row.setTransactionEnd(end);
         return row;
+    }
+
+    @Test
+    void exactlyOnceDropsReplayedTransactionsWholeAndEndsCarryTheirPosition() throws Exception {
+        PositionGate gate = new PositionGate(new CommittedPositions(Map.of(new SourcePartition("topic", 3), 10L)),
+                LoadMetrics.noop());
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*")), true, engine, gate);
+        for (long position : new long[] {9, 10, 11}) {
+            DefaultStarRocksRowData first = row(3, "shop", "orders", "{\"id\":" + position + "}", false);
+            DefaultStarRocksRowData last = row(3, "shop", "order_items", "{\"id\":" + position + "}", true);
+            for (DefaultStarRocksRowData r : List.of(first, last)) {
+                r.setSource("topic");
+                r.setSourcePosition(position);
+                dispatcher.dispatch(r);
+            }
+        }
+        assertThat(engine.calls).containsExactly("write p3 shop.orders {\"id\":11}",
+                "write p3 shop.order_items {\"id\":11}", "txnEnd p3 topic/3@11");
+
+        DefaultStarRocksRowData noPosition = row(3, "shop", "orders", "{\"id\":12}", true);
+        noPosition.setSource("topic");
+        assertThatThrownBy(() -> dispatcher.dispatch(noPosition)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has source position -1");
     }
 
     @Test

@@ -3,11 +3,12 @@ package com.starrocks.connector.flink.table.data;
 import java.util.Objects;
 
 /**
- * Mutable {@link StarRocksRowData} with setters for all six fields; a Flink POJO (public no-arg
+ * Mutable {@link StarRocksRowData} with setters for all six documented fields and the two additions
+ * {@code sourcePosition} and {@code source}; a Flink POJO (public no-arg
  * constructor, getters and setters), so it travels between operators without Kryo.
  *
  * <p>Defaults: every string field {@code null}, {@code transactionEnd = false},
- * {@code sourcePartition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no
+ * {@code sourcePartition = -1}, {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no
  * explicit key is set. Not thread safe: one instance belongs to one operator at a time.
  *
  * <p>Source: the {@code DefaultStarRocksRowData} of StarRocks' multi-table transaction guide
@@ -22,6 +23,8 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
 
     private boolean transactionEnd;
     private int sourcePartition = -1;
+    private long sourcePosition = -1L;
+    private String source;
 
     /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
     public DefaultStarRocksRowData() {
@@ -83,6 +86,19 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
     }
 
     /**
+     * @param sourcePosition position of the row's source transaction in its source partition (&gt;= 0), or -1
+     *     when not tracked; see {@link StarRocksRowData#getSourcePosition()}
+     */
+    public void setSourcePosition(long sourcePosition) {
+        this.sourcePosition = sourcePosition;
+    }
+
+    /** @param source the source name (e.g. the Kafka topic), or {@code null} when not tracked */
+    public void setSource(String source) {
+        this.source = source;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * @return the explicit key if one is set; otherwise {@code database + "." + table}, or
@@ -125,6 +141,16 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
     }
 
     @Override
+    public long getSourcePosition() {
+        return sourcePosition;
+    }
+
+    @Override
+    public String getSource() {
+        return source;
+    }
+
+    @Override
     public boolean equals(Object o) {
         if (this == o) {
             return true;
@@ -135,6 +161,8 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
         DefaultStarRocksRowData that = (DefaultStarRocksRowData) o;
         return transactionEnd == that.transactionEnd
                 && sourcePartition == that.sourcePartition
+                && sourcePosition == that.sourcePosition
+                && Objects.equals(source, that.source)
                 && Objects.equals(uniqueKey, that.uniqueKey)
                 && Objects.equals(database, that.database)
                 && Objects.equals(table, that.table)
@@ -143,7 +171,7 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
 
     @Override
     public int hashCode() {
-        return Objects.hash(uniqueKey, database, table, row, transactionEnd, sourcePartition);
+        return Objects.hash(uniqueKey, database, table, row, transactionEnd, sourcePartition, sourcePosition, source);
     }
 
     /**
@@ -154,7 +182,9 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
     public String toString() {
         return "DefaultStarRocksRowData{table=" + database + "." + table
                 + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
+                + (source != null ? ", source=" + source : "")
                 + ", sourcePartition=" + sourcePartition
+                + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
                 + ", transactionEnd=" + transactionEnd
                 + ", rowChars=" + (row == null ? "null" : String.valueOf(row.length()))
                 + "}";

@@ -54,4 +54,31 @@ public interface StarRocksRowData {
     default int getSourcePartition() {
         return -1;
     }
+
+    /**
+     * The position of this row's source transaction within its source partition (for example the
+     * Kafka offset of the transaction's last event, or of the emitted part where a large transaction
+     * is split). Positions grow with each source transaction of one (source, source partition). The
+     * multi-table exactly-once mode commits the highest position with the data and, after a restart,
+     * drops every source transaction at or below the committed one (docs/exactly-once.md).
+     *
+     * <p>An addition to the StarRocks connector's API: implementations written against it keep
+     * compiling and report {@code -1}.
+     *
+     * @return the position (&gt;= 0), or {@code -1} when not tracked (the default)
+     */
+    default long getSourcePosition() {
+        return -1L;
+    }
+
+    /**
+     * The source this row came from, for example the Kafka topic name, so that partition 0 of two
+     * topics never shares a position. Required with {@link #getSourcePosition()} in the multi-table
+     * exactly-once mode. An addition to the StarRocks connector's API.
+     *
+     * @return the source name, or {@code null} when not tracked (the default)
+     */
+    default String getSource() {
+        return null;
+    }
 }

@@ -154,6 +154,19 @@ public class StarRocksSinkOptions implements Serializable {
         return get(SinkOptionDefinitions.MULTI_TABLE_BUFFER_SIZE_BYTES);
     }
 
+    /**
+     * @return {@code sink.transaction.multi-table.job-id}, or {@code null} when not set (required only in
+     *     the multi-table exactly-once mode)
+     */
+    public String getMultiTableJobId() {
+        return get(SinkOptionDefinitions.MULTI_TABLE_JOB_ID);
+    }
+
+    /** @return {@code sink.transaction.multi-table.progress-table} (default {@code lockstep_progress}) */
+    public String getMultiTableProgressTable() {
+        return get(SinkOptionDefinitions.MULTI_TABLE_PROGRESS_TABLE);
+    }
+
     /** @return the commit interval in milliseconds ({@code sink.buffer-flush.interval-ms}) */
     public long getBufferFlushIntervalMs() {
         return get(SinkOptionDefinitions.BUFFER_FLUSH_INTERVAL_MS);

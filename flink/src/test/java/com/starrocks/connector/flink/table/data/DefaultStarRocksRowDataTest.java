@@ -25,6 +25,56 @@ class DefaultStarRocksRowDataTest {
     }
 
     @Test
+    void sourcePositionAndSourceAreAdditionsWithNeutralDefaults() throws Exception {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData("k", "test", "orders", "{}");
+        assertThat(row.getSourcePosition()).isEqualTo(-1L);
+        assertThat(row.getSource()).isNull();
+        StarRocksRowData minimal = new StarRocksRowData() {
+            @Override
+            public String getUniqueKey() {
+                return null;
+            }
+
+            @Override
+            public String getDatabase() {
+                return "test";
+            }
+
+            @Override
+            public String getTable() {
+                return "orders";
+            }
+
+            @Override
+            public String getRow() {
+                return "{}";
+            }
+        };
+        assertThat(minimal.getSourcePosition()).isEqualTo(-1L);
+        assertThat(minimal.getSource()).isNull();
+
+        row.setSourcePosition(42L);
+        row.setSource("oltp.all");
+        DefaultStarRocksRowData same = new DefaultStarRocksRowData("k", "test", "orders", "{}");
+        same.setSourcePosition(42L);
+        same.setSource("oltp.all");
+        assertThat(row).isEqualTo(same).hasSameHashCodeAs(same);
+        same.setSourcePosition(43L);
+        assertThat(row).isNotEqualTo(same);
+        assertThat(row.toString()).contains("source=oltp.all").contains("sourcePosition=42");
+
+        TypeInformation<DefaultStarRocksRowData> info = TypeInformation.of(DefaultStarRocksRowData.class);
+        assertThat(info).isInstanceOf(PojoTypeInfo.class);
+        TypeSerializer<DefaultStarRocksRowData> serializer = info.createSerializer(new ExecutionConfig().getSerializerConfig());
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer.serialize(row, out);
+        DefaultStarRocksRowData copy = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertThat(copy).isEqualTo(row);
+        assertThat(copy.getSourcePosition()).isEqualTo(42L);
+        assertThat(copy.getSource()).isEqualTo("oltp.all");
+    }
+
+    @Test
     void databaseTableConstructorSetsTargetOnly() {
         DefaultStarRocksRowData row = new DefaultStarRocksRowData("test", "orders");
 

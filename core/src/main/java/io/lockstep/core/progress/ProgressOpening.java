@@ -1,0 +1,451 @@
+package io.lockstep.core.progress;
+
+import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.Sleeper;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a sink subtask does at open in the multi-table exactly-once mode, before its engine starts (fresh start,
+ * restore, rescale alike):
+ * <ol>
+ *   <li><b>Check</b> the progress table (missing or other columns → {@link ProgressTableException} with the DDL).</li>
+ *   <li><b>Register</b> this run in its own shared transaction (label {@code ...-m0}, its run row with position 0),
+ *       waited for until VISIBLE, then <b>read</b> the job's rows until they show it: a follower FE may answer from
+ *       an older journal position, and a read that shows the registration shows every run registered before it.
+ *       A run registers before it begins any data label, so a later open always finds it.</li>
+ *   <li><b>Settle</b> every run of this job id that is registered and not closed, except the sibling subtasks of this
+ *       attempt ({@link RunIds#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
+ *       row holds the last cycle it committed, so only later labels can be open or in flight; they are walked
+ *       upward until two consecutive labels are unknown to the server. COMMITTED labels (publish timeout, a commit
+ *       whose reply was lost) are waited for until VISIBLE; open ones (PREPARE) are watched for
+ *       {@code liveWriterGraceMs} — if the run begins a later label meanwhile it is alive, and the open fails with
+ *       {@link AnotherWriterException} — then rolled back. Every subtask settles every such run (a partition may have
+ *       moved between subtasks in a rescale, so no subtask may read positions before all are settled); a rollback
+ *       of a label a sibling already rolled back succeeds.</li>
+ *   <li><b>Close</b> the settled runs, if any: one more transaction (label {@code ...-s1}) sets their run rows to
+ *       position {@link ProgressTable#RUN_CLOSED}; waited for until VISIBLE, then the rows are read again until they
+ *       show it (the closing commit comes after every label settled above, so such a read reflects them all).
+ *       Reads are bounded by {@code readTimeoutMs}. Finally no other writer may have advanced the rows meanwhile
+ *       ({@link AnotherWriterException}).</li>
+ * </ol>
+ * Runs on the thread that opens the subtask; the clock and sleeps go through the given {@link Sleeper}.
+ */
+public final class ProgressOpening {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
+    /** Consecutive unknown labels that end the walk over a run's labels. */
+    static final int UNKNOWN_LABELS_TO_STOP = 2;
+
+    /** Settings of one open. */
+    public record Params(String jobId, String labelPrefix, int subtaskIndex, String runId, int serverTimeoutSeconds,
+                         Map<String, String> progressLoadProperties, long liveWriterGraceMs, long visibleTimeoutMs,
+                         long readTimeoutMs) {
+        /** @throws IllegalArgumentException naming the bad value */
+        public Params {
+            ProgressTable.checkedJobId(jobId);
+            new LabelGenerator(labelPrefix, subtaskIndex, runId); // validates prefix, index and run id
+            Objects.requireNonNull(progressLoadProperties, "progressLoadProperties");
+        }
+    }
+
+    /**
+     * The outcome of an open.
+     *
+     * @param positions         the committed positions after the settle
+     * @param registrationLabel this run's registration label ({@code ...-m0})
+     * @param settledRuns       run ids this open settled
+     */
+    public record Result(CommittedPositions positions, String registrationLabel, List<String> settledRuns) {
+    }
+
+    /** What the walk over one earlier run found. */
+    private static final class RunWalk {
+        final ProgressRow row;
+        final String base;
+        long lastCommittedCycle;
+        long highestSeenCycle;
+        final List<String> open = new ArrayList<>();
+        /** An open label of this run was committed while the grace period watched it. */
+        boolean committedWhileWatched;
+
+        RunWalk(ProgressRow row) {
+            this.row = row;
+            this.base = labelBase(row.label());
+            this.lastCommittedCycle = row.position();
+            this.highestSeenCycle = row.position();
+        }
+
+        String label(long cycle) {
+            return base + cycle;
+        }
+    }
+
+    private final TransactionClient client;
+    private final ProgressStore store;
+    private final Params params;
+    private final Sleeper sleeper;
+    private final Clock wallClock;
+    private final LoadMetrics metrics;
+    private final String database;
+
+    /**
+     * @param wallClock the clock of {@code committed_at} (informational)
+     */
+    public ProgressOpening(TransactionClient client, ProgressStore store, Params params, Sleeper sleeper,
+                           Clock wallClock, LoadMetrics metrics) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.store = Objects.requireNonNull(store, "store");
+        this.params = Objects.requireNonNull(params, "params");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.database = store.table().database();
+    }
+
+    /**
+     * Checks, settles, registers and reads (see the class comment).
+     *
+     * @throws ProgressTableException  if the progress table is missing or has other columns
+     * @throws AnotherWriterException  if another writer advances this job's rows
+     * @throws TransactionException    if the server cannot be read or a settle step fails; nothing is lost, the next
+     *                                 open settles again
+     * @throws InterruptedException    if interrupted while waiting
+     */
+    public Result open() throws TransactionException, InterruptedException {
+        store.checkTable();
+        LabelGenerator labels = new LabelGenerator(params.labelPrefix(), params.subtaskIndex(), params.runId());
+        String registration = labels.sharedLabel(0);
+        commitProgressRows(registration, List.of(new ProgressRow(params.jobId(),
+                ProgressTable.runSource(params.runId()), params.subtaskIndex(), 0, params.runId(), registration,
+                ProgressClock.format(wallClock.instant()))));
+        List<ProgressRow> rows = readUntil(r -> showsRegistration(r, registration),
+                "this run's registration label " + registration);
+        List<RunWalk> runs = new ArrayList<>();
+        for (ProgressRow row : rows) {
+            if (row.isRunRow() && row.position() != ProgressTable.RUN_CLOSED && mustSettle(row)) {
+                runs.add(new RunWalk(row));
+            }
+        }
+        for (RunWalk run : runs) {
+            walk(run);
+        }
+        settleOpen(runs);
+        if (!runs.isEmpty()) {
+            String closing = registration.substring(0, registration.length() - "m0".length()) + "s1";
+            commitProgressRows(closing, closingRows(runs));
+            rows = readUntil(r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
+                    + "settled");
+        }
+        checkNoOtherWriter(rows, runs);
+        List<String> settled = new ArrayList<>();
+        for (RunWalk run : runs) {
+            settled.add(run.row.runId());
+        }
+        CommittedPositions positions = ProgressStore.positionsOf(rows);
+        LOG.info("job {} subtask {} run {}: settled {} earlier run(s) {}, committed positions {}", params.jobId(),
+                params.subtaskIndex(), params.runId(), settled.size(), settled, positions);
+        return new Result(positions, registration, List.copyOf(settled));
+    }
+
+    private boolean showsRegistration(List<ProgressRow> rows, String registration) {
+        for (ProgressRow row : rows) {
+            if (row.isRunRow() && row.runId().equals(params.runId()) && row.label().equals(registration)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True once every settled run's row shows it closed; a settled run whose row shows a cycle beyond what the walk
+     * saw committed again after it was settled: another writer.
+     */
+    private boolean showsClosed(List<ProgressRow> rows, List<RunWalk> runs) {
+        Map<String, ProgressRow> runRows = new LinkedHashMap<>();
+        for (ProgressRow row : rows) {
+            if (row.isRunRow()) {
+                runRows.put(row.runId(), row);
+            }
+        }
+        boolean closed = true;
+        for (RunWalk run : runs) {
+            ProgressRow row = runRows.get(run.row.runId());
+            if (row != null && row.position() > run.highestSeenCycle) {
+                throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
+            }
+            closed &= row != null && row.position() == ProgressTable.RUN_CLOSED;
+        }
+        return closed;
+    }
+
+    private List<ProgressRow> closingRows(List<RunWalk> runs) {
+        String now = ProgressClock.format(wallClock.instant());
+        List<ProgressRow> rows = new ArrayList<>();
+        for (RunWalk run : runs) {
+            rows.add(new ProgressRow(params.jobId(), run.row.source(), run.row.sourcePartition(),
+                    ProgressTable.RUN_CLOSED, run.row.runId(), run.label(run.lastCommittedCycle), now));
+        }
+        return rows;
+    }
+
+    /** Not this run, and not a sibling subtask of this attempt (an earlier attempt's run of this index counts). */
+    private boolean mustSettle(ProgressRow row) {
+        if (row.runId().equals(params.runId())) {
+            return false;
+        }
+        return !RunIds.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
+    }
+
+    /** Walks a run's labels after its last committed cycle: waits for COMMITTED ones, collects open ones. */
+    private void walk(RunWalk run) throws TransactionException, InterruptedException {
+        long cycle = run.lastCommittedCycle + 1;
+        int unknown = 0;
+        while (unknown < UNKNOWN_LABELS_TO_STOP) {
+            String label = run.label(cycle);
+            LabelState state = client.labelState(database, label);
+            switch (state) {
+                case UNKNOWN -> unknown++;
+                case PREPARE, PREPARED -> {
+                    unknown = 0;
+                    run.open.add(label);
+                    run.highestSeenCycle = cycle;
+                }
+                case COMMITTED, VISIBLE -> {
+                    unknown = 0;
+                    if (state == LabelState.COMMITTED) {
+                        awaitVisible(label);
+                    }
+                    run.lastCommittedCycle = cycle;
+                    run.highestSeenCycle = cycle;
+                }
+                case ABORTED -> {
+                    unknown = 0;
+                    run.highestSeenCycle = cycle;
+                }
+            }
+            cycle++;
+        }
+    }
+
+    /**
+     * Open labels: watched for the grace period (a commit in flight may still land, an alive writer begins a later
+     * label), then rolled back.
+     */
+    private void settleOpen(List<RunWalk> runs) throws TransactionException, InterruptedException {
+        boolean anyOpen = runs.stream().anyMatch(r -> !r.open.isEmpty());
+        if (!anyOpen) {
+            return;
+        }
+        long deadlineMs = sleeper.nowMs() + params.liveWriterGraceMs();
+        while (true) {
+            for (RunWalk run : runs) {
+                String next = run.label(run.highestSeenCycle + 1);
+                if (client.labelState(database, next) != LabelState.UNKNOWN) {
+                    throw new AnotherWriterException("job id " + params.jobId() + ": run " + run.row.runId()
+                            + " began label " + next + " while subtask " + params.subtaskIndex() + " was settling "
+                            + "it: another job with the same sink.transaction.multi-table.job-id is running (a "
+                            + "second job is refused; stop it or give this job its own job id)");
+                }
+                for (java.util.Iterator<String> it = run.open.iterator(); it.hasNext(); ) {
+                    String label = it.next();
+                    LabelState state = client.labelState(database, label);
+                    if (state.isCommitted()) {
+                        if (state == LabelState.COMMITTED) {
+                            awaitVisible(label);
+                        }
+                        run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
+                        run.committedWhileWatched = true;
+                        it.remove();
+                    } else if (state == LabelState.ABORTED) {
+                        it.remove();
+                    }
+                }
+            }
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            // an open label that got committed meanwhile may be a live writer's: watch for its next label until the
+            // grace period ends; open labels that were all rolled back by a sibling leave nothing to watch
+            if (remainingMs <= 0 || runs.stream().allMatch(r -> r.open.isEmpty() && !r.committedWhileWatched)) {
+                break;
+            }
+            sleeper.sleep(Math.min(remainingMs, 200));
+        }
+        for (RunWalk run : runs) {
+            for (String label : run.open) {
+                TransactionRef ref = TransactionRef.multiTable(database, label);
+                try {
+                    client.rollback(ref);
+                    metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
+                    LOG.info("job {}: rolled back shared transaction {} left open by run {}", params.jobId(), label,
+                            run.row.runId());
+                } catch (TransactionException e) {
+                    // refused: typically a commit of the dead run is still being applied ("during committing")
+                    LabelState state = awaitNotOpen(label);
+                    if (state.isCommitted()) {
+                        if (state == LabelState.COMMITTED) {
+                            awaitVisible(label);
+                        }
+                        run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
+                    } else if (state != LabelState.ABORTED && state != LabelState.UNKNOWN) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Polls a label whose rollback was refused until it leaves PREPARE, at most {@code visibleTimeoutMs}. */
+    private LabelState awaitNotOpen(String label) throws TransactionException, InterruptedException {
+        long deadlineMs = sleeper.nowMs() + params.visibleTimeoutMs();
+        long waitMs = 50;
+        while (true) {
+            LabelState state = client.labelState(database, label);
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if ((state != LabelState.PREPARE && state != LabelState.PREPARED) || remainingMs <= 0) {
+                return state;
+            }
+            sleeper.sleep(Math.min(waitMs, remainingMs));
+            waitMs = Math.min(1000, waitMs * 2);
+        }
+    }
+
+    /** Loads {@code rows} into the progress table in a transaction of its own, commits it, waits until VISIBLE. */
+    private void commitProgressRows(String label, List<ProgressRow> rows) throws TransactionException,
+            InterruptedException {
+        TransactionRef ref = TransactionRef.multiTable(database, label);
+        client.begin(ref, params.serverTimeoutSeconds());
+        try {
+            client.load(ref, store.table().table(), ProgressTable.body(rows), params.progressLoadProperties());
+        } catch (TransactionException | RuntimeException e) {
+            try {
+                client.rollback(ref);
+            } catch (TransactionException rollbackFailure) {
+                e.addSuppressed(rollbackFailure);
+            }
+            throw e;
+        }
+        client.commit(ref);
+        awaitVisible(label);
+    }
+
+    /**
+     * Reads the job's rows until {@code fresh} accepts them (a follower FE may answer from an older state), within
+     * {@code readTimeoutMs}.
+     */
+    private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
+            throws TransactionException, InterruptedException {
+        long deadlineMs = sleeper.nowMs() + params.readTimeoutMs();
+        long waitMs = 50;
+        while (true) {
+            List<ProgressRow> rows = store.readJob(params.jobId());
+            if (fresh.test(rows)) {
+                return rows;
+            }
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if (remainingMs <= 0) {
+                throw new TransactionException("job " + params.jobId() + ": the progress table "
+                        + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
+                        + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
+                        + "positions are not read from an older state", null);
+            }
+            LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what);
+            sleeper.sleep(Math.min(waitMs, remainingMs));
+            waitMs = Math.min(1000, waitMs * 2);
+        }
+    }
+
+    /**
+     * Another writer shows when a run this open settled (or did not know) committed again: its run row reopened,
+     * a run registered that is neither this attempt's nor settled here, or a data row carries a settled run's label
+     * beyond what the walk saw.
+     */
+    private void checkNoOtherWriter(List<ProgressRow> rows, List<RunWalk> runs) {
+        Map<String, RunWalk> settled = new LinkedHashMap<>();
+        for (RunWalk run : runs) {
+            settled.put(run.row.runId(), run);
+        }
+        for (ProgressRow row : rows) {
+            RunWalk run = settled.get(row.runId());
+            if (row.isRunRow()) {
+                if (row.position() == ProgressTable.RUN_CLOSED || row.runId().equals(params.runId())) {
+                    continue;
+                }
+                if (run != null) {
+                    throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
+                }
+                boolean knownBefore = RunIds.sameAttempt(row.runId(), params.runId())
+                        && row.sourcePartition() != params.subtaskIndex();
+                if (!knownBefore) {
+                    throw anotherWriter(row, "registered while this subtask opened");
+                }
+            } else if (run != null && cycleOf(row.label()) > run.highestSeenCycle) {
+                throw anotherWriter(row, "advanced " + row.source() + "/" + row.sourcePartition() + " with label "
+                        + row.label() + " after this subtask settled it");
+            }
+        }
+    }
+
+    private AnotherWriterException anotherWriter(ProgressRow row, String what) {
+        return new AnotherWriterException("job id " + params.jobId() + ": run " + row.runId() + " " + what
+                + ": another job with the same sink.transaction.multi-table.job-id is writing the progress table "
+                + store.table().qualifiedName() + " (a second job is refused; stop it or give this job its own job id)");
+    }
+
+    private void awaitVisible(String label) throws TransactionException, InterruptedException {
+        long deadlineMs = sleeper.nowMs() + params.visibleTimeoutMs();
+        long waitMs = 50;
+        while (true) {
+            LabelState state = client.labelState(database, label);
+            if (state == LabelState.VISIBLE) {
+                metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
+                return;
+            }
+            if (state != LabelState.COMMITTED) {
+                throw new TransactionException("label " + label + " in database " + database + " went from COMMITTED "
+                        + "to " + state + " while waiting for it to become VISIBLE", null);
+            }
+            long remainingMs = deadlineMs - sleeper.nowMs();
+            if (remainingMs <= 0) {
+                throw new TransactionException("label " + label + " in database " + database + " is COMMITTED but not "
+                        + "VISIBLE after " + params.visibleTimeoutMs() + " ms (publish is slow); positions are read "
+                        + "only once it is visible, the next start settles it again", null);
+            }
+            sleeper.sleep(Math.min(waitMs, remainingMs));
+            waitMs = Math.min(1000, waitMs * 2);
+        }
+    }
+
+    /** {@code prefix-3-runid-m17} → {@code prefix-3-runid-m}. */
+    static String labelBase(String label) {
+        int m = label.lastIndexOf("-m");
+        if (m < 0 || !label.substring(m + 2).matches("\\d+")) {
+            throw new ProgressTableException("progress table run row has label '" + label + "', which is not a shared "
+                    + "label ({prefix}-{subtask}-{runId}-m{cycle})");
+        }
+        return label.substring(0, m + 2);
+    }
+
+    /** The cycle of a shared label, or -1 when it is not one. */
+    static long cycleOf(String label) {
+        int m = label.lastIndexOf("-m");
+        if (m < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(label.substring(m + 2));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

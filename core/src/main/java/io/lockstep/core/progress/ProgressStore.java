@@ -1,0 +1,124 @@
+package io.lockstep.core.progress;
+
+import io.lockstep.core.client.SqlResult;
+import io.lockstep.core.client.StarRocksSqlClient;
+import io.lockstep.core.client.TransactionClientConfig;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.metrics.LoadMetrics;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Reads the progress table through the StarRocks HTTP SQL API ({@link StarRocksSqlClient}): checks that it exists
+ * with the expected columns, and reads the rows of one job. Thread-safe (the SQL client is).
+ *
+ * <p>For a job outside the sink (e.g. {@code lockstep run} choosing Kafka start offsets) use
+ * {@link #readCommittedPositions(TransactionClientConfig, ProgressTable, String)}: it reads what is visible without
+ * settling earlier runs. That is safe as a start position: a later settle can only make more positions visible, and
+ * the sink drops every source transaction at or below the positions it reads after its own settle.
+ */
+public final class ProgressStore {
+    private final StarRocksSqlClient sql;
+    private final ProgressTable table;
+
+    /** @param sql the SQL client (the caller closes it) */
+    public ProgressStore(StarRocksSqlClient sql, ProgressTable table) {
+        this.sql = Objects.requireNonNull(sql, "sql");
+        this.table = Objects.requireNonNull(table, "table");
+    }
+
+    /** The table. */
+    public ProgressTable table() {
+        return table;
+    }
+
+    /**
+     * Checks that the table exists and has the expected columns.
+     *
+     * @throws ProgressTableException naming the table and what is wrong, with the CREATE TABLE to run
+     */
+    public void checkTable() {
+        SqlResult probe;
+        try {
+            probe = sql.select(table.database(), table.probeSql());
+        } catch (TransactionException e) {
+            throw new ProgressTableException("cannot read the progress table " + table.qualifiedName() + " ("
+                    + e.getMessage() + "); multi-table exactly-once needs it to exist before the job starts. Create "
+                    + "it with:\n" + table.createTableSql(), e);
+        }
+        table.checkColumns(probe.columns());
+    }
+
+    /**
+     * Every row of {@code jobId}: its source partitions' positions and its runs' registration rows.
+     *
+     * @throws TransactionException     if the SQL API fails (after retries for connection failures)
+     * @throws ProgressTableException   if a row has a value of the wrong shape
+     */
+    public List<ProgressRow> readJob(String jobId) throws TransactionException {
+        SqlResult result = sql.select(table.database(), table.selectJobSql(jobId));
+        List<ProgressRow> rows = new ArrayList<>(result.rows().size());
+        for (List<Object> r : result.rows()) {
+            try {
+                rows.add(new ProgressRow(text(r.get(0)), text(r.get(1)), (int) number(r.get(2)), number(r.get(3)),
+                        text(r.get(4)), text(r.get(5)), r.get(6) == null ? null : r.get(6).toString()));
+            } catch (RuntimeException e) {
+                throw new ProgressTableException("progress table " + table.qualifiedName() + " returned a row of "
+                        + "another shape for job " + jobId + ": " + e.getMessage(), e);
+            }
+        }
+        return rows;
+    }
+
+    /** The committed positions in {@code rows} (run rows left out). */
+    public static CommittedPositions positionsOf(List<ProgressRow> rows) {
+        Map<SourcePartition, Long> positions = new HashMap<>();
+        for (ProgressRow row : rows) {
+            if (!row.isRunRow()) {
+                positions.merge(new SourcePartition(row.source(), row.sourcePartition()), row.position(), Math::max);
+            }
+        }
+        return new CommittedPositions(positions);
+    }
+
+    /**
+     * Reads the committed positions of {@code jobId} once, without settling (see the class comment for why that is
+     * a safe start position).
+     *
+     * @param config the FE addresses and credentials (as the sink's {@code load-url}, {@code username},
+     *               {@code password})
+     * @return source → partition → position via {@link CommittedPositions#bySource()}
+     * @throws ProgressTableException if the table is missing or has other columns (the message has the DDL)
+     * @throws TransactionException   if the SQL API cannot be read
+     */
+    public static CommittedPositions readCommittedPositions(TransactionClientConfig config, ProgressTable table,
+                                                            String jobId) throws TransactionException {
+        LoadMetrics metrics = LoadMetrics.noop();
+        try (StarRocksSqlClient sql = new StarRocksSqlClient(config, metrics)) {
+            ProgressStore store = new ProgressStore(sql, table);
+            store.checkTable();
+            return positionsOf(store.readJob(jobId));
+        }
+    }
+
+    private static String text(Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("a NOT NULL column is null");
+        }
+        return value.toString();
+    }
+
+    private static long number(Object value) {
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        if (value instanceof String s) {
+            return Long.parseLong(s.trim());
+        }
+        throw new IllegalArgumentException("expected a number, got " + (value == null ? "null" : value.getClass()
+                .getSimpleName()));
+    }
+}
