@@ -4,18 +4,19 @@ import io.lockstep.flink.docexample.publicevent.WriteMultipleTablesWithTransacti
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 
 /**
- * A copy of {@link io.lockstep.flink.docexample.MockTxnEventSource} for the example variant whose {@code TxnEvent} is
- * public (this package); only the package and the {@code TxnEvent} import differ.
+ * A copy of {@link io.lockstep.flink.docexample.MockTxnEventSource} for the example variant whose {@code TxnEvent}
+ * is public (this package); only the package and the {@code TxnEvent} import differ.
  *
  * <p>Original description: the "MockTxnEventSource" that the guide's complete example names in its placeholder
- * {@code env.addSource(/* KafkaSource or MockTxnEventSource *&#47;)} but does not define (the document leaves the
- * source to the reader; the placeholder alone does not compile). Written for Lockstep so that the example compiles with
- * that single argument filled in.
+ * {@code env.addSource(/* KafkaSource or MockTxnEventSource *&#47;)} but does not define (the
+ * document leaves the source to the reader; the placeholder alone does not compile). Written for
+ * Lockstep so that the example compiles with that single argument filled in.
  *
- * <p>Bounded: each subtask owns the source partitions {@code p} with {@code p % parallelism == subtaskIndex} out of
- * {@code partitionCount}, and emits for each of them {@code transactionsPerPartition} source transactions against the
- * example's DDL: TXN_BEGIN, one {@code test.orders} row, {@code itemsPerOrder} {@code test.order_items} rows, TXN_END.
- * Order ids are {@code partition * 1_000_000 + n}, item ids {@code orderId * 100 + k}, so every row is unique.
+ * <p>Bounded: each subtask owns the source partitions {@code p} with
+ * {@code p % parallelism == subtaskIndex} out of {@code partitionCount}, and emits for each of them
+ * {@code transactionsPerPartition} source transactions against the example's DDL: TXN_BEGIN, one
+ * {@code test.orders} row, {@code itemsPerOrder} {@code test.order_items} rows, TXN_END. Order ids
+ * are {@code partition * 1_000_000 + n}, item ids {@code orderId * 100 + k}, so every row is unique.
  */
 public class MockTxnEventSource extends RichParallelSourceFunction<TxnEvent> {
 

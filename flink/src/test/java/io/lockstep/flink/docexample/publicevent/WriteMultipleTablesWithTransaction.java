@@ -68,15 +68,15 @@ public class WriteMultipleTablesWithTransaction {
     // =====================================================
 
     /**
-     * Buffers DATA events per partition; on TXN_END emits the complete transaction's rows as individual
-     * DefaultStarRocksRowData records.
+     * Buffers DATA events per partition; on TXN_END emits the complete
+     * transaction's rows as individual DefaultStarRocksRowData records.
      *
-     * Only emits when a source transaction is fully closed (TXN_END received). All rows are emitted synchronously
-     * within one processElement() call, so they enter the downstream sink buffer without intervening checkpoint
-     * barriers.
+     * Only emits when a source transaction is fully closed (TXN_END received).
+     * All rows are emitted synchronously within one processElement() call,
+     * so they enter the downstream sink buffer without intervening checkpoint barriers.
      *
-     * Multiple source transactions accumulate in the sink's buffer between flush cycles — the connector handles
-     * grouping them into StarRocks transactions.
+     * Multiple source transactions accumulate in the sink's buffer between
+     * flush cycles — the connector handles grouping them into StarRocks transactions.
      */
     static class TransactionAssembler
             extends KeyedProcessFunction<Integer, TxnEvent, DefaultStarRocksRowData> {
