@@ -58,6 +58,47 @@ final class CdcJson {
     }
 
     /**
+     * @param text JSON text of any kind (object, array, scalar), e.g. a column holding a JSON document
+     * @param position source position for the error message
+     * @param what which value this is, for the error message
+     * @return the parsed value
+     * @throws BadSourceEventException when the text is not JSON
+     */
+    static JsonNode parseValue(String text, String position, String what) {
+        try {
+            JsonNode node = MAPPER.readTree(text);
+            if (node == null || node.isMissingNode()) {
+                throw new BadSourceEventException(position, "empty JSON in " + what);
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new BadSourceEventException(position, "malformed JSON in " + what);
+        }
+    }
+
+    /**
+     * @return the Connect schema of the envelope's payload field {@code field} (e.g. {@code after}), or
+     *     {@code null} when the message has no schema envelope or the schema does not describe the field
+     */
+    static JsonNode payloadFieldSchema(ObjectNode root, String field) {
+        JsonNode schema = root.get("schema");
+        if (schema == null || !root.has("payload") || root.size() != 2) {
+            return null;
+        }
+        JsonNode fields = schema.get("fields");
+        if (fields == null || !fields.isArray()) {
+            return null;
+        }
+        for (JsonNode f : fields) {
+            JsonNode name = f.get("field");
+            if (name != null && field.equals(name.asText())) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Unwraps the Kafka Connect JSON envelope ({@code {"schema":..., "payload":...}}, converter setting
      * {@code schemas.enable=true}); a message without it is returned as is.
      *

@@ -59,7 +59,8 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             return null;
         }
         String position = record.describePosition();
-        JsonNode body = CdcJson.unwrapEnvelope(CdcJson.parseObject(record.getValue(), position, "value"));
+        ObjectNode root = CdcJson.parseObject(record.getValue(), position, "value");
+        JsonNode body = CdcJson.unwrapEnvelope(root);
         if (body == null) {
             return null;
         }
@@ -70,7 +71,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             return decodeTransactionEvent(record, body, position);
         }
         if (body.has("op")) {
-            return decodeDataEvent(record, body, position);
+            return decodeDataEvent(record, root, body, position);
         }
         if (body.has("ddl") || body.has("tableChanges") || isHeartbeat(body)) {
             return null;
@@ -116,7 +117,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         return counts;
     }
 
-    private SourceEvent decodeDataEvent(SourceRecord record, JsonNode body, String position) {
+    private SourceEvent decodeDataEvent(SourceRecord record, ObjectNode root, JsonNode body, String position) {
         String op = CdcJson.requiredText(body, "op", position);
         ObjectNode source = CdcJson.requiredObject(body, "source", position);
         String schema = CdcJson.optionalText(source, "schema", position);
@@ -130,14 +131,14 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         switch (op) {
             case "c":
             case "r":
-                event.setRow(CdcJson.upsertRow(CdcJson.requiredObject(body, "after", position)));
+                event.setRow(CdcJson.upsertRow(image(root, body, "after", event, position, true)));
                 break;
             case "u":
-                decodeUpdate(record, body, position, event);
+                decodeUpdate(record, root, body, position, event);
                 break;
             case "d":
                 event.setDelete(true);
-                event.setRow(CdcJson.deleteRow(CdcJson.requiredObject(body, "before", position)));
+                event.setRow(CdcJson.deleteRow(image(root, body, "before", event, position, false)));
                 break;
             default:
                 throw new BadSourceEventException(position, "unsupported Debezium op '" + op + "' on table "
@@ -156,9 +157,21 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         return event;
     }
 
-    private void decodeUpdate(SourceRecord record, JsonNode body, String position, SourceEvent event) {
-        ObjectNode after = CdcJson.requiredObject(body, "after", position);
+    /** The row image {@code field} with its values converted for loading ({@link DebeziumValues}). */
+    private static ObjectNode image(ObjectNode root, JsonNode body, String field, SourceEvent event,
+            String position, boolean upsert) {
+        return DebeziumValues.toLoadValues(CdcJson.requiredObject(body, field, position),
+                CdcJson.payloadFieldSchema(root, field), event.dataCollection(), position, upsert);
+    }
+
+    private void decodeUpdate(SourceRecord record, ObjectNode root, JsonNode body, String position,
+            SourceEvent event) {
+        ObjectNode after = image(root, body, "after", event, position, true);
         ObjectNode before = CdcJson.optionalObject(body, "before", position);
+        if (before != null) {
+            before = DebeziumValues.toLoadValues(before, CdcJson.payloadFieldSchema(root, "before"),
+                    event.dataCollection(), position, false);
+        }
         event.setRow(CdcJson.upsertRow(after));
         if (before != null && KeyColumns.keyChanged(keyColumnsOf(record, event, position), before, after)) {
             event.setPreviousKeyDeleteRow(CdcJson.deleteRow(before));

@@ -110,7 +110,8 @@ final class ChaosInjector {
     }
 
     private static boolean blocking(FaultClass fault) {
-        return fault == FaultClass.RUNNING_TXN_LIMIT || fault == FaultClass.SLOW_LOAD;
+        return fault == FaultClass.RUNNING_TXN_LIMIT || fault == FaultClass.SLOW_LOAD
+                || fault == FaultClass.RUNNING_TXN_LIMIT_HELD || fault == FaultClass.SILENT_NODE;
     }
 
     private void round(List<FaultClass> chosen, String what) {
@@ -205,6 +206,10 @@ final class ChaosInjector {
                 return runningTxnLimit();
             case SLOW_LOAD:
                 return slowLoad();
+            case RUNNING_TXN_LIMIT_HELD:
+                return runningTxnLimitHeld();
+            case SILENT_NODE:
+                return silentNode();
             default:
                 throw new IllegalArgumentException("unknown fault class " + fault);
         }
@@ -261,6 +266,40 @@ final class ChaosInjector {
     /** Holds the next load in flight for longer than the client's socket timeout. */
     private BooleanSupplier slowLoad() {
         OpHold hold = faults.hold(FaultOp.LOAD);
+        boolean arrived = awaitArrival(hold);
+        ScheduledFuture<?> release = scheduler.schedule(hold::release, socketTimeoutMs + 300, TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(release::isDone);
+        return () -> arrived;
+    }
+
+    /** How long {@link FaultClass#RUNNING_TXN_LIMIT_HELD} keeps the limit at 0: far past the ordinary retries. */
+    static final long LIMIT_HELD_MS = 2_000;
+
+    /**
+     * Catches the next begin in flight, sets the running-txn limit to 0 for {@link #LIMIT_HELD_MS} and lets the begin
+     * go on: it is refused again and again, far longer than the ordinary retry budget (3 retries, 50 ms backoff); the
+     * sink must wait for a slot (backpressure), not fail. Hit = a begin arrived while the limit was 0.
+     */
+    private BooleanSupplier runningTxnLimitHeld() {
+        OpHold first = faults.hold(FaultOp.BEGIN);
+        boolean arrived = awaitArrival(first);
+        faults.setMaxRunningTxnPerDb(0);
+        first.release();
+        ScheduledFuture<?> restore = scheduler.schedule(
+                () -> faults.setMaxRunningTxnPerDb(TransactionConfig.defaults().maxRunningTxnPerDb()), LIMIT_HELD_MS,
+                TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(restore::isDone);
+        return () -> arrived;
+    }
+
+    /**
+     * A node that takes a begin or a commit and does not answer for longer than the client's socket timeout: the
+     * client must give up on it within the timeout and settle the call (begin: sent again, the label taken over;
+     * commit: label-state query). Hit = the held request arrived.
+     */
+    private BooleanSupplier silentNode() {
+        FaultOp op = random.nextBoolean() ? FaultOp.BEGIN : FaultOp.COMMIT;
+        OpHold hold = faults.hold(op);
         boolean arrived = awaitArrival(hold);
         ScheduledFuture<?> release = scheduler.schedule(hold::release, socketTimeoutMs + 300, TimeUnit.MILLISECONDS);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(release::isDone);

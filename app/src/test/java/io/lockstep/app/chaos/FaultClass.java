@@ -13,7 +13,12 @@ enum FaultClass {
     COMMIT_REPLY_LOST("commit reply lost"),
     PUBLISH_TIMEOUT("publish timeout"),
     SERVER_RESTART("server restart"),
-    SLOW_LOAD("slow load above the socket timeout");
+    SLOW_LOAD("slow load above the socket timeout"),
+    RUNNING_TXN_LIMIT_HELD("running-txn limit held for 2 s"),
+    SILENT_NODE("silent node on begin or commit");
+
+    /** The classes only the multi-table scenario injects. */
+    static final java.util.Set<FaultClass> MULTI_TABLE_ONLY = java.util.EnumSet.of(RUNNING_TXN_LIMIT_HELD, SILENT_NODE);
 
     private final String title;
 

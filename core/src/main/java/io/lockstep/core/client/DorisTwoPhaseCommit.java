@@ -99,7 +99,7 @@ final class DorisTwoPhaseCommit {
 
     /** Label state, re-polled with backoff while PREPARE (a load still running), up to labelStateTimeoutMs. */
     LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
-        return LabelStatePolling.whilePrepare(endpoint, txn, this::labelState);
+        return LabelStatePolling.whilePrepare(endpoint, txn, "load of " + txn, this::labelState);
     }
 
     static String likelyCause(LabelState state) {

@@ -19,13 +19,15 @@ import org.apache.hc.core5.io.Closer;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * Executes {@code Expect: 100-continue} requests so that a node which answers before the body (the FE's 307, or an
- * early error) never receives the body (docs/protocol.md#redirects-failover-and-probes: "a large body is sent only to
- * the BE").
+ * Executes {@code Expect: 100-continue} requests so that a node which answers before the body (the FE's 307,
+ * or an early error) never receives the body (docs/protocol.md#redirects-failover-and-probes: "a large body travels
+ * only to the BE"), and a node that stays silent never receives it either.
  *
  * <p>Why not the stock executor: HttpCore 5 sends the body after any final response below 400 that arrives
- * while it waits for {@code 100 Continue}, so every load would cross the FE and then the BE. Here the body is
- * sent only after {@code 100 Continue}, or after the wait-for-continue timeout when the server stays silent.
+ * while it waits for {@code 100 Continue}, so every load would cross the FE and then the BE; and it sends the body
+ * after the wait-for-continue timeout, so a hung node costs that wait plus the whole socket timeout. Here the body
+ * is sent only after {@code 100 Continue}; a node silent for the whole wait gets no body and the request fails with
+ * {@link SilentNodeException}, which the caller treats as "not sent" (fail over to the next load URL).
  * When a final response arrives first, the body is skipped and the response is marked {@code Connection: close}
  * so that the connection, whose request is incomplete, is closed rather than pooled. Requests without the
  * header go to the stock executor unchanged.
@@ -72,7 +74,11 @@ final class ExpectContinueExecutor extends HttpRequestExecutor {
         }
     }
 
-    /** Null when the body should be sent now (100 Continue, or silence until the timeout); else the final reply. */
+    /**
+     * Null when the body should be sent now (100 Continue); else the final reply.
+     *
+     * @throws SilentNodeException when nothing arrived within the wait-for-continue timeout
+     */
     private ClassicHttpResponse awaitContinue(HttpClientConnection conn, HttpResponseInformationCallback callback,
                                               HttpContext context) throws IOException, HttpException {
         while (conn.isDataAvailable(waitForContinue)) {
@@ -88,7 +94,8 @@ final class ExpectContinueExecutor extends HttpRequestExecutor {
                 callback.execute(response, conn, context);
             }
         }
-        return null;
+        throw new SilentNodeException("no 100 Continue nor reply within the wait-for-continue timeout of "
+                + waitForContinue.toMilliseconds() + " ms (sink.wait-for-continue.timeout-ms); the body was not sent");
     }
 
     private static ClassicHttpResponse receiveFinal(HttpClientConnection conn, HttpResponseInformationCallback callback,

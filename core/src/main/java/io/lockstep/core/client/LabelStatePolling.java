@@ -1,11 +1,16 @@
 package io.lockstep.core.client;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled with
  * the client's backoff ({@code retryBackoffInitialMs}, doubling up to {@code retryBackoffMaxMs}) for at most
  * {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both dialects' settle paths.
  */
 final class LabelStatePolling {
+    private static final Logger LOG = LoggerFactory.getLogger(LabelStatePolling.class);
+
     /** One label-state query of a dialect. */
     @FunctionalInterface
     interface Query {
@@ -19,11 +24,14 @@ final class LabelStatePolling {
     }
 
     /**
-     * The label's state once it is not PREPARE, or PREPARE when {@code labelStateTimeoutMs} has passed.
+     * The label's state once it is not PREPARE, or PREPARE when {@code labelStateTimeoutMs} has passed. The start of
+     * the wait is logged at WARN.
+     *
+     * @param why what led to the wait, for the log, e.g. "prepare of label L after I/O error ..."
      *
      * @throws TransactionException from the query, or when interrupted (the interrupt flag is set again)
      */
-    static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, Query query)
+    static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, String why, Query query)
             throws TransactionException {
         TransactionClientConfig config = endpoint.config();
         Sleeper sleeper = endpoint.sleeper();
@@ -34,6 +42,10 @@ final class LabelStatePolling {
             long remainingMs = deadlineMs - sleeper.nowMs();
             if (state != LabelState.PREPARE || remainingMs <= 0) {
                 return state;
+            }
+            if (waitMs == config.retryBackoffInitialMs()) {
+                LOG.warn("{}: label {} is still PREPARE, the prepare may still be running on the server; polling its"
+                        + " state for up to {} ms", why, txn.label(), remainingMs);
             }
             try {
                 sleeper.sleep(Math.min(waitMs, remainingMs));

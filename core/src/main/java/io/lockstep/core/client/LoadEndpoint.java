@@ -71,6 +71,11 @@ final class LoadEndpoint implements AutoCloseable {
         return new RetryBudget(config, sleeper, metrics, operation);
     }
 
+    /** The wait of one begin for a running-transaction slot; {@code operation} names it in messages. */
+    RunningTransactionSlotWait slotWait(String operation) {
+        return new RunningTransactionSlotWait(config, sleeper, metrics, operation);
+    }
+
     /** An excerpt of the error log the reply's {@code ErrorURL} names, prefixed for a message; "" when none. */
     String errorLog(ServerReply reply) {
         return ErrorLogExcerpt.fetch(http, reply.text("ErrorURL"), config.sanitizeErrorLog());

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -41,15 +42,17 @@ import org.slf4j.LoggerFactory;
  *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
  * hops are followed (docs/protocol.md#redirects-failover-and-probes). User info in a {@code Location} (Doris' FE sends
  *       {@code user:password@}) is dropped, never logged.</li>
- *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; the wait for
- *       {@code 100 Continue} is bounded by {@code waitForContinueTimeoutMs}, after which the body is sent
- *       anyway; a node that answers first (the FE's 307) never gets the body ({@link ExpectContinueExecutor}).</li>
+ *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; a node that answers
+ *       first (the FE's 307) never gets the body, and a node silent for {@code waitForContinueTimeoutMs} gets no
+ *       body either and counts as unreachable ({@link ExpectContinueExecutor}, {@link SilentNodeException}).</li>
  *   <li>Failover: the first hop goes to the load URL that last worked; when its connect fails (refused, timed out,
- *       unresolvable) the next URL is tried, once each. If every URL fails, a redirect target cannot be
- *       reached, or the redirects do not end, {@link NotSentException} is thrown: no node acted on the
- *       request.</li>
+ *       unresolvable) or it stays silent through a load's wait for {@code 100 Continue}, the next URL is tried,
+ *       once each. If every URL fails, a redirect target cannot be reached, or the redirects do not end,
+ *       {@link NotSentException} is thrown: no node acted on the request.</li>
  *   <li>Any other I/O failure (reset, response timeout, truncated reply) is an ambiguous {@link IOException}
- *       naming the URL: the server may have acted on the request.</li>
+ *       naming the URL: the server may have acted on the request. When the load URL itself did not answer within
+ *       {@code socketTimeoutMs}, the next request (the caller's retry or label-state query) starts at the next load
+ *       URL, so a hung FE is left after one socket timeout.</li>
  * </ul>
  * The {@code Authorization} header and the password are never logged. Thread-safe.
  */
@@ -63,6 +66,7 @@ final class StarRocksHttp implements AutoCloseable {
     static final int MAX_REPLY_BYTES = 1 << 20;
 
     private final List<URI> bases;
+    private final AddressMap redirectAddressMap;
     private final String authorization;
     private final CloseableHttpClient client;
     private final RequestConfig plainConfig;
@@ -72,6 +76,7 @@ final class StarRocksHttp implements AutoCloseable {
 
     StarRocksHttp(TransactionClientConfig config) {
         this.bases = config.loadUrls().bases();
+        this.redirectAddressMap = config.redirectAddressMap();
         String credentials = config.username() + ":" + config.password();
         this.authorization = "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
         ConnectionConfig connectionConfig = ConnectionConfig.custom()
@@ -121,7 +126,7 @@ final class StarRocksHttp implements AutoCloseable {
             int index = (start + i) % bases.size();
             URI first = URI.create(bases.get(index).toString() + pathAndQuery);
             try {
-                HttpReply reply = followRedirects(method, first, headers, body, expectContinue);
+                HttpReply reply = followRedirects(method, first, headers, body, expectContinue, index);
                 preferredBase.compareAndSet(start, index);
                 return reply;
             } catch (FirstHopUnreachable e) {
@@ -151,8 +156,10 @@ final class StarRocksHttp implements AutoCloseable {
     }
 
     private HttpReply followRedirects(String method, URI first, Map<String, String> headers, byte[] body,
-                                      boolean expectContinue) throws IOException, FirstHopUnreachable {
+                                      boolean expectContinue, int baseIndex) throws IOException, FirstHopUnreachable {
         URI uri = first;
+        URI redirectedBy = null; // the node whose 307 pointed at uri
+        URI advertised = null; // the Location as the server gave it, when the address map replaced it
         for (int hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
             HttpUriRequestBase request = new HttpUriRequestBase(method, uri);
             request.setConfig(expectContinue ? expectContinueConfig : plainConfig);
@@ -166,12 +173,21 @@ final class StarRocksHttp implements AutoCloseable {
                 URI target = uri;
                 reply = client.execute(request, response -> read(response, target, MAX_REPLY_BYTES));
             } catch (IOException e) {
-                if (isConnectFailure(e)) {
-                    NotSentException notSent = new NotSentException(method + " " + uri + " could not connect: " + e, e);
+                if (isConnectFailure(e) || e instanceof SilentNodeException) {
+                    NotSentException notSent = new NotSentException(method + " " + uri + (e instanceof SilentNodeException
+                            ? " is silent: " : " could not connect: ") + e + redirectHint(redirectedBy, advertised,
+                            uri), e);
                     if (hop == 0) {
                         throw new FirstHopUnreachable(notSent);
                     }
                     throw notSent;
+                }
+                if (hop == 0 && e instanceof SocketTimeoutException && bases.size() > 1) {
+                    int next = (baseIndex + 1) % bases.size();
+                    if (preferredBase.compareAndSet(baseIndex, next)) {
+                        LOG.warn("Load URL {} did not answer {} within the socket timeout; the next request goes to {}",
+                                bases.get(baseIndex), method, bases.get(next));
+                    }
                 }
                 throw new IOException(method + " " + uri + " failed: " + e, e);
             }
@@ -181,13 +197,31 @@ final class StarRocksHttp implements AutoCloseable {
             if (reply.location() == null) {
                 throw new IOException(method + " " + uri + " answered " + reply.statusCode() + " without a Location");
             }
-            URI next = withoutUserInfo(uri.resolve(reply.location()));
-            LOG.debug("{} {} redirected to {}", method, uri, next);
+            URI location = withoutUserInfo(uri.resolve(reply.location()));
+            URI next = redirectAddressMap.apply(location);
+            LOG.debug("{} {} redirected to {}{}", method, uri, location, next == location ? "" : " (mapped to " + next + ")");
+            redirectedBy = uri;
+            advertised = next == location ? null : location;
             uri = next;
         }
         // every hop answered 307, so no node acted on the request: safe to send again
         throw new NotSentException(method + " " + first + " still redirects after " + MAX_REDIRECT_HOPS
                 + " hops (last " + uri + "): the FE may be overloaded or misconfigured", null);
+    }
+
+    /** For an unreachable node: which node redirected there, and how to map an advertised address; "" for hop 0. */
+    private String redirectHint(URI redirectedBy, URI advertised, URI target) {
+        if (redirectedBy == null) {
+            return "";
+        }
+        String hostPort = target.getHost() + ":" + target.getPort();
+        if (advertised != null) {
+            return "; " + redirectedBy + " redirected to " + advertised.getHost() + ":" + advertised.getPort()
+                    + ", mapped to " + hostPort + " by sink.be-address-map";
+        }
+        return "; " + redirectedBy + " redirected the request to " + hostPort + ", the address the cluster advertises"
+                + " for that node: if this client cannot reach it (Docker, Kubernetes, NAT), map it to a reachable one"
+                + " with sink.be-address-map=" + hostPort + "=<reachable-host>:<port>";
     }
 
     private static HttpReply read(ClassicHttpResponse response, URI uri, int maxBytes) throws IOException {

@@ -21,10 +21,13 @@ import org.slf4j.LoggerFactory;
  * {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted label). Everything else
  * is classified ({@link FailureClass}):
  * <ul>
+ *   <li>a begin refused by the running-transaction limit waits for a slot, bounded by time
+ *       ({@link RunningTransactionSlotWait});</li>
  *   <li>retriable classes are sent again on the same label with bounded backoff ({@link RetryBudget});</li>
  *   <li>a non-OK, unreadable or lost reply to prepare, commit or rollback is settled by a label-state query
  *       ({@code GET /api/{db}/get_load_state}): commit succeeds on COMMITTED/VISIBLE (this covers publish
- *       timeouts), prepare on PREPARED (polling while PREPARE, bounded by {@code labelStateTimeoutMs}), rollback on
+ *       timeouts), prepare on PREPARED (polling while PREPARE, bounded by {@code labelStateTimeoutMs}, only when the
+ *       prepare may still be running: a lost reply or {@code TXN_NOT_EXISTS}), rollback on
  *       ABORTED/UNKNOWN; a label still open is sent again; ABORTED/UNKNOWN fails naming label, database and the
  *       likely cause;</li>
  *   <li>a load that breaks after it may have reached the server is never re-sent: see
@@ -72,6 +75,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
             headers.put("timeout", Integer.toString(timeoutSeconds));
         }
         RetryBudget budget = endpoint.budget("begin of " + txn);
+        RunningTransactionSlotWait slotWait = endpoint.slotWait("begin of " + txn);
         boolean mayHaveBegun = false;
         while (true) {
             ServerReply reply;
@@ -86,6 +90,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 continue;
             }
             if (reply.statusIn("OK")) {
+                slotWait.succeeded();
                 rememberTimeout(txn, timeoutSeconds);
                 return reply.number("TxnId", -1);
             }
@@ -98,6 +103,10 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 return reply.number("TxnId", -1);
             }
             FailureClass failureClass = FailureClass.classify(reply);
+            if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
+                slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
+                continue;
+            }
             if (failureClass.retriable()) {
                 budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
                 continue;
@@ -309,9 +318,14 @@ public final class StarRocksTransactionClient implements TransactionClient {
             } else {
                 trouble = "I/O error " + ioFailure.getMessage();
             }
+            // Only a prepare that may still be running on the server (its reply was lost, or another attempt holds the
+            // BE context: TXN_NOT_EXISTS) is waited for; after a plain error reply the label stays PREPARE because the
+            // prepare failed, and it is sent again with the normal backoff below.
+            boolean prepareMayStillRun = reply == null || reply.statusIn("TXN_NOT_EXISTS");
             LabelState state;
             try {
-                state = op == SettledOp.PREPARE ? pollWhilePrepare(txn) : labelState(txn.database(), txn.label());
+                state = op == SettledOp.PREPARE && prepareMayStillRun ? pollWhilePrepare(txn, trouble)
+                        : labelState(txn.database(), txn.label());
             } catch (TransactionException e) {
                 throw new TransactionException("outcome of " + what + " is unknown after " + trouble
                         + ", and the label state could not be read: " + e.getMessage(), serverStatus, e);
@@ -334,8 +348,9 @@ public final class StarRocksTransactionClient implements TransactionClient {
     }
 
     /** Label state, re-polled with backoff while PREPARE (a prepare still running), up to labelStateTimeoutMs. */
-    private LabelState pollWhilePrepare(TransactionRef txn) throws TransactionException {
-        return LabelStatePolling.whilePrepare(endpoint, txn, this::labelState);
+    private LabelState pollWhilePrepare(TransactionRef txn, String trouble) throws TransactionException {
+        return LabelStatePolling.whilePrepare(endpoint, txn, "prepare of " + txn + " after " + trouble,
+                this::labelState);
     }
 
     /** The reply itself named a data error (e.g. too many filtered rows): that, not a timeout, is the cause. */

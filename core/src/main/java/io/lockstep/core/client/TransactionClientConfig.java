@@ -10,13 +10,20 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code connectTimeoutMs} = 30 000 ms: TCP connect per address; a refused or timed-out connect fails over
  *       to the next load URL.</li>
- *   <li>{@code socketTimeoutMs} = 300 000 ms: the longest wait for reply bytes (a commit may wait for publish).</li>
- *   <li>{@code waitForContinueTimeoutMs} = 30 000 ms: how long a load waits for {@code 100 Continue} or a
- *       redirect before it sends the body anyway.</li>
+ *   <li>{@code socketTimeoutMs} = 60 000 ms: the longest wait for reply bytes; a node silent for longer is left for
+ *       the next load URL. A commit that waits longer for publish is settled by a label-state query, so a lost
+ *       reply never loses the commit.</li>
+ *   <li>{@code waitForContinueTimeoutMs} = 30 000 ms (the StarRocks connector's default for
+ *       {@code sink.wait-for-continue.timeout-ms}): how long a load waits for {@code 100 Continue} or a redirect;
+ *       a node silent for longer gets no body and the next load URL is tried.</li>
  *   <li>{@code maxRetries} = 3: retries after the first attempt, per operation, for retriable failures only.</li>
  *   <li>{@code retryBackoffInitialMs} = 500 ms, doubling per retry up to {@code retryBackoffMaxMs} = 10 000 ms.</li>
  *   <li>{@code labelStateTimeoutMs} = 60 000 ms: how long a label-state poll keeps waiting while a prepare is
  *       still running (state {@code PREPARE}).</li>
+ *   <li>{@code runningTxnLimitWaitMs} = 120 000 ms: how long a begin refused by the server's running-transaction
+ *       limit keeps retrying (backpressure, apart from {@code maxRetries}), see {@link RunningTransactionSlotWait}.</li>
+ *   <li>{@code redirectAddressMap} = none: redirect targets (BE addresses the FE advertises) replaced by reachable
+ *       addresses, see {@link AddressMap}.</li>
  *   <li>{@code sanitizeErrorLog} = false: when true, row values are cut out of server error-log excerpts.</li>
  * </ul>
  * The password is never logged: {@link #toString()} masks it.
@@ -32,6 +39,8 @@ public final class TransactionClientConfig {
     private final long retryBackoffInitialMs;
     private final long retryBackoffMaxMs;
     private final long labelStateTimeoutMs;
+    private final long runningTxnLimitWaitMs;
+    private final AddressMap redirectAddressMap;
     private final boolean sanitizeErrorLog;
 
     private TransactionClientConfig(Builder b) {
@@ -45,6 +54,8 @@ public final class TransactionClientConfig {
         this.retryBackoffInitialMs = b.retryBackoffInitialMs;
         this.retryBackoffMaxMs = b.retryBackoffMaxMs;
         this.labelStateTimeoutMs = b.labelStateTimeoutMs;
+        this.runningTxnLimitWaitMs = b.runningTxnLimitWaitMs;
+        this.redirectAddressMap = b.redirectAddressMap;
         this.sanitizeErrorLog = b.sanitizeErrorLog;
     }
 
@@ -95,6 +106,16 @@ public final class TransactionClientConfig {
         return labelStateTimeoutMs;
     }
 
+    /** How long a begin refused by the server's running-transaction limit keeps waiting for a slot, ms. */
+    public long runningTxnLimitWaitMs() {
+        return runningTxnLimitWaitMs;
+    }
+
+    /** Redirect targets mapped to reachable addresses; empty by default. */
+    public AddressMap redirectAddressMap() {
+        return redirectAddressMap;
+    }
+
     public boolean sanitizeErrorLog() {
         return sanitizeErrorLog;
     }
@@ -106,7 +127,8 @@ public final class TransactionClientConfig {
                 + ", connectTimeoutMs=" + connectTimeoutMs + ", socketTimeoutMs=" + socketTimeoutMs
                 + ", waitForContinueTimeoutMs=" + waitForContinueTimeoutMs + ", maxRetries=" + maxRetries
                 + ", retryBackoffInitialMs=" + retryBackoffInitialMs + ", retryBackoffMaxMs=" + retryBackoffMaxMs
-                + ", labelStateTimeoutMs=" + labelStateTimeoutMs + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
+                + ", labelStateTimeoutMs=" + labelStateTimeoutMs + ", runningTxnLimitWaitMs=" + runningTxnLimitWaitMs
+                + ", redirectAddressMap=" + redirectAddressMap + ", sanitizeErrorLog=" + sanitizeErrorLog + '}';
     }
 
     /** Builds a {@link TransactionClientConfig}; {@link #build()} validates every value. */
@@ -115,12 +137,14 @@ public final class TransactionClientConfig {
         private String username;
         private String password = "";
         private int connectTimeoutMs = 30_000;
-        private int socketTimeoutMs = 300_000;
+        private int socketTimeoutMs = 60_000;
         private int waitForContinueTimeoutMs = 30_000;
         private int maxRetries = 3;
         private long retryBackoffInitialMs = 500;
         private long retryBackoffMaxMs = 10_000;
         private long labelStateTimeoutMs = 60_000;
+        private long runningTxnLimitWaitMs = 120_000;
+        private AddressMap redirectAddressMap = AddressMap.empty();
         private boolean sanitizeErrorLog;
 
         private Builder() {
@@ -180,6 +204,18 @@ public final class TransactionClientConfig {
             return this;
         }
 
+        /** How long a begin refused by the running-transaction limit keeps waiting for a slot, ms; 0 = no wait. */
+        public Builder runningTxnLimitWaitMs(long runningTxnLimitWaitMs) {
+            this.runningTxnLimitWaitMs = runningTxnLimitWaitMs;
+            return this;
+        }
+
+        /** Redirect targets to replace by reachable addresses (e.g. BE addresses advertised inside Docker). */
+        public Builder redirectAddressMap(AddressMap redirectAddressMap) {
+            this.redirectAddressMap = Objects.requireNonNull(redirectAddressMap, "redirectAddressMap");
+            return this;
+        }
+
         public Builder sanitizeErrorLog(boolean sanitizeErrorLog) {
             this.sanitizeErrorLog = sanitizeErrorLog;
             return this;
@@ -207,6 +243,9 @@ public final class TransactionClientConfig {
             if (retryBackoffMaxMs < retryBackoffInitialMs) {
                 throw new IllegalArgumentException("retryBackoffMaxMs (" + retryBackoffMaxMs
                         + ") must be >= retryBackoffInitialMs (" + retryBackoffInitialMs + ")");
+            }
+            if (runningTxnLimitWaitMs < 0) {
+                throw new IllegalArgumentException("runningTxnLimitWaitMs must be >= 0, got " + runningTxnLimitWaitMs);
             }
             if (labelStateTimeoutMs < 0) {
                 throw new IllegalArgumentException("labelStateTimeoutMs must be >= 0, got " + labelStateTimeoutMs);

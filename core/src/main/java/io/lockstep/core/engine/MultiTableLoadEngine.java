@@ -57,6 +57,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
     private final ExecutorService ownedIoPool;
     /** Written once by the task thread (first row) or fixed by the config; read by the manager thread. */
     private volatile String database;
+    /** Task thread only: the column-set check of partial-update tables. */
+    private final PartialUpdateRows partialUpdates;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -76,6 +78,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.ownedIoPool = ownedIoPool;
         this.database = config.database();
+        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
         this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(),
                 config.scanningFrequencyMs(), this::runOnce, this::crash, this::shutdownOnManager);
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
@@ -111,8 +114,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      *
      * @param row one JSON object, UTF-8
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
-     * @throws IllegalArgumentException if the row is not a JSON object, or the database differs from the one this
-     *                                  engine loads into (both named); nothing is buffered
+     * @throws IllegalArgumentException if the row is not a JSON object, the database differs from the one this
+     *                                  engine loads into (both named), or the table is a partial update and the
+     *                                  row's keys differ from its declared columns (both named); nothing is buffered
      * @throws BufferExhaustedException at once if the row, or the source transactions in progress with it, can never
      *                                  fit under the hard limit (waiting cannot help: only this thread ends them);
      *                                  after {@code maxBlockMs} if no room appeared
@@ -130,6 +134,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             JsonRows.checkObject(row, where(partition, database, table));
         }
         checkDatabase(database, table);
+        partialUpdates.check(database, table, row, where(partition, database, table));
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();

@@ -34,9 +34,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The manager thread's half of the multi-table engine (docs/architecture.md#the-multi-table-commit-cycle): the shared
- * transaction and its commit cycle. One {@link #runOnce} step: take load replies, open the shared transaction eagerly
- * (or recycle it at 80% of the server timeout), freeze idle clean regions, start a commit when due, stream frozen
- * chunks under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
+ * transaction and its commit cycle.
+ * One {@link #runOnce} step: take load replies, freeze idle clean regions, open the shared transaction once a frozen
+ * chunk waits to be loaded (before its first load, never earlier: a subtask without data holds none of the server's
+ * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
+ * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
  * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
  * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and
@@ -45,6 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SharedTransactionCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
+    /** Rounds of the client's rollback (each with its own retries) before an open shared transaction is given up. */
+    static final int ROLLBACK_ROUNDS = 3;
 
     /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
     record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
@@ -82,6 +86,10 @@ final class SharedTransactionCycle {
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
     private long openedAtMs;
+    /** When the commit timer of the open cycle started: the end of the previous cycle, or the first begin. */
+    private long timerStartMs;
+    /** When the last cycle ended (commit or empty rollback), or -1 before the first one. */
+    private long lastCycleEndMs = -1;
     private long cycle;
     private boolean dataLoaded;
     private long cutSequence;
@@ -118,8 +126,8 @@ final class SharedTransactionCycle {
             for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
                 pendingSavepoints.add(r);
             }
-            ensureTransaction(nowMs);
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
+            ensureTransaction(nowMs);
             maybeStartCommit(nowMs);
             flushFrozen();
             if (maybeFinishCommit(nowMs)) {
@@ -139,8 +147,16 @@ final class SharedTransactionCycle {
         return request.done();
     }
 
+    /**
+     * Begins the shared transaction once a frozen chunk waits to be loaded (docs/architecture.md#the-multi-table-commit-cycle, step 1): before that chunk's
+     * load, so no load goes out under a stray label, and never while there is nothing to load. Recycles an open one
+     * at 80% of the server timeout.
+     */
     private void ensureTransaction(long nowMs) throws TransactionException {
         if (state == SharedTransactionState.NONE) {
+            if (!regions.hasFrozen(Long.MAX_VALUE)) {
+                return; // nothing to load: hold no running-transaction slot of the server
+            }
             String db = database.get();
             if (db == null) {
                 return; // nothing written yet: the database is not known
@@ -151,6 +167,7 @@ final class SharedTransactionCycle {
             txnMayBeOpen = true;
             client.begin(next, config.serverTimeoutSeconds());
             openedAtMs = nowMs;
+            timerStartMs = lastCycleEndMs >= 0 ? lastCycleEndMs : nowMs;
             dataLoaded = false;
             moveTo(SharedTransactionState.OPEN);
             LOG.debug("opened shared transaction {}", next);
@@ -193,7 +210,7 @@ final class SharedTransactionCycle {
         for (SavepointRequest r : pendingSavepoints) {
             savepointWaiting |= r.freezeSequence() > committedSequence;
         }
-        boolean timerDue = nowMs - openedAtMs >= config.commitIntervalMs();
+        boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
         if ((timerDue || savepointWaiting) && hasData()) {
             startCommit();
         }
@@ -296,7 +313,12 @@ final class SharedTransactionCycle {
             // from here the client settles the outcome (label-state query); never roll back after a commit attempt
             txnMayBeOpen = false;
             long startMs = ticker.nowMs();
-            client.commit(txn);
+            try {
+                client.commit(txn);
+            } catch (TransactionException e) {
+                GivenUpCommit.rollBack(client, txn, "commit", e, metrics, LOG); // never undoes a committed label
+                throw e;
+            }
             metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
             metrics.counter(MetricNames.COMMITS).inc();
             LOG.debug("committed shared transaction {} (chunks up to sequence {})", txn, cutSequence);
@@ -305,11 +327,12 @@ final class SharedTransactionCycle {
         // ends without data (empty source transactions) count too: nothing of them is left to make visible
         metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED).inc(regions.takeEndsCovered(cutSequence));
         committedSequence = cutSequence;
+        lastCycleEndMs = nowMs;
         dataLoaded = false;
         regions.resetTracker();
         moveTo(SharedTransactionState.NONE);
         completeSavepoints();
-        ensureTransaction(nowMs); // eager: the next label is open before any further load
+        ensureTransaction(nowMs); // chunks past the cut wait: the next label opens before their load
         return true;
     }
 
@@ -384,19 +407,33 @@ final class SharedTransactionCycle {
         failSavepoints("the engine is closed");
     }
 
+    /**
+     * Rolls back a shared transaction that may be open: up to {@value #ROLLBACK_ROUNDS} rounds of the client's rollback
+     * (each with its own retries and backoff), so a FE that is briefly unreachable does not leave the transaction
+     * holding a running-transaction slot until the server timeout; bounded further by the engine's close timeout
+     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN.
+     */
     private void rollbackQuietly(String when) {
         TransactionRef open = txn;
         if (!txnMayBeOpen || open == null) {
             return;
         }
         txnMayBeOpen = false;
-        try {
-            client.rollback(open);
-            metrics.counter(MetricNames.ROLLBACKS).inc();
-            LOG.info("rolled back shared transaction {} {}", open, when);
-        } catch (TransactionException | RuntimeException e) {
-            LOG.warn("rollback of shared transaction {} {} failed (the server timeout will end it): {}", open, when,
-                    e.getMessage());
+        for (int round = 1; round <= ROLLBACK_ROUNDS; round++) {
+            try {
+                client.rollback(open);
+                metrics.counter(MetricNames.ROLLBACKS).inc();
+                LOG.info("rolled back shared transaction {} {}", open, when);
+                return;
+            } catch (TransactionException | RuntimeException e) {
+                if (round == ROLLBACK_ROUNDS || Thread.currentThread().isInterrupted()) {
+                    LOG.warn("rollback of shared transaction {} {} failed {} time(s); the label stays open until the "
+                            + "server timeout (sink.properties.timeout) unless rolled back by hand: {}", open, when,
+                            round, e.getMessage());
+                    return;
+                }
+                LOG.info("rollback of shared transaction {} {} failed, trying again: {}", open, when, e.getMessage());
+            }
         }
     }
 

@@ -8,11 +8,11 @@ import java.util.Set;
  * State of the shared (multi-table) transaction of one commit cycle. Moved only by the manager thread through
  * {@link #checkMove}; readers on other threads see it through a volatile field. Legal moves:
  * <pre>
- *   NONE       -&gt; OPEN        begin succeeded (eagerly, before any load)
+ *   NONE       -&gt; OPEN        begin succeeded (once a chunk waits to load, before its load)
  *   OPEN       -&gt; DRAINING    commit started (timer, savepoint or recycle): cut taken, loading what it covers
  *   OPEN       -&gt; NONE        recycled with nothing loaded: rolled back, a new label follows
- * DRAINING -&gt; COMMITTING every chunk of the cut is loaded; commit sent (no prepare,
- * docs/protocol.md#multi-table-transactions)
+ *   DRAINING   -&gt; COMMITTING  every chunk of the cut is loaded; commit sent (no prepare for multi-table
+ *                              transactions: docs/protocol.md#multi-table-transactions)
  *   DRAINING   -&gt; NONE        the cut turned out empty: rolled back
  *   COMMITTING -&gt; NONE        committed; the next begin follows
  *   any but CLOSED -&gt; FAILED  a load, begin, commit or check failed

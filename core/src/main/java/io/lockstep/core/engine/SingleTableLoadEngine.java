@@ -59,6 +59,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     private final TableTransactionCycle cycle;
     private final ManagerThread managerThread;
     private final ExecutorService ownedIoPool;
+    /** Task thread only: the column-set check of partial-update tables. */
+    private final PartialUpdateRows partialUpdates;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Task thread only: checkpoint ids must increase, so exactly-once labels never repeat. */
@@ -93,6 +95,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                                   LoadMetrics metrics, DeliverySemantic semantic, long restoredCheckpointId,
                                   Ticker ticker, Executor ioExecutor, ExecutorService ownedIoPool) {
         this.config = Objects.requireNonNull(config, "config");
+        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
         this.semantic = Objects.requireNonNull(semantic, "semantic");
         checkLoadMethod(config.loadMethod(), semantic, streamLoader != null);
         this.ticker = Objects.requireNonNull(ticker, "ticker");
@@ -196,6 +199,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         if (!JsonRows.isObject(row)) {
             JsonRows.checkObject(row, database + "." + table);
         }
+        partialUpdates.check(database, table, row, database + "." + table);
         try {
             budget.reserve(row.length, config.maxBlockMs(), () -> "row for " + database + "." + table);
         } catch (io.lockstep.core.buffer.BufferExhaustedException e) {

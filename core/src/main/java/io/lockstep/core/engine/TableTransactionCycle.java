@@ -310,13 +310,13 @@ final class TableTransactionCycle {
                 client.rollback(txn.ref); // a prepare with no data fails on the server (docs/protocol.md#the-emulators-state-tables)
                 continue;
             }
-            client.prepare(txn.ref);
             if (semantic == DeliverySemantic.AT_LEAST_ONCE) {
                 long startMs = ticker.nowMs();
-                client.commit(txn.ref);
+                prepareAndCommit(txn.ref);
                 metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
                 metrics.counter(MetricNames.COMMITS).inc();
             } else {
+                client.prepare(txn.ref);
                 prepared.add(new PreparedTransaction(txn.ref.database(), txn.ref.table(), txn.ref.label()));
             }
         }
@@ -340,6 +340,19 @@ final class TableTransactionCycle {
         cycleStartMs = nowMs;
         moveTo(TableFlushState.ACCEPTING);
         return true;
+    }
+
+    /** At-least-once: prepare and commit; a transaction whose prepare or commit is given up is rolled back. */
+    private void prepareAndCommit(TransactionRef ref) throws TransactionException {
+        String step = "prepare";
+        try {
+            client.prepare(ref);
+            step = "commit";
+            client.commit(ref);
+        } catch (TransactionException e) {
+            GivenUpCommit.rollBack(client, ref, step, e, metrics, LOG);
+            throw e;
+        }
     }
 
     private void runLabelRequests() {

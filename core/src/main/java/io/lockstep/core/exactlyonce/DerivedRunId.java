@@ -3,6 +3,7 @@ package io.lockstep.core.exactlyonce;
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 
 import java.math.BigInteger;
@@ -21,22 +22,22 @@ import org.slf4j.LoggerFactory;
  * the next start from N can find what this run left open even if it never completes a checkpoint (which would
  * record its run id in state).
  *
- * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)} for
- * {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
- * submission, e.g. from a savepoint) walks another. A candidate is taken by an earlier run when its first label exists:
- * a run restored from N names its first transaction, whatever the table, for checkpoint {@code N + 1}, so the label
- * {@code {prefix}-{table}-{subtask}-{candidate}-{N+1}} (in the aborter's label scheme; one label per flush:
- * {@code ...-{N+1}_1}) exists for one of its tables (docs/protocol.md#labels-and-label-state: labels of finished
- * transactions are remembered for {@code label_keep_max_second}). A taken candidate's labels are handed to the
- * {@link LingeringTransactionAborter} (its PREPARE/PREPARED labels after N are rolled back, committed ones left alone)
- * and the walk goes on; the first free candidate is this run's id. A fresh start (no state) keeps a random
- * {@link LabelGenerator#newRunId()}.
+ * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)}
+ * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
+ * submission, e.g. from a savepoint) walks another. A run's first data label can be named for any checkpoint after N
+ * (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed candidate is marked
+ * at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label scheme; one label per
+ * flush: {@code ...-{N}_1}), which no data transaction of the candidate uses, is begun and rolled back, and the server
+ * remembers it (docs/protocol.md#labels-and-label-state: labels of finished transactions are remembered for {@code label_keep_max_second}).
+ * A candidate is taken when its marker or one of its labels for checkpoints N + 1 to N + {@value #PROBE_CHECKPOINTS}
+ * exists. A taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED
+ * labels after N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is marked
+ * and becomes this run's id. A target whose begin registers nothing (Apache Doris: a transaction begins with its
+ * load) keeps no marker, so there only the probed checkpoints protect a stateless restart.
+ * A fresh start (no state) keeps a random {@link LabelGenerator#newRunId()}.
  *
  * <p>Only for a fixed target table: with routing by {@code *} the table of an earlier run's first label is not known,
- * so {@code tables} may miss it, and a random run id is taken instead ({@code tables} empty). With a fixed table the
- * first free candidate has no label at N + 1; a later label of it could exist only if the server forgot an earlier
- * run's N + 1 label but not a later one. A begin on such a label fails with LABEL_ALREADY_EXISTS and the job
- * restarts from a later checkpoint; data is never loaded twice.
+ * so {@code tables} may miss it, and a random run id is taken instead ({@code tables} empty).
  *
  * <p>Stateless; called once per restore from the thread that restores the subtask.
  */
@@ -45,6 +46,9 @@ public final class DerivedRunId {
     /** Most candidates walked before giving up and taking a random run id. */
     public static final int MAX_CANDIDATES = 100;
     private static final int RUN_ID_CHARS = 16;
+    /** Checkpoints after N whose labels are probed besides the claim marker (runs of versions without a marker). */
+    static final int PROBE_CHECKPOINTS = 3;
+    private static final int MARKER_TIMEOUT_SECONDS = 60;
 
     private DerivedRunId() {
     }
@@ -92,31 +96,70 @@ public final class DerivedRunId {
         for (int k = 0; k < MAX_CANDIDATES; k++) {
             String runId = candidate(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
             LabelGenerator labels = new LabelGenerator(labelPrefix, subtaskIndex, runId);
-            boolean taken = false;
-            for (TableId table : tables) {
-                String first = aborter.scheme().label(labels, table.table(), restoredCheckpointId + 1, 1);
-                try {
-                    if (client.labelState(table.database(), first) != LabelState.UNKNOWN) {
-                        taken = true;
-                        break;
-                    }
-                } catch (TransactionException e) {
-                    LOG.warn("cannot read the state of label {} in database {}; taking a random run id (what earlier "
-                            + "runs restored from checkpoint {} left open ends by the server timeout): {}", first,
-                            table.database(), restoredCheckpointId, e.getMessage());
-                    return LabelGenerator.newRunId();
-                }
+            String used;
+            try {
+                used = usedLabel(client, aborter, labels, tables, restoredCheckpointId);
+            } catch (TransactionException e) {
+                LOG.warn("cannot read the label states of run id {}; taking a random run id (what earlier runs "
+                        + "restored from checkpoint {} left open ends by the server timeout): {}", runId,
+                        restoredCheckpointId, e.getMessage());
+                return LabelGenerator.newRunId();
             }
-            if (!taken) {
-                return runId;
+            if (used == null) {
+                return claimed(client, aborter, labels, tables, restoredCheckpointId) ? runId
+                        : LabelGenerator.newRunId();
             }
-            LOG.info("run id {} was used by an earlier attempt that started from checkpoint {}; ending what it left "
-                    + "open", runId, restoredCheckpointId);
+            LOG.info("run id {} was used by an earlier attempt that started from checkpoint {} (label {} exists); "
+                    + "ending what it left open", runId, restoredCheckpointId, used);
             aborter.abortLingering(List.of(new LingeringScope(labelPrefix, subtaskIndex, runId, restoredCheckpointId,
                     tables)), heldLabels);
         }
         LOG.warn("{} derived run ids after checkpoint {} are all used; taking a random one", MAX_CANDIDATES,
                 restoredCheckpointId);
         return LabelGenerator.newRunId();
+    }
+
+    /**
+     * A label of {@code labels} the server knows, or null: the claim marker (checkpoint N), then the labels of the
+     * first {@value #PROBE_CHECKPOINTS} checkpoints after N.
+     */
+    private static String usedLabel(TransactionClient client, LingeringTransactionAborter aborter,
+                                    LabelGenerator labels, List<TableId> tables, long restoredCheckpointId)
+            throws TransactionException {
+        for (TableId table : tables) {
+            for (long checkpoint = restoredCheckpointId; checkpoint <= restoredCheckpointId + PROBE_CHECKPOINTS;
+                 checkpoint++) {
+                String label = aborter.scheme().label(labels, table.table(), checkpoint, 1);
+                if (client.labelState(table.database(), label) != LabelState.UNKNOWN) {
+                    return label;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Writes the claim marker: the label of checkpoint N (never a data label of this run id, whose transactions are
+     * named N + 1 and later) begun and rolled back, so the server remembers it as ABORTED and a later claim from N
+     * sees the run id as taken, whenever this run's first data label comes. Returns false (a random run id is taken
+     * instead) when it cannot be written. One-label-per-flush targets (Doris) keep no marker.
+     */
+    private static boolean claimed(TransactionClient client, LingeringTransactionAborter aborter,
+                                   LabelGenerator labels, List<TableId> tables, long restoredCheckpointId) {
+        if (aborter.scheme().flushesPerCheckpoint()) {
+            return true; // Apache Doris: a transaction begins with its load, so a begin cannot leave a marker
+        }
+        TableId table = tables.get(0);
+        TransactionRef marker = TransactionRef.singleTable(table.database(), table.table(),
+                aborter.scheme().label(labels, table.table(), restoredCheckpointId, 1));
+        try {
+            client.begin(marker, MARKER_TIMEOUT_SECONDS);
+            client.rollback(marker);
+            return true;
+        } catch (TransactionException e) {
+            LOG.warn("cannot write the claim marker {}; taking a random run id (what this run leaves open is found "
+                    + "only through checkpointed state): {}", marker, e.getMessage());
+            return false;
+        }
     }
 }

@@ -34,6 +34,11 @@ public final class MetricNames {
     public static final String COMMIT_LATENCY_MS = "commitLatencyMs";
     /** Counter prefix: retries, suffixed by the retry class, e.g. {@code retries.TXN_IN_PROCESSING}. */
     public static final String RETRIES_PREFIX = "retries.";
+    /**
+     * Counter: milliseconds begins spent waiting for a slot under the server's running-transaction limit
+     * ({@code max_running_txn_num_per_db}); each refused begin also counts under {@code retries.RUNNING_TXN_LIMIT}.
+     */
+    public static final String RUNNING_TXN_LIMIT_WAIT_MS = "runningTxnLimitWaitMs";
     /** Gauge: bytes buffered in all regions. */
     public static final String BUFFERED_BYTES = "bufferedBytes";
     /** Gauge: server transactions currently open. */

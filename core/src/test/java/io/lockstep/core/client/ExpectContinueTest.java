@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code Expect: 100-continue} on loads, against a raw-socket FE (the JDK server always answers 100 itself):
- * an FE that redirects at once receives no body bytes; an FE that stays silent gets the body after the
- * wait-for-continue timeout.
+ * an FE that redirects at once receives no body bytes; a node that stays silent gets no body either, and the
+ * request fails over to the next load URL.
  */
 class ExpectContinueTest extends ClientTestSupport {
     private final ExecutorService rawFe = Executors.newSingleThreadExecutor();
@@ -79,26 +79,82 @@ class ExpectContinueTest extends ClientTestSupport {
     }
 
     @Test
-    void silentServerGetsTheBodyAfterTheWaitForContinueTimeout() throws Exception {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Future<byte[]> bodyAtFe = rawFe.submit(() -> {
-                try (Socket socket = listener.accept()) {
-                    readHead(socket.getInputStream());
-                    byte[] body = socket.getInputStream().readNBytes(BODY.length);
-                    String json = "{\"Status\":\"OK\",\"Message\":\"\"}";
-                    write(socket.getOutputStream(), "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json);
-                    return body;
-                }
-            });
+    void aSilentLoadUrlGetsNoBodyAndTheLoadFailsOverToTheNextOne() throws Exception {
+        fe.on(LOAD, ok());
+        try (SilentNode silent = new SilentNode()) {
             client.close();
-            client = new StarRocksTransactionClient(config("127.0.0.1:" + listener.getLocalPort())
-                    .waitForContinueTimeoutMs(100).build(), metrics, sleeper);
+            client = new StarRocksTransactionClient(config(silent.address() + ";" + fe.address())
+                    .waitForContinueTimeoutMs(200).build(), metrics, sleeper);
 
             LoadReply reply = client.load(single("l1"), "orders", BODY, JSON_PROPS);
 
-            assertThat(reply.attempts()).isEqualTo(1);
-            assertThat(bodyAtFe.get(10, TimeUnit.SECONDS)).isEqualTo(BODY);
+            assertThat(reply.attempts()).as("failed over inside one attempt").isEqualTo(1);
+            assertThat(fe.requests(LOAD)).hasSize(1).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));
+            assertThat(silent.headsReceived()).isEqualTo(1);
+            assertThat(silent.bodyBytesReceived()).as("the silent node never got the body").isZero();
+        }
+    }
+
+    @Test
+    void aLoadUrlThatNeverAnswersABeginIsLeftAfterOneSocketTimeout() throws Exception {
+        fe.on(BEGIN, ok());
+        try (SilentNode silent = new SilentNode()) {
+            client.close();
+            client = new StarRocksTransactionClient(config(silent.address() + ";" + fe.address())
+                    .socketTimeoutMs(300).build(), metrics, sleeper);
+
+            assertThat(client.begin(single("l1"), 600)).isEqualTo(42);
+
+            assertThat(silent.headsReceived()).as("one timed-out attempt at the silent FE").isEqualTo(1);
+            assertThat(fe.requests(BEGIN)).as("the retry went to the next load URL").hasSize(1);
+            assertThat(retries(FailureClass.CONNECTION)).isEqualTo(1);
+        }
+    }
+
+    /** A node that accepts connections and reads request heads, then never answers (a hung FE). */
+    private final class SilentNode implements AutoCloseable {
+        private final ServerSocket listener = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+        private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicInteger heads = new java.util.concurrent.atomic.AtomicInteger();
+
+        SilentNode() throws IOException {
+            rawFe.submit(() -> {
+                while (!listener.isClosed()) {
+                    try {
+                        Socket socket = listener.accept();
+                        sockets.add(socket);
+                        readHead(socket.getInputStream());
+                        heads.incrementAndGet();
+                    } catch (IOException e) {
+                        return null; // closed
+                    }
+                }
+                return null;
+            });
+        }
+
+        String address() {
+            return "127.0.0.1:" + listener.getLocalPort();
+        }
+
+        int headsReceived() {
+            return heads.get();
+        }
+
+        int bodyBytesReceived() throws IOException {
+            int bytes = 0;
+            for (Socket socket : sockets) {
+                bytes += socket.getInputStream().available();
+            }
+            return bytes;
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+            for (Socket socket : sockets) {
+                socket.close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
+import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.emulator.ManualClock;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.fault.FaultOp;
@@ -368,5 +369,58 @@ class StarRocksClientEmulatorTest {
         assertThat(metrics.count("retries." + FailureClass.RUNNING_TXN_LIMIT)).isEqualTo(1);
         assertThat(client.labelState("shop", second.label())).isEqualTo(LabelState.PREPARE);
         client.rollback(second);
+    }
+
+    @Test
+    void aRunningTransactionLimitHeldLongerThanTheRetryBudgetIsWaitedOutAndReported() throws Exception {
+        TransactionRef txn = TransactionRef.multiTable("shop", label());
+        sr.faults().setMaxRunningTxnPerDb(0); // the server is busy for 8 s of the client's clock
+        long busyUntilMs = sleeper.nowMs() + 8_000;
+        sleeper.onSleep(() -> {
+            if (sleeper.nowMs() >= busyUntilMs) {
+                sr.faults().setMaxRunningTxnPerDb(1000);
+            }
+        });
+
+        client.begin(txn, 600); // maxRetries is 3: the old budget gave up after about 1.5 s
+
+        assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.PREPARE);
+        assertThat(metrics.count(MetricNames.RUNNING_TXN_LIMIT_WAIT_MS)).isBetween(8_000L, 10_000L);
+        assertThat(metrics.count("retries." + FailureClass.RUNNING_TXN_LIMIT)).isGreaterThan(3);
+        assertThat(sleeper.sleeps()).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(1_000L));
+        client.rollback(txn);
+    }
+
+    @Test
+    void aRunningTransactionLimitThatOutlastsTheWaitFailsNamingTheLimitAndTheOption() {
+        client.close();
+        client = new StarRocksTransactionClient(TransactionClientConfig.builder().loadUrls(sr.feUrl())
+                .username("loader").password("pw-1").retryBackoff(100, 400).runningTxnLimitWaitMs(5_000).build(),
+                metrics, sleeper);
+        sr.faults().setMaxRunningTxnPerDb(0);
+        TransactionRef txn = TransactionRef.multiTable("shop", label());
+
+        assertThatThrownBy(() -> client.begin(txn, 600)).isInstanceOf(TransactionException.class)
+                .hasMessageContaining("begin of " + txn)
+                .hasMessageContaining("running-transaction limit refused it for 5000 ms")
+                .hasMessageContaining("max_running_txn_num_per_db")
+                .hasMessageContaining("sink.running-txn-limit.wait-ms");
+        assertThat(metrics.count(MetricNames.RUNNING_TXN_LIMIT_WAIT_MS)).isEqualTo(5_000);
+    }
+
+    @Test
+    void oneInternalErrorReplyToPrepareCostsOneBackoffNotALabelStatePoll() throws Exception {
+        int base = SEQ.incrementAndGet() * 100;
+        TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());
+        client.begin(txn, 600);
+        client.load(txn, "orders", orders(base), JSON);
+        sr.faults().failNext(FaultOp.PREPARE, 1, "INTERNAL_ERROR", "tablet writer failed on a backend");
+
+        client.prepare(txn);
+        client.commit(txn);
+
+        assertThat(sr.faults().pending(FaultOp.PREPARE)).isZero();
+        assertThat(sleeper.sleeps()).as("the normal backoff, once").containsExactly(100L);
+        assertThat(count("orders", base, base + 9)).isEqualTo(1);
     }
 }

@@ -217,4 +217,43 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
         assertThat(be.requests(LOAD)).hasSize(64).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));
         assertThat(be.requests(LOAD)).extracting(r -> r.header("label")).doesNotHaveDuplicates();
     }
+
+    @Test
+    void aRedirectToAnUnreachableAdvertisedAddressNamesTheRedirectingFeAndTheOptionThatMapsIt() throws Exception {
+        String advertised = unusedAddress();
+        fe.on(LOAD, redirectTo(advertised));
+
+        assertThatThrownBy(() -> client.load(single("l1"), "orders", BODY, JSON_PROPS))
+                .isInstanceOf(TransactionException.class)
+                .hasMessageContaining("http://" + fe.address() + LOAD + " redirected the request to " + advertised)
+                .hasMessageContaining("sink.be-address-map=" + advertised + "=<reachable-host>:<port>");
+    }
+
+    @Test
+    void theAddressMapSendsARedirectToTheReachableAddress() throws Exception {
+        String advertised = unusedAddress();
+        fe.on(LOAD, redirectTo(advertised));
+        be.on(LOAD, json("{\"Status\":\"OK\",\"Message\":\"\",\"Label\":\"l1\",\"TxnId\":42,\"LoadBytes\":17}"));
+        client.close();
+        client = new StarRocksTransactionClient(config(fe.address())
+                .redirectAddressMap(AddressMap.parse(advertised + "=" + be.address(), "sink.be-address-map")).build(),
+                metrics, sleeper);
+
+        assertThat(client.load(single("l1"), "orders", BODY, JSON_PROPS)).isEqualTo(new LoadReply(17, 1));
+        assertThat(be.requests(LOAD)).hasSize(1).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));
+    }
+
+    @Test
+    void aMalformedAddressMapIsRefusedNamingTheEntry() {
+        assertThatThrownBy(() -> AddressMap.parse("be1:8040=localhost", "sink.be-address-map"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sink.be-address-map: 'localhost' in entry 'be1:8040=localhost' is not host:port");
+        assertThat(AddressMap.parse(" ", "sink.be-address-map").isEmpty()).isTrue();
+    }
+
+    private static String unusedAddress() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return "127.0.0.1:" + socket.getLocalPort();
+        }
+    }
 }

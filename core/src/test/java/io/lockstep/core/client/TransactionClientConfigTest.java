@@ -13,7 +13,7 @@ class TransactionClientConfigTest {
 
         assertThat(config.password()).isEmpty();
         assertThat(config.connectTimeoutMs()).isEqualTo(30_000);
-        assertThat(config.socketTimeoutMs()).isEqualTo(300_000);
+        assertThat(config.socketTimeoutMs()).isEqualTo(60_000);
         assertThat(config.waitForContinueTimeoutMs()).isEqualTo(30_000);
         assertThat(config.maxRetries()).isEqualTo(3);
         assertThat(config.retryBackoffInitialMs()).isEqualTo(500);

@@ -111,6 +111,19 @@ class TransactionSettleTest extends ClientTestSupport {
     }
 
     @Test
+    void aPlainErrorReplyToPrepareIsSentAgainWithTheNormalBackoffWithoutPolling() throws Exception {
+        fe.on(PREPARE, fail("INTERNAL_ERROR", "prepare failed on a backend"), ok());
+        fe.on(STATE, state("PREPARE")); // the prepare failed: the label is open, not being prepared
+
+        client.prepare(single("l1"));
+
+        assertThat(fe.requests(PREPARE)).hasSize(2);
+        assertThat(fe.requests(STATE)).as("one label-state query, no polling").hasSize(1);
+        assertThat(sleeper.sleeps()).containsExactly(100L);
+        assertThat(retries(FailureClass.LABEL_STILL_OPEN)).isEqualTo(1);
+    }
+
+    @Test
     void prepareStuckInPrepareIsBoundedAndFailsNamingTheState() {
         fe.on(PREPARE, fail("TXN_NOT_EXISTS", "transaction with label l1 not exists"));
         fe.on(STATE, state("PREPARE"));

@@ -144,18 +144,21 @@ class MultiTableEngineEmulatorTest {
             InMemoryLoadMetrics metrics = new InMemoryLoadMetrics();
             StarRocksTransactionClient client = new StarRocksTransactionClient(TransactionClientConfig.builder()
                     .loadUrls(sr.feUrl()).username("root").password("").maxRetries(0).build(), metrics);
-            // a long commit interval: the first label stays open while the server's clock passes its timeout
+            // a long commit interval: the first label, opened for the first row, stays open while the server's clock
+            // passes its timeout
             MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("exp")
                     .database("shop").commitIntervalMs(60_000).serverTimeoutSeconds(600).scanningFrequencyMs(5)
                     .build(), client, metrics);
             try {
+                engine.write(0, "shop", "orders", json("{\"order_id\":1,\"item_count\":0}"));
+                engine.txnEnd(0);
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> engine.transactionState() == SharedTransactionState.OPEN);
+                        .until(() -> metrics.tableCount(MetricNames.LOADS, "shop", "orders") == 1);
                 String label = engine.currentTransaction().label();
                 serverClock.advance(Duration.ofSeconds(601));
                 sr.tick(); // the server aborts the expired transaction
 
-                engine.write(0, "shop", "orders", json("{\"order_id\":1,\"item_count\":0}"));
+                engine.write(0, "shop", "orders", json("{\"order_id\":3,\"item_count\":0}"));
                 engine.txnEnd(0); // the load under the expired label fails on the manager thread
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> engine.transactionState() == SharedTransactionState.FAILED);

@@ -57,7 +57,7 @@ class MultiTableEngineFaultTest {
         sr.start();
     }
 
-    /** A fresh engine (new run id, so new labels) over a fresh client; the shared transaction begins at once. */
+    /** A fresh engine (new run id, so new labels) over a fresh client; the shared transaction begins with data. */
     private MultiTableLoadEngine engine(String labelPrefix, long commitIntervalMs) {
         StarRocksTransactionClient client = new StarRocksTransactionClient(TransactionClientConfig.builder()
                 .loadUrls(sr.feUrl()).username("root").password("").maxRetries(10).retryBackoff(1, 5).build(),
@@ -93,7 +93,7 @@ class MultiTableEngineFaultTest {
     void http503OnBeginAndOnLoadsIsRetriedToExactRows() throws Exception {
         startEmulator(Clock.systemUTC());
         sr.faults().failNextHttp(FaultOp.BEGIN, 2, 503).failNextHttp(FaultOp.LOAD, 3, 503);
-        MultiTableLoadEngine engine = engine("e5xx", 100); // begins its first shared transaction at once
+        MultiTableLoadEngine engine = engine("e5xx", 100);
 
         ShopOrders.write(engine, 0, ORDERS);
         engine.savepoint();
@@ -105,14 +105,52 @@ class MultiTableEngineFaultTest {
     }
 
     @Test
+    void aSubtaskWithoutRowsHoldsNoSlotUnderARunningTransactionLimitOfOne() throws Exception {
+        startEmulator(Clock.systemUTC());
+        sr.faults().setMaxRunningTxnPerDb(1);
+        MultiTableLoadEngine idle = engine("idle", 100); // its database is configured, but it receives no rows
+        idle.savepoint(); // at least one manager scan has run
+        MultiTableLoadEngine busy = engine("busy", 100);
+
+        ShopOrders.write(busy, 0, ORDERS);
+        busy.savepoint();
+
+        ShopOrders.assertExactly(sr, ORDERS);
+        assertThat(idle.currentTransaction()).as("no transaction without data to load").isNull();
+        assertThat(metrics.count(MetricNames.RETRIES_PREFIX + "RUNNING_TXN_LIMIT")).isZero();
+        idle.checkFailure();
+    }
+
+    @Test
+    void aCommitGivenUpAfterItsRetriesIsRolledBackSoNoTransactionOfTheFailedAttemptStaysOpen() throws Exception {
+        startEmulator(Clock.systemUTC());
+        sr.faults().failNext(FaultOp.COMMIT, 11, "FAILED", "get database write lock timeout, database=shop");
+        MultiTableLoadEngine engine = engine("giveup", 60_000); // maxRetries 10: the 11th refusal ends the commit
+
+        ShopOrders.write(engine, 0, ORDERS);
+        assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("lock timeout");
+        String givenUp = engine.currentTransaction().label();
+
+        assertThat(sr.faults().pending(FaultOp.COMMIT)).isZero();
+        assertThat(sr.labelState("shop", givenUp)).as("rolled back, not left open until the server timeout")
+                .isEqualTo(TransactionStatus.ABORTED);
+        engine.close();
+        MultiTableLoadEngine replay = engine("giveup", 60_000); // the job's restart
+        ShopOrders.write(replay, 0, ORDERS);
+        replay.savepoint();
+        ShopOrders.assertExactly(sr, ORDERS);
+    }
+
+    @Test
     void aCommitWhoseReplyIsLostIsSettledByLabelState() throws Exception {
         startEmulator(Clock.systemUTC());
         sr.faults().dropReplyNext(FaultOp.COMMIT, 1); // the commit applies, then the connection closes
         MultiTableLoadEngine engine = engine("lost", 60_000); // only the savepoint commits
-        String committed = label(engine);
 
         ShopOrders.write(engine, 0, ORDERS);
         engine.savepoint(); // no "already committed"/duplicate-commit error: the label state settles it
+        String committed = label(engine);
 
         assertThat(sr.faults().pending(FaultOp.COMMIT)).as("the commit's reply was dropped").isZero();
         assertThat(sr.labelState("shop", committed)).isIn(TransactionStatus.COMMITTED, TransactionStatus.VISIBLE);
@@ -169,10 +207,10 @@ class MultiTableEngineFaultTest {
         startEmulator(serverClock);
         sr.faults().publishTimeoutNext(1);
         MultiTableLoadEngine engine = engine("pub", 60_000); // only the savepoint commits
-        String committed = label(engine);
 
         ShopOrders.write(engine, 0, ORDERS);
         engine.savepoint(); // the client settles the publish-timeout reply by label state COMMITTED
+        String committed = label(engine);
 
         assertThat(sr.labelState("shop", committed)).isEqualTo(TransactionStatus.COMMITTED);
         assertThat(sr.rowCount("shop", "orders")).as("not visible before the publish delay").isZero();
@@ -224,13 +262,13 @@ class MultiTableEngineFaultTest {
     void aSharedTransactionExpiredAfterItsLoadsFailsLoudlyAtCommitAndAReplayEndsExact() throws Exception {
         startEmulator(Clock.systemUTC());
         MultiTableLoadEngine first = engine("expl", 60_000); // only the savepoint commits
-        String expiring = label(first);
         ShopOrders.write(first, 0, ORDERS);
         // ended source transactions are frozen and loaded without a savepoint: wait until every row is loaded
         await().atMost(Duration.ofSeconds(30)).until(() ->
                 metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "orders") == ORDERS
                         && metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "order_items")
                         == (long) ORDERS * ShopOrders.ITEMS_PER_ORDER);
+        String expiring = label(first);
         assertThat(sr.faults().forceExpire("shop", expiring)).isTrue(); // as the server's timer would
 
         assertThatThrownBy(first::savepoint).isInstanceOf(LoadEngineException.class)

@@ -103,23 +103,57 @@ class MultiTableFailureTest {
     }
 
     @Test
-    void commitFailureFailsTheEngineWithoutRollingBackTheCommittedAttempt() throws Exception {
-        f.client.failOnce(op("commit"), "FAILED", "label t-0-r1-m1 ended ABORTED: timeout by txn manager");
+    void aGivenUpCommitFailsTheEngineAndRollsTheLabelBackOnce() throws Exception {
+        f.client.failOnce(op("commit"), "FAILED", "commit of t-0-r1-m1 failed after 4 attempt(s): lock timeout");
         f.write(0, "orders", "a");
         f.engine.txnEnd(0);
         f.drive();
         f.advanceAndDrive(1000);
         assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.FAILED);
-        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("timeout by txn manager");
-        assertThat(f.client.calls("rollback")).isEmpty();
+        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("lock timeout");
+        assertThat(f.client.calls("rollback")).as("the given-up label holds no running-transaction slot")
+                .extracting(FakeTransactionClient.Call::label).containsExactly(f.label(1));
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.ABORTED);
+        f.engine.close();
+        assertThat(f.client.calls("rollback")).as("not rolled back a second time at close").hasSize(1);
+    }
+
+    @Test
+    void closeRetriesTheRollbackOfTheOpenSharedTransactionWithinItsRounds() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.drive(); // m1 open, a loaded
+        f.client.failOnce(op("rollback"), null, "rollback of t-0-r1-m1 failed after 4 attempt(s): connect refused");
+        f.client.failOnce(op("rollback"), null, "rollback of t-0-r1-m1 failed after 4 attempt(s): connect refused");
+
+        f.engine.close();
+
+        assertThat(f.client.calls("rollback")).hasSize(3);
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.ABORTED);
+    }
+
+    @Test
+    void closeGivesUpTheRollbackAfterItsRounds() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.drive();
+        for (int i = 0; i < SharedTransactionCycle.ROLLBACK_ROUNDS + 1; i++) {
+            f.client.failOnce(op("rollback"), null, "connect refused");
+        }
+
+        f.engine.close();
+
+        assertThat(f.client.calls("rollback")).hasSize(SharedTransactionCycle.ROLLBACK_ROUNDS);
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.PREPARE);
     }
 
     @Test
     void beginFailureFailsTheEngine() throws Exception {
         f.client.failOnce(op("begin"), "ANALYSIS_ERROR", "current running txns on db 10 is 1000, larger than limit");
         f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
         f.drive();
-        assertThatThrownBy(() -> f.engine.txnEnd(0)).hasMessageContaining("running txns");
+        assertThatThrownBy(() -> f.write(0, "orders", "b")).hasMessageContaining("running txns");
         assertThat(f.client.calls("load")).isEmpty();
     }
 

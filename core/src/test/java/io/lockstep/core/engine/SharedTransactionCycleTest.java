@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The shared transaction: eager begin, timer commit, one load per (label, table), cut, recycle, savepoint. */
+/** The shared transaction: begun with data, timer commit, one load per (label, table), cut, recycle, savepoint. */
 class SharedTransactionCycleTest {
     private EngineFixture f = new EngineFixture();
 
@@ -37,16 +37,26 @@ class SharedTransactionCycleTest {
     }
 
     @Test
-    void configuredDatabaseOpensTheSharedTransactionBeforeTheFirstRow() {
+    void noSharedTransactionIsBegunBeforeAChunkWaitsToBeLoaded() throws Exception {
         f.close();
         f = new EngineFixture(b -> b.database("db"));
+        for (int i = 0; i < 5; i++) {
+            f.advanceAndDrive(1000);
+        }
+        f.write(0, "orders", "a"); // a source transaction in progress: nothing can be loaded yet
+        f.advanceAndDrive(1000);
+        assertThat(f.client.calls()).as("a subtask without loadable data holds no running-transaction slot")
+                .isEmpty();
+        assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.NONE);
+
+        f.engine.txnEnd(0);
         f.drive();
-        assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::op).containsExactly("begin");
-        assertThat(f.engine.currentTransaction().label()).isEqualTo(f.label(1));
+        assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::toString)
+                .containsExactly("begin(" + f.label(1) + ")", "load(" + f.label(1) + ", orders)");
     }
 
     @Test
-    void commitIsTimerDrivenWithoutPrepareAndTheNextLabelOpensAtOnce() throws Exception {
+    void commitIsTimerDrivenWithoutPrepareAndTheNextLabelOpensOnlyWithData() throws Exception {
         f.write(0, "orders", "a");
         f.write(0, "items", "b");
         f.engine.txnEnd(0);
@@ -59,10 +69,18 @@ class SharedTransactionCycleTest {
         assertThat(f.client.calls("prepare")).as("multi-table transactions are never prepared").isEmpty();
         assertThat(f.client.state(f.label(1))).isEqualTo(LabelState.VISIBLE);
         assertThat(f.client.calls("begin")).extracting(FakeTransactionClient.Call::label)
-                .containsExactly(f.label(1), f.label(2));
+                .containsExactly(f.label(1));
+        assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.NONE);
         assertThat(f.metrics.count(MetricNames.COMMITS)).isEqualTo(1);
         assertThat(f.metrics.tableCount(MetricNames.LOADED_ROWS, "db", "orders")).isEqualTo(1);
         assertThat(f.engine.bufferedBytes()).isZero();
+
+        f.advanceAndDrive(5000);
+        f.write(0, "orders", "c");
+        f.engine.txnEnd(0);
+        f.drive(); // the timer ran out long ago: begin, load and commit in one go
+        assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::toString).endsWith(
+                "begin(" + f.label(2) + ")", "load(" + f.label(2) + ", orders)", "commit(" + f.label(2) + ")");
     }
 
     @Test
@@ -161,31 +179,20 @@ class SharedTransactionCycleTest {
     }
 
     @Test
-    void idleSharedTransactionIsRecycledAt80PercentOfTheServerTimeout() {
-        f.close();
-        f = new EngineFixture(b -> b.database("db").serverTimeoutSeconds(10));
-        f.drive(); // begin m1 at T0
-        f.advanceAndDrive(7999);
-        assertThat(f.client.calls("rollback")).isEmpty();
-        f.advanceAndDrive(1);
-        assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::toString).containsExactly(
-                "begin(" + f.label(1) + ")", "rollback(" + f.label(1) + ")", "begin(" + f.label(2) + ")");
-        assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.OPEN);
-    }
-
-    @Test
     void sharedTransactionHoldingDataIsRecycledByCommittingIt() throws Exception {
         f.close();
         f = new EngineFixture(b -> b.database("db").serverTimeoutSeconds(10));
-        f.drive(); // begin m1 at T0
-        f.clock.advanceMs(7999);
         f.write(0, "orders", "a");
-        f.engine.txnEnd(0); // frozen, not yet loaded
-        f.advanceAndDrive(1); // 80%: recycle finds data and commits instead of rolling back
+        f.engine.txnEnd(0);
+        f.drive(); // begin m1 at T0, load a
+        f.write(0, "orders", "b");
+        f.engine.txnEnd(0); // inside the mini interval: b stays active
+        f.advanceAndDrive(8000); // the manager thread stalled past 80%: recycle commits what the label holds
         assertThat(f.client.calls()).extracting(FakeTransactionClient.Call::toString).containsExactly(
-                "begin(" + f.label(1) + ")", "load(" + f.label(1) + ", orders)", "commit(" + f.label(1) + ")",
-                "begin(" + f.label(2) + ")");
-        assertThat(f.client.committedRows("orders")).containsExactly(rowText("a"));
+                "begin(" + f.label(1) + ")", "load(" + f.label(1) + ", orders)", "load(" + f.label(1) + ", orders)",
+                "commit(" + f.label(1) + ")");
+        assertThat(f.client.calls("rollback")).isEmpty();
+        assertThat(f.client.committedRows("orders")).containsExactly(rowText("a"), rowText("b"));
     }
 
     @Test
@@ -193,10 +200,12 @@ class SharedTransactionCycleTest {
         f.close();
         f = new EngineFixture(b -> b.serverTimeoutSeconds(10));
         f.write(3, "orders", "never-ended"); // before the shared transaction began
+        f.write(5, "orders", "whole");
+        f.engine.txnEnd(5);
         f.drive(); // begin m1 at T0
         f.clock.advanceMs(5000);
         f.write(4, "orders", "recent"); // a source transaction in progress, not stuck
-        f.advanceAndDrive(3000);
+        f.advanceAndDrive(3000); // the manager thread stalled past 80% of the server timeout
 
         assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.FAILED);
         assertThatThrownBy(() -> f.write(4, "orders", "more"))

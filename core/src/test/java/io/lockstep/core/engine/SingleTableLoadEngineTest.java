@@ -50,6 +50,21 @@ class SingleTableLoadEngineTest {
     }
 
     @Test
+    void atLeastOnceRollsBackATransactionWhoseCommitIsGivenUp() throws Exception {
+        engine(DeliverySemantic.AT_LEAST_ONCE, 0, b -> {
+        });
+        client.failOnce(FakeTransactionClient.op("commit"), "FAILED", "commit failed after 4 attempt(s): lock timeout");
+        engine.write("db", "orders", row("o1"));
+        CompletableFuture<List<PreparedTransaction>> done = engine.requestFlush();
+        drive();
+
+        assertThat(done).isCompletedExceptionally();
+        String label = client.calls("commit").get(0).label();
+        assertThat(client.calls("rollback")).extracting(FakeTransactionClient.Call::label).containsExactly(label);
+        assertThat(client.state(label)).isEqualTo(LabelState.ABORTED);
+    }
+
+    @Test
     void atLeastOnceFlushBeginsLoadsPreparesAndCommitsEachTable() throws Exception {
         engine(DeliverySemantic.AT_LEAST_ONCE, 0, b -> {
         });

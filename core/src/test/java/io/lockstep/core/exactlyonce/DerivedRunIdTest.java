@@ -106,6 +106,22 @@ class DerivedRunIdTest {
     }
 
     @Test
+    void aStatelessRestartDoesNotReuseTheRunIdOfARunWhoseFirstLabelCameManyCheckpointsLate() throws Exception {
+        String runA = claim(); // job A, started from CHECKPOINT
+        assertThat(runA).isEqualTo(candidate(0));
+        // A's first row arrives only after 20 checkpoints; it commits that checkpoint's transaction
+        TransactionRef committed = begin(runA, CHECKPOINT + 20);
+        client.prepare(committed);
+        client.commit(committed);
+
+        String runB = claim(); // job B: same job id, same start, no knowledge of A
+
+        assertThat(runB).as("B must not name its checkpoint %d transaction like A's committed one",
+                CHECKPOINT + 20).isNotEqualTo(runA).isEqualTo(candidate(1));
+        assertThat(state(committed)).isEqualTo(TransactionStatus.VISIBLE);
+    }
+
+    @Test
     void aCommittedCandidateIsSkippedAndLeftAlone() throws Exception {
         TransactionRef committed = begin(candidate(0), CHECKPOINT + 1);
         client.prepare(committed);

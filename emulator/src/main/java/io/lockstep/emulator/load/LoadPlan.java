@@ -2,6 +2,7 @@ package io.lockstep.emulator.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lockstep.emulator.catalog.ColumnSchema;
+import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +43,8 @@ final class LoadPlan {
     private final String opName;
     /** Doris merge_type MERGE: rows matching this delete their key; null otherwise. */
     private final WherePredicate deleteWhen;
+    /** Partial update: the columns the load writes (by table column index); null for full rows. */
+    private final boolean[] provided;
 
     /** Where one value of the row comes from. */
     private sealed interface Source {
@@ -58,7 +61,8 @@ final class LoadPlan {
 
     private LoadPlan(TableSchema table, boolean strictMode, List<String> sourceNames, Source[] columnSources,
                      Source opSource, String opName, WherePredicate where, boolean deleteAll,
-                     WherePredicate deleteWhen) {
+                     WherePredicate deleteWhen, boolean[] provided) {
+        this.provided = provided;
         this.where = where;
         this.deleteAll = deleteAll;
         this.opName = opName;
@@ -124,7 +128,16 @@ final class LoadPlan {
         for (int i = 0; i < sourceNames.size(); i++) {
             sourceIndex.putIfAbsent(sourceNames.get(i).toLowerCase(Locale.ROOT), i);
         }
+        boolean partial = format.partialUpdate();
+        if (partial && table.keysType() != KeysType.PRIMARY_KEYS) {
+            throw analysis("Only primary key table support partial update; " + table.qualifiedName() + " is a "
+                    + table.keysType() + " table");
+        }
+        if (partial && header == null) {
+            throw analysis("partial_update needs the columns header naming the columns to write");
+        }
         Source[] sources = new Source[table.columns().size()];
+        boolean[] provided = partial ? new boolean[sources.length] : null;
         for (int c = 0; c < sources.length; c++) {
             ColumnSchema column = table.columns().get(c);
             String lower = column.name().toLowerCase(Locale.ROOT);
@@ -133,7 +146,10 @@ final class LoadPlan {
                 sources[c] = resolve(expression, sourceIndex, column.name());
             } else if (sourceIndex.containsKey(lower)) {
                 sources[c] = new FromSource(sourceIndex.get(lower));
-            } else if (column.defaultValue() != null || column.nullable()) {
+            } else if (partial && c < table.keyColumns().size()) {
+                throw analysis("partial update must write every key column; missing: " + column.name());
+            } else if (partial || column.defaultValue() != null || column.nullable()) {
+                // a partial update keeps the stored value; the default fills a new key
                 sources[c] = new DefaultValue(column.defaultValue());
             } else {
                 throw analysis("Column has no default value. column: " + column.name());
@@ -156,8 +172,13 @@ final class LoadPlan {
         }
         WherePredicate deleteWhen = format.deleteCondition() == null ? null
                 : WherePredicate.parse(format.deleteCondition(), table);
+        if (provided != null) {
+            for (int c = 0; c < sources.length; c++) {
+                provided[c] = !(sources[c] instanceof DefaultValue);
+            }
+        }
         return new LoadPlan(table, format.strictMode(), sourceNames, sources, op, opColumn, where,
-                merge == StreamLoadFormat.MergeType.DELETE, deleteWhen);
+                merge == StreamLoadFormat.MergeType.DELETE, deleteWhen, provided);
     }
 
     private static Source resolve(ColumnsHeader.Expression expression, Map<String, Integer> sourceIndex,
@@ -231,7 +252,7 @@ final class LoadPlan {
         }
         for (int c = 0; c < values.length; c++) {
             ColumnSchema column = columns.get(c);
-            if (values[c] == null && !column.nullable()) {
+            if (values[c] == null && !column.nullable() && (provided == null || provided[c])) {
                 String problem = problems == null ? null : problems[c];
                 throw new ValueConversionException("NULL value in non-nullable column '" + column.name() + "'"
                         + (problem == null ? "" : " (" + problem + ")"));
@@ -245,7 +266,7 @@ final class LoadPlan {
         } else {
             delete = opSource != null && isDelete(rawValue(opSource, sourceValues));
         }
-        return new RowChange(values, delete);
+        return new RowChange(values, delete, provided);
     }
 
     private static Object rawValue(Source source, Object[] sourceValues) {

@@ -43,6 +43,7 @@ public final class StreamLoadFormat implements LoadFormat {
     private final String jsonRoot;
     private final boolean stripOuterArray;
     private final boolean strictMode;
+    private final boolean partialUpdate;
     private final String timezone;
     private final double maxFilterRatio;
     /** The request fields of docs/protocol.md#load-headers, normalized, keyed by header name. */
@@ -75,6 +76,7 @@ public final class StreamLoadFormat implements LoadFormat {
         this.jsonRoot = base.jsonRoot;
         this.stripOuterArray = base.stripOuterArray;
         this.strictMode = base.strictMode;
+        this.partialUpdate = base.partialUpdate;
         this.timezone = base.timezone;
         this.maxFilterRatio = base.maxFilterRatio;
         this.requestFields = base.requestFields;
@@ -124,8 +126,9 @@ public final class StreamLoadFormat implements LoadFormat {
         }
         String strip = headers.get("strip_outer_array");
         this.stripOuterArray = strip != null && strip.equalsIgnoreCase("true");
-        if ("true".equals(headers.get("partial_update"))) {
-            throw notImplemented("partial_update: true");
+        this.partialUpdate = "true".equals(headers.get("partial_update"));
+        if (partialUpdate && "column".equals(headers.get("partial_update_mode"))) {
+            throw notImplemented("partial_update_mode: column (row mode is implemented)");
         }
         if (nonEmpty(headers.get("merge_condition")) != null) {
             throw notImplemented("merge_condition");
@@ -308,6 +311,15 @@ public final class StreamLoadFormat implements LoadFormat {
     /** {@code strip_outer_array}: true only for "true" in any case (BE rule), else false. */
     public boolean stripOuterArray() {
         return stripOuterArray;
+    }
+
+    /**
+     * {@code partial_update: true} (row mode, PRIMARY KEY tables): the load writes only the columns of its
+     * {@code columns} header; other columns of an existing row keep their values, a new key takes their defaults
+     * (StarRocks docs, "Change data through loading", partial updates).
+     */
+    public boolean partialUpdate() {
+        return partialUpdate;
     }
 
     /** {@code strict_mode}: true filters rows with values that fail conversion; false (default) makes them NULL. */

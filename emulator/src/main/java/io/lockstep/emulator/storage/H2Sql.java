@@ -96,6 +96,26 @@ final class H2Sql {
                 + placeholders(table.columns().size()) + ")";
     }
 
+    /**
+     * {@code UPDATE ... SET} the non-key columns marked in {@code provided} {@code WHERE} the key: a partial update of
+     * an existing row. Parameters: the set columns in table order, then the key columns.
+     */
+    static String updateColumns(TableSchema table, boolean[] provided) {
+        int keyCount = table.keyColumns().size();
+        List<String> set = new java.util.ArrayList<>();
+        for (int c = keyCount; c < table.columns().size(); c++) {
+            if (provided[c]) {
+                set.add(quote(columnName(table.columns().get(c).name())) + " = ?");
+            }
+        }
+        if (set.isEmpty()) { // only keys: the row is touched, nothing changes
+            String key = quote(keyNames(table).get(0));
+            set.add(key + " = " + key);
+        }
+        return "UPDATE " + tableName(table) + " SET " + String.join(", ", set) + " WHERE " + keyNames(table).stream()
+                .map(k -> quote(k) + " = ?").collect(Collectors.joining(" AND "));
+    }
+
     static String deleteByKey(TableSchema table) {
         return "DELETE FROM " + tableName(table) + " WHERE " + keyNames(table).stream()
                 .map(k -> quote(k) + " = ?").collect(Collectors.joining(" AND "));

@@ -237,6 +237,10 @@ public final class H2TableStore implements TableStore {
     private void applyPrimaryKey(TableChanges change) throws SQLException {
         TableSchema table = change.table();
         int keyCount = table.keyColumns().size();
+        if (change.rows().stream().anyMatch(r -> r.provided() != null)) {
+            applyInOrder(table, change.rows(), keyCount);
+            return;
+        }
         Map<List<Object>, RowChange> lastByKey = new LinkedHashMap<>();
         for (RowChange row : change.rows()) {
             List<Object> key = Arrays.asList(Arrays.copyOf(row.values(), keyCount));
@@ -263,6 +267,43 @@ public final class H2TableStore implements TableStore {
             }
             if (merges > 0) {
                 merge.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * Rows with partial updates, one by one in load order: a partial row updates the columns it provides when its
+     * key exists and inserts the whole row (defaults in the other columns) when it does not.
+     */
+    @GuardedBy("writeLock")
+    private void applyInOrder(TableSchema table, List<RowChange> rows, int keyCount) throws SQLException {
+        try (PreparedStatement delete = writer.prepareStatement(H2Sql.deleteByKey(table));
+             PreparedStatement merge = writer.prepareStatement(H2Sql.merge(table));
+             PreparedStatement insert = writer.prepareStatement(H2Sql.insert(table))) {
+            for (RowChange row : rows) {
+                if (row.delete()) {
+                    bind(delete, row.values(), keyCount);
+                    delete.executeUpdate();
+                } else if (row.provided() == null) {
+                    bind(merge, row.values(), row.values().length);
+                    merge.executeUpdate();
+                } else {
+                    List<Object> params = new java.util.ArrayList<>();
+                    for (int c = keyCount; c < row.values().length; c++) {
+                        if (row.provided()[c]) {
+                            params.add(row.values()[c]);
+                        }
+                    }
+                    params.addAll(Arrays.asList(row.values()).subList(0, keyCount));
+                    try (PreparedStatement update = writer.prepareStatement(
+                            H2Sql.updateColumns(table, row.provided()))) {
+                        bind(update, params.toArray(), params.size());
+                        if (update.executeUpdate() == 0) {
+                            bind(insert, row.values(), row.values().length);
+                            insert.executeUpdate();
+                        }
+                    }
+                }
             }
         }
     }

@@ -96,8 +96,8 @@ class StreamLoadFormatTest {
 
     @Test
     void unsupportedFeaturesFailLoudly() {
-        assertRejected("NOT_IMPLEMENTED_ERROR", "partial_update: true is not supported by the emulator",
-                "partial_update", "true");
+        assertRejected("NOT_IMPLEMENTED_ERROR", "partial_update_mode: column (row mode is implemented) is not"
+                + " supported by the emulator", "partial_update", "true", "partial_update_mode", "column");
         assertRejected("NOT_IMPLEMENTED_ERROR", "format=gzip (compressed CSV) is not supported by the emulator",
                 "format", "gzip");
         assertRejected("NOT_IMPLEMENTED_ERROR", "the expression 'upper(tmp)' in the columns header is not supported"

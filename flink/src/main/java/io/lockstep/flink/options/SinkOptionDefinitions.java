@@ -1,5 +1,6 @@
 package io.lockstep.flink.options;
 
+import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.LoadUrls;
 import io.lockstep.core.label.LabelGenerator;
 import java.net.URI;
@@ -183,10 +184,41 @@ public final class SinkOptionDefinitions {
 
     public static final SinkOption<Long> SOCKET_TIMEOUT_MS = SinkOption
             .longOption("sink.socket.timeout-ms", -1, Integer.MAX_VALUE)
-            .defaultValue(-1L)
+            .defaultValue(60_000L)
             .description("Longest silence in milliseconds between two packets of an HTTP reply "
-                    + "before the call fails on the client side. `-1` leaves the HTTP client's "
-                    + "default, `0` waits forever.");
+                    + "before the call fails on the client side; the next request then starts at the next "
+                    + "`load-url` address, so a hung FE is left after one timeout. A commit whose reply is lost this "
+                    + "way is settled by a label-state query. `-1` means the default (60000), `0` waits forever "
+                    + "(the StarRocks connector's default is `-1` = no timeout). See docs/reliability.md for the "
+                    + "detection bounds.");
+
+    public static final SinkOption<Long> WAIT_FOR_CONTINUE_TIMEOUT_MS = SinkOption
+            .longOption("sink.wait-for-continue.timeout-ms", 100, 600_000)
+            .defaultValue(30_000L)
+            .description("How long in milliseconds a load waits for the server's `100 Continue` or redirect "
+                    + "before sending its body. A node silent for that long is taken as hung: unlike the StarRocks "
+                    + "connector, Lockstep then sends it no body and tries the next `load-url` address (a FE "
+                    + "redirects at once and a BE asks for the body at once). Range [100, 600000]; the connector's "
+                    + "lower bound is 3000.");
+
+    public static final SinkOption<AddressMap> BE_ADDRESS_MAP = SinkOption
+            .typedOption("sink.be-address-map", "String (list)",
+                    text -> AddressMap.parse(text, "sink.be-address-map"))
+            .description("Addresses the FE redirects loads to (the BE addresses the cluster advertises) mapped to "
+                    + "addresses the sink can reach, `advertised:port=reachable:port[,...]`, e.g. "
+                    + "`172.18.0.3:8040=localhost:18040` when the cluster runs in Docker or Kubernetes. A redirect "
+                    + "to an unmapped address that cannot be reached fails naming the FE that redirected and the "
+                    + "advertised address.");
+
+    public static final SinkOption<Long> RUNNING_TXN_LIMIT_WAIT_MS = SinkOption
+            .longOption("sink.running-txn-limit.wait-ms", 0, 3_600_000)
+            .defaultValue(120_000L)
+            .description("How long, in milliseconds, a transaction begin refused by the server's running-transaction "
+                    + "limit (`current running txns on db ...`, FE config `max_running_txn_num_per_db`) keeps "
+                    + "retrying before the job fails. A busy server is backpressure, not an error: these retries do "
+                    + "not count against `sink.max-retries`; they are reported as `retries.RUNNING_TXN_LIMIT` and "
+                    + "`runningTxnLimitWaitMs`. Multi-table mode begins its shared transaction only once it has "
+                    + "data to load, so an idle subtask holds no slot. Range [0, 3600000].");
 
     public static final SinkOption<Long> SCAN_FREQUENCY_MS = SinkOption
             .longOption("sink.scan-frequency.ms", 1, 60_000)
@@ -274,7 +306,9 @@ public final class SinkOptionDefinitions {
             SINK_VERSION, SINK_SEMANTIC, LABEL_PREFIX,
             MULTI_TABLE_ENABLED, MULTI_TABLE_BUFFER_SIZE_BYTES, MULTI_TABLE_JOB_ID, MULTI_TABLE_PROGRESS_TABLE,
             BUFFER_FLUSH_INTERVAL_MS, BUFFER_FLUSH_MAX_BYTES,
-            MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, SCAN_FREQUENCY_MS,
+            MAX_RETRIES, RETRY_INTERVAL_MS, CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS, WAIT_FOR_CONTINUE_TIMEOUT_MS,
+            RUNNING_TXN_LIMIT_WAIT_MS, BE_ADDRESS_MAP,
+            SCAN_FREQUENCY_MS,
             STREAM_LOAD_TIMEOUT_SECONDS, STREAM_LOAD_FORMAT, MERGE_COMMIT_ENABLED,
             ABORT_LINGERING_TXN, CHECK_NUM_LINGERING_TXN, SANITIZE_ERROR_LOG,
             SINK_TARGET, FENODES, TABLE_IDENTIFIER, ENABLE_2PC);
@@ -346,7 +380,6 @@ public final class SinkOptionDefinitions {
         reasons.put("sink.buffer-flush.enqueue-timeout-ms", "the task thread blocks on memory, not on a flush queue");
         reasons.put("sink.chunk-limit", "chunks are bounded by the buffer options");
         reasons.put("sink.io.thread-count", "each subtask loads from one background thread");
-        reasons.put("sink.wait-for-continue.timeout-ms", "use sink.socket.timeout-ms");
         reasons.put("sink.at-least-once.use-transaction-stream-load", "every load uses transaction stream load");
         reasons.put("sink.metric.histogram-window-size", "metrics come from the Lockstep core");
         reasons.put("sink.ignore.update-before", "rows arrive already serialized (StarRocksRowData)");

@@ -48,6 +48,8 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
     private transient SinkRuntime runtime;
     private transient SingleTableLoadEngine engine;
     private transient RowDispatcher dispatcher;
+    /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
+    private transient EngineFailureWatch failureWatch;
     /** Doris: the plain stream loader of the CLASSIC engine (null for StarRocks). */
     private transient StreamLoader streamLoader;
 
@@ -88,6 +90,7 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
             throw e;
         }
         SingleTableLoadEngine e = engine;
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -140,6 +143,8 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {
+        EngineFailureWatch.stop(failureWatch);
+        failureWatch = null;
         try {
             SinkRuntime.close(engine, runtime);
         } finally {

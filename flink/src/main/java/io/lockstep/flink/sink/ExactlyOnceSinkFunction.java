@@ -110,6 +110,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     private transient SinkRuntime runtime;
     private transient SingleTableLoadEngine engine;
     private transient RowDispatcher dispatcher;
+    /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
+    private transient EngineFailureWatch failureWatch;
     private transient long commitTimeoutMs;
     private transient String labelPrefix;
     /** How this target's labels are shaped (Doris: one per flush), for the lingering abort and the run-id claim. */
@@ -193,6 +195,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
             throw e;
         }
         SingleTableLoadEngine e = engine;
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -336,6 +339,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     /** Rolls back the transactions not prepared at a checkpoint and releases everything; never flushes. */
     @Override
     public void close() throws Exception {
+        EngineFailureWatch.stop(failureWatch);
+        failureWatch = null;
         try {
             SinkRuntime.close(engine, runtime);
         } finally {

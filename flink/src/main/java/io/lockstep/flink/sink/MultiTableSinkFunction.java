@@ -83,6 +83,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private transient ListState<String> runIdState;
     /** The checkpoint this attempt restored, or -1 (set in initializeState, before open). Task thread. */
     private transient long restoredCheckpointId = -1;
+    /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
+    private transient EngineFailureWatch failureWatch;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
@@ -121,6 +123,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
             throw e;
         }
         MultiTableLoadEngine e = engine;
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
         dispatcher = new RowDispatcher(routing, true, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -223,6 +226,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {
+        EngineFailureWatch.stop(failureWatch);
+        failureWatch = null;
         try {
             SinkRuntime.close(engine, runtime);
         } finally {

@@ -2,6 +2,7 @@ package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.DorisStreamLoader;
 import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.LoadUrls;
@@ -38,10 +39,13 @@ import javax.annotation.Nullable;
  *   <li>{@code load-url} → {@link TransactionClientConfig#loadUrls()}, parsed by the core's {@link LoadUrls};
  *       {@code username}, {@code password} → the client's credentials;</li>
  *   <li>{@code sink.connect.timeout-ms} → {@code connectTimeoutMs}; {@code sink.socket.timeout-ms} →
- *       {@code socketTimeoutMs} ({@code -1} keeps the client default of 300000 ms, {@code 0} means no limit,
- *       i.e. {@link Integer#MAX_VALUE} ms);</li>
+ *       {@code socketTimeoutMs} ({@code -1} keeps the client default of 60000 ms, {@code 0} means no limit,
+ *       i.e. {@link Integer#MAX_VALUE} ms); {@code sink.wait-for-continue.timeout-ms} →
+ *       {@code waitForContinueTimeoutMs};</li>
  *   <li>{@code sink.max-retries} → {@code maxRetries}; {@code sink.retry.interval-ms} → the backoff cap
  *       (the first backoff is {@code min(500, interval)} ms, doubling up to the cap; {@code 0} → 1 ms);</li>
+ *   <li>{@code sink.running-txn-limit.wait-ms} → {@code runningTxnLimitWaitMs}; {@code sink.be-address-map} →
+ *       {@code redirectAddressMap};</li>
  *   <li>{@code sink.sanitize-error-log} → {@code sanitizeErrorLog} (row values cut out of error-log excerpts);</li>
  *   <li>{@code sink.label-prefix} → {@link LoadEngineConfig#labelPrefix()} (default {@code lockstep});</li>
  *   <li>{@code sink.buffer-flush.interval-ms} → {@code commitIntervalMs}; {@code sink.scan-frequency.ms} →
@@ -289,9 +293,15 @@ public final class SinkSettings {
                 .username(options.getUsername())
                 .password(options.getPassword())
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
+                .waitForContinueTimeoutMs(options.get(SinkOptionDefinitions.WAIT_FOR_CONTINUE_TIMEOUT_MS).intValue())
                 .maxRetries(options.getMaxRetries())
                 .retryBackoff(firstRetryMs, retryCapMs)
+                .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))
                 .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
+        AddressMap addressMap = options.get(SinkOptionDefinitions.BE_ADDRESS_MAP);
+        if (addressMap != null) {
+            b.redirectAddressMap(addressMap);
+        }
         if (socketTimeoutMs == 0) {
             b.socketTimeoutMs(Integer.MAX_VALUE);
         } else if (socketTimeoutMs > 0) {

@@ -129,4 +129,26 @@ class AtLeastOnceSinkIT {
                         .get().extracting(Throwable::getMessage).asString()
                         .startsWith("checkpoint ").contains("of at-least-once sink subtask", "refunds"));
     }
+
+    /**
+     * A good order, then a row the server rejects (a table it does not have), then the input stalls: no further row
+     * and no checkpoint will call the sink, yet the task must fail with the load's error (StarRocks connector #377).
+     */
+    @Test
+    void aRejectedRowAtTheEndOfTheInputFailsTheTaskWithoutAnotherRowOrCheckpoint() throws Exception {
+        String stall = Gates.newName("stall");
+        gates.add(stall);
+        ScriptSource source = ScriptSource.script()
+                .emit(orderTxn(ShopSinkJobs.spreadPartitions(1)[0], 1, 1))
+                .emit(List.of(TxnRow.data(ShopSinkJobs.spreadPartitions(1)[0], "shop", "refunds",
+                        "{\"refund_id\":1}").withEnd()))
+                .await(stall)
+                .build();
+        start(source, 100, 0);
+
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
+                        .get().extracting(Throwable::getMessage).asString().contains("refunds"));
+        assertThat(Gates.reached(stall)).as("the source had emitted everything and was stalled at the gate").isTrue();
+    }
 }

@@ -48,8 +48,24 @@ class SinkSettingsTest {
     }
 
     @Test
-    void socketTimeoutMinusOneKeepsTheClientDefaultAndZeroMeansNoLimit() {
-        assertThat(SinkSettings.from(json().build()).clientConfig().socketTimeoutMs()).isEqualTo(300_000);
+    void beAddressMapReachesTheClientAndABadEntryIsRefusedNamingTheOption() {
+        assertThat(SinkSettings.from(json().build()).clientConfig().redirectAddressMap().isEmpty()).isTrue();
+        assertThat(SinkSettings.from(json().withProperty("sink.be-address-map", "172.18.0.3:8040=localhost:18040")
+                .build()).clientConfig().redirectAddressMap().toString()).isEqualTo("{172.18.0.3:8040=localhost:18040}");
+        assertThatThrownBy(() -> json().withProperty("sink.be-address-map",
+                        "172.18.0.3:8040").build())
+                .hasMessageContaining("sink.be-address-map")
+                .hasMessageContaining("172.18.0.3:8040");
+    }
+
+    @Test
+    void socketTimeoutHasAFiniteDefaultAndZeroMeansNoLimit() {
+        assertThat(SinkSettings.from(json().build()).clientConfig().socketTimeoutMs()).isEqualTo(60_000);
+        assertThat(SinkSettings.from(json().withProperty("sink.socket.timeout-ms", "-1").build())
+                .clientConfig().socketTimeoutMs()).isEqualTo(60_000);
+        assertThat(SinkSettings.from(json().build()).clientConfig().waitForContinueTimeoutMs()).isEqualTo(30_000);
+        assertThat(SinkSettings.from(json().withProperty("sink.wait-for-continue.timeout-ms", "3000").build())
+                .clientConfig().waitForContinueTimeoutMs()).isEqualTo(3_000);
         assertThat(SinkSettings.from(json().withProperty("sink.socket.timeout-ms", "0").build())
                 .clientConfig().socketTimeoutMs()).isEqualTo(Integer.MAX_VALUE);
     }

@@ -43,7 +43,7 @@ class StarRocksSinkOptionsTest {
         assertThat(options.getMaxRetries()).isEqualTo(3);
         assertThat(options.getRetryIntervalMs()).isEqualTo(10_000L);
         assertThat(options.getConnectTimeoutMs()).isEqualTo(30_000L);
-        assertThat(options.getSocketTimeoutMs()).isEqualTo(-1L);
+        assertThat(options.getSocketTimeoutMs()).isEqualTo(60_000L);
         assertThat(options.getScanFrequencyMs()).isEqualTo(50L);
         assertThat(options.getStreamLoadTimeoutSeconds()).isEqualTo(600);
         assertThat(options.getStreamLoadFormat()).isEqualTo(StreamLoadFormat.CSV);

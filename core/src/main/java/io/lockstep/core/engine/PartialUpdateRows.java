@@ -1,0 +1,105 @@
+package io.lockstep.core.engine;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+
+/**
+ * Keeps one column set per table in a transaction when the table is loaded with {@code partial_update: true}.
+ *
+ * <p>StarRocks requires every load of a transaction to carry the same load parameters and plans a table's part of a
+ * multi-table transaction from its first load (StarRocks docs, "Stream Load transaction interface"); in a partial
+ * update (row mode) the {@code columns} header names the columns a load writes, and the other columns keep their
+ * stored values ("Change data through loading", partial updates). A JSON row that carries other keys than the
+ * declared columns would silently lose them (missing columns written from the header's plan, extra keys ignored), so
+ * such a row is refused before it is buffered: its keys must equal the declared source columns (the {@code columns}
+ * items without {@code =}), compared case-insensitively.
+ *
+ * <p>Task thread only (the cache is a plain map). Rows of tables without {@code partial_update: true} are not parsed.
+ */
+final class PartialUpdateRows {
+    /** Never quotes the row in a parse error: messages must not carry row data. */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
+
+    /** Declared source columns (lower case) per "db.table"; empty when the table is not a partial update. */
+    private final Map<String, Optional<TreeSet<String>>> declared = new HashMap<>();
+    private final BiFunction<String, String, Map<String, String>> loadProperties;
+
+    /** @param loadProperties the stream load headers of a (database, table) */
+    PartialUpdateRows(BiFunction<String, String, Map<String, String>> loadProperties) {
+        this.loadProperties = loadProperties;
+    }
+
+    /**
+     * @param where names the row's target in the message, e.g. "db.orders (partition 3)"
+     * @throws IllegalArgumentException when the table is a partial update and the row's keys differ from the
+     *                                  declared columns (both named, never a value), or when such a table declares
+     *                                  no {@code columns}
+     */
+    void check(String database, String table, byte[] row, String where) {
+        Optional<TreeSet<String>> columns = declared.computeIfAbsent(database + "." + table,
+                k -> declaredColumns(loadProperties.apply(database, table), database + "." + table));
+        if (columns.isEmpty()) {
+            return;
+        }
+        TreeSet<String> keys = topLevelKeys(row, where);
+        if (!keys.equals(columns.get())) {
+            throw new IllegalArgumentException("row for " + where + " has keys " + keys + " but the partial update of "
+                    + database + "." + table + " declares columns " + columns.get() + " (sink.properties.columns): "
+                    + "a transaction carries one column set per table, and a row with other keys would lose columns"
+                    + " or overwrite them; send these rows to a sink whose columns match them");
+        }
+    }
+
+    private static Optional<TreeSet<String>> declaredColumns(Map<String, String> properties, String table) {
+        String partial = properties.get("partial_update");
+        if (partial == null || !partial.trim().equalsIgnoreCase("true")) {
+            return Optional.empty();
+        }
+        String header = properties.get("columns");
+        if (header == null || header.isBlank()) {
+            throw new IllegalArgumentException("table " + table + " is loaded with partial_update=true but declares no"
+                    + " columns: set sink.properties.columns to the columns its rows carry (StarRocks partial update)");
+        }
+        TreeSet<String> columns = new TreeSet<>();
+        for (String item : header.split(",")) {
+            String name = item.trim();
+            if (!name.isEmpty() && !name.contains("=")) {
+                columns.add(unquote(name).toLowerCase(Locale.ROOT));
+            }
+        }
+        return Optional.of(columns);
+    }
+
+    private static String unquote(String name) {
+        return name.length() >= 2 && name.startsWith("`") && name.endsWith("`")
+                ? name.substring(1, name.length() - 1) : name;
+    }
+
+    private static TreeSet<String> topLevelKeys(byte[] row, String where) {
+        TreeSet<String> keys = new TreeSet<>();
+        try (JsonParser parser = JSON.createParser(row)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("row for " + where + " is not a JSON object");
+            }
+            for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+                keys.add(parser.currentName().toLowerCase(Locale.ROOT));
+                parser.nextToken();
+                parser.skipChildren();
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not valid JSON: "
+                    + e.getMessage());
+        }
+        return keys;
+    }
+}
