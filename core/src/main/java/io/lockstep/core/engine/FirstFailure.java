@@ -43,6 +43,16 @@ final class FirstFailure {
         return new LoadEngineException("the engine failed: " + first.getMessage(), first);
     }
 
+    /**
+     * The error requests that can no longer complete are failed with: {@code why}, followed by the first failure's
+     * message (and with it as the cause) if one is recorded.
+     */
+    LoadEngineException failedBecause(String why) {
+        Throwable cause = first.get();
+        return cause == null ? new LoadEngineException(why)
+                : new LoadEngineException(why + ": " + cause.getMessage(), cause);
+    }
+
     /** The first failure, or null. */
     Throwable get() {
         return first.get();
