@@ -1,9 +1,7 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.Chunk;
-import io.lockstep.core.buffer.ChunkState;
 import io.lockstep.core.buffer.MemoryBudget;
-import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -18,14 +16,10 @@ import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.SortedSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -40,10 +34,9 @@ import org.slf4j.LoggerFactory;
  * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
  * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
- * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
- * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and
- * {@code completions}. Replies are handled on the manager thread, so the commit cycle never changes elsewhere.
- * The manager-only fields need no lock.
+ * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread), which only
+ * adds to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads). Replies are handled on
+ * the manager thread, so the commit cycle never changes elsewhere. The manager-only fields need no lock.
  */
 final class SharedTransactionCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
@@ -51,7 +44,7 @@ final class SharedTransactionCycle {
     static final int ROLLBACK_ROUNDS = 3;
 
     /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
-    record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
+    record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) implements PendingRequests.Request {
     }
 
     private final LoadEngineConfig config;
@@ -61,8 +54,8 @@ final class SharedTransactionCycle {
     private final MemoryBudget budget;
     private final LabelGenerator labels;
     private final FirstFailure failure;
-    private final Executor ioExecutor;
     private final Runnable wakeManager;
+    private final LoadHandOff handOff;
     private final Supplier<String> database;
     private final Ticker ticker;
     /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
@@ -78,10 +71,8 @@ final class SharedTransactionCycle {
     private volatile SharedTransactionState state = SharedTransactionState.NONE;
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
-    /** I/O threads add, the manager thread polls. */
-    private final Queue<LoadCompletion> completions = new ConcurrentLinkedQueue<>();
-    /** The task thread adds, the manager thread polls. */
-    private final Queue<SavepointRequest> savepointRequests = new ConcurrentLinkedQueue<>();
+    /** The task thread submits, the manager thread completes. */
+    private final PendingRequests<SavepointRequest> savepoints = new PendingRequests<>();
 
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
@@ -94,8 +85,6 @@ final class SharedTransactionCycle {
     private boolean dataLoaded;
     private long cutSequence;
     private long committedSequence;
-    private final Map<String, List<Chunk>> inFlight = new HashMap<>();
-    private final List<SavepointRequest> pendingSavepoints = new ArrayList<>();
 
     SharedTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
                            MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
@@ -107,8 +96,8 @@ final class SharedTransactionCycle {
         this.budget = budget;
         this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
         this.failure = failure;
-        this.ioExecutor = ioExecutor;
         this.wakeManager = wakeManager;
+        this.handOff = new LoadHandOff(budget, failure, metrics, ioExecutor, wakeManager);
         this.database = database;
         this.ticker = ticker;
         this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
@@ -122,9 +111,8 @@ final class SharedTransactionCycle {
             return;
         }
         try {
-            drainCompletions();
-            for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
-                pendingSavepoints.add(r);
+            if (!handOff.drain().isEmpty()) {
+                dataLoaded = true;
             }
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             ensureTransaction(nowMs);
@@ -142,7 +130,7 @@ final class SharedTransactionCycle {
     /** Task thread: asks for every chunk up to {@code freezeSequence} to be committed. */
     CompletableFuture<Void> submitSavepoint(long freezeSequence) {
         SavepointRequest request = new SavepointRequest(freezeSequence, new CompletableFuture<>());
-        savepointRequests.add(request);
+        savepoints.submit(request);
         wakeManager.run();
         return request.done();
     }
@@ -199,7 +187,7 @@ final class SharedTransactionCycle {
     }
 
     private boolean hasData() {
-        return dataLoaded || !inFlight.isEmpty() || regions.hasFrozen(Long.MAX_VALUE);
+        return dataLoaded || !handOff.idle() || regions.hasFrozen(Long.MAX_VALUE);
     }
 
     private void maybeStartCommit(long nowMs) {
@@ -207,7 +195,7 @@ final class SharedTransactionCycle {
             return;
         }
         boolean savepointWaiting = false;
-        for (SavepointRequest r : pendingSavepoints) {
+        for (SavepointRequest r : savepoints.pending()) {
             savepointWaiting |= r.freezeSequence() > committedSequence;
         }
         boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
@@ -232,70 +220,21 @@ final class SharedTransactionCycle {
             return;
         }
         for (String table : regions.tablesWithFrozen(maxSequence)) {
-            if (inFlight.containsKey(table)) {
+            if (handOff.busy(table)) {
                 continue;
             }
             List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
             if (!chunks.isEmpty()) {
-                startLoad(table, chunks);
+                TransactionRef target = txn;
+                Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
+                handOff.start(table, table, target, chunks, body -> client.load(target, table, body, properties));
             }
-        }
-    }
-
-    private void startLoad(String table, List<Chunk> chunks) {
-        TransactionRef target = txn;
-        int bodyBytes = Chunk.bodyLength(chunks);
-        Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
-        inFlight.put(table, chunks);
-        ioExecutor.execute(() -> {
-            LoadCompletion done;
-            try {
-                // built on the I/O thread: the copy of up to maxLoadRowBytes must not hold up the manager's scan;
-                // the chunks are LOADING, so nothing changes them until this load's completion is handled
-                byte[] body = Chunk.writeBody(chunks);
-                LoadReply reply = client.load(target, table, body, properties);
-                done = new LoadCompletion(table, table, target, chunks, bodyBytes, reply, null);
-            } catch (Throwable t) {
-                done = new LoadCompletion(table, table, target, chunks, bodyBytes, null, t);
-            }
-            completions.add(done);
-            wakeManager.run();
-        });
-    }
-
-    private void drainCompletions() {
-        for (LoadCompletion done; (done = completions.poll()) != null; ) {
-            inFlight.remove(done.key());
-            long rowBytes = 0;
-            int rows = 0;
-            ChunkState outcome = done.failure() == null ? ChunkState.LOADED : ChunkState.DISCARDED;
-            for (Chunk chunk : done.chunks()) {
-                rowBytes += chunk.rowBytes();
-                rows += chunk.rowCount();
-                chunk.moveTo(outcome);
-            }
-            String where = done.txn().database() + "." + done.table();
-            if (done.failure() != null) {
-                LoadEngineException e = new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes()
-                        + " bytes) into " + where + " under " + done.txn() + " failed: "
-                        + done.failure().getMessage(), done.failure());
-                // record and close first: a writer waiting for these bytes must wake to the failure, not to room
-                failure.record(e);
-                budget.close(e);
-                budget.release(rowBytes);
-                throw e;
-            }
-            budget.release(rowBytes);
-            dataLoaded = true;
-            metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
-            metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
-            metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
         }
     }
 
     /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
     private boolean maybeFinishCommit(long nowMs) throws TransactionException {
-        if (state != SharedTransactionState.DRAINING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
+        if (state != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
             return false;
         }
         Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
@@ -358,13 +297,7 @@ final class SharedTransactionCycle {
     }
 
     private void completeSavepoints() {
-        for (Iterator<SavepointRequest> it = pendingSavepoints.iterator(); it.hasNext(); ) {
-            SavepointRequest r = it.next();
-            if (r.freezeSequence() <= committedSequence) {
-                r.done().complete(null);
-                it.remove();
-            }
-        }
+        savepoints.completeWhere(r -> r.freezeSequence() <= committedSequence, r -> r.done().complete(null));
     }
 
     private void moveTo(SharedTransactionState next) {
@@ -394,16 +327,7 @@ final class SharedTransactionCycle {
         if (state != SharedTransactionState.CLOSED) {
             moveTo(SharedTransactionState.CLOSED);
         }
-        long bytes = regions.discardAll();
-        for (List<Chunk> chunks : inFlight.values()) {
-            for (Chunk chunk : chunks) {
-                bytes += chunk.rowBytes();
-                chunk.moveTo(ChunkState.DISCARDED);
-            }
-        }
-        inFlight.clear();
-        completions.clear();
-        budget.release(bytes);
+        handOff.shutdown(regions);
         failSavepoints("the engine is closed");
     }
 
@@ -438,15 +362,7 @@ final class SharedTransactionCycle {
     }
 
     private void failSavepoints(String why) {
-        for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
-            pendingSavepoints.add(r);
-        }
-        Throwable cause = failure.get();
-        for (SavepointRequest r : pendingSavepoints) {
-            r.done().completeExceptionally(cause == null ? new LoadEngineException("savepoint failed: " + why)
-                    : new LoadEngineException("savepoint failed: " + why + ": " + cause.getMessage(), cause));
-        }
-        pendingSavepoints.clear();
+        savepoints.failAll(failure.failedBecause("savepoint failed: " + why));
     }
 
     SharedTransactionState state() {
@@ -460,6 +376,6 @@ final class SharedTransactionCycle {
 
     /** Manager thread: tables with a load in flight now. */
     java.util.Set<String> tablesInFlight() {
-        return java.util.Set.copyOf(inFlight.keySet());
+        return handOff.keys();
     }
 }
