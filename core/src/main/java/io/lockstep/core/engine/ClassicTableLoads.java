@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.StreamLoader;
+import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
@@ -46,8 +47,8 @@ final class ClassicTableLoads implements TableLoads {
     }
 
     @Override
-    public LoadReply send(TransactionRef txn, byte[] body, Map<String, String> properties)
-            throws TransactionException {
+    public LoadReply send(TransactionClient client, TransactionRef txn, byte[] body, Map<String, String> properties)
+            throws TransactionException { // no transaction: the classic stream load begins and commits by itself
         return loader.load(txn.database(), txn.table(), txn.label(), body, properties);
     }
 

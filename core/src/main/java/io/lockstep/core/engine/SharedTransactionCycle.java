@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * adds to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads). Replies are handled on
  * the manager thread, so the commit cycle never changes elsewhere. The manager-only fields need no lock.
  */
-final class SharedTransactionCycle {
+final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
     /** Rounds of the client's rollback (each with its own retries) before an open shared transaction is given up. */
     static final int ROLLBACK_ROUNDS = 3;
@@ -47,15 +47,7 @@ final class SharedTransactionCycle {
     record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) implements PendingRequests.Request {
     }
 
-    private final LoadEngineConfig config;
-    private final TransactionClient client;
-    private final LoadMetrics metrics;
-    private final RegionTable regions;
-    private final MemoryBudget budget;
     private final LabelGenerator labels;
-    private final FirstFailure failure;
-    private final Runnable wakeManager;
-    private final LoadHandOff handOff;
     private final Supplier<String> database;
     private final Ticker ticker;
     /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
@@ -67,8 +59,6 @@ final class SharedTransactionCycle {
      */
     private final long maxLoadRowBytes;
 
-    /** Written by the manager thread only (through {@link #moveTo}); volatile so any thread may read it. */
-    private volatile SharedTransactionState state = SharedTransactionState.NONE;
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
     /** The task thread submits, the manager thread completes. */
@@ -89,15 +79,9 @@ final class SharedTransactionCycle {
     SharedTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
                            MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
                            Supplier<String> database, Ticker ticker) {
-        this.config = config;
-        this.client = client;
-        this.metrics = metrics;
-        this.regions = regions;
-        this.budget = budget;
+        super(LOG, "load engine failed", config, client, metrics, regions, budget, failure, ioExecutor, wakeManager,
+                SharedTransactionState.NONE, SharedTransactionState.FAILED, SharedTransactionState.CLOSED);
         this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
-        this.failure = failure;
-        this.wakeManager = wakeManager;
-        this.handOff = new LoadHandOff(budget, failure, metrics, ioExecutor, wakeManager);
         this.database = database;
         this.ticker = ticker;
         this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
@@ -105,9 +89,9 @@ final class SharedTransactionCycle {
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
     void runOnce(long nowMs) {
-        SharedTransactionState s = state;
+        SharedTransactionState s = state();
         if (s == SharedTransactionState.FAILED || s == SharedTransactionState.CLOSED) {
-            failSavepoints(s == SharedTransactionState.CLOSED ? "the engine is closed" : "the engine failed");
+            failRequests(s == SharedTransactionState.CLOSED ? "the engine is closed" : "the engine failed");
             return;
         }
         try {
@@ -141,7 +125,7 @@ final class SharedTransactionCycle {
      * at 80% of the server timeout.
      */
     private void ensureTransaction(long nowMs) throws TransactionException {
-        if (state == SharedTransactionState.NONE) {
+        if (state() == SharedTransactionState.NONE) {
             if (!regions.hasFrozen(Long.MAX_VALUE)) {
                 return; // nothing to load: hold no running-transaction slot of the server
             }
@@ -159,7 +143,7 @@ final class SharedTransactionCycle {
             dataLoaded = false;
             moveTo(SharedTransactionState.OPEN);
             LOG.debug("opened shared transaction {}", next);
-        } else if (state == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
+        } else if (state() == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
             recycle(nowMs);
         }
     }
@@ -191,7 +175,7 @@ final class SharedTransactionCycle {
     }
 
     private void maybeStartCommit(long nowMs) {
-        if (state != SharedTransactionState.OPEN) {
+        if (state() != SharedTransactionState.OPEN) {
             return;
         }
         boolean savepointWaiting = false;
@@ -212,9 +196,9 @@ final class SharedTransactionCycle {
     /** Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. */
     private void flushFrozen() {
         long maxSequence;
-        if (state == SharedTransactionState.OPEN) {
+        if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-        } else if (state == SharedTransactionState.DRAINING) {
+        } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
         } else {
             return;
@@ -234,7 +218,7 @@ final class SharedTransactionCycle {
 
     /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
     private boolean maybeFinishCommit(long nowMs) throws TransactionException {
-        if (state != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
+        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
             return false;
         }
         Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
@@ -300,44 +284,15 @@ final class SharedTransactionCycle {
         savepoints.completeWhere(r -> r.freezeSequence() <= committedSequence, r -> r.done().complete(null));
     }
 
-    private void moveTo(SharedTransactionState next) {
-        state = state.checkMove(next);
-    }
-
-    /**
-     * Manager thread: records {@code cause} (the first failure wins), moves to FAILED, wakes a writer blocked on
-     * memory, fails waiting savepoints and rolls back a shared transaction that may be open (never one whose commit
-     * was sent: the client has settled that one).
-     */
-    void fail(Throwable cause) {
-        LoadEngineException error = failure.recordAndLog(cause, LOG, "load engine failed");
-        if (state != SharedTransactionState.FAILED && state != SharedTransactionState.CLOSED) {
-            moveTo(SharedTransactionState.FAILED);
-        }
-        budget.close(error);
-        failSavepoints("the engine failed");
-        rollbackQuietly("after a failure");
-    }
-
-    /** Manager thread (or the closing thread once the manager thread ended): rolls back, discards, releases. */
-    void shutdown() {
-        if (state != SharedTransactionState.FAILED) {
-            rollbackQuietly("at close");
-        }
-        if (state != SharedTransactionState.CLOSED) {
-            moveTo(SharedTransactionState.CLOSED);
-        }
-        handOff.shutdown(regions);
-        failSavepoints("the engine is closed");
-    }
-
     /**
      * Rolls back a shared transaction that may be open: up to {@value #ROLLBACK_ROUNDS} rounds of the client's rollback
      * (each with its own retries and backoff), so a FE that is briefly unreachable does not leave the transaction
      * holding a running-transaction slot until the server timeout; bounded further by the engine's close timeout
-     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN.
+     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN. Never one
+     * whose commit was sent: the client has settled that one.
      */
-    private void rollbackQuietly(String when) {
+    @Override
+    void rollBackOpen(String when) {
         TransactionRef open = txn;
         if (!txnMayBeOpen || open == null) {
             return;
@@ -361,12 +316,9 @@ final class SharedTransactionCycle {
         }
     }
 
-    private void failSavepoints(String why) {
+    @Override
+    void failRequests(String why) {
         savepoints.failAll(failure.failedBecause("savepoint failed: " + why));
-    }
-
-    SharedTransactionState state() {
-        return state;
     }
 
     /** The current shared transaction (the last one begun), or null before the first begin. */

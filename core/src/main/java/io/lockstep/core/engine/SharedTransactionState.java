@@ -19,7 +19,7 @@ import java.util.Set;
  *   any        -&gt; CLOSED      close()
  * </pre>
  */
-public enum SharedTransactionState {
+public enum SharedTransactionState implements ManagerCycle.State<SharedTransactionState> {
     NONE, OPEN, DRAINING, COMMITTING, FAILED, CLOSED;
 
     private static final Map<SharedTransactionState, Set<SharedTransactionState>> LEGAL = Map.of(
@@ -31,6 +31,7 @@ public enum SharedTransactionState {
             CLOSED, EnumSet.noneOf(SharedTransactionState.class));
 
     /** True if this state may move to {@code next}. */
+    @Override
     public boolean canMoveTo(SharedTransactionState next) {
         return LEGAL.get(this).contains(next);
     }
@@ -39,6 +40,7 @@ public enum SharedTransactionState {
      * @return {@code next}
      * @throws IllegalStateException naming both states if the move is illegal
      */
+    @Override
     public SharedTransactionState checkMove(SharedTransactionState next) {
         if (!canMoveTo(next)) {
             throw new IllegalStateException("shared transaction: illegal move " + this + " -> " + next);

@@ -2,6 +2,7 @@ package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 
@@ -34,8 +35,11 @@ interface TableLoads {
      */
     TransactionRef nextLoad(RegionKey key) throws TransactionException;
 
-    /** I/O thread: sends one load body of {@code txn}'s table. */
-    LoadReply send(TransactionRef txn, byte[] body, Map<String, String> properties) throws TransactionException;
+    /** I/O thread: sends one load body of {@code txn}'s table; by default into the transaction through {@code client}. */
+    default LoadReply send(TransactionClient client, TransactionRef txn, byte[] body, Map<String, String> properties)
+            throws TransactionException {
+        return client.load(txn, txn.table(), body, properties);
+    }
 
     /** Manager thread: a load under {@code txn} (keyed {@code database.table}) succeeded. */
     void loaded(String key, TransactionRef txn);

@@ -12,7 +12,6 @@ import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.core.time.Ticker;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * committer), which only add to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads).
  * Manager-only fields need no lock.
  */
-final class TableTransactionCycle {
+final class TableTransactionCycle extends ManagerCycle<TableFlushState> {
     private static final Logger LOG = LoggerFactory.getLogger(TableTransactionCycle.class);
 
     /** Flush every chunk up to {@code freezeSequence}; {@code checkpointId} is -1 for a plain flush. */
@@ -46,19 +45,9 @@ final class TableTransactionCycle {
             implements PendingRequests.Request {
     }
 
-    private final LoadEngineConfig config;
-    private final TransactionClient client;
-    private final LoadMetrics metrics;
-    private final RegionTable regions;
-    private final MemoryBudget budget;
-    private final FirstFailure failure;
-    private final Runnable wakeManager;
     private final DeliverySemantic semantic;
     private final TableLoads loads;
-    private final LoadHandOff handOff;
 
-    /** Written by the manager thread only; volatile so any thread may read it. */
-    private volatile TableFlushState state = TableFlushState.ACCEPTING;
     private final PendingRequests<FlushRequest> flushes = new PendingRequests<>();
     private final PendingRequests<LabelRequest> labelRequests = new PendingRequests<>();
     /** Open per-table transactions; written by the manager thread after each scan, read by the metrics gauge. */
@@ -73,13 +62,8 @@ final class TableTransactionCycle {
                           LoadMetrics metrics, RegionTable regions, MemoryBudget budget, FirstFailure failure,
                           Executor ioExecutor, Runnable wakeManager, DeliverySemantic semantic,
                           long restoredCheckpointId, Ticker ticker) {
-        this.config = config;
-        this.client = client;
-        this.metrics = metrics;
-        this.regions = regions;
-        this.budget = budget;
-        this.failure = failure;
-        this.wakeManager = wakeManager;
+        super(LOG, "single-table load engine failed", config, client, metrics, regions, budget, failure, ioExecutor, wakeManager,
+                TableFlushState.ACCEPTING, TableFlushState.FAILED, TableFlushState.CLOSED);
         this.semantic = semantic;
         LabelGenerator labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
         this.loads = switch (config.loadMethod()) {
@@ -89,7 +73,6 @@ final class TableTransactionCycle {
             case TRANSACTION -> new TransactionStreamTableLoads(config, client, labels, metrics, semantic,
                     restoredCheckpointId, ticker);
         };
-        this.handOff = new LoadHandOff(budget, failure, metrics, ioExecutor, wakeManager);
     }
 
     /** Manager thread: one scan at {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -97,7 +80,7 @@ final class TableTransactionCycle {
         if (cycleStartMs < 0) {
             cycleStartMs = nowMs;
         }
-        TableFlushState s = state;
+        TableFlushState s = state();
         if (s == TableFlushState.FAILED || s == TableFlushState.CLOSED) {
             failRequests(s == TableFlushState.CLOSED ? "the engine is closed" : "the engine failed");
             return;
@@ -107,7 +90,7 @@ final class TableTransactionCycle {
                 loads.loaded(done.key(), done.txn());
             }
             runLabelRequests();
-            if (state == TableFlushState.ACCEPTING) {
+            if (state() == TableFlushState.ACCEPTING) {
                 boolean timerDue = semantic == DeliverySemantic.AT_LEAST_ONCE
                         && nowMs - cycleStartMs >= config.commitIntervalMs();
                 if (timerDue || budget.underPressure()) {
@@ -156,9 +139,9 @@ final class TableTransactionCycle {
      */
     private void loadFrozen() throws TransactionException {
         long maxSequence;
-        if (state == TableFlushState.ACCEPTING && loads.loadsBeforeCut()) {
+        if (state() == TableFlushState.ACCEPTING && loads.loadsBeforeCut()) {
             maxSequence = Long.MAX_VALUE;
-        } else if (state == TableFlushState.FLUSHING) {
+        } else if (state() == TableFlushState.FLUSHING) {
             maxSequence = cutSequence; // classic, two-phase: every region was frozen before the cut, all rows go
         } else {
             return;
@@ -172,14 +155,14 @@ final class TableTransactionCycle {
             List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
             if (!chunks.isEmpty()) {
                 Map<String, String> properties = config.loadPropertiesFor(key.database(), key.table());
-                handOff.start(id, key.table(), txn, chunks, body -> loads.send(txn, body, properties));
+                handOff.start(id, key.table(), txn, chunks, body -> loads.send(client, txn, body, properties));
             }
         }
     }
 
     /** Ends the transactions of the cut once it is loaded, then completes the flush requests it covers. */
     private boolean maybeFinishFlush(long nowMs) throws TransactionException {
-        if (state != TableFlushState.FLUSHING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
+        if (state() != TableFlushState.FLUSHING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
             return false;
         }
         long checkpointId = -1;
@@ -221,41 +204,17 @@ final class TableTransactionCycle {
         }
     }
 
-    private void moveTo(TableFlushState next) {
-        state = state.checkMove(next);
-    }
-
-    /** Manager thread: records the failure (first wins), moves to FAILED, wakes writers, fails requests. */
-    void fail(Throwable cause) {
-        LoadEngineException error = failure.recordAndLog(cause, LOG, "single-table load engine failed");
-        if (state != TableFlushState.FAILED && state != TableFlushState.CLOSED) {
-            moveTo(TableFlushState.FAILED);
-        }
-        budget.close(error);
-        failRequests("the engine failed");
-        loads.rollbackOpen("after a failure");
+    @Override
+    void rollBackOpen(String when) {
+        loads.rollbackOpen(when);
         openTransactions = 0;
     }
 
-    /** Manager thread (or the closing thread once it ended): rolls back open transactions, discards, releases. */
-    void shutdown() {
-        loads.rollbackOpen("at close");
-        openTransactions = 0;
-        if (state != TableFlushState.CLOSED) {
-            moveTo(TableFlushState.CLOSED);
-        }
-        handOff.shutdown(regions);
-        failRequests("the engine is closed");
-    }
-
-    private void failRequests(String why) {
+    @Override
+    void failRequests(String why) {
         LoadEngineException error = failure.failedBecause(why);
         flushes.failAll(error);
         labelRequests.failAll(error);
-    }
-
-    TableFlushState state() {
-        return state;
     }
 
     /** Per-table transactions open after the last scan. */

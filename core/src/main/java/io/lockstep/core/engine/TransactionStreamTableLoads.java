@@ -1,7 +1,6 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.RegionKey;
-import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * (docs/protocol.md#the-emulators-state-tables). Labels: {@code ...-{table}-{subtask}-{runId}-{n}} per flush
  * (at-least-once) or per checkpoint (exactly-once, the checkpoint after the last prepared one).
  *
- * <p>Not thread-safe: the manager thread's, apart from {@link #send} (I/O threads; reads only final fields).
+ * <p>Not thread-safe: confined to the manager thread.
  */
 final class TransactionStreamTableLoads implements TableLoads {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionStreamTableLoads.class);
@@ -75,12 +74,6 @@ final class TransactionStreamTableLoads implements TableLoads {
             open.put(id, txn);
         }
         return txn.ref();
-    }
-
-    @Override
-    public LoadReply send(TransactionRef txn, byte[] body, Map<String, String> properties)
-            throws TransactionException {
-        return client.load(txn, txn.table(), body, properties);
     }
 
     @Override

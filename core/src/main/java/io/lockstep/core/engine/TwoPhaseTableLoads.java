@@ -1,7 +1,6 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.RegionKey;
-import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * ones wait in a {@link TwoPhaseEpoch} until the barrier hands the whole epoch out, and are aborted at close or failure
  * if it never does.
  *
- * <p>Not thread-safe: the manager thread's, apart from {@link #send} (I/O threads; reads only final fields).
+ * <p>Not thread-safe: confined to the manager thread.
  */
 final class TwoPhaseTableLoads implements TableLoads {
     private static final Logger LOG = LoggerFactory.getLogger(TwoPhaseTableLoads.class);
@@ -58,12 +57,6 @@ final class TwoPhaseTableLoads implements TableLoads {
         client.begin(ref, config.serverTimeoutSeconds());
         loading.put(key.database() + "." + key.table(), new TableTransaction(ref));
         return ref;
-    }
-
-    @Override
-    public LoadReply send(TransactionRef txn, byte[] body, Map<String, String> properties)
-            throws TransactionException {
-        return client.load(txn, txn.table(), body, properties);
     }
 
     @Override
