@@ -26,7 +26,7 @@ public final class LoadEngineConfig {
     private final long bufferSizeBytes;
     private final int serverTimeoutSeconds;
     private final long maxBlockMs;
-    private final long savepointTimeoutMs;
+    private final long flushTimeoutMs;
     private final long closeTimeoutMs;
     private final int ioThreads;
     private final LoadMethod loadMethod;
@@ -45,7 +45,7 @@ public final class LoadEngineConfig {
         this.bufferSizeBytes = b.bufferSizeBytes;
         this.serverTimeoutSeconds = b.serverTimeoutSeconds;
         this.maxBlockMs = b.maxBlockMs;
-        this.savepointTimeoutMs = b.savepointTimeoutMs;
+        this.flushTimeoutMs = b.flushTimeoutMs;
         this.closeTimeoutMs = b.closeTimeoutMs;
         this.ioThreads = b.ioThreads;
         this.loadMethod = b.loadMethod;
@@ -133,9 +133,9 @@ public final class LoadEngineConfig {
         return maxBlockMs;
     }
 
-    /** Longest wait of a blocking savepoint, flush or prepare, ms. */
-    public long savepointTimeoutMs() {
-        return savepointTimeoutMs;
+    /** Longest wait of a blocking flush, flush or prepare, ms. */
+    public long flushTimeoutMs() {
+        return flushTimeoutMs;
     }
 
     /** Longest wait for the manager thread at close (twice if it must be interrupted), ms. */
@@ -178,7 +178,7 @@ public final class LoadEngineConfig {
         private long bufferSizeBytes = DEFAULT_BUFFER_SIZE_BYTES;
         private int serverTimeoutSeconds = 600;
         private long maxBlockMs = 300_000;
-        private long savepointTimeoutMs = 600_000;
+        private long flushTimeoutMs = 600_000;
         private long closeTimeoutMs = 30_000;
         private int ioThreads = 2;
         private LoadMethod loadMethod = LoadMethod.TRANSACTION;
@@ -253,9 +253,9 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** Longest time {@code savepoint()} waits for load and commit, default 600000 ms. */
-        public Builder savepointTimeoutMs(long value) {
-            this.savepointTimeoutMs = value;
+        /** Longest time {@code flush()} waits for load and commit, default 600000 ms. */
+        public Builder flushTimeoutMs(long value) {
+            this.flushTimeoutMs = value;
             return this;
         }
 
@@ -314,7 +314,7 @@ public final class LoadEngineConfig {
             positive("bufferSizeBytes", bufferSizeBytes);
             positive("serverTimeoutSeconds", serverTimeoutSeconds);
             positive("maxBlockMs", maxBlockMs);
-            positive("savepointTimeoutMs", savepointTimeoutMs);
+            positive("flushTimeoutMs", flushTimeoutMs);
             positive("closeTimeoutMs", closeTimeoutMs);
             positive("ioThreads", ioThreads);
             if (subtaskIndex < 0) {

@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * the cycle.
  *
  * <p>It also remembers, per partition, whether a source transaction is open now (rows written since the last
- * transaction end), since when, and how many row bytes it holds. These feed the savepoint and recycle fail-fast
+ * transaction end), since when, and how many row bytes it holds. These feed the flush and recycle fail-fast
  * checks and the "source transaction larger than the hard limit" check. {@link #reset()} keeps open source
  * transactions: their rows are still buffered and belong to a later cycle.
  *

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
  * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
- * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread), which only
+ * <p>Threads: everything here runs on the manager thread, except {@link #submitFlush} (task thread), which only
  * adds to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads). Replies are handled on
  * the manager thread, so the commit cycle never changes elsewhere. The manager-only fields need no lock.
  */
@@ -43,8 +43,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     /** Rounds of the client's rollback (each with its own retries) before an open shared transaction is given up. */
     static final int ROLLBACK_ROUNDS = 3;
 
-    /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
-    record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) implements PendingRequests.Request {
+    /** A flush waits until every chunk up to {@code freezeSequence} is committed. */
+    record FlushRequest(long freezeSequence, CompletableFuture<Void> done) implements PendingRequests.Request {
     }
 
     private final LabelGenerator labels;
@@ -62,7 +62,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
     /** The task thread submits, the manager thread completes. */
-    private final PendingRequests<SavepointRequest> savepoints = new PendingRequests<>();
+    private final PendingRequests<FlushRequest> flushes = new PendingRequests<>();
 
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
@@ -105,16 +105,16 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             if (maybeFinishCommit(nowMs)) {
                 flushFrozen(); // chunks that waited for the next label go out under it now
             }
-            completeSavepoints();
+            completeFlushes();
         } catch (TransactionException | RuntimeException e) {
             fail(e);
         }
     }
 
     /** Task thread: asks for every chunk up to {@code freezeSequence} to be committed. */
-    CompletableFuture<Void> submitSavepoint(long freezeSequence) {
-        SavepointRequest request = new SavepointRequest(freezeSequence, new CompletableFuture<>());
-        savepoints.submit(request);
+    CompletableFuture<Void> submitFlush(long freezeSequence) {
+        FlushRequest request = new FlushRequest(freezeSequence, new CompletableFuture<>());
+        flushes.submit(request);
         wakeManager.run();
         return request.done();
     }
@@ -178,12 +178,12 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         if (state() != SharedTransactionState.OPEN) {
             return;
         }
-        boolean savepointWaiting = false;
-        for (SavepointRequest r : savepoints.pending()) {
-            savepointWaiting |= r.freezeSequence() > committedSequence;
+        boolean flushWaiting = false;
+        for (FlushRequest r : flushes.pending()) {
+            flushWaiting |= r.freezeSequence() > committedSequence;
         }
         boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
-        if ((timerDue || savepointWaiting) && hasData()) {
+        if ((timerDue || flushWaiting) && hasData()) {
             startCommit();
         }
     }
@@ -254,7 +254,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         dataLoaded = false;
         regions.resetTracker();
         moveTo(SharedTransactionState.NONE);
-        completeSavepoints();
+        completeFlushes();
         ensureTransaction(nowMs); // chunks past the cut wait: the next label opens before their load
         return true;
     }
@@ -280,8 +280,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         metrics.tableCounter(MetricNames.LOADED_ROWS, txn.database(), table).inc(rows.size());
     }
 
-    private void completeSavepoints() {
-        savepoints.completeWhere(r -> r.freezeSequence() <= committedSequence, r -> r.done().complete(null));
+    private void completeFlushes() {
+        flushes.completeWhere(r -> r.freezeSequence() <= committedSequence, r -> r.done().complete(null));
     }
 
     /**
@@ -318,7 +318,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     @Override
     void failRequests(String why) {
-        savepoints.failAll(failure.failedBecause("savepoint failed: " + why));
+        flushes.failAll(failure.failedBecause("flush failed: " + why));
     }
 
     /** The current shared transaction (the last one begun), or null before the first begin. */

@@ -9,7 +9,7 @@ import java.util.Set;
  * {@link #checkMove}; readers on other threads see it through a volatile field. Legal moves:
  * <pre>
  *   NONE       -&gt; OPEN        begin succeeded (once a chunk waits to load, before its load)
- *   OPEN       -&gt; DRAINING    commit started (timer, savepoint or recycle): cut taken, loading what it covers
+ *   OPEN       -&gt; DRAINING    commit started (timer, flush or recycle): cut taken, loading what it covers
  *   OPEN       -&gt; NONE        recycled with nothing loaded: rolled back, a new label follows
  *   DRAINING   -&gt; COMMITTING  every chunk of the cut is loaded; commit sent (no prepare for multi-table
  *                              transactions: docs/protocol.md#multi-table-transactions)

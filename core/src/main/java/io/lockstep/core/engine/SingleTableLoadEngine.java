@@ -228,10 +228,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                     + "prepares at a checkpoint: call prepare(checkpointId)");
         }
         checkUsable("flush");
-        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), -1);
+        return cycle.submitFlush(regions.freezeForFlush(ticker.nowMs()), -1);
     }
 
-    /** Task thread: {@link #requestFlush()} and wait up to {@code savepointTimeoutMs}. */
+    /** Task thread: {@link #requestFlush()} and wait up to {@code flushTimeoutMs}. */
     public void flush() throws InterruptedException {
         await(requestFlush(), "flush");
     }
@@ -254,10 +254,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                     + lastPreparedCheckpointId + "); exactly-once labels would repeat");
         }
         lastPreparedCheckpointId = checkpointId;
-        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), checkpointId);
+        return cycle.submitFlush(regions.freezeForFlush(ticker.nowMs()), checkpointId);
     }
 
-    /** Task thread: {@link #requestPrepare(long)} and wait up to {@code savepointTimeoutMs}. */
+    /** Task thread: {@link #requestPrepare(long)} and wait up to {@code flushTimeoutMs}. */
     public List<PreparedTransaction> prepare(long checkpointId) throws InterruptedException {
         return await(requestPrepare(checkpointId), "prepare for checkpoint " + checkpointId);
     }
@@ -325,11 +325,11 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     private <T> T await(CompletableFuture<T> done, String what) throws InterruptedException {
         T result;
         try {
-            result = done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
+            result = done.get(config.flushTimeoutMs(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new LoadEngineException(what + " failed: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new LoadEngineException(what + " did not finish within " + config.savepointTimeoutMs()
+            throw new LoadEngineException(what + " did not finish within " + config.flushTimeoutMs()
                     + " ms; the flush cycle is " + cycle.state());
         }
         checkFailure();

@@ -13,7 +13,7 @@
  * engine.write(row.getSourcePartition(), row.getDatabase(), row.getTable(), jsonBytes);
  * if (row.isTransactionEnd()) engine.txnEnd(row.getSourcePartition());
  * // task thread, at a checkpoint (snapshotState): everything so far is committed, or this throws
- * engine.savepoint();
+ * engine.flush();
  * // close(): rolls back the open shared transaction, never hangs
  * engine.close();
  * }</pre>

@@ -119,7 +119,7 @@ class MultiTableEngineEmulatorTest {
                                 .until(() -> metrics.count(MetricNames.COMMITS) > commits);
                     }
                 }
-                engine.savepoint();
+                engine.flush();
             } finally {
                 stop.set(true);
                 reader.join(30_000);
@@ -165,7 +165,7 @@ class MultiTableEngineEmulatorTest {
                 assertThatThrownBy(() -> engine.write(0, "shop", "orders", json("{\"order_id\":2,\"item_count\":0}")))
                         .isInstanceOf(LoadEngineException.class).hasMessageContaining(label)
                         .hasMessageContaining("shop.orders");
-                assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class);
+                assertThatThrownBy(engine::flush).isInstanceOf(LoadEngineException.class);
                 assertThat(sr.rowCount("shop", "orders")).isZero();
             } finally {
                 engine.close();

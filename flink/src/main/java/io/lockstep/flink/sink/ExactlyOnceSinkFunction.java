@@ -186,7 +186,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
         try {
             LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
-            commitTimeoutMs = config.savepointTimeoutMs();
+            commitTimeoutMs = config.flushTimeoutMs();
             engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
                     DeliverySemantic.EXACTLY_ONCE, restoredCheckpointId);
         } catch (Exception | Error e) {
