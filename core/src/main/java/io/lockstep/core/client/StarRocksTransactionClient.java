@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -76,44 +75,37 @@ public final class StarRocksTransactionClient implements TransactionClient {
         }
         RetryBudget budget = endpoint.budget("begin of " + txn);
         RunningTransactionSlotWait slotWait = endpoint.slotWait("begin of " + txn);
-        boolean mayHaveBegun = false;
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("POST", "/api/transaction/begin", headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                mayHaveBegun = true;
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            }
-            if (reply.statusIn("OK")) {
-                slotWait.succeeded();
-                rememberTimeout(txn, timeoutSeconds);
-                return reply.number("TxnId", -1);
-            }
-            String existing = reply.text("ExistingJobStatus");
-            if (mayHaveBegun && reply.statusIn("LABEL_ALREADY_EXISTS")
-                    && OPEN_JOB_STATES.contains(existing == null ? "" : existing.toUpperCase(Locale.ROOT))) {
-                LOG.info("begin of {}: an earlier attempt broke mid-request; the label is open ({}), taking it as ours",
-                        txn, reply.describe());
-                rememberTimeout(txn, timeoutSeconds);
-                return reply.number("TxnId", -1);
-            }
-            FailureClass failureClass = FailureClass.classify(reply);
-            if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
-                slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
-                continue;
-            }
-            if (failureClass.retriable()) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
-            }
-            throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass), reply.status());
-        }
+        boolean[] mayHaveBegun = {false}; // an attempt broke after it may have reached the server
+        return budget.run(() -> endpoint.call("POST", "/api/transaction/begin", headers, null, false),
+                (reply, failure) -> {
+                    if (reply == null) {
+                        mayHaveBegun[0] = true;
+                        return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
+                    }
+                    if (reply.statusIn("OK")) {
+                        slotWait.succeeded();
+                        rememberTimeout(txn, timeoutSeconds);
+                        return RetryBudget.done(reply.number("TxnId", -1));
+                    }
+                    String existing = reply.text("ExistingJobStatus");
+                    if (mayHaveBegun[0] && reply.statusIn("LABEL_ALREADY_EXISTS")
+                            && OPEN_JOB_STATES.contains(existing == null ? "" : existing.toUpperCase(Locale.ROOT))) {
+                        LOG.info("begin of {}: an earlier attempt broke mid-request; the label is open ({}), taking it"
+                                + " as ours", txn, reply.describe());
+                        rememberTimeout(txn, timeoutSeconds);
+                        return RetryBudget.done(reply.number("TxnId", -1));
+                    }
+                    FailureClass failureClass = FailureClass.classify(reply);
+                    if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
+                        slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
+                        return RetryBudget.again();
+                    }
+                    if (failureClass.retriable()) {
+                        return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
+                    }
+                    throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): "
+                            + reply.describe() + endpoint.accessHint(failureClass), reply.status());
+                });
     }
 
     /**
@@ -145,20 +137,14 @@ public final class StarRocksTransactionClient implements TransactionClient {
         headers.putAll(TransactionHeaders.forTransaction(txn, table));
         String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("PUT", "/api/transaction/load", headers, body, true);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                throw new LoadOutcomeUnknownException(what + ": outcome unknown after an I/O error (" + e.getMessage()
-                        + "); not re-sent, since a retry could load the rows twice. Roll the transaction back and"
-                        + " load its data again under a new label", e);
+        return budget.run(() -> endpoint.call("PUT", "/api/transaction/load", headers, body, true), (reply, failure) -> {
+            if (reply == null) {
+                throw new LoadOutcomeUnknownException(what + ": outcome unknown after an I/O error ("
+                        + failure.getMessage() + "); not re-sent, since a retry could load the rows twice. Roll the"
+                        + " transaction back and load its data again under a new label", failure);
             }
             if (reply.statusIn("OK")) {
-                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
             }
             if (reply.httpStatus() == 502 || reply.httpStatus() == 504) {
                 throw new LoadOutcomeUnknownException(what + ": outcome unknown, a gateway lost the server's reply ("
@@ -167,12 +153,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
-        }
+        });
     }
 
     /**
@@ -216,17 +201,12 @@ public final class StarRocksTransactionClient implements TransactionClient {
         String path = "/api/" + TransactionHeaders.encode(database) + "/get_load_state?label="
                 + TransactionHeaders.encode(label);
         RetryBudget budget = endpoint.budget("label-state query for label " + label + " in database " + database);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("GET", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        return budget.run(() -> endpoint.call("GET", path, Map.of(), null, false), (reply, failure) -> {
+            if (reply == null) {
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.httpStatus() >= 500) {
-                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
             }
             String state = reply.text("state");
             if (reply.httpStatus() != 200 || state == null
@@ -236,8 +216,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
                         + " failed (" + failureClass + "): " + reply.describe() + endpoint.accessHint(failureClass),
                         reply.status());
             }
-            return LabelState.parse(state);
-        }
+            return RetryBudget.done(LabelState.parse(state));
+        });
     }
 
     /**
@@ -252,29 +232,24 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 + "/_cancel?label=" + TransactionHeaders.encode(label);
         String what = "cancel of label " + label + " (table " + database + "." + table + ")";
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("POST", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        budget.run(() -> endpoint.call("POST", path, Map.of(), null, false), (reply, failure) -> {
+            if (reply == null) {
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.statusIn("OK")) {
-                return;
+                return RetryBudget.done(null);
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable()) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             LabelState state = labelState(database, label);
             if (state == LabelState.ABORTED) {
-                return;
+                return RetryBudget.done(null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "), label state " + state + ": "
                     + reply.describe() + endpoint.accessHint(failureClass), reply.status());
-        }
+        });
     }
 
     @Override
@@ -287,22 +262,12 @@ public final class StarRocksTransactionClient implements TransactionClient {
         String what = op.name().toLowerCase(Locale.ROOT) + " of " + txn;
         RetryBudget budget = endpoint.budget(what);
         Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
-        while (true) {
+        budget.run(() -> endpoint.call("POST", op.path(), headers, null, false), (reply, ioFailure) -> {
             String trouble;
             String serverStatus = null;
-            IOException ioFailure = null;
-            ServerReply reply = null;
-            try {
-                reply = endpoint.call("POST", op.path(), headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                ioFailure = e;
-            }
             if (reply != null) {
                 if (reply.statusIn("OK")) {
-                    return;
+                    return RetryBudget.done(null);
                 }
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
@@ -310,8 +275,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                             + endpoint.accessHint(failureClass), reply.status());
                 }
                 if (failureClass.retriable()) {
-                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                    continue;
+                    return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
                 }
                 trouble = "reply " + reply.describe();
                 serverStatus = reply.status();
@@ -332,19 +296,18 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             if (op.succeededIn(state)) {
                 LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
-                return;
+                return RetryBudget.done(null);
             }
             if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
-                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
-                        ioFailure);
-                continue;
+                return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state,
+                        serverStatus, ioFailure);
             }
             boolean dataError = reply != null && FailureClass.classify(reply) == FailureClass.DATA_ERROR;
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
                     + " is " + state + " after " + trouble + ". "
                     + (dataError ? dataErrorCause(op) : likelyCause(op, txn, state))
                     + (reply == null ? "" : endpoint.errorLog(reply)), serverStatus, ioFailure);
-        }
+        });
     }
 
     /** Label state, re-polled with backoff while PREPARE (a prepare still running), up to labelStateTimeoutMs. */
