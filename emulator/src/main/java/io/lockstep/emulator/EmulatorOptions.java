@@ -31,6 +31,8 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
     final Map<String, String> users = new LinkedHashMap<>(Map.of("root", ""));
     private boolean usersCustomized;
     String storage = "h2";
+    /** Prefix of the file-backed storage value, {@code h2:file:PATH}. */
+    static final String FILE_STORAGE = "h2:file:";
     Clock clock = Clock.systemUTC();
     final List<DdlSource> ddl = new ArrayList<>();
     long publishDelayMs = 1000;
@@ -99,10 +101,13 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
         return self();
     }
 
-    /** {@code h2} (default; SQL-queryable) or {@code none} (parse and count only). */
+    /**
+     * {@code h2} (default; in memory, SQL-queryable), {@code h2:file:PATH} (the same in an H2 file, so committed
+     * rows survive a restart) or {@code none} (parse and count only).
+     */
     public B storage(String value) {
-        if (!"h2".equals(value) && !"none".equals(value)) {
-            throw new IllegalArgumentException("storage must be h2 or none, got: " + value);
+        if (!"h2".equals(value) && !"none".equals(value) && !isFileStorage(value)) {
+            throw new IllegalArgumentException("storage must be h2, h2:file:PATH or none, got: " + value);
         }
         this.storage = value;
         return self();
@@ -153,7 +158,10 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
      */
     Data createData() throws DdlException {
         Catalog catalog = new InMemoryCatalog();
-        TableStore store = "none".equals(storage) ? new NoneTableStore() : H2TableStore.attachedTo(catalog);
+        TableStore store = "none".equals(storage) ? new NoneTableStore()
+                : H2TableStore.attachedTo(catalog, isFileStorage(storage)
+                        ? H2TableStore.inFile(Path.of(storage.substring(FILE_STORAGE.length())))
+                        : new H2TableStore());
         if ("none".equals(storage)) {
             catalog.addListener(store);
         }
@@ -174,5 +182,10 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
 
     /** DDL text and the file it came from (null for text given directly). */
     record DdlSource(String file, String text) {
+    }
+
+    /** @return whether {@code value} is {@code h2:file:PATH} with a non-empty path */
+    static boolean isFileStorage(String value) {
+        return value != null && value.startsWith(FILE_STORAGE) && value.length() > FILE_STORAGE.length();
     }
 }

@@ -147,6 +147,15 @@ public final class StarRocksEmulator implements AutoCloseable {
         return transactions.latest(database, label);
     }
 
+    /**
+     * Transactions of a database that are still open or not yet visible (PREPARE, PREPARED, COMMITTED): what
+     * counts against StarRocks' {@code max_running_txn_num_per_db}. A client that stopped cleanly leaves none.
+     */
+    public int runningTransactions(String database) {
+        parts.tick();
+        return transactions.runningCount(database);
+    }
+
     /** Evaluates every timer now (the sweeper and every request do this too). */
     public void tick() {
         parts.tick();

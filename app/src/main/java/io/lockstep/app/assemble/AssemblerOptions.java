@@ -1,6 +1,7 @@
 package io.lockstep.app.assemble;
 
 import io.lockstep.app.event.BadInputMode;
+import io.lockstep.app.event.SchemaChangeMode;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -14,9 +15,10 @@ import java.util.Objects;
  * @param boundMode what happens when a bound is exceeded
  * @param badInputMode what happens to events that break the transaction framing (data outside a
  *     transaction, END without BEGIN)
+ * @param schemaChangeMode what happens at a schema change (DDL event)
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
-        BadInputMode badInputMode) implements Serializable {
+        BadInputMode badInputMode, SchemaChangeMode schemaChangeMode) implements Serializable {
 
     /** Default row bound: 1,000,000 rows. */
     public static final long DEFAULT_MAX_ROWS = 1_000_000L;
@@ -33,6 +35,13 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
         }
         Objects.requireNonNull(boundMode, "boundMode");
         Objects.requireNonNull(badInputMode, "badInputMode");
+        Objects.requireNonNull(schemaChangeMode, "schemaChangeMode");
+    }
+
+    /** The options with {@link SchemaChangeMode#FAIL}; the others as in the canonical constructor. */
+    public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+            BadInputMode badInputMode) {
+        this(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, SchemaChangeMode.FAIL);
     }
 
     /** @return the defaults: 1,000,000 rows, 256 MiB, 10 minutes, fail on both */
@@ -43,26 +52,31 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
 
     /** @return a copy with another row bound */
     public AssemblerOptions withMaxRows(long rows) {
-        return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode);
+        return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode);
     }
 
     /** @return a copy with another size bound in bytes */
     public AssemblerOptions withMaxSizeBytes(long bytes) {
-        return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode);
+        return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode);
     }
 
     /** @return a copy with another time bound in ms */
     public AssemblerOptions withMaxOpenMs(long ms) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode);
     }
 
     /** @return a copy with another bound mode */
     public AssemblerOptions withBoundMode(BoundMode mode) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode);
+    }
+
+    /** @return a copy with another schema-change mode */
+    public AssemblerOptions withSchemaChangeMode(SchemaChangeMode mode) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode);
     }
 
     /** @return a copy with another bad-input mode */
     public AssemblerOptions withBadInputMode(BadInputMode mode) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode);
     }
 }

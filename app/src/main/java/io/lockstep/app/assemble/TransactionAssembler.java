@@ -3,7 +3,10 @@ package io.lockstep.app.assemble;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
+import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
@@ -62,6 +65,8 @@ public abstract class TransactionAssembler
     private transient Set<String> warnedSkippedTables;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
     private transient Counter sourceTransactions;
+    /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
+    private transient boolean stopped;
 
     /**
      * @param router maps source tables to target tables
@@ -85,14 +90,58 @@ public abstract class TransactionAssembler
     @Override
     public final void processElement(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
             throws Exception {
+        if (stopped) {
+            return; // the job is failing: what follows is read again after the fix
+        }
         try {
+            if (event.getKind() == SourceEventKind.UNDECODABLE) {
+                throw new BadSourceEventException(event.describePosition(), reasonOf(event));
+            }
+            if (event.getKind() == SourceEventKind.SCHEMA_CHANGE) {
+                schemaChange(event, ctx, out);
+                return;
+            }
             handle(event, ctx, out);
         } catch (BadSourceEventException e) {
             if (options.badInputMode() == BadInputMode.FAIL) {
-                throw e;
+                stop(e, ctx, out);
+                return;
             }
             LOG.warn("Skipping bad input: {}", e.getMessage());
+        } catch (TransactionAssemblyException | UnknownTableException e) {
+            stop(e, ctx, out);
         }
+    }
+
+    /**
+     * Ends this subtask's input at a bad event: the transactions emitted so far stay whole and load, the open
+     * one (the bad event's) is never emitted, and the sink fails the job once it committed what came before
+     * ({@link InputStop}). Later events are ignored; no checkpoint can complete past the stop, so they are read
+     * again by the next start.
+     */
+    private void stop(RuntimeException failure, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        stopped = true;
+        LOG.warn("Stopping at bad input (the transactions before it are committed first): {}", failure.getMessage());
+        out.collect(new InputStop(failure, sourcePartition(ctx)));
+    }
+
+    /**
+     * A schema change between source transactions: with {@link SchemaChangeMode#FAIL} the stop (the transactions
+     * before it load, the job fails naming the table and the DDL); with {@link SchemaChangeMode#IGNORE} a WARN.
+     */
+    private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        if (options.schemaChangeMode() == SchemaChangeMode.FAIL) {
+            stop(SchemaChangeException.of(event), ctx, out);
+            return;
+        }
+        LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
+                event.describePosition(), event.getRow());
+    }
+
+    private static String reasonOf(SourceEvent undecodable) {
+        String text = undecodable.getRow() == null ? "undecodable" : undecodable.getRow();
+        String position = undecodable.describePosition() + ": ";
+        return text.startsWith(position) ? text.substring(position.length()) : text;
     }
 
     /**
@@ -195,13 +244,18 @@ public abstract class TransactionAssembler
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
         OpenTransaction t = openTransaction.value();
-        if (t == null || t.getTimerAtMs() != timestamp) {
+        if (stopped || t == null || t.getTimerAtMs() != timestamp) {
             return;
         }
         long openMs = timestamp - t.getOpenedAtMs();
         t.setTimerAtMs(-1);
-        boundExceeded(t, "has been open for " + openMs + " ms, beyond the time bound of " + options.maxOpenMs()
-                + " ms", ctx, out);
+        try {
+            boundExceeded(t, "has been open for " + openMs + " ms, beyond the time bound of " + options.maxOpenMs()
+                    + " ms", ctx, out);
+        } catch (TransactionAssemblyException e) {
+            stop(e, ctx, out);
+            return;
+        }
         armTimer(t, timestamp, ctx);
         openTransaction.update(t);
     }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lockstep}: the command line of the runnable jar ({@code java -jar app/target/lockstep.jar ...}).
  * Subcommands: {@code run} ({@link RunCommand}, the main job), {@code demo} ({@link DemoCommand}, everything
- * in-JVM) and {@code emulator} (the emulator's {@link EmulatorMain}, the StarRocks-compatible server alone).
+ * in-JVM), {@code kafka} ({@link KafkaCommand}, a local broker holding a JSON-lines file) and {@code emulator} (the emulator's {@link EmulatorMain}, the StarRocks-compatible server alone).
  *
  * <p>Exit codes: 0 success; 1 the job failed or the demo's verification failed; 2 a usage error (unknown or
  * invalid option, missing required option, an option value the job refuses), reported as one line
@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, version = "lockstep 0.1.0-SNAPSHOT",
         description = "CDC transactions from Kafka into StarRocks, atomically across tables.",
-        subcommands = {RunCommand.class, DemoCommand.class})
+        subcommands = {RunCommand.class, DemoCommand.class, KafkaCommand.class})
 public final class LockstepMain implements Runnable {
 
     @Spec
@@ -29,7 +29,7 @@ public final class LockstepMain implements Runnable {
     /** Without a subcommand: a usage error listing them. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: run, demo or emulator (see --help)");
+        throw new ParameterException(spec.commandLine(), "missing command: run, demo, kafka or emulator (see --help)");
     }
 
     /** Runs the command line and exits the JVM with its exit code. */

@@ -4,14 +4,24 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.event.SchemaChangeMode;
+import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.job.TargetCheck;
+import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +29,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,8 +45,14 @@ import picocli.CommandLine.Spec;
  * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment). With
  * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
  *
+ * <p>Locally it prints a start line, a progress line with {@code --progress}, and a summary when the job ends;
+ * checkpoints go to {@code --state-dir} and a new start restores the newest one there ({@link StateDirectory}).
+ * Failures that may heal restart the job with exponential delays ({@link RestartPolicy}); failures that cannot
+ * (access denied, data errors, bad input) fail it at once.
+ *
  * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
- * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it.
+ * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it; 130 when
+ * Ctrl-C or SIGTERM stopped it (the open transaction rolled back).
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run the job: CDC events from Kafka, source transactions rebuilt, loaded atomically "
@@ -44,13 +62,19 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--kafka-bootstrap", required = true, paramLabel = "HOST:PORT[,...]",
-            description = "Kafka bootstrap.servers.")
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap.servers (required unless --input).")
     String kafkaBootstrap;
 
-    @Option(names = "--topic", required = true, description = "The CDC topic (Debezium: data topics and the "
-            + "transaction topic routed into this one topic).")
+    @Option(names = "--topic", description = "The CDC topic (Debezium: data topics and the "
+            + "transaction topic routed into this one topic; required unless --input).")
     String topic;
+
+    @Option(names = "--input", paramLabel = "FILE.jsonl",
+            description = "Read this JSON-lines file (one CDC message per line, as the topic would hold them) "
+                    + "instead of Kafka; the job ends at its last line. For trying the job; errors name the line "
+                    + "as the offset of topic 'file:NAME' partition 0.")
+    Path input;
 
     @Option(names = "--format", required = true, paramLabel = "maxwell|debezium",
             description = "Input format: ${COMPLETION-CANDIDATES}.")
@@ -67,6 +91,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "Before starting the job, wait this long for the brokers to describe --topic; "
                     + "0 skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
     long kafkaCheckTimeoutMs = 30_000L;
+
+    @Option(names = "--target-check", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Before starting the job, check that the target accepts --user/--password and that every "
+                    + "target database exists (one line per problem); --no-target-check skips it (default: on).")
+    boolean targetCheck = true;
 
     @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "
             + "then ends and the command exits 0.")
@@ -129,18 +158,57 @@ public final class RunCommand implements Callable<Integer> {
                     + "between checkpoints (default: 2s).")
     long commitIntervalMs = PipelineConfig.DEFAULT_COMMIT_INTERVAL_MS;
 
-    @Option(names = "--restart-attempts", description = "Restarts after a failure before the job fails "
-            + "(default: ${DEFAULT-VALUE}).")
-    int restartAttempts = 3;
+    @Option(names = "--restart-attempts", description = "Restarts after failures that may heal (an outage) "
+            + "before the job fails; the count starts over after --restart-reset-after without a failure; 0 "
+            + "never restarts (default: ${DEFAULT-VALUE}).")
+    int restartAttempts = RestartPolicy.DEFAULT_ATTEMPTS;
 
     @Option(names = "--restart-delay", converter = DurationMs.class, paramLabel = "DURATION",
-            description = "Wait before each restart (default: 5s).")
-    long restartDelayMs = 5_000L;
+            description = "Wait before the first restart; each further one waits twice as long (default: 5s).")
+    long restartDelayMs = RestartPolicy.DEFAULT_INITIAL_DELAY_MS;
+
+    @Option(names = "--restart-max-delay", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Longest wait between restarts (default: 5m).")
+    long restartMaxDelayMs = RestartPolicy.DEFAULT_MAX_DELAY_MS;
+
+    @Option(names = "--restart-reset-after", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Running this long without a failure gives the job its whole restart budget and the "
+                    + "first delay again (default: 30m).")
+    long restartResetAfterMs = RestartPolicy.DEFAULT_RESET_AFTER_MS;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where checkpoints are kept; a new start restores the newest one found there, so the "
+                    + "job continues where the last process stopped (default: lockstep-state/GROUP_ID in the working "
+                    + "directory, GROUP_ID from --group-id). Local runs only; on a cluster use its checkpoint storage "
+                    + "and `flink run -s`.")
+    Path stateDir;
+
+    @Option(names = "--from-savepoint", paramLabel = "PATH",
+            description = "Restore this savepoint or retained checkpoint directory instead of the newest "
+                    + "checkpoint in --state-dir (it is never deleted).")
+    Path fromSavepoint;
+
+    @Option(names = "--progress", description = "Print a progress line every --progress-interval.")
+    boolean progress;
+
+    @Option(names = "--progress-interval", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "Period of the progress line (default: 10s).")
+    long progressIntervalMs = 10_000L;
+
+    @Option(names = "--stop-timeout", converter = DurationMs.class, paramLabel = "DURATION",
+            description = "On Ctrl-C or SIGTERM, longest wait for the job to roll back and stop (default: 30s).")
+    long stopTimeoutMs = 30_000L;
 
     @Option(names = "--bad-input", paramLabel = "fail|skip",
             description = "A malformed event or one outside a transaction: fail the job naming topic, partition "
                     + "and offset, or skip it with a warning (default: ${DEFAULT-VALUE}).")
     BadInputMode badInput = BadInputMode.FAIL;
+
+    @Option(names = "--schema-changes", paramLabel = "fail|ignore",
+            description = "A schema change in the input (Debezium/Maxwell DDL event): stop after committing the "
+                    + "transactions before it, naming the table and the DDL; or go past it with a warning "
+                    + "(default: ${DEFAULT-VALUE}).")
+    SchemaChangeMode schemaChanges = SchemaChangeMode.FAIL;
 
     @Option(names = "--max-transaction-rows", description = "Most rows one source transaction may buffer "
             + "(default: ${DEFAULT-VALUE}).")
@@ -164,16 +232,37 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, String> sinkOptions = new LinkedHashMap<>();
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         PipelineConfig config = config();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        RestartPolicy restarts = restartPolicy();
+        Configuration settings = new Configuration();
+        restarts.applyTo(settings);
+        DemoMetricsReporter.enable(settings);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        boolean local = env instanceof LocalStreamEnvironment;
+        Optional<Path> restored = Optional.empty();
+        // a file is read whole each time unless a state directory is asked for explicitly
+        boolean keepState = local && (input == null || stateDir != null || fromSavepoint != null);
+        if (keepState) {
+            try {
+                restored = stateDirectory().configure(settings, fromSavepoint);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+            env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
+        }
         try {
-            LockstepPipeline.define(env, config, UnaryOperator.identity());
+            if (input != null) {
+                LockstepPipeline.define(env, config, e -> JsonLinesInput.stream(e, input), UnaryOperator.identity());
+            } else {
+                LockstepPipeline.define(env, config, UnaryOperator.identity());
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        env.configure(restarts.applyTo(new Configuration()));
         PrintWriter err = spec.commandLine().getErr();
-        if (kafkaCheckTimeoutMs > 0) {
+        if (input == null && kafkaCheckTimeoutMs > 0) {
             try {
                 TopicCheck.partitions(kafkaBootstrap, topic, config.kafkaProperties(), kafkaCheckTimeoutMs);
             } catch (IllegalStateException e) {
@@ -185,8 +274,23 @@ public final class RunCommand implements Callable<Integer> {
                 return CommandLine.ExitCode.SOFTWARE;
             }
         }
+        if (targetCheck) {
+            List<String> problems = TargetCheck.problems(LockstepPipeline.sinkOptions(config),
+                    TableRouter.parse(tableMap, database, unknownTable).targetDatabases());
+            if (!problems.isEmpty()) {
+                problems.forEach(problem -> err.println("lockstep run: " + problem));
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
+        String jobName = "lockstep " + config.topic();
+        if (local) {
+            RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
+                    stopTimeoutMs);
+            return session.run(env, jobName, startLine(restarts, restored), target);
+        }
         try {
-            env.execute("lockstep " + topic);
+            env.execute(jobName);
             return 0;
         } catch (Exception e) {
             err.println("lockstep run: job failed: " + JobFailures.describe(e));
@@ -195,11 +299,48 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** @return what the job reads, where it writes, how, and from which state it starts */
+    private String startLine(RestartPolicy restarts, Optional<Path> restored) {
+        String source = input != null ? "file " + input
+                : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
+        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
+                + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
+                + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
+                + restored.map(path -> "restoring " + path).orElse(input != null && stateDir == null
+                        ? "no state kept" : "no state to restore (state dir " + stateDirectory().root() + ")");
+    }
+
+    /** @return {@code --state-dir}, or its default {@code lockstep-state/<group id>} */
+    private StateDirectory stateDirectory() {
+        return new StateDirectory(stateDir != null ? stateDir : Path.of(StateDirectory.DEFAULT, groupId));
+    }
+
+    /**
+     * @return the restart policy from the options
+     * @throws ParameterException naming the option whose value is out of range
+     */
+    RestartPolicy restartPolicy() {
+        try {
+            return new RestartPolicy(restartAttempts, restartDelayMs, restartMaxDelayMs, restartResetAfterMs);
+        } catch (IllegalArgumentException e) {
+            throw usage("--restart-*: " + e.getMessage());
+        }
+    }
+
     /**
      * @return the job's settings
      * @throws ParameterException naming the option whose value is out of range or malformed
      */
     PipelineConfig config() {
+        if (input == null && (kafkaBootstrap == null || topic == null)) {
+            throw usage("Missing required options: --kafka-bootstrap and --topic (or --input FILE.jsonl)");
+        }
+        if (input != null && (kafkaBootstrap != null || topic != null || bounded)) {
+            throw usage("--input reads a file: it goes without --kafka-bootstrap, --topic and --bounded");
+        }
+        if (input != null && !Files.isReadable(input)) {
+            throw usage("--input " + input + ": no such readable file");
+        }
         requirePositive("--parallelism", parallelism);
         requirePositive("--checkpoint-interval", checkpointIntervalMs);
         requirePositive("--commit-interval", commitIntervalMs);
@@ -226,8 +367,11 @@ public final class RunCommand implements Callable<Integer> {
             keys.put(entry.getKey(), columns);
         }
         AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
-                maxTransactionOpenMs, onBound, badInput);
-        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafka, bounded, format, keys, loadUrl, jdbcUrl,
+                maxTransactionOpenMs, onBound, badInput, schemaChanges);
+        // with --input the Kafka settings are unused; the topic names the file in positions and the job name
+        return new PipelineConfig(input != null ? "none" : kafkaBootstrap,
+                input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
+                format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions, target);
     }

@@ -73,7 +73,10 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         if (body.has("op")) {
             return decodeDataEvent(record, root, body, position);
         }
-        if (body.has("ddl") || body.has("tableChanges") || isHeartbeat(body)) {
+        if (body.has("ddl") || body.has("tableChanges")) {
+            return schemaChange(record, body, position);
+        }
+        if (isHeartbeat(body)) {
             return null;
         }
         throw new BadSourceEventException(position,
@@ -186,5 +189,31 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             }
         }
         return keyColumns.of(event.dataCollection());
+    }
+
+    /**
+     * A schema change event (Debezium's schema change topic format): database {@code databaseName} (else
+     * {@code source.db}), table the last part of {@code tableChanges[0].id} (e.g. {@code "shop"."orders"}), the
+     * statement {@code ddl}.
+     */
+    private static SourceEvent schemaChange(SourceRecord record, JsonNode body, String position) {
+        SourceEvent event = SourceEvent.at(SourceEventKind.SCHEMA_CHANGE, record);
+        String database = body.path("databaseName").asText("");
+        if (database.isEmpty()) {
+            database = body.path("source").path("db").asText("?");
+        }
+        String table = "?";
+        JsonNode changes = body.path("tableChanges");
+        if (changes.isArray() && !changes.isEmpty()) {
+            String id = changes.get(0).path("id").asText("");
+            if (!id.isEmpty()) {
+                String[] parts = id.split("\\.");
+                table = parts[parts.length - 1].replace("\"", "");
+            }
+        }
+        event.setSourceDatabase(database);
+        event.setSourceTable(table);
+        event.setRow(SourceEvent.ddlExcerpt(body.path("ddl").asText("(no ddl text)")));
+        return event;
     }
 }

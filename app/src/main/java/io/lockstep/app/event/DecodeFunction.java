@@ -8,7 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Flink step that decodes raw messages into {@link SourceEvent}s. A message the decoder rejects fails
- * the job ({@link BadInputMode#FAIL}) with the decoder's error, which names topic, partition and offset;
+ * the job ({@link BadInputMode#FAIL}) with the decoder's error, which names topic, partition and offset: it
+ * becomes an {@link SourceEventKind#UNDECODABLE} event, so the complete transactions before it still load
+ * before the job fails;
  * or ({@link BadInputMode#SKIP}) is dropped with a WARN naming the position and the reason, never the
  * row content. Messages that decode to nothing (tombstones, DDL) are dropped silently.
  */
@@ -36,7 +38,11 @@ public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
             event = decoder.decode(record);
         } catch (BadSourceEventException e) {
             if (badInputMode == BadInputMode.FAIL) {
-                throw e;
+                // in order with the partition's events: the assembler stops the job after what came before
+                SourceEvent undecodable = SourceEvent.at(SourceEventKind.UNDECODABLE, record);
+                undecodable.setRow(e.getMessage());
+                out.collect(undecodable);
+                return;
             }
             LOG.warn("Skipping bad input: {}", e.getMessage());
             return;

@@ -47,8 +47,14 @@ public final class MaxwellDecoder implements SourceEventDecoder {
         String position = record.describePosition();
         ObjectNode root = CdcJson.parseObject(record.getValue(), position, "value");
         String type = CdcJson.requiredText(root, "type", position);
-        if (type.startsWith("table-") || type.startsWith("database-")
-                || "bootstrap-start".equals(type) || "bootstrap-complete".equals(type)) {
+        if (type.startsWith("table-") || type.startsWith("database-")) {
+            SourceEvent change = SourceEvent.at(SourceEventKind.SCHEMA_CHANGE, record);
+            change.setSourceDatabase(root.path("database").asText("?"));
+            change.setSourceTable(root.path("table").asText("?"));
+            change.setRow(SourceEvent.ddlExcerpt(root.path("sql").asText(type)));
+            return change;
+        }
+        if ("bootstrap-start".equals(type) || "bootstrap-complete".equals(type)) {
             return null;
         }
         SourceEvent event = SourceEvent.at(SourceEventKind.ROW, record);

@@ -75,6 +75,15 @@ public class SourceEvent {
         return SourcePositions.describe(topic, partition, offset);
     }
 
+    /**
+     * @param ddl a DDL statement
+     * @return it on one line, cut to 200 characters (it goes into error lines)
+     */
+    public static String ddlExcerpt(String ddl) {
+        String oneLine = ddl.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
+    }
+
     /** @return {@code sourceDatabase.sourceTable}: the Debezium data collection name of a ROW event */
     public String dataCollection() {
         return sourceDatabase + "." + sourceTable;

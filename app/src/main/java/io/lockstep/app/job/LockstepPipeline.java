@@ -1,7 +1,6 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SourceRecord;
@@ -10,6 +9,7 @@ import io.lockstep.app.route.TableRouter;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -20,13 +20,16 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
  * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
- * ({@link SourcePartitionRouting}) → the multi-table sink ({@code SinkFunctionFactory.createSinkFunction} with
- * {@code sink.transaction.multi-table.enabled=true}, docs/sinks.md). With {@link SinkTarget#DORIS} the rows pass
+ * ({@link SourcePartitionRouting}) → the multi-table sink ({@code sink.transaction.multi-table.enabled=true},
+ * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link SinkTarget#DORIS} the rows pass
  * {@link DorisDeleteSign} and go to the per-table exactly-once sink instead (Doris two-phase commit, one
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
- * the Kafka offsets), and the sink commits everything buffered at each checkpoint.
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint. On Flink 1.20 the sink is
+ * wrapped in {@code FailFastSink}: a failure that can never heal (access denied, a data error) fails the job
+ * without restarts, as bad input does (the Flink 2.x build fails on bad input but still restarts on such
+ * failures: docs/sink-v2.md).
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
@@ -61,6 +64,27 @@ public final class LockstepPipeline {
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+        define(env, config, e -> e.fromSource(
+                CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
+                        config.assembler().badInputMode(), config.kafkaProperties()),
+                WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
+                .uid(SOURCE_UID), beforeSink);
+    }
+
+    /**
+     * As {@link #define}, with the records of another source instead of Kafka (a JSON-lines file for
+     * {@code lockstep run --input}); {@code config}'s Kafka settings are then unused.
+     *
+     * @param env the environment
+     * @param config the job's settings
+     * @param records the raw messages, each source partition's in order
+     * @param beforeSink applied to the assembled rows before they are routed to the sink
+     * @throws io.lockstep.flink.options.InvalidSinkOptionException naming a sink option that is invalid
+     * @throws IllegalArgumentException for an invalid table map
+     */
+    public static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
         StarRocksSinkOptions sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode());
         Configuration settings = new Configuration();
@@ -72,12 +96,7 @@ public final class LockstepPipeline {
         env.setParallelism(config.parallelism());
         env.enableCheckpointing(config.checkpointIntervalMs()); // exactly-once mode (aligned barriers), the default
 
-        DataStream<SourceRecord> records = env.fromSource(
-                CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
-                        config.assembler().badInputMode(), config.kafkaProperties()),
-                WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
-                .uid(SOURCE_UID);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records, config.format(),
+        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler());
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<DefaultStarRocksRowData> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
@@ -85,7 +104,7 @@ public final class LockstepPipeline {
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        routed.addSink(SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(sinkOptions))
+        PipelineSink.attach(routed, sinkOptions)
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
     }

@@ -2,8 +2,10 @@ package io.lockstep.app.route;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Maps a source table {@code db.table} to the target StarRocks table. Immutable and serializable (it is
@@ -93,6 +95,18 @@ public final class TableRouter implements Serializable {
         }
         throw new UnknownTableException("source table '" + source + "' is not in the table map (mapped: "
                 + String.join(", ", tableMap.keySet()) + "); map it, or skip unknown tables");
+    }
+
+    /** @return the target databases rows can be routed to: the default one, or those the table map names */
+    public Set<String> targetDatabases() {
+        Set<String> databases = new LinkedHashSet<>();
+        if (tableMap.isEmpty()) {
+            databases.add(defaultDatabase);
+        }
+        for (TargetTable target : tableMap.values()) {
+            databases.add(target.database());
+        }
+        return databases;
     }
 
     /** @return what happens to unmapped tables */

@@ -2,7 +2,9 @@ package io.lockstep.app.assemble;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -13,6 +15,8 @@ final class AssemblerHarness {
 
     private final KeyedOneInputStreamOperatorTestHarness<Long, SourceEvent, DefaultStarRocksRowData> harness;
     private int taken;
+    /** Messages of the stops thrown already. */
+    private final Set<String> stops = new HashSet<>();
 
     AssemblerHarness(TransactionAssembler assembler) throws Exception {
         this(assembler, null, 0);
@@ -34,22 +38,36 @@ final class AssemblerHarness {
         return harness.snapshot(checkpointId, checkpointId);
     }
 
+    /**
+     * Sends events; an {@link InputStop} the assembler emits is thrown as its error, as the job's sink does once
+     * it committed what came before.
+     */
     void send(SourceEvent... events) throws Exception {
         for (SourceEvent event : events) {
             harness.processElement(event, 0L);
+            throwInputStop();
         }
     }
 
     void advanceTo(long processingTimeMs) throws Exception {
         harness.setProcessingTime(processingTimeMs);
+        throwInputStop();
     }
 
-    /** @return the rows emitted since the last call */
+    private void throwInputStop() {
+        for (DefaultStarRocksRowData row : harness.extractOutputValues()) {
+            if (row instanceof InputStop stop && stops.add(stop.getFailure())) {
+                throw stop.toException();
+            }
+        }
+    }
+
+    /** @return the rows emitted since the last call (an {@link InputStop} is not a row: it is thrown) */
     List<DefaultStarRocksRowData> takeEmitted() {
         List<DefaultStarRocksRowData> all = harness.extractOutputValues();
         List<DefaultStarRocksRowData> fresh = all.subList(taken, all.size());
         taken = all.size();
-        return List.copyOf(fresh);
+        return fresh.stream().filter(row -> !(row instanceof InputStop)).toList();
     }
 
     int keyedStateEntries() {

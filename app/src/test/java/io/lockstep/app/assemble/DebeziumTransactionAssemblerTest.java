@@ -167,27 +167,35 @@ class DebeziumTransactionAssemblerTest {
 
     @Test
     void framingErrorsNameThePosition() throws Exception {
-        AssemblerHarness h = start(AssemblerOptions.defaults());
-
-        assertThatThrownBy(() -> h.send(p0.end("tx-8", 0, counts())))
+        // each error stops its assembler (the job then fails): every case gets a fresh one
+        assertThatThrownBy(() -> start(AssemblerOptions.defaults()).send(p0.end("tx-8", 0, counts())))
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessage("topic 'oltp.all' partition 0 offset 0: END of transaction 'tx-8' without BEGIN");
-        assertThatThrownBy(() -> h.send(p0.insert("orders", ORDER_7, "tx-8")))
+        assertThatThrownBy(() -> start(AssemblerOptions.defaults()).send(p0.insert("orders", ORDER_7, "tx-8")))
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessage("topic 'oltp.all' partition 0 offset 1: data event of transaction 'tx-8' outside any "
                         + "transaction (no BEGIN before it)");
-        h.send(p0.begin("tx-9"));
-        assertThatThrownBy(() -> h.send(p0.insert("orders", ORDER_7, "tx-10")))
+        AssemblerHarness inside = start(AssemblerOptions.defaults());
+        inside.send(p0.begin("tx-9"));
+        assertThatThrownBy(() -> inside.send(p0.insert("orders", ORDER_7, "tx-10")))
                 .hasMessage("topic 'oltp.all' partition 0 offset 3: data event of transaction 'tx-10' inside "
                         + "transaction 'tx-9' (started at topic 'oltp.all' partition 0 offset 2)");
-        assertThatThrownBy(() -> h.send(p0.end("tx-10", 0, counts())))
-                .hasMessage("topic 'oltp.all' partition 0 offset 4: END of transaction 'tx-10' while transaction "
-                        + "'tx-9' (started at topic 'oltp.all' partition 0 offset 2) is open");
-        assertThatThrownBy(() -> h.send(p0.begin("tx-11")))
+        AssemblerHarness endInside = start(AssemblerOptions.defaults());
+        endInside.send(p0.begin("tx-9"));
+        assertThatThrownBy(() -> endInside.send(p0.end("tx-10", 0, counts())))
+                .hasMessage("topic 'oltp.all' partition 0 offset 5: END of transaction 'tx-10' while transaction "
+                        + "'tx-9' (started at topic 'oltp.all' partition 0 offset 4) is open");
+        AssemblerHarness noEnd = start(AssemblerOptions.defaults());
+        noEnd.send(p0.begin("tx-9"));
+        assertThatThrownBy(() -> noEnd.send(p0.begin("tx-11")))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessage("transaction 'tx-9' on source partition 0 (started at topic 'oltp.all' partition 0 "
-                        + "offset 2) has no END: BEGIN of transaction 'tx-11' arrived at topic 'oltp.all' partition 0 "
-                        + "offset 5");
+                        + "offset 6) has no END: BEGIN of transaction 'tx-11' arrived at topic 'oltp.all' partition 0 "
+                        + "offset 7");
+
+        // a stopped assembler emits nothing more: what follows is read again by the next start
+        noEnd.send(p0.insert("orders", ORDER_7, "tx-11"), p0.end("tx-11", 1, counts("shop.orders", 1)));
+        assertThat(noEnd.takeEmitted()).isEmpty();
     }
 
     @Test

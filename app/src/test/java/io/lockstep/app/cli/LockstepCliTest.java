@@ -17,14 +17,18 @@ class LockstepCliTest {
     @Test
     void withoutACommandItAsksForOne() {
         CliRun run = CliRun.of();
-        assertUsageError(run, "lockstep: missing command: run, demo or emulator");
+        assertUsageError(run, "lockstep: missing command: run, demo, kafka or emulator");
     }
 
     @Test
     void runNamesTheMissingRequiredOptions() {
         CliRun run = CliRun.of("run", "--topic", "t");
         assertUsageError(run, "lockstep run: Missing required options:");
-        assertThat(run.err()).contains("--kafka-bootstrap", "--format", "--load-url", "--database");
+        assertThat(run.err()).contains("--format", "--load-url", "--database");
+        CliRun noSource = CliRun.of("run", "--topic", "t", "--format", "debezium", "--load-url", "h:1", "--database",
+                "d");
+        assertUsageError(noSource, "lockstep run: Missing required options: --kafka-bootstrap and --topic (or "
+                + "--input FILE.jsonl)");
     }
 
     @Test

@@ -5,14 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.app.testing.Samples;
 import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code lockstep run} end to end on a local MiniCluster: messages in the in-JVM Kafka broker (one per class),
@@ -33,6 +34,8 @@ class RunCommandIT {
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
             + "CREATE TABLE bank.transfers (id BIGINT NOT NULL, from_id BIGINT, to_id BIGINT, amount DECIMAL(12, 2))"
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
+    @TempDir
+    static Path stateDirs;
     private static EmbeddedKafka kafka;
     private StarRocksEmulator starRocks;
 
@@ -87,20 +90,20 @@ class RunCommandIT {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
         kafka.createTopic("debezium.bank", 1);
         List<String> messages = new ArrayList<>();
-        messages.addAll(new Txn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
+        messages.addAll(new DebeziumTxn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
                 .insert("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}")
                 .insert("accounts", "{\"id\":3,\"owner\":\"cy\",\"balance\":\"10.00\"}").messages());
-        messages.addAll(new Txn("t2")
+        messages.addAll(new DebeziumTxn("t2")
                 .update("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}",
                         "{\"id\":1,\"owner\":\"ada\",\"balance\":\"70.00\"}")
                 .update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}",
                         "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}")
                 .insert("transfers", "{\"id\":1,\"from_id\":1,\"to_id\":2,\"amount\":\"30.00\"}").messages());
-        messages.addAll(new Txn("t3").delete("accounts", "{\"id\":3,\"owner\":\"cy\",\"balance\":\"10.00\"}")
+        messages.addAll(new DebeziumTxn("t3").delete("accounts", "{\"id\":3,\"owner\":\"cy\",\"balance\":\"10.00\"}")
                 .insert("transfers", "{\"id\":2,\"from_id\":3,\"to_id\":1,\"amount\":\"0.00\"}")
                 .delete("transfers", "{\"id\":2,\"from_id\":3,\"to_id\":1,\"amount\":\"0.00\"}").messages());
         // The key changes from 2 to 20 in one update event (no record key: --key-columns names the key).
-        messages.addAll(new Txn("t4").update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}",
+        messages.addAll(new DebeziumTxn("t4").update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}",
                 "{\"id\":20,\"owner\":\"bob\",\"balance\":\"80.00\"}").messages());
         try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "debezium.bank")) {
             writer.sendAll(messages);
@@ -153,7 +156,7 @@ class RunCommandIT {
             CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.table", "debezium", "bank",
                     "--table-map", "src.accounts=bank.accounts,src.transfers=bank.transfers"));
             awaitFirstTransactionVisible();
-            List<String> audit = new Txn("t2").insert("audit", "{\"id\":1}").messages();
+            List<String> audit = new DebeziumTxn("t2").insert("audit", "{\"id\":1}").messages();
             long offset = writer.sendAll(audit) - 1; // the data event, before END
             CliRun run = job.get(120, TimeUnit.SECONDS);
 
@@ -172,7 +175,7 @@ class RunCommandIT {
             writer.sendAll(firstTransaction());
             CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.end", "debezium", "bank"));
             awaitFirstTransactionVisible();
-            List<String> unfinished = new Txn("t2").insert("accounts", "{\"id\":9,\"owner\":\"eve\"}").messages();
+            List<String> unfinished = new DebeziumTxn("t2").insert("accounts", "{\"id\":9,\"owner\":\"eve\"}").messages();
             long begin = writer.send(unfinished.get(0));
             writer.send(unfinished.get(1)); // its END never comes
             long nextBegin = writer.send(DebeziumMessages.beginJson("t3"));
@@ -189,13 +192,14 @@ class RunCommandIT {
         List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
                 "--topic", topic, "--format", format, "--load-url", starRocks.feUrl(), "--database", database,
                 "--parallelism", "1", "--checkpoint-interval", "1s", "--commit-interval", "300ms",
-                "--restart-attempts", "0", "--group-id", "it-" + topic));
+                "--restart-attempts", "0", "--group-id", "it-" + topic,
+                "--state-dir", stateDirs.resolve(topic).toString()));
         args.addAll(List.of(more));
         return args.toArray(String[]::new);
     }
 
     private static List<String> firstTransaction() {
-        return new Txn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
+        return new DebeziumTxn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
                 .insert("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}").messages();
     }
 
@@ -226,42 +230,5 @@ class RunCommandIT {
         return starRocks.query(sql).rows().stream()
                 .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|")))
                 .toList();
-    }
-
-    /** One Debezium transaction (MySQL connector, database {@code src}): BEGIN, data events, END with counts. */
-    private static final class Txn {
-        private final String id;
-        private final List<String> data = new ArrayList<>();
-        private final Map<String, Long> perTable = new LinkedHashMap<>();
-
-        Txn(String id) {
-            this.id = id;
-        }
-
-        Txn insert(String table, String after) {
-            return event(table, "c", "null", after);
-        }
-
-        Txn update(String table, String before, String after) {
-            return event(table, "u", before, after);
-        }
-
-        Txn delete(String table, String before) {
-            return event(table, "d", before, "null");
-        }
-
-        private Txn event(String table, String op, String before, String after) {
-            data.add(DebeziumMessages.dataJson("src", table, op, before, after, id, data.size() + 1));
-            perTable.merge("src." + table, 1L, Long::sum);
-            return this;
-        }
-
-        List<String> messages() {
-            List<String> messages = new ArrayList<>();
-            messages.add(DebeziumMessages.beginJson(id));
-            messages.addAll(data);
-            messages.add(DebeziumMessages.endJson(id, data.size(), perTable));
-            return messages;
-        }
     }
 }

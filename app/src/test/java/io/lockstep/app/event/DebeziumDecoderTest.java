@@ -175,9 +175,13 @@ class DebeziumDecoderTest {
     }
 
     @Test
-    void schemaChangesAndHeartbeatsDecodeToNothing() {
-        assertThat(decode(0, null, "{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"shop\","
-                + "\"ddl\":\"ALTER TABLE orders ADD note TEXT\",\"tableChanges\":[]}")).isNull();
+    void schemaChangesDecodeToTheirTableAndDdlAndHeartbeatsToNothing() {
+        SourceEvent change = decode(0, null, "{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"shop\","
+                + "\"ddl\":\"ALTER TABLE orders\\n  ADD note TEXT\",\"tableChanges\":[{\"type\":\"ALTER\","
+                + "\"id\":\"\\\"shop\\\".\\\"orders\\\"\"}]}");
+        assertThat(change.getKind()).isEqualTo(SourceEventKind.SCHEMA_CHANGE);
+        assertThat(change.dataCollection()).isEqualTo("shop.orders");
+        assertThat(change.getRow()).isEqualTo("ALTER TABLE orders ADD note TEXT");
         assertThat(decode(1, null, "{\"ts_ms\":1767225600000}")).isNull();
         assertThat(decode(2, null, "{}")).isNull();
         assertThat(decode(3, null, dataJson("shop", "orders", "c", "null", "{\"id\":1}", "tx", 4)).getTotalOrder())

@@ -1,7 +1,6 @@
 package io.lockstep.app.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -15,13 +14,17 @@ class DecodeFunctionTest {
     private static final String BAD = "{\"database\":\"shop\",\"table\":\"t\",\"type\":\"insert\",\"data\":{\"id\":2}}";
 
     @Test
-    void failModeFailsOnBadInputNamingThePosition() throws Exception {
+    void failModeSendsBadInputOnInOrderNamingThePosition() throws Exception {
         OneInputStreamOperatorTestHarness<SourceRecord, SourceEvent> h = ProcessFunctionTestHarnesses.forProcessFunction(
                 new DecodeFunction(new MaxwellDecoder(), BadInputMode.FAIL));
         try {
-            assertThatThrownBy(() -> h.processElement(new SourceRecord("mx", 0, 5, null, BAD), 0))
-                    .isInstanceOf(BadSourceEventException.class)
-                    .hasMessageStartingWith("topic 'mx' partition 0 offset 5: Maxwell row has neither 'xid' nor 'commit'");
+            h.processElement(new SourceRecord("mx", 0, 4, null, GOOD), 0);
+            h.processElement(new SourceRecord("mx", 0, 5, null, BAD), 0);
+
+            assertThat(h.extractOutputValues()).extracting(SourceEvent::getKind, SourceEvent::getOffset)
+                    .containsExactly(tuple(SourceEventKind.ROW, 4L), tuple(SourceEventKind.UNDECODABLE, 5L));
+            assertThat(h.extractOutputValues().get(1).getRow())
+                    .startsWith("topic 'mx' partition 0 offset 5: Maxwell row has neither 'xid' nor 'commit'");
         } finally {
             h.close();
         }

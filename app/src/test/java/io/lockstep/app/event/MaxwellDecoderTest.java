@@ -104,7 +104,7 @@ class MaxwellDecoderTest {
     }
 
     @Test
-    void bootstrapRowsAreStandaloneAndMarkersAndDdlDecodeToNothing() {
+    void bootstrapRowsAreStandaloneMarkersDecodeToNothingAndDdlToASchemaChange() {
         SourceEvent row = decode(0, null, "{\"database\":\"shop\",\"table\":\"orders\",\"type\":\"bootstrap-insert\","
                 + "\"ts\":1,\"data\":{\"order_id\":1}}");
         assertThat(row.isStandalone()).isTrue();
@@ -112,8 +112,11 @@ class MaxwellDecoderTest {
 
         assertThat(decode(1, null, "{\"database\":\"shop\",\"table\":\"orders\",\"type\":\"bootstrap-start\","
                 + "\"ts\":1,\"data\":{}}")).isNull();
-        assertThat(decode(2, null, "{\"type\":\"table-create\",\"database\":\"shop\",\"table\":\"t\","
-                + "\"def\":{}}")).isNull();
+        SourceEvent change = decode(2, null, "{\"type\":\"table-alter\",\"database\":\"shop\",\"table\":\"t\","
+                + "\"sql\":\"ALTER TABLE t ADD note TEXT\",\"def\":{}}");
+        assertThat(change.getKind()).isEqualTo(SourceEventKind.SCHEMA_CHANGE);
+        assertThat(change.dataCollection()).isEqualTo("shop.t");
+        assertThat(change.getRow()).isEqualTo("ALTER TABLE t ADD note TEXT");
         assertThat(decode(3, null, null)).isNull();
     }
 

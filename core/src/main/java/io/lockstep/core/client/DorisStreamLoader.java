@@ -116,7 +116,7 @@ public final class DorisStreamLoader implements StreamLoader {
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.errorLog(reply),
-                    reply.status());
+                    reply.status(), failureClass, null);
         }
     }
 

@@ -170,7 +170,8 @@ public final class DorisTransactionClient implements TransactionClient {
                 continue;
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
+                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status(), failureClass,
+                    null);
         }
     }
 

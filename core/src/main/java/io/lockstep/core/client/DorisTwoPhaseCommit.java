@@ -63,7 +63,7 @@ final class DorisTwoPhaseCommit {
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
                     throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + endpoint.accessHint(failureClass), reply.status());
+                            + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 }
                 if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
                     budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
@@ -143,7 +143,7 @@ final class DorisTwoPhaseCommit {
                         : FailureClass.classify(reply);
                 throw new TransactionException("label-state query for label " + label + " in database " + database
                         + " failed (" + failureClass + "): " + reply.describe() + ", code " + code + ", data '"
-                        + data + "'" + endpoint.accessHint(failureClass), reply.status());
+                        + data + "'" + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
             }
             return DorisProtocol.labelState(data);
         }

@@ -78,7 +78,7 @@ public final class StarRocksStreamLoader implements StreamLoader {
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.errorLog(reply),
-                    reply.status());
+                    reply.status(), failureClass, null);
         });
     }
 

@@ -104,7 +104,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                         return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
                     }
                     throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): "
-                            + reply.describe() + endpoint.accessHint(failureClass), reply.status());
+                            + reply.describe() + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 });
     }
 
@@ -156,7 +156,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status());
+                    + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status(), failureClass,
+                    null);
         });
     }
 
@@ -214,7 +215,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 FailureClass failureClass = FailureClass.classify(reply);
                 throw new TransactionException("label-state query for label " + label + " in database " + database
                         + " failed (" + failureClass + "): " + reply.describe() + endpoint.accessHint(failureClass),
-                        reply.status());
+                        reply.status(), failureClass, null);
             }
             return RetryBudget.done(LabelState.parse(state));
         });
@@ -272,7 +273,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
                     throw new TransactionException(what + " failed (ACCESS_DENIED): " + reply.describe()
-                            + endpoint.accessHint(failureClass), reply.status());
+                            + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 }
                 if (failureClass.retriable()) {
                     return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);

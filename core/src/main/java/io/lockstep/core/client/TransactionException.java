@@ -9,14 +9,33 @@ package io.lockstep.core.client;
  */
 public class TransactionException extends Exception {
     private final String serverStatus;
+    private final FailureClass failureClass;
 
     public TransactionException(String message, String serverStatus, Throwable cause) {
-        super(message, cause);
-        this.serverStatus = serverStatus;
+        this(message, serverStatus, null, cause);
     }
 
     public TransactionException(String message, String serverStatus) {
-        this(message, serverStatus, null);
+        this(message, serverStatus, null, null);
+    }
+
+    /**
+     * @param failureClass how the server's reply was classified; {@code null} when the failure was not a
+     *     classified reply (exhausted retries, an unknown outcome, an interrupt)
+     */
+    public TransactionException(String message, String serverStatus, FailureClass failureClass, Throwable cause) {
+        super(message, cause);
+        this.serverStatus = serverStatus;
+        this.failureClass = failureClass;
+    }
+
+    /**
+     * The class of a final reply that is not retriable ({@link FailureClass#ACCESS_DENIED},
+     * {@link FailureClass#DATA_ERROR}, {@link FailureClass#OTHER}), so callers can tell an error that can never
+     * heal from one a restart may cure; {@code null} when the failure was not such a reply.
+     */
+    public FailureClass failureClass() {
+        return failureClass;
     }
 
     /** The server's {@code Status} value of the final failed reply, or null for I/O failures. */

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * Standalone entry point:
  * {@code java -jar emulator.jar [--dialect starrocks|doris] --fe-port 8030 --be-port 8040 --query-port 9030
  * --ddl schema.sql
- * --user root: [--direct] [--storage h2|none]}. Prints the URLs it listens on and serves until killed.
+ * --user root: [--direct] [--storage h2|h2:file:PATH|none]}. Prints the URLs it listens on and serves until killed.
  * {@code --dialect doris} (alias {@code --target doris}) serves Doris' Stream Load protocol ({@link DorisEmulator}).
  *
  * <p>A startup error (bad option value, unreadable or invalid DDL file, port in use, address not bindable)
@@ -61,7 +61,8 @@ public final class EmulatorMain implements Callable<Integer> {
     @Option(names = "--direct", description = "Execute loads on the FE port instead of redirecting (307) to the BE.")
     boolean direct;
 
-    @Option(names = "--storage", description = "h2 (queryable) or none (count only) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--storage", description = "h2 (in memory, queryable), h2:file:PATH (the same in an H2 file: "
+            + "committed rows survive a restart with the same --ddl) or none (count only) (default: ${DEFAULT-VALUE}).")
     String storage = "h2";
 
     @Option(names = {"--dialect", "--target"}, description = "starrocks or doris: the protocol served "
@@ -143,8 +144,8 @@ public final class EmulatorMain implements Callable<Integer> {
         if (queryPort != 0 && (queryPort == fePort || queryPort == bePort)) {
             throw new StartupException("--query-port must differ from --fe-port and --be-port, got " + queryPort);
         }
-        if (!"h2".equals(storage) && !"none".equals(storage)) {
-            throw new StartupException("--storage must be h2 or none, got: " + storage);
+        if (!"h2".equals(storage) && !"none".equals(storage) && !storage.matches("h2:file:.+")) {
+            throw new StartupException("--storage must be h2, h2:file:PATH or none, got: " + storage);
         }
     }
 

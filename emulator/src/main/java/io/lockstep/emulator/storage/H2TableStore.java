@@ -7,6 +7,7 @@ import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.load.RowChange;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,12 +72,30 @@ public final class H2TableStore implements TableStore {
      * @throws StoreException if H2 cannot be started
      */
     public H2TableStore() {
-        this.url = "jdbc:h2:mem:lockstep-" + UUID.randomUUID();
+        this("jdbc:h2:mem:lockstep-" + UUID.randomUUID());
+    }
+
+    /**
+     * Opens (or creates) an H2 database in a file, so committed rows survive a restart of the emulator: tables
+     * the catalog creates again with the same DDL keep their rows ({@code CREATE TABLE IF NOT EXISTS}).
+     *
+     * @param path the database file without H2's {@code .mv.db} suffix, e.g. {@code data/emulator}
+     * @return the store
+     * @throws StoreException if H2 cannot open it (e.g. another process holds it)
+     */
+    public static H2TableStore inFile(Path path) {
+        return new H2TableStore("jdbc:h2:file:" + path.toAbsolutePath());
+    }
+
+    private H2TableStore(String url) {
+        this.url = url;
         try {
             this.writer = connect(url + ";DB_CLOSE_DELAY=-1;DATABASE_TO_LOWER=TRUE", "SA", "");
             writer.setAutoCommit(false);
             try (Statement statement = writer.createStatement()) {
-                statement.execute("CREATE USER " + READER + " PASSWORD '" + readerPassword + "'");
+                // a file database already has the reader from an earlier start: it gets this start's password
+                statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD '" + readerPassword + "'");
+                statement.execute("ALTER USER " + READER + " SET PASSWORD '" + readerPassword + "'");
             }
             writer.commit();
         } catch (SQLException e) {
@@ -90,7 +109,15 @@ public final class H2TableStore implements TableStore {
      * @throws StoreException if H2 cannot be started
      */
     public static H2TableStore attachedTo(Catalog catalog) {
-        H2TableStore store = new H2TableStore();
+        return attachedTo(catalog, new H2TableStore());
+    }
+
+    /**
+     * Attaches {@code store} to the catalog: it creates the catalog's current tables and listens for new ones.
+     *
+     * @return {@code store}
+     */
+    public static H2TableStore attachedTo(Catalog catalog, H2TableStore store) {
         catalog.addListener(store);
         for (TableSchema table : catalog.tables()) {
             store.tableCreated(table);

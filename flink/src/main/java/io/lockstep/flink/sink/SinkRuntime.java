@@ -107,7 +107,7 @@ public final class SinkRuntime implements AutoCloseable {
      *
      * @throws Exception what the engine's close throws
      */
-    static void close(@Nullable AutoCloseable engine, @Nullable SinkRuntime runtime) throws Exception {
+    public static void close(@Nullable AutoCloseable engine, @Nullable SinkRuntime runtime) throws Exception {
         try {
             if (engine != null) {
                 engine.close();

@@ -4,13 +4,14 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
-import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import io.lockstep.flink.sink.SinkSettings;
+import io.lockstep.flink.sink.v2.LockstepSinks;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
@@ -87,6 +88,17 @@ public final class SinkFunctionFactory {
     }
 
     /**
+     * Creates the same sink on Flink's Sink V2 API, for {@code DataStream#sinkTo}; see
+     * {@link LockstepSinks#createSink(StarRocksSinkOptions)} (the entry point that also exists on Flink 2.x).
+     *
+     * @param <T> the element type; must be a {@code StarRocksRowData} implementation
+     * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
+     */
+    public static <T> Sink<T> createSink(StarRocksSinkOptions sinkOptions) {
+        return LockstepSinks.createSink(sinkOptions);
+    }
+
+    /**
      * Checks what a sink needs beyond {@link StarRocksSinkOptions.Builder#build()}: options that
      * parse but that no Lockstep sink implements.
      *
@@ -95,13 +107,6 @@ public final class SinkFunctionFactory {
      * @throws NullPointerException if {@code sinkOptions} is null
      */
     public static void validate(StarRocksSinkOptions sinkOptions) {
-        if (sinkOptions == null) {
-            throw new NullPointerException("sinkOptions is null; build them with StarRocksSinkOptions.builder()");
-        }
-        if (sinkOptions.getSinkVersion() == SinkVersion.V1) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_VERSION.key(),
-                    "Invalid sink option 'sink.version' = 'V1': Lockstep implements only the transaction "
-                            + "stream load sink; expected 'V2' or 'AUTO'");
-        }
+        LockstepSinks.validate(sinkOptions);
     }
 }

@@ -1,0 +1,43 @@
+package io.lockstep.app.job;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.assemble.InputStop;
+import io.lockstep.flink.sink.v2.LockstepSinks;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+
+/**
+ * How {@code lockstep run} attaches its sink on Flink 2.x: the Sink V2 sink ({@link LockstepSinks#createSink}),
+ * since SinkFunction is removed in Flink 2.0. The Flink 1.20 build (../app) compiles its own copy, which attaches
+ * the documented SinkFunction.
+ */
+final class PipelineSink {
+    private PipelineSink() {
+    }
+
+    /**
+     * @param rows    the routed rows (partitioned by source partition)
+     * @param options the sink options
+     * @return the sink, for its name and uid
+     */
+    static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
+                                                          StarRocksSinkOptions options) {
+        return rows.filter(PipelineSink::failOnInputStop).name("input stop check").uid("lockstep-input-stop-check")
+                .sinkTo(LockstepSinks.<DefaultStarRocksRowData>createSink(options));
+    }
+
+    /**
+     * Bad input upstream arrives as an {@link InputStop} mark in order with its partition's rows; on this line the
+     * job fails at the mark without first committing what the sink buffered before it (the Flink 1.20 build's
+     * {@code FailFastSink} commits first). Nothing of the bad transaction is loaded either way.
+     *
+     * @throws RuntimeException the input's error, naming topic, partition and offset
+     */
+    private static boolean failOnInputStop(DefaultStarRocksRowData row) {
+        if (row instanceof InputStop stop) {
+            throw stop.toException();
+        }
+        return true;
+    }
+}

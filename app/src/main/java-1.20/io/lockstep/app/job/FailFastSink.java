@@ -1,0 +1,142 @@
+package io.lockstep.app.job;
+
+import io.lockstep.app.assemble.InputStop;
+import io.lockstep.flink.sink.MultiTableSinkFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFunction;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.functions.util.FunctionUtils;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
+import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+
+/**
+ * Wraps the job's sink so that errors that can never heal end the job at once and cleanly:
+ * <ul>
+ *   <li>a failure of the sink that can never heal ({@link NonRetryableFailure#canNeverHeal}: access denied, a data
+ *       error, an unknown table) is rethrown as {@link NonRetryableFailure}, so the job fails without going
+ *       through the restart strategy; others are rethrown as they were;</li>
+ *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
+ *       multi-table sink: its {@code finish}, the same flush as at the end of bounded input; those are whole
+ *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
+ *       is still the one reported, with the commit failure attached as suppressed.</li>
+ * </ul>
+ * Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
+ * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
+ *
+ * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
+ *
+ * @param <T> the row type
+ */
+@SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
+public final class FailFastSink<T> extends RichSinkFunction<T>
+        implements CheckpointedFunction, CheckpointListener {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SinkFunction<T> sink;
+
+    /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
+    public FailFastSink(SinkFunction<T> sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    public void setRuntimeContext(RuntimeContext context) {
+        super.setRuntimeContext(context);
+        if (sink instanceof RichFunction rich) {
+            rich.setRuntimeContext(context);
+        }
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+        try {
+            FunctionUtils.openFunction(sink, openContext);
+        } catch (Exception e) {
+            throw classified(e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        FunctionUtils.closeFunction(sink);
+    }
+
+    @Override
+    public void invoke(T value, Context context) throws Exception {
+        if (value instanceof InputStop stop) {
+            RuntimeException failure = stop.toException();
+            if (sink instanceof MultiTableSinkFunction) {
+                try {
+                    sink.finish();
+                } catch (Exception e) {
+                    failure.addSuppressed(e);
+                }
+            }
+            throw failure;
+        }
+        try {
+            sink.invoke(value, context);
+        } catch (Exception e) {
+            throw classified(e);
+        }
+    }
+
+    @Override
+    public void finish() throws Exception {
+        try {
+            sink.finish();
+        } catch (Exception e) {
+            throw classified(e);
+        }
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        if (sink instanceof CheckpointedFunction checkpointed) {
+            try {
+                checkpointed.initializeState(context);
+            } catch (Exception e) {
+                throw classified(e);
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        if (sink instanceof CheckpointedFunction checkpointed) {
+            try {
+                checkpointed.snapshotState(context);
+            } catch (Exception e) {
+                throw classified(e);
+            }
+        }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        if (sink instanceof CheckpointListener listener) {
+            try {
+                listener.notifyCheckpointComplete(checkpointId);
+            } catch (Exception e) {
+                throw classified(e);
+            }
+        }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) throws Exception {
+        if (sink instanceof CheckpointListener listener) {
+            listener.notifyCheckpointAborted(checkpointId);
+        }
+    }
+
+    private static Exception classified(Exception e) {
+        return NonRetryableFailure.canNeverHeal(e) && !(e instanceof NonRetryableFailure)
+                ? new NonRetryableFailure(e) : e;
+    }
+}

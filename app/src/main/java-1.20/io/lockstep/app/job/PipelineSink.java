@@ -1,0 +1,32 @@
+package io.lockstep.app.job;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+
+/**
+ * How {@code lockstep run} attaches its sink on Flink 1.20: the documented SinkFunction
+ * ({@code SinkFunctionFactory.createSinkFunction}), which carries every mode of the multi-table sink, wrapped in
+ * {@link FailFastSink} (errors that can never heal end the job at once; bad input upstream commits what is complete
+ * before it, then fails the job). The Flink 2.x
+ * build (../app-flink-2.2) compiles its own copy, which attaches the Sink V2 sink instead (SinkFunction is removed
+ * in Flink 2.0).
+ */
+final class PipelineSink {
+    private PipelineSink() {
+    }
+
+    /**
+     * @param rows    the routed rows (partitioned by source partition)
+     * @param options the sink options
+     * @return the sink, for its name and uid
+     */
+    @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
+    static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
+                                                          StarRocksSinkOptions options) {
+        return rows.addSink(new FailFastSink<>(
+                SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(options)));
+    }
+}

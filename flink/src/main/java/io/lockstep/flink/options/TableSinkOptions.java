@@ -1,0 +1,120 @@
+package io.lockstep.flink.options;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The options of a Flink SQL table sink ({@code CREATE TABLE ... WITH ('connector' = 'starrocks' | 'doris', ...)}):
+ * every DataStream sink option under the same name, checked by the same {@link SinkOptionsValidator}, plus the options
+ * that only mean something to a table sink ({@link #SQL_ONLY}). docs/sql.md lists them.
+ *
+ * <p>Unknown keys are refused with the closest known key ("did you mean"), over both catalogues. A table sink writes
+ * one table: {@code database-name} and {@code table-name} (Doris: {@code table.identifier}) must name it, and
+ * multi-table mode is refused (it needs source transactions, which SQL rows do not carry).
+ *
+ * @param sinkOptions       the DataStream sink options (with {@code sink.target} set, JSON rows by default)
+ * @param parallelism       {@code sink.parallelism}, or null for the planner's choice
+ * @param ignoreUpdateBefore {@code sink.ignore.update-before}
+ */
+public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer parallelism, boolean ignoreUpdateBefore)
+        implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** The key Flink puts the factory identifier under; not a sink option. */
+    public static final String CONNECTOR = "connector";
+
+    /** {@code sink.parallelism}: the sink's parallelism; the planner's when absent. */
+    public static final SinkOption<Integer> SINK_PARALLELISM = SinkOption.intOption("sink.parallelism", 1, 32_768)
+            .description("Parallelism of the table sink (SQL only); by default the parallelism of its input.");
+
+    /**
+     * {@code sink.ignore.update-before} (the StarRocks connector's name): drop UPDATE_BEFORE rows (true), or load
+     * them as deletes (false).
+     */
+    public static final SinkOption<Boolean> IGNORE_UPDATE_BEFORE = SinkOption
+            .booleanOption("sink.ignore.update-before").defaultValue(true)
+            .description("With a PRIMARY KEY (SQL only): drop UPDATE_BEFORE rows, since the UPDATE_AFTER that follows "
+                    + "upserts the key; false loads them as deletes.");
+
+    /** The options only a table sink reads. */
+    public static final List<SinkOption<?>> SQL_ONLY = List.of(SINK_PARALLELISM, IGNORE_UPDATE_BEFORE);
+
+    /**
+     * Parses a table's {@code WITH} options.
+     *
+     * @param tableOptions the options as the catalog holds them ({@code connector} included or not)
+     * @param target       the factory's server family
+     * @throws InvalidSinkOptionException naming the first bad option: unknown (with a suggestion), invalid, a
+     *                                    multi-table or {@code *} setting, or one the DataStream sink refuses
+     */
+    public static TableSinkOptions parse(Map<String, String> tableOptions, SinkTarget target) {
+        Map<String, String> rest = new TreeMap<>(tableOptions);
+        rest.remove(CONNECTOR);
+        Map<String, String> sqlOnly = new TreeMap<>();
+        for (SinkOption<?> option : SQL_ONLY) {
+            String value = rest.remove(option.key());
+            if (value != null) {
+                sqlOnly.put(option.key(), value);
+            }
+        }
+        for (String key : rest.keySet()) {
+            checkKnown(key);
+        }
+        String given = rest.get(SinkOptionDefinitions.SINK_TARGET.key());
+        if (given != null && SinkTarget.fromOptionValue(given) != target) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Table option "
+                    + "'sink.target' = '" + given + "' contradicts 'connector' = '" + target.optionValue()
+                    + "'; remove it");
+        }
+        rest.put(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue());
+        rest.putIfAbsent("sink.properties.format", "json");
+        rest.putIfAbsent("sink.properties.strip_outer_array", "true");
+        StarRocksSinkOptions options = StarRocksSinkOptions.builder().withProperties(rest).build();
+        if (options.isMultiTableTransactionEnabled()) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(), "Table option "
+                    + "'sink.transaction.multi-table.enabled' = 'true' is for DataStream jobs whose rows carry source "
+                    + "transactions; a table sink writes one table: remove it");
+        }
+        for (String key : List.of(SinkOptionDefinitions.DATABASE_NAME.key(), SinkOptionDefinitions.TABLE_NAME.key())) {
+            String value = key.equals(SinkOptionDefinitions.DATABASE_NAME.key()) ? options.getDatabaseName()
+                    : options.getTableName();
+            if (SinkOptionDefinitions.WILDCARD.equals(value)) {
+                throw new InvalidSinkOptionException(key, "Table option '" + key + "' = '*': a table sink writes "
+                        + "one table; name it");
+            }
+        }
+        return new TableSinkOptions(options, SINK_PARALLELISM.valueIn(sqlOnly),
+                IGNORE_UPDATE_BEFORE.valueIn(sqlOnly));
+    }
+
+    private static void checkKnown(String key) {
+        String normalized = SinkOptionDefinitions.normalizeKey(key);
+        if (normalized.startsWith(SinkOptionDefinitions.SINK_PROPERTIES_PREFIX)
+                || SinkOptionDefinitions.find(normalized).isPresent()
+                || SinkOptionDefinitions.UNSUPPORTED_CONNECTOR_OPTIONS.containsKey(normalized)) {
+            return; // the DataStream validator accepts it or explains why not
+        }
+        List<String> known = new ArrayList<>();
+        SinkOptionDefinitions.ALL.forEach(o -> known.add(o.key()));
+        SQL_ONLY.forEach(o -> known.add(o.key()));
+        known.add(CONNECTOR);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : known) {
+            int distance = SinkOptionsValidator.editDistance(normalized.toLowerCase(Locale.ROOT), candidate);
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = candidate;
+            }
+        }
+        throw new InvalidSinkOptionException(key, "Unknown table option '" + key + "'"
+                + (bestDistance <= 3 ? "; did you mean '" + best + "'?" : ".")
+                + " Known options are listed in docs/sql.md and docs/options.md; stream load headers go under "
+                + "'sink.properties.<header>'");
+    }
+}

@@ -1,0 +1,46 @@
+package io.lockstep.flink.sink.v2;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.options.InvalidSinkOptionException;
+import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkSettings;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+
+/**
+ * The at-least-once single-table sink on Flink's Sink V2 API ({@code DataStream#sinkTo}): the same engine and the
+ * same behaviour as {@code AtLeastOnceSinkFunction}: one transaction stream load per table and flush, committed
+ * every {@code sink.buffer-flush.interval-ms}, at {@code sink.buffer-flush.max-bytes}, before every checkpoint
+ * barrier ({@link SinkWriter#flush}) and at the end of bounded input; with {@code sink.target=doris} one plain
+ * stream load per table and flush (docs/doris.md). No state and no committer: every checkpoint commits.
+ *
+ * @param <T> a {@code StarRocksRowData} type
+ */
+public final class AtLeastOnceSink<T> implements CompatibleSink<T> {
+    private static final long serialVersionUID = 1L;
+
+    private final StarRocksSinkOptions options;
+    private final RowRouting routing;
+
+    /**
+     * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the engine
+     */
+    public AtLeastOnceSink(StarRocksSinkOptions options) {
+        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.AT_LEAST_ONCE) {
+            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
+                    "AtLeastOnceSink needs 'sink.semantic' = 'at-least-once' without multi-table mode");
+        }
+        SinkSettings.from(options);
+        this.options = options;
+        this.routing = RowRouting.from(options);
+    }
+
+    /** Opens the subtask's client and engine. */
+    @Override
+    public SinkWriter<T> createWriter(WriterInitContext context) {
+        return new AtLeastOnceSinkWriter<>(SinkSettings.from(options), routing, WriterContexts.subtaskIndex(context),
+                context.metricGroup(), context.getProcessingTimeService());
+    }
+}

@@ -1,0 +1,116 @@
+package io.lockstep.flink.sink.v2;
+
+import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.flink.sink.FlinkLoadMetrics;
+import io.lockstep.flink.sink.SinkSettings;
+import java.io.IOException;
+import java.util.Collection;
+import javax.annotation.concurrent.NotThreadSafe;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits the transactions {@link ExactlyOnceSinkWriter} prepared, by label, once their checkpoint completed
+ * (StarRocks {@code /api/transaction/commit}; Doris {@code _stream_load_2pc} with {@code txn_operation: commit}),
+ * through any live FE. Flink hands back the committables of the restored checkpoint after a failover, so a label may
+ * be committed twice: the client treats COMMITTED/VISIBLE as done (docs/exactly-once.md).
+ *
+ * <p>Every outcome falls in one of three classes:
+ * <ul>
+ *   <li>committed (now or earlier): done;</li>
+ *   <li>the label is ABORTED or UNKNOWN (the server's prepared timeout ended it, or it was forgotten): that
+ *       checkpoint's rows for the table are lost, and retrying cannot help: the commit throws, naming the label,
+ *       table and the server settings to raise, and the job fails;</li>
+ *   <li>anything else (the client's own bounded retries ran out, the label is still PREPARED, or its state cannot
+ *       be read): {@code retryLater}, up to {@value #MAX_COMMIT_ATTEMPTS} attempts, then the commit throws.</li>
+ * </ul>
+ *
+ * <p>Runs on the committer's task thread; the client is opened lazily and closed in {@link #close}.
+ */
+@NotThreadSafe
+final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
+    private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceCommitter.class);
+    /** Commit attempts per committable before the job fails (each attempt already retries inside the client). */
+    static final int MAX_COMMIT_ATTEMPTS = 4;
+
+    private final SinkSettings settings;
+    private final MetricGroup metricGroup;
+    private TransactionClient client;
+
+    ExactlyOnceCommitter(SinkSettings settings, MetricGroup metricGroup) {
+        this.settings = settings;
+        this.metricGroup = metricGroup;
+    }
+
+    /** A committer on a given client (tests); the committer closes it. */
+    ExactlyOnceCommitter(TransactionClient client) {
+        this.settings = null;
+        this.metricGroup = null;
+        this.client = client;
+    }
+
+    /**
+     * Commits each request's label.
+     *
+     * @throws IOException naming the label and table if a label can no longer be committed, or attempts ran out
+     */
+    @Override
+    public void commit(Collection<CommitRequest<CheckpointedTransaction>> requests) throws IOException {
+        for (CommitRequest<CheckpointedTransaction> request : requests) {
+            CheckpointedTransaction txn = request.getCommittable();
+            try {
+                client().commit(txn.ref());
+                LOG.debug("committed {}", txn);
+            } catch (TransactionException e) {
+                LabelState state = stateOrNull(txn);
+                if (state != null && state.isCommitted()) {
+                    request.signalAlreadyCommitted();
+                } else if (state == LabelState.ABORTED || state == LabelState.UNKNOWN) {
+                    throw new IOException(txn + " cannot be committed: the label is " + state + ". The rows this "
+                            + "sink prepared for that checkpoint are not in the target. Raise the server's prepared "
+                            + "timeout if it expired (StarRocks: prepared_transaction_default_timeout_second; Doris: "
+                            + "stream_load_default_precommit_timeout_second), then replay the source. Cause: "
+                            + e.getMessage(), e);
+                } else {
+                    String seen = state == null ? "label state unreadable" : "label state " + state;
+                    if (request.getNumberOfRetries() + 1 < MAX_COMMIT_ATTEMPTS) {
+                        LOG.warn("commit of {} did not settle ({}), retrying: {}", txn, seen, e.getMessage());
+                        request.retryLater();
+                    } else {
+                        throw new IOException("commit of " + txn + " did not settle after " + MAX_COMMIT_ATTEMPTS
+                                + " attempts (" + seen + "): " + e.getMessage(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    private LabelState stateOrNull(CheckpointedTransaction txn) {
+        try {
+            return client().labelState(txn.database(), txn.label());
+        } catch (TransactionException e) {
+            LOG.warn("cannot read the state of {}: {}", txn, e.getMessage());
+            return null;
+        }
+    }
+
+    private TransactionClient client() {
+        if (client == null) {
+            client = settings.newTransactionClient(new FlinkLoadMetrics(metricGroup));
+        }
+        return client;
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+}

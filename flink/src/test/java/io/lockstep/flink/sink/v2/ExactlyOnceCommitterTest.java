@@ -1,0 +1,171 @@
+package io.lockstep.flink.sink.v2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.junit.jupiter.api.Test;
+
+/** How the Sink V2 committer sorts commit outcomes: done, retry later, or fail naming the label. */
+class ExactlyOnceCommitterTest {
+    /** Commits fail with the given message when the label is listed; labelState answers from a map. */
+    static final class ScriptedClient implements TransactionClient {
+        final Map<String, LabelState> states = new HashMap<>();
+        final Map<String, String> commitFailures = new HashMap<>();
+        final List<String> committed = new ArrayList<>();
+        boolean closed;
+
+        @Override
+        public void commit(TransactionRef txn) throws TransactionException {
+            String failure = commitFailures.get(txn.label());
+            if (failure != null) {
+                throw new TransactionException(failure, "FAILED");
+            }
+            committed.add(txn.label());
+        }
+
+        @Override
+        public LabelState labelState(String database, String label) throws TransactionException {
+            LabelState state = states.get(label);
+            if (state == null) {
+                throw new TransactionException("label state of " + label + " unreadable", "TIMEOUT");
+            }
+            return state;
+        }
+
+        @Override
+        public long begin(TransactionRef txn, int timeoutSeconds) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void prepare(TransactionRef txn) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void rollback(TransactionRef txn) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void cancel(String database, String table, String label) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    /** Records what the committer signalled. */
+    static final class Request implements Committer.CommitRequest<CheckpointedTransaction> {
+        final CheckpointedTransaction txn;
+        final int retries;
+        String signal = "none";
+
+        Request(String label, int retries) {
+            this.txn = new CheckpointedTransaction("db", "t", label, 3, "run");
+            this.retries = retries;
+        }
+
+        @Override
+        public CheckpointedTransaction getCommittable() {
+            return txn;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return retries;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            signal = "known";
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            signal = "unknown";
+        }
+
+        @Override
+        public void retryLater() {
+            signal = "retry";
+        }
+
+        @Override
+        public void updateAndRetryLater(CheckpointedTransaction committable) {
+            signal = "update";
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            signal = "already";
+        }
+    }
+
+    @Test
+    void committedLabelsAreDoneAndAnUnsettledOneIsRetriedLater() throws Exception {
+        ScriptedClient client = new ScriptedClient();
+        client.commitFailures.put("l-late", "commit reply lost");
+        client.states.put("l-late", LabelState.COMMITTED);
+        client.commitFailures.put("l-open", "commit timed out");
+        client.states.put("l-open", LabelState.PREPARED);
+        Request ok = new Request("l-ok", 0);
+        Request late = new Request("l-late", 0);
+        Request open = new Request("l-open", 0);
+
+        try (ExactlyOnceCommitter committer = new ExactlyOnceCommitter(client)) {
+            committer.commit(List.of(ok, late, open));
+        }
+
+        assertThat(client.committed).containsExactly("l-ok");
+        assertThat(ok.signal).isEqualTo("none");
+        assertThat(late.signal).isEqualTo("already");
+        assertThat(open.signal).isEqualTo("retry");
+        assertThat(client.closed).isTrue();
+    }
+
+    @Test
+    void anAbortedLabelFailsTheCommitNamingItAndTheServerSetting() {
+        ScriptedClient client = new ScriptedClient();
+        client.commitFailures.put("l-gone", "label is ABORTED");
+        client.states.put("l-gone", LabelState.ABORTED);
+
+        assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(new Request("l-gone", 0))))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("label l-gone")
+                .hasMessageContaining("the label is ABORTED")
+                .hasMessageContaining("prepared_transaction_default_timeout_second");
+    }
+
+    @Test
+    void anUnsettledCommitFailsOnceTheAttemptsAreSpent() {
+        ScriptedClient client = new ScriptedClient();
+        client.commitFailures.put("l-stuck", "connection refused");
+
+        assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(
+                new Request("l-stuck", ExactlyOnceCommitter.MAX_COMMIT_ATTEMPTS - 1))))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("did not settle after " + ExactlyOnceCommitter.MAX_COMMIT_ATTEMPTS + " attempts")
+                .hasMessageContaining("label state unreadable");
+    }
+}
