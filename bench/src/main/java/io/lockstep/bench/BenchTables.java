@@ -1,5 +1,6 @@
 package io.lockstep.bench;
 
+import io.lockstep.core.progress.ProgressTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +25,30 @@ final class BenchTables {
         return names;
     }
 
-    /** DDL creating database {@code bench} and the named tables. */
+    /** DDL of the exactly-once multi-table mode's progress table in {@code bench} (core's own statement). */
+    static String progressTableDdl() {
+        return new ProgressTable(DATABASE, ProgressTable.DEFAULT_NAME).createTableSql();
+    }
+
+    /** DDL creating database {@code bench} and the named tables (PRIMARY KEY). */
     static String ddl(List<String> tables) {
+        return ddl(tables, "PRIMARY KEY");
+    }
+
+    /**
+     * DDL creating database {@code bench} and the named tables as {@code DUPLICATE KEY}: a store that keeps rows
+     * (H2) then holds every row loaded, so row counts still compare with what the source emitted.
+     */
+    static String duplicateKeyDdl(List<String> tables) {
+        return ddl(tables, "DUPLICATE KEY");
+    }
+
+    private static String ddl(List<String> tables, String keyType) {
         StringBuilder ddl = new StringBuilder("CREATE DATABASE " + DATABASE + ";\n");
         for (String table : tables) {
             ddl.append("CREATE TABLE ").append(DATABASE).append('.').append(table)
                     .append(" (id BIGINT NOT NULL, partition_no INT, txn_no BIGINT, payload VARCHAR(8192))")
-                    .append(" PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 4;\n");
+                    .append(" ").append(keyType).append(" (id) DISTRIBUTED BY HASH(id) BUCKETS 4;\n");
         }
         return ddl.toString();
     }

@@ -36,6 +36,20 @@ final class FlinkEndToEnd {
     static Figures multiTable(String name, StarRocksEmulator emulator, int parallelism, int rowBytes,
                               long commitIntervalMs, long txnsPerSecond, long durationMs, boolean logEmissions)
             throws Exception {
+        return multiTable(name, emulator, parallelism, rowBytes, commitIntervalMs, txnsPerSecond, durationMs,
+                logEmissions, null);
+    }
+
+    /**
+     * A multi-table run, at-least-once or (with a job id) exactly-once across tables: the progress table
+     * {@code bench.lockstep_progress} gets one row per source partition in every shared transaction
+     * (docs/exactly-once.md).
+     *
+     * @param exactlyOnceJobId null for at-least-once, else the job id of the exactly-once multi-table mode
+     */
+    static Figures multiTable(String name, StarRocksEmulator emulator, int parallelism, int rowBytes,
+                              long commitIntervalMs, long txnsPerSecond, long durationMs, boolean logEmissions,
+                              String exactlyOnceJobId) throws Exception {
         TxnSource.reset(logEmissions);
         BenchMetricReporter.reset();
         long storedBefore = EngineScenario.storedRows(emulator, TABLES);
@@ -44,7 +58,8 @@ final class FlinkEndToEnd {
         DataStream<DefaultStarRocksRowData> rows = env.addSource(
                 new TxnSource(partitions, rowBytes, txnsPerSecond, durationMs, logEmissions), "txn-source");
         rows.keyBy(DefaultStarRocksRowData::getSourcePartition)
-                .addSink(SinkFunctionFactory.createSinkFunction(multiTableOptions(emulator, commitIntervalMs)))
+                .addSink(SinkFunctionFactory.createSinkFunction(
+                        multiTableOptions(emulator, commitIntervalMs, exactlyOnceJobId)))
                 .name("starrocks");
         return execute(name, env, emulator, storedBefore, sumEmitted());
     }
@@ -118,15 +133,23 @@ final class FlinkEndToEnd {
         return env;
     }
 
-    private static StarRocksSinkOptions multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs) {
-        return StarRocksSinkOptions.builder()
+    private static StarRocksSinkOptions multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs,
+                                                          String exactlyOnceJobId) {
+        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder();
+        if (exactlyOnceJobId != null) {
+            builder.withProperty("database-name", BenchTables.DATABASE)
+                    .withProperty("sink.semantic", "exactly-once")
+                    .withProperty("sink.transaction.multi-table.job-id", exactlyOnceJobId);
+        } else {
+            builder.withProperty("database-name", "*")
+                    .withProperty("sink.semantic", "at-least-once");
+        }
+        return builder
                 .withProperty("load-url", emulator.feUrl())
-                .withProperty("database-name", "*")
                 .withProperty("table-name", "*")
                 .withProperty("username", "root")
                 .withProperty("password", "")
                 .withProperty("sink.version", "V2")
-                .withProperty("sink.semantic", "at-least-once")
                 .withProperty("sink.transaction.multi-table.enabled", "true")
                 .withProperty("sink.buffer-flush.interval-ms", String.valueOf(commitIntervalMs))
                 .withProperty("sink.label-prefix", "bench")

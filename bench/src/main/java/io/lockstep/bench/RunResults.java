@@ -34,6 +34,15 @@ final class RunResults {
         }
     }
 
+    /**
+     * One delivery mode of the multi-table sink, measured in the same report run as the other: throughput
+     * (unpaced) and freshness (paced), both at commit interval 1 s.
+     *
+     * @param mode {@code at-least-once} or {@code exactly-once}
+     */
+    record Mode(String mode, Figures throughput, Freshness freshness) {
+    }
+
     /** One exactly-once run; {@code emitSeconds} is how long the source ran (sink accepting rows). */
     record ExactlyOnce(long checkpointMs, Figures figures, double emitSeconds) {
     }
@@ -46,6 +55,8 @@ final class RunResults {
     final List<EnginePair> endToEnd = new ArrayList<>();
     final List<Freshness> freshness = new ArrayList<>();
     final List<ExactlyOnce> exactlyOnce = new ArrayList<>();
+    /** At-least-once and exactly-once across tables, side by side. */
+    final List<Mode> modes = new ArrayList<>();
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();

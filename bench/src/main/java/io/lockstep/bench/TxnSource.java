@@ -10,7 +10,8 @@ import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunctio
  * {@code partitions} (partition index {@code i} of {@link #PARTITIONS_MAX} is served by subtask {@code i mod
  * parallelism}). Transaction {@code k} of partition index {@code i} has 1 to 4 rows: the first goes to the
  * partition's header table {@code h{i}}, the others to the shared tables {@code s0..s2}; the last row ends it. All
- * rows of one transaction are emitted under the checkpoint lock.
+ * rows of one transaction are emitted under the checkpoint lock, with source {@value #SOURCE} and {@code k} as
+ * their source position (what the exactly-once multi-table sink commits; the at-least-once sink ignores it).
  *
  * <p>Paced at {@code txnsPerSecond} over the whole source (0 = as fast as the sink accepts), for
  * {@code durationMs}. With {@code logEmissions} it records each transaction's emission time ({@link System#nanoTime})
@@ -20,6 +21,8 @@ import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunctio
 @SuppressWarnings("deprecation")
 final class TxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
+    /** The rows' source (the exactly-once multi-table sink commits one position per source and partition). */
+    static final String SOURCE = "bench";
     /** Most partitions a run uses. */
     static final int PARTITIONS_MAX = 4;
     /** Most transactions recorded per partition. */
@@ -117,6 +120,8 @@ final class TxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData
                         DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, BenchTables.DATABASE, table,
                                 row);
                         data.setSourcePartition(partitions[i]);
+                        data.setSource(SOURCE);
+                        data.setSourcePosition(k);
                         data.setTransactionEnd(j == size - 1);
                         ctx.collect(data);
                         bytes += row.length();

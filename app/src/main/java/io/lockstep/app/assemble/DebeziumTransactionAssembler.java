@@ -131,6 +131,6 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
                     + " events " + expected + " but " + t.getReceivedEvents() + " were received " + received
                     + "; events are missing or duplicated, or the source topology splits transactions");
         }
-        commit(t, ctx, out);
+        commit(t, event, ctx, out);
     }
 }

@@ -49,7 +49,7 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
         }
         add(t, event, ctx, out);
         if (event.isCommit()) {
-            commit(t, ctx, out);
+            commit(t, event, ctx, out);
         }
     }
 }

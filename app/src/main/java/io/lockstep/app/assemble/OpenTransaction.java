@@ -15,6 +15,10 @@ public class OpenTransaction {
     private String transactionId;
     private String transactionKey;
     private String startPosition;
+    /** The source topic (the rows' {@code source}). */
+    private String topic;
+    /** Offset of the last event added to the buffer (the position of a part emitted at a bound). */
+    private long lastOffset = -1;
     private long openedAtMs;
     private long timerAtMs = -1;
     private String targetDatabase;
@@ -39,6 +43,8 @@ public class OpenTransaction {
         t.transactionId = first.getTransactionId();
         t.transactionKey = first.getTransactionKey();
         t.startPosition = first.describePosition();
+        t.topic = first.getTopic();
+        t.lastOffset = first.getOffset();
         t.openedAtMs = nowMs;
         return t;
     }
@@ -80,6 +86,22 @@ public class OpenTransaction {
 
     public void setStartPosition(String startPosition) {
         this.startPosition = startPosition;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public long getLastOffset() {
+        return lastOffset;
+    }
+
+    public void setLastOffset(long lastOffset) {
+        this.lastOffset = lastOffset;
     }
 
     public long getOpenedAtMs() {

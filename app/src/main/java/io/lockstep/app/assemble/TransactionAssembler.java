@@ -31,7 +31,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Rebuilds source transactions on one source partition (the key) and emits each as a run of
  * {@link DefaultStarRocksRowData} whose last row has {@code transactionEnd = true}; every row carries
- * the partition as {@code sourcePartition} and its routed target table. Subclasses decide, per format,
+ * the partition as {@code sourcePartition}, its routed target table, the Kafka topic as {@code source} and, as
+ * {@code sourcePosition}, the offset of the transaction's last event (the END of a Debezium transaction, the
+ * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
+ * last event in that part). Positions therefore grow with each source transaction within a partition, which
+ * the exactly-once multi-table sink relies on (docs/exactly-once.md). Subclasses decide, per format,
  * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
  *
  * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the
@@ -206,16 +210,21 @@ public abstract class TransactionAssembler
                 boundExceeded(t, bound, ctx, out);
             }
             bufferedRows.addAll(rows);
+            t.setLastOffset(event.getOffset());
             t.setBufferedRows(t.getBufferedRows() + rows.size());
             t.setBufferedSizeBytes(t.getBufferedSizeBytes() + sizeBytes);
         }
         openTransaction.update(t);
     }
 
-    /** Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state. */
-    protected final void commit(OpenTransaction t, Context ctx, Collector<DefaultStarRocksRowData> out)
-            throws Exception {
-        emitBuffered(out);
+    /**
+     * Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state.
+     *
+     * @param last the event that closes the transaction (its offset becomes the rows' source position)
+     */
+    protected final void commit(OpenTransaction t, SourceEvent last, Context ctx,
+            Collector<DefaultStarRocksRowData> out) throws Exception {
+        emitBuffered(out, last.getTopic(), last.getOffset());
         discard(t, ctx);
         sourceTransactions.inc();
     }
@@ -237,7 +246,11 @@ public abstract class TransactionAssembler
         }
         List<DefaultStarRocksRowData> rows = sinkRows(event, target, sourcePartition(ctx));
         rows.get(rows.size() - 1).setTransactionEnd(true);
-        rows.forEach(out::collect);
+        for (DefaultStarRocksRowData row : rows) {
+            row.setSource(event.getTopic());
+            row.setSourcePosition(event.getOffset());
+            out.collect(row);
+        }
         sourceTransactions.inc();
     }
 
@@ -269,14 +282,16 @@ public abstract class TransactionAssembler
             throw new TransactionAssemblyException(what + "; raise the bound or allow emitting it in parts");
         }
         LOG.warn("{}; emitting the buffered rows as their own transaction", what);
-        long emitted = emitBuffered(out);
+        long emitted = emitBuffered(out, t.getTopic(), t.getLastOffset());
         t.setEmittedRows(t.getEmittedRows() + emitted);
         t.setBufferedRows(0);
         t.setBufferedSizeBytes(0);
         bufferedRows.clear();
     }
 
-    private long emitBuffered(Collector<DefaultStarRocksRowData> out) throws Exception {
+    /** Emits the buffered rows with {@code source} and {@code position}, the last one ending the transaction. */
+    private long emitBuffered(Collector<DefaultStarRocksRowData> out, String source, long position)
+            throws Exception {
         List<DefaultStarRocksRowData> rows = new ArrayList<>();
         for (DefaultStarRocksRowData row : bufferedRows.get()) {
             rows.add(row);
@@ -286,6 +301,8 @@ public abstract class TransactionAssembler
             DefaultStarRocksRowData copy = new DefaultStarRocksRowData(null, row.getDatabase(), row.getTable(),
                     row.getRow());
             copy.setSourcePartition(row.getSourcePartition());
+            copy.setSource(source);
+            copy.setSourcePosition(position);
             copy.setTransactionEnd(i == rows.size() - 1);
             out.collect(copy);
         }

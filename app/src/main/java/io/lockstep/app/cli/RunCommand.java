@@ -6,13 +6,17 @@ import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.file.JsonLinesInput;
+import io.lockstep.app.job.DeliverySemantic;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateDirectory;
 import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.demo.DemoMetricsReporter;
+import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
@@ -44,6 +48,11 @@ import picocli.CommandLine.Spec;
  * on a local MiniCluster in this JVM; under {@code flink run -c io.lockstep.app.cli.LockstepMain lockstep.jar run
  * ...} the same code submits it to the cluster ({@code getExecutionEnvironment()} picks the environment). With
  * {@code --target doris} it loads Apache Doris through the per-table exactly-once sink (docs/doris.md).
+ *
+ * <p>StarRocks loads in the exactly-once multi-table mode by default (docs/exactly-once.md): the job id is
+ * {@code --job-id}, else {@code <group id>-<topic>} ({@link ExactlyOnceAcrossTables#defaultJobId}); without a checkpoint each Kafka partition starts right after
+ * the position the job committed ({@link CommittedStartOffsets}). {@code --semantic at-least-once} keeps the
+ * multi-table transactions without positions (a restart replays from the last checkpoint).
  *
  * <p>Locally it prints a start line, a progress line with {@code --progress}, and a summary when the job ends;
  * checkpoints go to {@code --state-dir} and a new start restores the newest one there ({@link StateDirectory}).
@@ -105,6 +114,16 @@ public final class RunCommand implements Callable<Integer> {
             description = "The server family: starrocks (multi-table transactions) or doris (exactly-once per "
                     + "table with Doris two-phase commit; deletes become __DORIS_DELETE_SIGN__) (default: starrocks).")
     SinkTarget target = SinkTarget.STARROCKS;
+
+    @Option(names = "--semantic", paramLabel = "exactly-once|at-least-once", converter = SemanticConverter.class,
+            description = "StarRocks: exactly-once (each transaction also commits the Kafka offsets it covers into "
+                    + "the progress table; a restart resumes right after them) or at-least-once (a restart replays "
+                    + "from the last checkpoint) (default: exactly-once). Doris is always exactly-once per table.")
+    DeliverySemantic semantic;
+
+    @Option(names = "--job-id", description = "Job id of the exactly-once mode: the progress table keeps the "
+            + "committed positions under it; two jobs must never share one; letters, digits, '_' and '-', at most 64 (default: <group id>-<topic>, other characters as '_').")
+    String jobId;
 
     @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",
             description = "FE HTTP addresses (StarRocks, or Doris fenodes), separated by ';'.")
@@ -252,15 +271,10 @@ public final class RunCommand implements Callable<Integer> {
             env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         }
         try {
-            if (input != null) {
-                LockstepPipeline.define(env, config, e -> JsonLinesInput.stream(e, input), UnaryOperator.identity());
-            } else {
-                LockstepPipeline.define(env, config, UnaryOperator.identity());
-            }
+            LockstepPipeline.sinkOptions(config); // invalid options are usage errors, before Kafka is asked
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        env.configure(restarts.applyTo(new Configuration()));
         PrintWriter err = spec.commandLine().getErr();
         if (input == null && kafkaCheckTimeoutMs > 0) {
             try {
@@ -274,6 +288,29 @@ public final class RunCommand implements Callable<Integer> {
                 return CommandLine.ExitCode.SOFTWARE;
             }
         }
+        CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(topic);
+        if (input == null && ExactlyOnceAcrossTables.enabled(config) && kafkaCheckTimeoutMs > 0) {
+            try {
+                start = StartFromCommitted.plan(config, kafkaCheckTimeoutMs);
+            } catch (IllegalStateException e) {
+                err.println("lockstep run: " + e.getMessage());
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+        }
+        try {
+            if (input != null) {
+                LockstepPipeline.define(env, config, e -> JsonLinesInput.stream(e, input), UnaryOperator.identity());
+            } else {
+                LockstepPipeline.define(env, config, UnaryOperator.identity(), start);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        env.configure(restarts.applyTo(new Configuration()));
         if (targetCheck) {
             List<String> problems = TargetCheck.problems(LockstepPipeline.sinkOptions(config),
                     TableRouter.parse(tableMap, database, unknownTable).targetDatabases());
@@ -373,7 +410,43 @@ public final class RunCommand implements Callable<Integer> {
                 input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
                 format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkOptions, target);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, semanticSinkOptions(), target);
+    }
+
+    /** @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option} */
+    private Map<String, String> semanticSinkOptions() {
+        if (target == SinkTarget.DORIS) {
+            if (semantic == DeliverySemantic.AT_LEAST_ONCE || jobId != null) {
+                throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
+                        + "per table (docs/doris.md)");
+            }
+            return sinkOptions;
+        }
+        DeliverySemantic chosen = semantic == null ? DeliverySemantic.EXACTLY_ONCE : semantic;
+        if (chosen == DeliverySemantic.AT_LEAST_ONCE && jobId != null) {
+            throw usage("--job-id applies to --semantic exactly-once only");
+        }
+        if (jobId != null && jobId.isBlank()) {
+            throw usage("--job-id must not be blank");
+        }
+        Map<String, String> options = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
+                jobId != null ? jobId : ExactlyOnceAcrossTables.defaultJobId(groupId, topic)));
+        options.putAll(sinkOptions);
+        return options;
+    }
+
+    /** Reads {@code exactly-once} / {@code at-least-once}. */
+    static final class SemanticConverter implements CommandLine.ITypeConverter<DeliverySemantic> {
+        @Override
+        public DeliverySemantic convert(String value) {
+            for (DeliverySemantic s : DeliverySemantic.values()) {
+                if (s.optionValue().equalsIgnoreCase(value.trim())) {
+                    return s;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected exactly-once or at-least-once, got '" + value
+                    + "'");
+        }
     }
 
     private void requirePositive(String option, long value) {

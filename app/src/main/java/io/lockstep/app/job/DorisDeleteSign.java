@@ -53,6 +53,8 @@ public final class DorisDeleteSign implements MapFunction<DefaultStarRocksRowDat
                 row.getTable(), toDoris(row.getRow(), row.getDatabase() + "." + row.getTable()));
         mapped.setSourcePartition(row.getSourcePartition());
         mapped.setTransactionEnd(row.isTransactionEnd());
+        mapped.setSource(row.getSource());
+        mapped.setSourcePosition(row.getSourcePosition());
         return mapped;
     }
 

@@ -5,6 +5,7 @@ import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.kafka.CdcKafkaSource;
+import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
@@ -44,6 +45,8 @@ public final class LockstepPipeline {
     public static final String SINK_NAME = "lockstep multi-table sink";
     /** Name of the sink operator with {@link SinkTarget#DORIS}. */
     public static final String DORIS_SINK_NAME = "lockstep per-table sink (Doris)";
+    /** Uid of the {@link SourceIdentity} step (stateless; fixed like the others). */
+    public static final String SOURCE_IDENTITY_UID = "lockstep-source-identity";
     /** Uid of the {@link DorisDeleteSign} step (stateless; fixed like the others). */
     public static final String DORIS_DELETE_SIGN_UID = "lockstep-doris-delete-sign";
 
@@ -64,11 +67,21 @@ public final class LockstepPipeline {
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+        define(env, config, beforeSink, CommittedStartOffsets.Plan.configured(config.topic()));
+    }
+
+    /**
+     * As {@link #define(StreamExecutionEnvironment, PipelineConfig, UnaryOperator)}, with the Kafka source
+     * starting as {@code start} says when the job has no checkpoint ({@link CommittedStartOffsets}), and the
+     * rows carrying {@code start.source()} (the topic and its id, {@link SourceIdentity}).
+     */
+    public static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, CommittedStartOffsets.Plan start) {
         define(env, config, e -> e.fromSource(
                 CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
-                        config.assembler().badInputMode(), config.kafkaProperties()),
+                        config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
                 WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
-                .uid(SOURCE_UID), beforeSink);
+                .uid(SOURCE_UID), beforeSink, start.source());
     }
 
     /**
@@ -85,6 +98,13 @@ public final class LockstepPipeline {
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+        define(env, config, records, beforeSink, config.topic());
+    }
+
+    /** The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. */
+    private static void define(StreamExecutionEnvironment env, PipelineConfig config,
+            Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
+            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, String source) {
         StarRocksSinkOptions sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode());
         Configuration settings = new Configuration();
@@ -98,6 +118,10 @@ public final class LockstepPipeline {
 
         DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler());
+        if (!source.equals(config.topic())) {
+            rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
+                    .uid(SOURCE_IDENTITY_UID);
+        }
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<DefaultStarRocksRowData> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
         boolean doris = config.target() == SinkTarget.DORIS;
@@ -113,7 +137,10 @@ public final class LockstepPipeline {
      * The sink's options for {@code config} (docs/options.md): {@code database-name} and {@code table-name}
      * {@code *} (each row names its table), JSON rows, the commit interval, and by target:
      * <ul>
-     *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions;</li>
+     *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions; in the exactly-once mode
+     *       ({@link ExactlyOnceAcrossTables}, the semantic and job id given in the sink properties)
+     *       {@code database-name} is the fixed {@link PipelineConfig#database()}, where the progress table
+     *       lives (a multi-table transaction spans one database);</li>
      *   <li>Doris: {@code sink.target=doris}, {@code sink.semantic=exactly-once} (per table) and
      *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
@@ -125,7 +152,7 @@ public final class LockstepPipeline {
     public static StarRocksSinkOptions sinkOptions(PipelineConfig config) {
         StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder()
                 .withProperty("load-url", config.loadUrl())
-                .withProperty("database-name", "*")
+                .withProperty("database-name", ExactlyOnceAcrossTables.enabled(config) ? config.database() : "*")
                 .withProperty("table-name", "*")
                 .withProperty("username", config.username())
                 .withProperty("password", config.password())

@@ -16,7 +16,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *
  * <p>Settings:
  * <ul>
- *   <li>starts at the earliest offset of every partition when the job has no checkpoint to restore;
+ *   <li>starts at the earliest offset of every partition when the job has no checkpoint to restore (or
+ *       where the given initializer says, e.g. right after the committed positions, {@link StartOffsets});
  *       a restored job resumes from the offsets in its checkpoint (the source's own state), and the
  *       offsets are committed to the group on each checkpoint for monitoring only;
  *   <li>{@code isolation.level=read_committed}, so records of aborted Kafka transactions (a Kafka
@@ -57,6 +58,20 @@ public final class CdcKafkaSource {
      */
     public static KafkaSource<SourceRecord> create(String bootstrapServers, String topic, String groupId,
             boolean bounded, BadInputMode badInputMode, Properties consumerProperties) {
+        return create(bootstrapServers, topic, groupId, bounded, badInputMode, consumerProperties,
+                OffsetsInitializer.earliest());
+    }
+
+    /**
+     * As {@link #create(String, String, String, boolean, BadInputMode, Properties)}, starting at
+     * {@code startingOffsets} when the job has no checkpoint (e.g. {@link StartOffsets}: right after the
+     * positions the exactly-once sink committed).
+     *
+     * @throws IllegalArgumentException when the bootstrap servers, the topic or the group id are blank
+     */
+    public static KafkaSource<SourceRecord> create(String bootstrapServers, String topic, String groupId,
+            boolean bounded, BadInputMode badInputMode, Properties consumerProperties,
+            OffsetsInitializer startingOffsets) {
         requireText(bootstrapServers, "bootstrap servers");
         requireText(topic, "topic");
         requireText(groupId, "consumer group id");
@@ -68,7 +83,7 @@ public final class CdcKafkaSource {
                 .setBootstrapServers(bootstrapServers)
                 .setTopics(topic)
                 .setGroupId(groupId)
-                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setStartingOffsets(startingOffsets)
                 .setDeserializer(new SourceRecordDeserializationSchema(badInputMode))
                 .setProperties(properties);
         if (bounded) {

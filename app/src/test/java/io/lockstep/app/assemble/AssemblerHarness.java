@@ -62,12 +62,26 @@ final class AssemblerHarness {
         }
     }
 
-    /** @return the rows emitted since the last call (an {@link InputStop} is not a row: it is thrown) */
+    /**
+     * @return the rows emitted since the last call, without their source and source position (compared with
+     *     {@link #row}; {@link #takeEmittedWithPositions} keeps them); an {@link InputStop} is not a row: it is
+     *     thrown
+     */
     List<DefaultStarRocksRowData> takeEmitted() {
+        return takeEmittedWithPositions().stream().map(AssemblerHarness::withoutPosition).toList();
+    }
+
+    /** @return the rows emitted since the last call, as emitted */
+    List<DefaultStarRocksRowData> takeEmittedWithPositions() {
         List<DefaultStarRocksRowData> all = harness.extractOutputValues();
         List<DefaultStarRocksRowData> fresh = all.subList(taken, all.size());
         taken = all.size();
         return fresh.stream().filter(row -> !(row instanceof InputStop)).toList();
+    }
+
+    private static DefaultStarRocksRowData withoutPosition(DefaultStarRocksRowData emitted) {
+        return row(emitted.getDatabase(), emitted.getTable(), emitted.getRow(), emitted.getSourcePartition(),
+                emitted.isTransactionEnd());
     }
 
     int keyedStateEntries() {

@@ -111,7 +111,8 @@ final class ChaosInjector {
 
     private static boolean blocking(FaultClass fault) {
         return fault == FaultClass.RUNNING_TXN_LIMIT || fault == FaultClass.SLOW_LOAD
-                || fault == FaultClass.RUNNING_TXN_LIMIT_HELD || fault == FaultClass.SILENT_NODE;
+                || fault == FaultClass.RUNNING_TXN_LIMIT_HELD || fault == FaultClass.SILENT_NODE
+                || fault == FaultClass.COMMIT_REPLY_LOST_AT_KILL || fault == FaultClass.PUBLISH_TIMEOUT_AT_KILL;
     }
 
     private void round(List<FaultClass> chosen, String what) {
@@ -198,6 +199,10 @@ final class ChaosInjector {
                 faults.publishTimeoutNext(1);
                 return () -> faults.pendingPublishTimeouts() == 0;
             }
+            case COMMIT_REPLY_LOST_AT_KILL:
+                return atKill(() -> faults.dropReplyNext(FaultOp.COMMIT, 1), () -> faults.pending(FaultOp.COMMIT) == 0);
+            case PUBLISH_TIMEOUT_AT_KILL:
+                return atKill(() -> faults.publishTimeoutNext(1), () -> faults.pendingPublishTimeouts() == 0);
             case SERVER_RESTART:
                 return restartWithLiveTransactions();
             case SHARED_TXN_EXPIRED:
@@ -213,6 +218,30 @@ final class ChaosInjector {
             default:
                 throw new IllegalArgumentException("unknown fault class " + fault);
         }
+    }
+
+    /**
+     * Catches the next commit in flight, arms {@code fault} for it (a lost reply, a publish timeout), and fails the
+     * task at its next record while the commit is still held, so the job dies not knowing the commit's outcome;
+     * then lets the commit go on. The restarted job must settle it (committed: wait until VISIBLE) before it
+     * reads the committed positions. Hit = the commit took the fault and the task failure was thrown. When the
+     * task thread itself waits for the commit (a checkpoint's commit), the failure comes right after it.
+     */
+    private BooleanSupplier atKill(Runnable fault, BooleanSupplier taken) {
+        OpHold hold = faults.hold(FaultOp.COMMIT);
+        if (!awaitArrival(hold)) {
+            return () -> false; // the round clears the faults, which releases the hold
+        }
+        fault.run();
+        control.failAtRecord.set(1);
+        try {
+            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> control.failAtRecord.get() == 0);
+        } catch (ConditionTimeoutException e) {
+            // the task thread waits for this commit: it fails at its next record, after the release
+        }
+        hold.release();
+        return () -> taken.getAsBoolean() && control.failAtRecord.get() == 0;
     }
 
     /** Restarts the server once it holds live load contexts (so the restart loses some): hit = it did. */

@@ -9,8 +9,11 @@ import io.lockstep.app.demo.ShopState;
 import io.lockstep.app.demo.ShopTransaction;
 import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.storage.QueryResult;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +44,31 @@ final class ChaosJobs {
             + "DISTRIBUTED BY HASH(event_id);";
 
     private ChaosJobs() {
+    }
+
+    /**
+     * The schema of the exactly-once multi-table scenario: the shop tables (examples/shop.sql), each with a
+     * {@code version} column, the insert-only DUPLICATE KEY change log, and the progress table.
+     */
+    static String cdcDdl() throws IOException {
+        String shop = Files.readString(SHOP_DDL).replace("\n) PRIMARY KEY", ",\n  " + ShopRows.VERSION_COLUMN
+                + " BIGINT\n) PRIMARY KEY");
+        return shop + "\nCREATE TABLE shop." + ShopRows.LOG_TABLE + " (event_id BIGINT NOT NULL, txn_seq BIGINT, "
+                + "tbl VARCHAR(32), op VARCHAR(4)) DUPLICATE KEY (event_id) DISTRIBUTED BY HASH(event_id);\n"
+                + new ProgressTable(ShopSchema.DATABASE, ProgressTable.DEFAULT_NAME).createTableSql();
+    }
+
+    /** Exactly-once across tables: the shop database fixed, one job id, commit interval 200 ms. */
+    static StarRocksSinkOptions exactlyOnceMultiTableOptions(StarRocksEmulator sr, String jobId) {
+        return commonOptions(sr)
+                .withProperty("database-name", ShopSchema.DATABASE)
+                .withProperty("table-name", "*")
+                .withProperty("sink.semantic", "exactly-once")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .withProperty("sink.transaction.multi-table.job-id", jobId)
+                .withProperty("sink.buffer-flush.interval-ms", "200")
+                .withProperty("sink.label-prefix", "chaos")
+                .build();
     }
 
     static DefaultStarRocksRowData row(int partition, String table, String json, boolean end) {
@@ -178,11 +206,15 @@ final class ChaosJobs {
         return ids;
     }
 
-    /** The four shop tables as committed, one query per table (the job has ended: nothing changes). */
+    /**
+     * The four shop tables as committed, one query per table (the job has ended: nothing changes); the
+     * {@code version} column of the CDC shape is left out.
+     */
     static ShopState readShop(StarRocksEmulator sr) {
         ShopState state = new ShopState();
         for (ShopSchema.Table table : ShopSchema.TABLES) {
-            QueryResult result = sr.query("SELECT * FROM shop." + table.name());
+            String columns = String.join(", ", table.columns().stream().map(ShopSchema.Column::name).toList());
+            QueryResult result = sr.query("SELECT " + columns + " FROM shop." + table.name());
             for (List<Object> row : result.rows()) {
                 Map<String, Object> values = new LinkedHashMap<>();
                 for (int i = 0; i < result.columns().size(); i++) {

@@ -4,6 +4,7 @@ import static io.lockstep.app.chaos.ChaosJobs.awaitFirstCheckpoint;
 import static io.lockstep.app.chaos.ChaosJobs.cancel;
 import static io.lockstep.app.chaos.ChaosJobs.chaosEnvironment;
 import static io.lockstep.app.chaos.ChaosJobs.environment;
+import static io.lockstep.app.chaos.ChaosJobs.exactlyOnceMultiTableOptions;
 import static io.lockstep.app.chaos.ChaosJobs.exactlyOnceOptions;
 import static io.lockstep.app.chaos.ChaosJobs.expectedEvents;
 import static io.lockstep.app.chaos.ChaosJobs.expectedShop;
@@ -50,12 +51,15 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The reliability suite (docs/reliability.md): the shop workload (source transactions of 1–4 tables, replayed from a
- * seed by {@link ShopReplaySource}) through the multi-table sink, and shop events through the exactly-once single-table
- * sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster, against the in-JVM emulator, while
- * {@link ChaosInjector} injects every fault class alone and then mixed. The oracle: {@link SnapshotOracle} samples the
- * committed data every 75 ms (shop invariants, resp. duplicates) and at the end the tables must equal the generator's
- * expected state exactly. Two unrecoverable faults must fail the job with a message naming the label and the cause.
+ * The reliability suite (docs/reliability.md): the shop workload (source transactions of 1–4 tables, replayed from a seed by
+ * {@link ShopReplaySource}) as plain CDC rows through the exactly-once multi-table sink, and shop events through
+ * the exactly-once single-table sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster,
+ * against the in-JVM emulator, while {@link ChaosInjector} injects every fault class alone and then mixed. The
+ * oracle: {@link SnapshotOracle} samples the committed data every 75 ms (shop invariants and change-log
+ * duplicates, resp. event duplicates), {@link VersionOracle} checks that no key's version goes back, and at the
+ * end the tables must equal the generator's expected state exactly. Whole-process kills of {@code lockstep run}
+ * are in {@link ProcessKillChaosTest}. Two unrecoverable faults must fail the
+ * job with a message naming the label and the cause.
  *
  * <p>Seed: {@code -Dlockstep.chaos.seed=N}, else random; every assertion message names it. The fault summary
  * table is printed after the suite.
@@ -77,7 +81,7 @@ class ChaosSuiteTest {
     static void start() {
         System.out.println("[chaos] " + SEED_NOTE);
         suiteStartNanos = System.nanoTime();
-        scheduler = Executors.newScheduledThreadPool(2, r -> {
+        scheduler = Executors.newScheduledThreadPool(3, r -> {
             Thread t = new Thread(r, "chaos-scheduler");
             t.setDaemon(true);
             return t;
@@ -91,7 +95,7 @@ class ChaosSuiteTest {
         System.out.println("[chaos] fault summary, " + SEED_NOTE + ", suite took " + seconds + " s");
         System.out.print(LEDGER.table(OUTCOMES));
         if (OUTCOMES.containsKey("multi-table") && OUTCOMES.containsKey("exactly-once")) {
-            assertThat(LEDGER.injected(null)).as("faults injected per run (at least 100); " + SEED_NOTE)
+            assertThat(LEDGER.injected(null)).as("faults injected per run (>= 100); " + SEED_NOTE)
                     .isGreaterThanOrEqualTo(100);
         }
     }
@@ -108,26 +112,36 @@ class ChaosSuiteTest {
         }
     }
 
+    /**
+     * Exactly-once across tables: plain CDC transactions (only the rows they touch, each with its key's version,
+     * and one row per change in the DUPLICATE KEY change log) through the exactly-once multi-table sink, under
+     * every fault class, including a lost commit reply and a publish timeout as the task is killed. Two readers
+     * sample the committed data throughout: no snapshot may break a shop invariant (atomicity) or hold a change-log
+     * row twice (a replayed transaction), and no key's version may ever go back; at the end every table equals the
+     * generator's state and the change log holds every change exactly once.
+     */
     @Test
     @Order(1)
-    void multiTableShopTransactionsStayAtomicAndExactUnderEveryFaultClass() throws Exception {
+    void multiTableCdcTransactionsLoadExactlyOnceAndAtomicallyUnderEveryFaultClass() throws Exception {
         String run = "chaos-multi-table";
         ChaosControl control = ChaosControl.create(run);
         ShopWorkload workload = ChaosJobs.workload(SEED);
-        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddlFile(ChaosJobs.SHOP_DDL).build().start()) {
-            StarRocksSinkOptions options = multiTableOptions(sr);
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.cdcDdl()).build().start()) {
+            StarRocksSinkOptions options = exactlyOnceMultiTableOptions(sr, "chaos-shop");
             StreamExecutionEnvironment env = chaosEnvironment();
-            pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.MULTI_TABLE, 8),
+            pipeline(env, new ShopReplaySource(run, workload, spreadPartitions(), ShopReplaySource.Shape.CDC, 8),
                     new FaultingSinks.MultiTable<>(options, run));
-            SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.SHOP_INVARIANTS, SnapshotOracle.SHOP_COLUMNS);
-            JobClient job = env.executeAsync("chaos multi-table");
+            SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.CDC_INVARIANTS, SnapshotOracle.CDC_COLUMNS);
+            VersionOracle versions = new VersionOracle(sr);
+            JobClient job = env.executeAsync("chaos multi-table exactly-once");
             try {
                 oracle.start(scheduler);
+                versions.start(scheduler);
                 awaitFirstCheckpoint(control);
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "multi-table", new Random(SEED), scheduler,
                         List.of(FaultClass.values()), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
                         ChaosJobs.SOCKET_TIMEOUT_MS, SEED_NOTE);
-                injector.alone(4);
+                injector.alone(3);
                 injector.mixed(10);
                 assertEveryClassHit("multi-table", List.of(FaultClass.values()));
                 assertThat(LEDGER.cell("multi-table/alone", FaultClass.RUNNING_TXN_LIMIT_HELD).restarts)
@@ -135,17 +149,32 @@ class ChaosSuiteTest {
                         .isZero();
                 long stopAt = finish(control, job, sr);
                 oracle.stop();
+                versions.stop();
 
                 ShopState expected = expectedShop(workload, stopAt);
                 ShopState actual = readShop(sr);
+                List<Long> log = new ArrayList<>();
+                for (List<Object> row : sr.query("SELECT event_id FROM shop.change_log ORDER BY event_id").rows()) {
+                    log.add(((Number) row.get(0)).longValue());
+                }
+                List<Long> expectedLog = expectedEvents(workload, stopAt);
+                List<Long> lost = new ArrayList<>(expectedLog);
+                lost.removeAll(log);
                 assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
-                assertThat(oracle.violations()).as("atomicity violations seen by the reader; " + SEED_NOTE).isEmpty();
+                assertThat(versions.errors()).as("version reader errors; " + SEED_NOTE).isEmpty();
+                assertThat(oracle.violations()).as("atomicity violations and duplicates seen by the reader; "
+                        + SEED_NOTE).isEmpty();
+                assertThat(versions.violations()).as("versions going back; " + SEED_NOTE).isEmpty();
                 assertThat(oracle.samplesWithData()).as("reader samples; " + SEED_NOTE).isGreaterThan(20);
+                assertThat(lost).as(lost.size() + " changes lost; " + SEED_NOTE).isEmpty();
+                assertThat(log).as("change log (no duplicate, no loss); " + SEED_NOTE).isEqualTo(expectedLog);
                 assertThat(actual.differences(expected, 20)).as("tables vs expected state; " + SEED_NOTE).isEmpty();
                 assertThat(ShopInvariants.check(actual)).as(SEED_NOTE).isEmpty();
                 OUTCOMES.put("multi-table", stopAt + " source transactions, " + control.sourceRestores.get()
                         + " job restarts (" + injector.mixedRestarts() + " in mixed rounds), " + oracle.samples()
-                        + " reader samples, 0 atomicity violations, 4 PRIMARY KEY tables exact (" + actual + ")");
+                        + " reader samples, " + versions.samples() + " version samples over " + versions.keysSeen()
+                        + " keys: 0 atomicity violations, 0 duplicates, 0 versions going back; 4 PRIMARY KEY tables "
+                        + "exact (" + actual + "), change log exact (" + log.size() + " rows)");
             } finally {
                 cancel(job);
                 ChaosControl.remove(run);

@@ -12,13 +12,16 @@ enum FaultClass {
     SHARED_TXN_EXPIRED("shared transaction expired by the server"),
     COMMIT_REPLY_LOST("commit reply lost"),
     PUBLISH_TIMEOUT("publish timeout"),
+    COMMIT_REPLY_LOST_AT_KILL("commit reply lost as the task is killed"),
+    PUBLISH_TIMEOUT_AT_KILL("publish timeout as the task is killed"),
     SERVER_RESTART("server restart"),
     SLOW_LOAD("slow load above the socket timeout"),
     RUNNING_TXN_LIMIT_HELD("running-txn limit held for 2 s"),
     SILENT_NODE("silent node on begin or commit");
 
     /** The classes only the multi-table scenario injects. */
-    static final java.util.Set<FaultClass> MULTI_TABLE_ONLY = java.util.EnumSet.of(RUNNING_TXN_LIMIT_HELD, SILENT_NODE);
+    static final java.util.Set<FaultClass> MULTI_TABLE_ONLY = java.util.EnumSet.of(RUNNING_TXN_LIMIT_HELD, SILENT_NODE,
+            COMMIT_REPLY_LOST_AT_KILL, PUBLISH_TIMEOUT_AT_KILL);
 
     private final String title;
 

@@ -36,8 +36,8 @@ final class ShopReplaySource implements SourceFunction<DefaultStarRocksRowData>,
 
     /** The rows the source emits. */
     enum Shape {
-        /** Whole-order images for the multi-table sink ({@link ShopRows#aggregateRows}). */
-        MULTI_TABLE,
+        /** CDC rows for the exactly-once multi-table sink, with versions and the change log ({@link ShopRows#cdcRows}). */
+        CDC,
         /** One event per change for the exactly-once DUPLICATE KEY table ({@link ShopRows#eventRows}). */
         EVENTS
     }
@@ -111,13 +111,13 @@ final class ShopReplaySource implements SourceFunction<DefaultStarRocksRowData>,
                 new ShopWorkload(seed, partitions, customers, bulkMin, bulkMax));
         ShopRows rows = new ShopRows(sourcePartitions);
         for (long i = 0; i < position; i++) {
-            rows.skip(generator.next());
+            generator.next();
         }
         while (running && position < control.stopAt.get()) {
             long batchEnd = Math.min(control.stopAt.get(), position + batch);
             while (position < batchEnd) {
                 ShopTransaction transaction = generator.next();
-                List<DefaultStarRocksRowData> out = shape == Shape.MULTI_TABLE ? rows.aggregateRows(transaction)
+                List<DefaultStarRocksRowData> out = shape == Shape.CDC ? rows.cdcRows(transaction)
                         : rows.eventRows(transaction);
                 synchronized (ctx.getCheckpointLock()) {
                     for (DefaultStarRocksRowData row : out) {

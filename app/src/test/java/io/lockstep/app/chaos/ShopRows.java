@@ -5,44 +5,42 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.demo.ShopChange;
 import io.lockstep.app.demo.ShopSchema;
-import io.lockstep.app.demo.ShopSchema.Table;
-import io.lockstep.app.demo.ShopState;
 import io.lockstep.app.demo.ShopTransaction;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Turns generated shop transactions into sink rows, in two shapes.
  *
- * <p><b>Multi-table</b> ({@link #aggregateRows}): the transaction's final image of every key it changes, and
- * for every order it touches that still exists afterwards, the whole order (its row and all its items). A
- * real CDC stream carries only the changed rows; the whole-order images make every transaction
- * <em>replay-safe</em>: at-least-once replays an old transaction over newer committed rows, and with
- * changed-rows-only a replayed item removal would re-write an order whose later cancellation already deleted
- * its items, breaking {@link io.lockstep.app.demo.ShopInvariants} without any atomicity fault. With the whole
- * order in each transaction every replayed prefix leaves each order consistent, so an invariant broken in a
- * snapshot can only mean rows of one source transaction became visible without the others.
+ * <p><b>CDC</b> ({@link #cdcRows}): what a CDC stream carries, loaded by the exactly-once multi-table sink: one
+ * row per change of the transaction, only the rows it touches (a transaction that removes one item carries that
+ * delete and the order's new total, not the whole order), each with its key's {@value #VERSION_COLUMN} (the
+ * transaction's sequence number: it grows with every change of a key, because every key belongs to one
+ * generator partition); and per change one row of the insert-only DUPLICATE KEY table {@value #LOG_TABLE}
+ * {@code (event_id, txn_seq, tbl, op)}, where any replayed source transaction would show as a duplicate. Every
+ * row carries {@code source} {@value #SOURCE} and the sequence number as its source position. Such rows are
+ * not replay-safe: loaded twice, an old transaction would re-write rows a later one changed or deleted, and the
+ * oracle would see versions go back and orders break their invariants. Only exactly-once keeps them right.
  *
  * <p><b>Events</b> ({@link #eventRows}): one row per change for the DUPLICATE KEY table
- * {@code shop.events(event_id, txn_seq, tbl, op)}; {@code event_id = sequence * 10000 + index}.
+ * {@code shop.events(event_id, txn_seq, tbl, op)} of the exactly-once single-table sink;
+ * {@code event_id = sequence * 10000 + index}.
  *
- * <p>Not thread safe: one source thread owns an instance (it mirrors the shop state).
+ * <p>Not thread safe: one source thread owns an instance.
  */
 final class ShopRows {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The state after every transaction converted so far. */
-    private final ShopState mirror = new ShopState();
-    /** Order id to its line numbers, after every transaction converted so far. */
-    private final Map<Long, TreeSet<Integer>> linesByOrder = new TreeMap<>();
+    /** The {@code source} of every CDC row. */
+    static final String SOURCE = "shop-replay";
+    /** The insert-only DUPLICATE KEY table of the CDC shape. */
+    static final String LOG_TABLE = "change_log";
+    /** The per-key version column of the CDC shape's shop tables. */
+    static final String VERSION_COLUMN = "version";
+
     private final int[] sourcePartitions;
 
     /**
@@ -52,59 +50,52 @@ final class ShopRows {
         this.sourcePartitions = sourcePartitions.clone();
     }
 
-    /** Applies a transaction to the mirror without making rows (replay after a restore). */
-    void skip(ShopTransaction transaction) {
-        apply(transaction);
-    }
-
-    /** @return the rows of one transaction for the multi-table sink; the last one ends the transaction */
-    List<DefaultStarRocksRowData> aggregateRows(ShopTransaction transaction) {
-        Set<Long> ordersTouched = apply(transaction);
-        Map<List<Object>, ObjectNode> images = new LinkedHashMap<>();
-        for (ShopChange change : transaction.changes()) {
-            Table table = change.table();
+    /**
+     * @return the rows of one transaction for the exactly-once multi-table sink: its changes with their key's
+     *     version, then one {@value #LOG_TABLE} row per change; the last row ends the transaction
+     */
+    List<DefaultStarRocksRowData> cdcRows(ShopTransaction transaction) {
+        List<DefaultStarRocksRowData> rows = new ArrayList<>();
+        List<ShopChange> changes = transaction.changes();
+        for (ShopChange change : changes) {
             ObjectNode row = json(change.loadedImage());
             if (change.op() == ShopChange.Op.DELETE) {
                 row.put("__op", 1);
             }
-            images.put(List.of(table.name(), table.keyOf(change.loadedImage())), row);
+            row.put(VERSION_COLUMN, transaction.sequence());
+            rows.add(cdcRow(transaction, change.table().name(), row));
         }
-        for (long orderId : ordersTouched) {
-            Map<String, Object> order = mirror.get(ShopSchema.ORDERS, List.of(orderId));
-            if (order == null) {
-                continue; // cancelled in this transaction: its deletes are above
-            }
-            images.put(List.of(ShopSchema.ORDERS.name(), List.of(orderId)), json(order));
-            for (int line : linesByOrder.getOrDefault(orderId, new TreeSet<>())) {
-                List<Object> key = List.of(orderId, line);
-                images.put(List.of(ShopSchema.ORDER_ITEMS.name(), key),
-                        json(mirror.get(ShopSchema.ORDER_ITEMS, key)));
-            }
-        }
-        List<DefaultStarRocksRowData> rows = new ArrayList<>(images.size());
-        int partition = sourcePartitions[transaction.partition()];
-        for (Map.Entry<List<Object>, ObjectNode> image : images.entrySet()) {
-            DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, ShopSchema.DATABASE,
-                    (String) image.getKey().get(0), image.getValue().toString());
-            row.setSourcePartition(partition);
-            rows.add(row);
+        for (int i = 0; i < changes.size(); i++) {
+            rows.add(cdcRow(transaction, LOG_TABLE, logRow(transaction, i)));
         }
         rows.get(rows.size() - 1).setTransactionEnd(true);
         return rows;
     }
 
+    private DefaultStarRocksRowData cdcRow(ShopTransaction transaction, String table, ObjectNode json) {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, ShopSchema.DATABASE, table, json.toString());
+        row.setSourcePartition(sourcePartitions[transaction.partition()]);
+        row.setSource(SOURCE);
+        row.setSourcePosition(transaction.sequence());
+        return row;
+    }
+
+    private static ObjectNode logRow(ShopTransaction transaction, int index) {
+        ObjectNode json = JSON.createObjectNode();
+        json.put("event_id", eventId(transaction.sequence(), index));
+        json.put("txn_seq", transaction.sequence());
+        json.put("tbl", transaction.changes().get(index).table().name());
+        json.put("op", transaction.changes().get(index).op().code());
+        return json;
+    }
+
     /** @return one event row per change of the transaction (table {@code shop.events}) */
     List<DefaultStarRocksRowData> eventRows(ShopTransaction transaction) {
-        apply(transaction);
         List<DefaultStarRocksRowData> rows = new ArrayList<>();
         int partition = sourcePartitions[transaction.partition()];
         List<ShopChange> changes = transaction.changes();
         for (int i = 0; i < changes.size(); i++) {
-            ObjectNode json = JSON.createObjectNode();
-            json.put("event_id", eventId(transaction.sequence(), i));
-            json.put("txn_seq", transaction.sequence());
-            json.put("tbl", changes.get(i).table().name());
-            json.put("op", changes.get(i).op().code());
+            ObjectNode json = logRow(transaction, i);
             DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, ShopSchema.DATABASE, "events",
                     json.toString());
             row.setSourcePartition(partition);
@@ -119,37 +110,7 @@ final class ShopRows {
         return sequence * 10_000 + index;
     }
 
-    /** Applies the changes to the mirror; returns the orders whose row or items changed. */
-    private Set<Long> apply(ShopTransaction transaction) {
-        Set<Long> orders = new LinkedHashSet<>();
-        for (ShopChange change : transaction.changes()) {
-            Table table = change.table();
-            Map<String, Object> image = change.loadedImage();
-            if (change.op() == ShopChange.Op.DELETE) {
-                mirror.delete(table, table.keyOf(image));
-            } else {
-                mirror.upsert(table, image);
-            }
-            if (table == ShopSchema.ORDERS || table == ShopSchema.ORDER_ITEMS) {
-                long orderId = (Long) image.get("order_id");
-                orders.add(orderId);
-                if (table == ShopSchema.ORDER_ITEMS) {
-                    int line = (Integer) image.get("line_no");
-                    TreeSet<Integer> lines = linesByOrder.computeIfAbsent(orderId, o -> new TreeSet<>());
-                    if (change.op() == ShopChange.Op.DELETE) {
-                        lines.remove(line);
-                    } else {
-                        lines.add(line);
-                    }
-                } else if (change.op() == ShopChange.Op.DELETE) {
-                    linesByOrder.remove(orderId);
-                }
-            }
-        }
-        return orders;
-    }
-
-    private static ObjectNode json(Map<String, Object> row) {
+    static ObjectNode json(Map<String, Object> row) {
         ObjectNode json = JSON.createObjectNode();
         row.forEach((column, value) -> {
             if (value == null) {

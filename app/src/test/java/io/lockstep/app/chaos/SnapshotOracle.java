@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #SHOP_INVARIANTS}: the {@link io.lockstep.app.demo.ShopInvariants} across {@code orders} and
  *       {@code order_items} (order total = sum of its items, item_count = number of its items, every item's
  *       order exists);</li>
+ *   <li>{@link #CDC_INVARIANTS}: the same, and change-log rows loaded twice (the exactly-once multi-table
+ *       scenario);</li>
  *   <li>{@link #EVENT_DUPLICATES}: rows of the DUPLICATE KEY table {@code shop.events} loaded twice.</li>
  * </ul>
  * Thread: samples run on the scheduler's thread; the lists are synchronized, read by the test after stop().
@@ -33,6 +35,12 @@ final class SnapshotOracle {
             + "(SELECT COUNT(*) FROM shop.order_items i WHERE NOT EXISTS (SELECT 1 FROM shop.orders o "
             + "WHERE o.order_id = i.order_id)), "
             + "(SELECT COUNT(*) FROM shop.orders)";
+    /** {@link #SHOP_INVARIANTS} and, in the same snapshot, rows of the DUPLICATE KEY change log loaded twice. */
+    static final String CDC_INVARIANTS = SHOP_INVARIANTS.substring(0, SHOP_INVARIANTS.lastIndexOf(", (SELECT COUNT(*)"))
+            + ", (SELECT COUNT(*) - COUNT(DISTINCT event_id) FROM shop.change_log), (SELECT COUNT(*) FROM shop.orders)";
+    static final List<String> CDC_COLUMNS = List.of("orders whose total is not the sum of their items",
+            "orders whose item_count is not their number of items", "items without their order",
+            "change-log rows loaded twice", "orders");
     static final List<String> SHOP_COLUMNS = List.of("orders whose total is not the sum of their items",
             "orders whose item_count is not their number of items", "items without their order", "orders");
 

@@ -3,7 +3,12 @@ package io.lockstep.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.LockstepPipeline;
+import io.lockstep.app.job.PipelineConfig;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -82,6 +87,51 @@ class LockstepCliTest {
     }
 
     @Test
+    void runLoadsStarRocksExactlyOnceAcrossTablesByDefaultUnderTheGroupAndTopicAsJobId() {
+        RunCommand command = parse(VALID_RUN);
+        PipelineConfig config = command.config();
+
+        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "exactly-once")
+                .containsEntry("sink.transaction.multi-table.job-id", "lockstep-t");
+        assertThat(ExactlyOnceAcrossTables.enabled(config)).isTrue();
+        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getDatabaseName()).as("the progress table's database is fixed").isEqualTo("shop");
+
+        PipelineConfig named = parse(with("--job-id", "orders-to-shop", "--group-id", "g")).config();
+        assertThat(named.sinkProperties()).containsEntry("sink.transaction.multi-table.job-id", "orders-to-shop");
+        assertThat(parse(with("--group-id", "g")).config().sinkProperties())
+                .containsEntry("sink.transaction.multi-table.job-id", "g-t");
+    }
+
+    @Test
+    void theDefaultJobIdKeepsToTheCharactersAndLengthTheSinkAccepts() {
+        assertThat(ExactlyOnceAcrossTables.defaultJobId("lockstep", "shop.cdc")).isEqualTo("lockstep-shop_cdc");
+        String longId = ExactlyOnceAcrossTables.defaultJobId("g", "x".repeat(100));
+        assertThat(longId).hasSize(64).matches("g-x{53}-[0-9a-f]{8}");
+        assertThat(longId).isNotEqualTo(ExactlyOnceAcrossTables.defaultJobId("g", "x".repeat(101)));
+    }
+
+    @Test
+    void runAtLeastOnceKeepsTheMultiTableModeWithoutPositions() {
+        PipelineConfig config = parse(with("--semantic", "at-least-once")).config();
+
+        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "at-least-once")
+                .doesNotContainKey("sink.transaction.multi-table.job-id");
+        assertThat(ExactlyOnceAcrossTables.enabled(config)).isFalse();
+        assertThat(LockstepPipeline.sinkOptions(config).getDatabaseName()).isEqualTo("*");
+    }
+
+    @Test
+    void runNamesSemanticOptionsThatDoNotApply() {
+        assertUsageError(CliRun.of(with("--semantic", "twice")), "--semantic");
+        assertUsageError(CliRun.of(with("--semantic", "at-least-once", "--job-id", "j")),
+                "lockstep run: --job-id applies to --semantic exactly-once only");
+        assertUsageError(CliRun.of(with("--target", "doris", "--semantic", "at-least-once")),
+                "lockstep run: --semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
+                        + "per table");
+    }
+
+    @Test
     void demoNamesAnUnknownTarget() {
         CliRun run = CliRun.of("demo", "--target", "mysql");
         assertUsageError(run, "--target");
@@ -139,6 +189,11 @@ class LockstepCliTest {
                 .hasMessageContaining("'-1s' is not a duration");
         assertThatThrownBy(() -> converter.convert("99999999999999999999")).isInstanceOf(TypeConversionException.class)
                 .hasMessageContaining("too large");
+    }
+
+    private static RunCommand parse(String... args) {
+        CommandLine.ParseResult parsed = LockstepMain.commandLine().parseArgs(args);
+        return (RunCommand) parsed.subcommand().commandSpec().userObject();
     }
 
     private static String[] with(String... more) {

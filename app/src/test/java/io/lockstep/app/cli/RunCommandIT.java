@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.DebeziumTxn;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.app.testing.Samples;
 import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
@@ -13,9 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +37,7 @@ class RunCommandIT {
             + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
             + "CREATE TABLE bank.transfers (id BIGINT NOT NULL, from_id BIGINT, to_id BIGINT, amount DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("bank");
     @TempDir
     static Path stateDirs;
     private static EmbeddedKafka kafka;
@@ -62,7 +66,7 @@ class RunCommandIT {
     void maxwellSampleFileLoadsTheFinalProductTable() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
                 + "id INT NOT NULL, name VARCHAR(255), description VARCHAR(512), weight DECIMAL(10, 3))"
-                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1").build().start();
+                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("inventory")).build().start();
         kafka.createTopic("maxwell.test", 1);
         try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "maxwell.test")) {
             writer.sendAll(Samples.lines(Samples.MAXWELL)); // apache/flink's maxwell-data.txt
@@ -186,6 +190,54 @@ class RunCommandIT {
                     + "BEGIN of transaction 't3' arrived at topic 'bad.end' partition 0 offset " + nextBegin);
         }
         assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+    }
+
+    /**
+     * A topic deleted and created again under the same name starts its offsets over: the positions committed for
+     * the old topic must not be resumed on it (they would skip the new topic's first messages), so the command
+     * refuses to start, naming the topic, the job and both topic ids.
+     */
+    @Test
+    void aRecreatedTopicIsRefusedNamingTheTopicTheJobAndBothTopicIds() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        kafka.createTopic("recreated", 1);
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "recreated")) {
+            writer.sendAll(firstTransaction());
+        }
+        CliRun first = CliRun.of(runArgs("recreated", "debezium", "bank", "--bounded"));
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        String oldId = topicId("recreated");
+
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.deleteTopics(List.of("recreated")).all().get(30, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                kafka.createTopic("recreated", 1);
+                return true;
+            });
+        }
+        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "recreated")) {
+            writer.sendAll(firstTransaction());
+        }
+        String newId = topicId("recreated");
+        CliRun second = CliRun.of(runArgs("recreated", "debezium", "bank", "--bounded"));
+
+        assertThat(oldId).isNotEqualTo(newId);
+        assertThat(second.exitCode()).isEqualTo(1);
+        assertThat(second.err().strip()).startsWith("lockstep run: topic 'recreated' changed identity: job "
+                + "'it-recreated-recreated' committed positions for topic id " + oldId + " (partitions 0@3) but the "
+                + "topic now has id " + newId);
+        assertThat(second.err().strip().lines()).as("one line").hasSize(1);
+    }
+
+    private static String progressDdl(String database) {
+        return new ProgressTable(database, ProgressTable.DEFAULT_NAME).createTableSql();
+    }
+
+    private static String topicId(String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
+                    .toString();
+        }
     }
 
     private String[] runArgs(String topic, String format, String database, String... more) {

@@ -33,6 +33,16 @@ public final class TopicWriter implements AutoCloseable {
         return metadata.offset();
     }
 
+    /**
+     * Writes {@code values} to {@code partition} in order without waiting for each acknowledgement (one
+     * producer keeps the order within a partition); {@link #close} waits for them all.
+     */
+    public void sendAllAsync(int partition, List<String> values) {
+        for (String value : values) {
+            producer.send(new ProducerRecord<>(topic, partition, null, value));
+        }
+    }
+
     /** @return the offset of the last value written */
     public long sendAll(List<String> values) throws ExecutionException, InterruptedException {
         long last = -1;

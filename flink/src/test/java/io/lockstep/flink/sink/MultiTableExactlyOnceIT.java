@@ -165,7 +165,9 @@ class MultiTableExactlyOnceIT {
     void aRestoreFromAnOlderSavepointAtHigherParallelismDropsWhatWasCommittedSince(@TempDir Path dir)
             throws Exception {
         String key = "rescale-" + System.nanoTime();
-        job = start(graph(new PositionedOrderSource(key, PARTITIONS, 400, 2), "it-rescale", 2, 60_000, 0, null));
+        // the first job stops emitting at 300 and idles, so it is still running when the test cancels it
+        job = start(graph(new PositionedOrderSource(key, PARTITIONS, 400, 2, 300), "it-rescale", 2, 60_000, 0,
+                null));
         // every sink subtask is open once both have committed (the partitions spread over both)
         await().atMost(Duration.ofSeconds(60)).until(() -> scalar("SELECT COUNT(DISTINCT run_id) FROM "
                 + "shop.lockstep_progress WHERE source = '" + PositionedOrderSource.SOURCE + "'") == 2

@@ -32,12 +32,20 @@ final class PositionedOrderSource implements SourceFunction<DefaultStarRocksRowD
     private final int[] partitions;
     private final long to;
     private final long pauseMs;
+    /** Emits nothing from this position on, but keeps running until cancelled (so a test can cancel it). */
+    private final long holdFrom;
     private transient ListState<Long> offsetState;
     /** Next transaction; written by the source thread under the checkpoint lock, read by snapshotState. */
     private transient long offset;
     private volatile boolean running = true;
 
     PositionedOrderSource(String name, int[] partitions, long to, long pauseMs) {
+        this(name, partitions, to, pauseMs, to);
+    }
+
+    /** As above, but the source stops emitting at {@code holdFrom} and idles until it is cancelled. */
+    PositionedOrderSource(String name, int[] partitions, long to, long pauseMs, long holdFrom) {
+        this.holdFrom = holdFrom;
         this.name = name;
         this.partitions = partitions.clone();
         this.to = to;
@@ -63,6 +71,10 @@ final class PositionedOrderSource implements SourceFunction<DefaultStarRocksRowD
     @Override
     public void run(SourceContext<DefaultStarRocksRowData> ctx) throws Exception {
         while (running && offset < to) {
+            if (offset >= holdFrom) {
+                Thread.sleep(10);
+                continue;
+            }
             synchronized (ctx.getCheckpointLock()) {
                 long n = offset;
                 int partition = partitions[(int) (n % partitions.length)];
