@@ -1,5 +1,5 @@
 -- The shop schema of examples/shop.sql for Apache Doris (`lockstep demo --target doris`): UNIQUE KEY tables,
--- which keep the last write of a key and delete a key on `__DORIS_DELETE_SIGN__` = 1 (Doris reference §2).
+-- which keep the last write of a key and delete a key on `__DORIS_DELETE_SIGN__` = 1 (docs/protocol.md#doris-endpoints-redirects-and-headers).
 -- Keep the columns in step with shop.sql.
 CREATE DATABASE IF NOT EXISTS shop;
 

@@ -14,7 +14,7 @@ import java.util.List;
  * The multi-table engine alone (core, no Flink): one thread writes source transactions of 1 to 4 rows (row
  * {@code j} of transaction {@code k} goes to table {@code (k + j) mod tables}, so a transaction spans up to
  * min(4, tables) tables) over {@code partitions} source partitions into a {@link MultiTableLoadEngine}, which loads
- * them over HTTP into the emulator. Writes for {@code durationMs}, then takes a savepoint, so every counted row is
+ * them over HTTP into the emulator. Writes for {@code durationMs}, then takes a flush, so every counted row is
  * committed when the clock stops.
  */
 final class EngineScenario {
@@ -62,7 +62,7 @@ final class EngineScenario {
                 engine.txnEnd(partition);
                 txns++;
             }
-            engine.savepoint();
+            engine.flush();
             end = System.nanoTime();
             cpu = ProcessCpu.sample().minus(cpuStart);
         }

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * {@link MultiTableLoadEngine} (commit interval {@code --commit-interval-ms}) that streams them over real HTTP
  * into the emulator's {@code none} store.
  *
- * <p>Prints rows/s and MB/s over the whole run (the final savepoint included, so everything counted is
+ * <p>Prints rows/s and MB/s over the whole run (the final flush included, so everything counted is
  * committed), and the transaction-interface requests per 1,000 source transactions: loads + begins + commits
  * as the client sends them (each also takes one FE → BE 307 hop on the wire, not counted).
  */
@@ -78,7 +78,7 @@ public final class EngineThroughputBenchmark implements Callable<Integer> {
                         lastReport = now;
                     }
                 }
-                engine.savepoint();
+                engine.flush();
                 end = System.nanoTime();
             }
             long rows = 2L * transactions;

@@ -94,7 +94,7 @@ public final class MemoryBenchmark implements Callable<Integer> {
                 if (oneTxn || n % 512 != 0) {
                     engine.txnEnd(partition);
                 }
-                engine.savepoint();
+                engine.flush();
             } catch (BufferExhaustedException e) {
                 outcome = "refused: " + e.getMessage().replace('\n', ' ');
             } catch (OutOfMemoryError | io.lockstep.core.engine.LoadEngineException e) {

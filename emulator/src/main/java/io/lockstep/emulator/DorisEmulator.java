@@ -21,13 +21,13 @@ import io.lockstep.emulator.txn.TransactionPublisher;
 import java.util.Optional;
 
 /**
- * An embedded server that speaks Apache Doris' Stream Load protocol (the project's Doris reference §1–§6): an FE
- * listener that authenticates and answers 307 to the BE listener for {@code PUT /api/{db}/{table}/_stream_load}
- * and {@code PUT /api/{db}/_stream_load_2pc}, and answers {@code GET /api/{db}/get_load_state}; a BE listener
- * that executes them. One load is one transaction: without {@code two_phase_commit: true} it ends VISIBLE, with it
- * PRECOMMITTED until a {@code _stream_load_2pc} commit or abort (by {@code txn_id} or {@code label}) or the
- * pre-commit timeout. Labels, limits and timers follow Doris; committed data is in H2 (or counted only), shared
- * machinery with {@link StarRocksEmulator}.
+ * An embedded server that speaks Apache Doris' Stream Load protocol
+ * (docs/protocol.md#apache-doris-stream-load-with-two-phase-commit): an FE listener that authenticates and answers 307
+ * to the BE listener for {@code PUT /api/{db}/{table}/_stream_load} and {@code PUT /api/{db}/_stream_load_2pc}, and
+ * answers {@code GET /api/{db}/get_load_state}; a BE listener that executes them. One load is one transaction: without
+ * {@code two_phase_commit: true} it ends VISIBLE, with it PRECOMMITTED until a {@code _stream_load_2pc} commit or abort
+ * (by {@code txn_id} or {@code label}) or the pre-commit timeout. Labels, limits and timers follow Doris; committed
+ * data is in H2 (or counted only), shared machinery with {@link StarRocksEmulator}.
  *
  * <pre>{@code
  * try (DorisEmulator doris = DorisEmulator.builder()

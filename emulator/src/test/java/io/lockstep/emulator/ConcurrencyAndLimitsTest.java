@@ -19,7 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** One request in flight per BE context, identical load parameters, cumulative size limits (§2.3, §4.6). */
+/** One request in flight per BE context, identical load parameters, cumulative size limits (docs/protocol.md#load-headers,
+ * #timeouts-limits-and-concurrency). */
 class ConcurrencyAndLimitsTest {
     /** Small limits so the size checks are reachable: 4 KiB per transaction, 1 KiB of JSON. */
     @RegisterExtension

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Races a client can cause (Doris reference §4.2, §5.4): the same label loaded by several clients at once begins
- * one transaction; the same transaction committed by several clients at once commits once, and every other
- * caller gets the "already committed/visible" text the Flink connector treats as done; commit racing abort ends
- * in exactly one of them.
+ * Races a client can cause (docs/protocol.md#doris-states-labels-and-timers, #what-the-doris-connector-does): the same
+ * label loaded by several clients at once begins one transaction; the same transaction committed by several clients at
+ * once commits once, and every other caller gets the "already committed/visible" text the Flink connector treats as
+ * done; commit racing abort ends in exactly one of them.
  */
 class DorisConcurrencyTest {
     private static final int CLIENTS = 6;

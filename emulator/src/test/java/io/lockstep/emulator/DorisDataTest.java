@@ -25,10 +25,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The data headers of a Doris load (Doris reference §2, §5.1): the {@code __DORIS_DELETE_SIGN__} delete sign on
- * UNIQUE KEY tables (in {@code columns}, as a JSON key, through {@code hidden_columns}), {@code merge_type} and
- * {@code delete}, JSON by line, {@code line_delimiter}, {@code where}, {@code max_filter_ratio} with its error
- * log, and gz bodies. Each test starts from empty tables.
+ * The data headers of a Doris load (docs/protocol.md#doris-endpoints-redirects-and-headers,
+ * #what-the-doris-connector-does): the {@code __DORIS_DELETE_SIGN__} delete sign on UNIQUE KEY tables (in
+ * {@code columns}, as a JSON key, through {@code hidden_columns}), {@code merge_type} and {@code delete}, JSON by line,
+ * {@code line_delimiter}, {@code where}, {@code max_filter_ratio} with its error log, and gz bodies. Each test starts
+ * from empty tables.
  */
 class DorisDataTest {
     private static final AtomicInteger SEQ = new AtomicInteger();

@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code _stream_load} in Doris mode over real HTTP: the load × label-state cells of the Doris reference §4.2
- * (label dedup with {@code ExistingJobStatus}, reuse after ABORTED), the §3.1 reply shape, 2PC vs direct commit,
- * the running-txn limit and the header checks before the body.
+ * {@code _stream_load} in Doris mode over real HTTP: the load × label-state cells of
+ * docs/protocol.md#doris-states-labels-and-timers (label dedup with {@code ExistingJobStatus}, reuse after ABORTED),
+ * the reply shape of docs/protocol.md#doris-replies, 2PC vs direct commit, the running-txn limit and the header checks
+ * before the body.
  */
 class DorisLoadConformanceTest extends DorisConformanceFixture {
     private static final AtomicInteger SEQ = new AtomicInteger();

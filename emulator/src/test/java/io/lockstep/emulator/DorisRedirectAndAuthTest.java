@@ -15,8 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Doris FE's 307 to the BE and Basic authentication on both ports (Doris reference §1.2, §1.3, §2), and the
- * FE's REST envelope for get_load_state, health and backends.
+ * The Doris FE's 307 to the BE and Basic authentication on both ports
+ * (docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies), and the FE's REST envelope for
+ * get_load_state, health and backends.
  */
 class DorisRedirectAndAuthTest {
     static DorisEmulator doris;

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Doris timers on a {@link ManualClock} (Doris reference §4.1, §4.3, §4.4): the PRECOMMITTED lifetime (3600 s
- * default, configurable), the load timeout, label retention by time (12 h) and by count, and the COMMITTED →
+ * Doris timers on a {@link ManualClock} (docs/protocol.md#doris-states-labels-and-timers): the PRECOMMITTED lifetime
+ * (3600 s default, configurable), the load timeout, label retention by time (12 h) and by count, and the COMMITTED →
  * VISIBLE publish lag. Nothing sleeps: the clock moves only when a test advances it. A fresh emulator per test.
  */
 class DorisTimerTest {

@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per cell of the Doris reference's §3.3 table: {@code _stream_load_2pc} commit and abort × transaction
+ * One test per cell of docs/protocol.md#doris-replies table: {@code _stream_load_2pc} commit and abort × transaction
  * state (PREPARE, PRECOMMITTED, COMMITTED, VISIBLE, ABORTED, unknown) × addressed by {@code txn_id} or by
- * {@code label}, over real HTTP through the FE's 307. The clock is manual, so a COMMITTED transaction (publish
- * timeout) stays COMMITTED.
+ * {@code label}, over real HTTP through the FE's 307. The clock is manual, so a COMMITTED transaction (publish timeout)
+ * stays COMMITTED.
  */
 class DorisTwoPhaseCommitConformanceTest extends DorisConformanceFixture {
     private static final String FE = "TStatus: errCode = 2, detailMessage = ";

@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockstep.emulator.SrHttp.Resp;
 import io.lockstep.emulator.txn.TransactionStatus;
 
-/** Brings a single-table label of shop.orders into each state of the §4.2 table, asserting every step. */
+/** Brings a single-table label of shop.orders into each state of the table in
+ * docs/protocol.md#the-emulators-state-tables, asserting every step. */
 final class LabelStates {
     private final SrHttp http;
     private final StarRocksEmulator sr;

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** One test per rule of the reference's §4.7 (multi-table transactions), over real HTTP in redirect mode. */
+/**
+ * One test per rule of docs/protocol.md#multi-table-transactions (multi-table transactions), over real HTTP in redirect
+ * mode.
+ */
 class MultiTableConformanceTest {
     static final ManualClock CLOCK = new ManualClock();
     private static final AtomicInteger SEQ = new AtomicInteger();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Redirect mechanics (reference §1.3), Basic authentication and the direct mode. */
+/** Redirect mechanics (docs/protocol.md#redirects-failover-and-probes), Basic authentication and the direct mode. */
 class RedirectAndAuthTest {
     @RegisterExtension
     static final StarRocksEmulatorExtension SR = new StarRocksEmulatorExtension(

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * One test per cell of the reference's §4.2 table (single-table op × label state), over real HTTP in redirect
- * mode. The clock is manual, so a COMMITTED transaction (publish timeout) stays COMMITTED.
+ * One test per cell of docs/protocol.md#the-emulators-state-tables table (single-table op × label state), over real
+ * HTTP in redirect mode. The clock is manual, so a COMMITTED transaction (publish timeout) stays COMMITTED.
  */
 class SingleTableConformanceTest {
     static final ManualClock CLOCK = new ManualClock();

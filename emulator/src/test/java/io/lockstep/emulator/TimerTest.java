@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Transaction timers (reference §4.5) on a manual clock over HTTP: no sleeps. */
+/** Transaction timers (docs/protocol.md#timeouts-limits-and-concurrency) on a manual clock over HTTP: no sleeps. */
 class TimerTest {
     ManualClock clock;
     StarRocksEmulator sr;

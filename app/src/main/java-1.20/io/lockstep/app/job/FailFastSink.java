@@ -20,7 +20,7 @@ import org.apache.flink.streaming.api.functions.sink.SinkFunction;
  *       error, an unknown table) is rethrown as {@link NonRetryableFailure}, so the job fails without going
  *       through the restart strategy; others are rethrown as they were;</li>
  *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
- *       multi-table sink: its {@code finish}, the same savepoint as at the end of bounded input; those are whole
+ *       multi-table sink: its {@code finish}, the same flush as at the end of bounded input; those are whole
  *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
  *       is still the one reported, with the commit failure attached as suppressed.</li>
  * </ul>

@@ -13,22 +13,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Assembles Debezium transactions from one ordered stream of BEGIN, data events and END (transaction
- * metadata on, table topics and the transaction topic routed into one topic partition; reference
- * cdc-input-formats.md §1.5): BEGIN opens, data events of the same transaction key are buffered, END
- * closes after checking its {@code event_count} and per-table counts against what was received
- * (a mismatch fails the job naming the transaction and both counts per table; rows of skipped tables
- * count as received). Transactions are keyed by {@link SourceEvent#getTransactionKey()} (the
- * {@code txId} for PostgreSQL ids).
+ * Assembles Debezium transactions from one ordered stream of BEGIN, data events and END (transaction metadata on, table
+ * topics and the transaction topic routed into one topic partition; docs/input-formats.md#ordering-and-delivery): BEGIN
+ * opens, data events of the same transaction key are buffered, END closes after checking its {@code event_count} and
+ * per-table counts against what was received (a mismatch fails the job naming the transaction and both counts per
+ * table; rows of skipped tables count as received). Transactions are keyed by {@link SourceEvent#getTransactionKey()}
+ * (the {@code txId} for PostgreSQL ids).
  *
- * <p>Events without a transaction (snapshot rows) are emitted as their own transactions. An empty
- * transaction ({@code event_count} 0) emits nothing. A second BEGIN of the open transaction (a replay
- * after a connector restart) discards the partial copy and starts again. A data event whose
- * {@code transaction.total_order} is not above the highest one received for the open transaction is a
- * repeat (Debezium resumes a transaction after a restart without a new BEGIN, reference
- * cdc-input-formats.md §1.4) and is dropped without counting it. Bad input (with
- * {@link io.lockstep.app.event.BadInputMode}): a data event outside any transaction or of another
- * transaction than the open one, an END without BEGIN or of another transaction.
+ * <p>Events without a transaction (snapshot rows) are emitted as their own transactions. An empty transaction
+ * ({@code event_count} 0) emits nothing. A second BEGIN of the open transaction (a replay after a connector restart)
+ * discards the partial copy and starts again. A data event whose {@code transaction.total_order} is not above the
+ * highest one received for the open transaction is a repeat (Debezium resumes a transaction after a restart without a
+ * new BEGIN, docs/input-formats.md#ordering-and-delivery) and is dropped without counting it. Bad input (with
+ * {@link io.lockstep.app.event.BadInputMode}): a data event outside any transaction or of another transaction than the
+ * open one, an END without BEGIN or of another transaction.
  */
 public class DebeziumTransactionAssembler extends TransactionAssembler {
 

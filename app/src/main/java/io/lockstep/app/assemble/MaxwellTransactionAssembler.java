@@ -8,13 +8,12 @@ import java.util.Objects;
 import org.apache.flink.util.Collector;
 
 /**
- * Assembles Maxwell transactions (marker-based, reference cdc-input-formats.md §2): rows with the same
- * {@code xid} form a transaction that ends at the row with {@code commit: true}. With Maxwell's default
- * {@code producer_partition_by=database}, a transaction's rows are contiguous in one partition, so a row
- * of another {@code xid} while a transaction is open means the open one lost its commit row: the job
- * fails naming both. A replayed transaction (same {@code xid} again after a Maxwell restart) simply
- * continues the open one; its rows are upserts and deletes by key, so the repeat is harmless.
- * {@code bootstrap-insert} rows are emitted as their own transactions.
+ * Assembles Maxwell transactions (marker-based, docs/input-formats.md#maxwell): rows with the same {@code xid} form a
+ * transaction that ends at the row with {@code commit: true}. With Maxwell's default
+ * {@code producer_partition_by=database}, a transaction's rows are contiguous in one partition, so a row of another
+ * {@code xid} while a transaction is open means the open one lost its commit row: the job fails naming both. A replayed
+ * transaction (same {@code xid} again after a Maxwell restart) simply continues the open one; its rows are upserts and
+ * deletes by key, so the repeat is harmless. {@code bootstrap-insert} rows are emitted as their own transactions.
  */
 public class MaxwellTransactionAssembler extends TransactionAssembler {
 

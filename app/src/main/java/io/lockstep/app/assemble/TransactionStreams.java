@@ -17,10 +17,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Wires decode and assembly into a job (DESIGN.md §4): raw records, decoded in place (same parallelism as
- * the source, so a partition's order is kept), keyed by source partition ({@link SourcePartitionKey}: the
- * partitions spread evenly over the assembler subtasks, {@code p mod 2} at parallelism 2), assembled into
- * transactions. The result is ready for the sink's routing ({@code io.lockstep.app.job.SourcePartitionRouting}) and the multi-table sink.
+ * Wires decode and assembly into a job (docs/architecture.md#data-flow): raw records, decoded in place (same
+ * parallelism as the source, so a partition's order is kept), keyed by source partition ({@link SourcePartitionKey}:
+ * the partitions spread evenly over the assembler subtasks, {@code p mod 2} at parallelism 2), assembled into
+ * transactions. The result is ready for the sink's routing ({@code io.lockstep.app.job.SourcePartitionRouting}) and the
+ * multi-table sink.
  *
  * <p>Operator uids are fixed ({@value #DECODE_UID}, {@value #ASSEMBLE_UID}) so the assemblers' keyed
  * state is restored from checkpoints and savepoints.

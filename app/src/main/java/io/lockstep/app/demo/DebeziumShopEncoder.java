@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a shop transaction as a MySQL Debezium connector (3.x) would, with
- * {@code provide.transaction.metadata=true}, the JSON converter without schemas, and the transaction
- * topic and table topics routed into one topic (reference cdc-input-formats.md §1.1–§1.2):
+ * Writes a shop transaction as a MySQL Debezium connector (3.x) would, with {@code provide.transaction.metadata=true},
+ * the JSON converter without schemas, and the transaction topic and table topics routed into one topic
+ * (docs/input-formats.md#debezium):
  * <ul>
  *   <li>BEGIN {@code {"status":"BEGIN","id":..,"ts_ms":..,"event_count":null,"data_collections":null}},
  *       key {@code {"id":..}};

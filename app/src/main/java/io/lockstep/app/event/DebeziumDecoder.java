@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decodes Debezium JSON: data change events and, with {@code provide.transaction.metadata=true}, the
- * BEGIN/END records of the transaction topic (reference cdc-input-formats.md §1.1, §1.2). Both the
- * Kafka Connect envelope ({@code {"schema":..., "payload":...}}) and the schema-less form are read.
+ * Decodes Debezium JSON: data change events and, with {@code provide.transaction.metadata=true}, the BEGIN/END records
+ * of the transaction topic (docs/input-formats.md#debezium). Both the Kafka Connect envelope
+ * ({@code {"schema":..., "payload":...}}) and the schema-less form are read.
  *
  * <p>Mapping:
  * <ul>

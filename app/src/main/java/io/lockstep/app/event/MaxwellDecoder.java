@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decodes Maxwell's daemon JSON rows (reference cdc-input-formats.md §2): {@code database},
- * {@code table}, {@code type}, {@code xid} on every row of a transaction, {@code commit: true} on its
- * last row, {@code data} (the row after the change; for a delete the row before it) and {@code old}
- * (previous values of the changed columns of an update).
+ * Decodes Maxwell's daemon JSON rows (docs/input-formats.md#maxwell): {@code database}, {@code table}, {@code type},
+ * {@code xid} on every row of a transaction, {@code commit: true} on its last row, {@code data} (the row after the
+ * change; for a delete the row before it) and {@code old} (previous values of the changed columns of an update).
  *
  * <p>Mapping: {@code insert}, {@code update} upsert {@code data}; {@code delete} deletes {@code data}
  * ({@code "__op":1}); {@code bootstrap-insert} upserts {@code data} as its own transaction

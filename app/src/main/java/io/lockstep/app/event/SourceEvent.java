@@ -23,9 +23,9 @@ import java.util.Objects;
  *       (data collection {@code db.table} to its number of data events).
  * </ul>
  *
- * <p>{@code transactionKey} is the part of the id that is the same on every event of one transaction:
- * the whole id, except for PostgreSQL's {@code txId:LSN}, whose LSN part varies (reference
- * cdc-input-formats.md §1.3), where it is the {@code txId}.
+ * <p>{@code transactionKey} is the part of the id that is the same on every event of one transaction: the whole id,
+ * except for PostgreSQL's {@code txId:LSN}, whose LSN part varies (docs/input-formats.md#transaction-ids), where it is
+ * the {@code txId}.
  */
 public class SourceEvent {
 

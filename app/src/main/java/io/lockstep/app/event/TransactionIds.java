@@ -7,12 +7,11 @@ import java.util.regex.Pattern;
  * Derives the transaction key: the part of a source transaction id that is equal on every event of
  * the transaction.
  *
- * <p>PostgreSQL ids are {@code txId:LSN} and the LSN part differs between BEGIN, the data events and
- * END of one transaction (reference cdc-input-formats.md §1.3; Debezium
- * {@code PostgresTransactionMonitor.adjustTxId}); the key is the {@code txId}. An id is taken to be
- * PostgreSQL-style when it is exactly two decimal numbers joined by one colon: MySQL GTIDs
- * ({@code uuid:seq}), binlog positions ({@code file=..,pos=..}), MariaDB GTIDs ({@code 0-1-4711}) and
- * SQL Server LSNs (three colon-separated hex parts) never match, and are kept whole.
+ * <p>PostgreSQL ids are {@code txId:LSN} and the LSN part differs between BEGIN, the data events and END of one
+ * transaction (docs/input-formats.md#transaction-ids; Debezium {@code PostgresTransactionMonitor.adjustTxId}); the key
+ * is the {@code txId}. An id is taken to be PostgreSQL-style when it is exactly two decimal numbers joined by one
+ * colon: MySQL GTIDs ({@code uuid:seq}), binlog positions ({@code file=..,pos=..}), MariaDB GTIDs ({@code 0-1-4711})
+ * and SQL Server LSNs (three colon-separated hex parts) never match, and are kept whole.
  */
 public final class TransactionIds {
 

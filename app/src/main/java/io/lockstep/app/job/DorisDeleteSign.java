@@ -14,11 +14,11 @@ import org.apache.flink.api.common.functions.MapFunction;
 
 /**
  * The pipeline step that turns the decoders' delete marking into Apache Doris': the decoders mark a row with
- * {@code "__op": 1} (delete) as StarRocks PRIMARY KEY tables read it (StarRocks reference, "Load to Primary Key
- * tables"); Doris UNIQUE KEY tables read {@code __DORIS_DELETE_SIGN__} instead (Doris reference §2,
- * {@code hidden_columns}; 1 deletes the key). Each row leaves with {@code "__DORIS_DELETE_SIGN__": 1} for a delete
- * and {@code 0} otherwise, and without {@code __op}; the other fields and their exact text (decimals, order) are
- * kept, as are the row's table, source partition and transaction end.
+ * {@code "__op": 1} (delete) as StarRocks PRIMARY KEY tables read it (StarRocks docs, "Load to Primary Key tables");
+ * Doris UNIQUE KEY tables read {@code __DORIS_DELETE_SIGN__} instead
+ * (docs/protocol.md#doris-endpoints-redirects-and-headers, {@code hidden_columns}; 1 deletes the key). Each row leaves
+ * with {@code "__DORIS_DELETE_SIGN__": 1} for a delete and {@code 0} otherwise, and without {@code __op}; the other
+ * fields and their exact text (decimals, order) are kept, as are the row's table, source partition and transaction end.
  *
  * <p>{@link LockstepPipeline} inserts it before the sink when the target is Doris; the sink must send
  * {@code hidden_columns: __DORIS_DELETE_SIGN__} ({@link LockstepPipeline#sinkOptions}) so Doris reads the column.

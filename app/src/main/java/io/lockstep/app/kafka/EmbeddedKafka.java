@@ -20,10 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A one-node Kafka broker in this JVM: KRaft in combined mode (the node is broker and controller), no
- * ZooKeeper, listening on a free port of {@code localhost} that the kit binds itself. Built on Kafka's
- * {@link KafkaClusterTestKit} (artifact {@code kafka-test-common-runtime}, DESIGN.md §7). Its logs live in
- * a temporary directory that {@link #close()} deletes.
+ * A one-node Kafka broker in this JVM: KRaft in combined mode (the node is broker and controller), no ZooKeeper,
+ * listening on a free port of {@code localhost} that the kit binds itself. Built on Kafka's {@link KafkaClusterTestKit}
+ * (artifact {@code kafka-test-common-runtime}). Its logs live in a temporary directory that {@link #close()} deletes.
  *
  * <p>Meant for the demo and tests: one replica of everything (offsets and transaction-state topics
  * included), plain text, no authentication. Start takes about 2 s. Thread safe: the admin client and the

@@ -51,8 +51,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The reliability suite: the shop workload (source transactions of 1–4 tables, replayed from a seed by
- * {@link ShopReplaySource}) as plain CDC rows through the exactly-once multi-table sink, and shop events through
+ * The reliability suite (docs/reliability.md): the shop workload (source transactions of 1–4 tables, replayed from a
+ * seed by {@link ShopReplaySource}) as plain CDC rows through the exactly-once multi-table sink, and shop events through
  * the exactly-once single-table sink into a DUPLICATE KEY table, both at sink parallelism 2 on a MiniCluster,
  * against the in-JVM emulator, while {@link ChaosInjector} injects every fault class alone and then mixed. The
  * oracle: {@link SnapshotOracle} samples the committed data every 75 ms (shop invariants and change-log

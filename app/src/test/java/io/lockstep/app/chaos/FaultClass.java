@@ -1,6 +1,6 @@
 package io.lockstep.app.chaos;
 
-/** The fault classes of the chaos suite (issue 6), in the order of the summary table. */
+/** The fault classes of the chaos suite (docs/reliability.md), in the order of the summary table. */
 enum FaultClass {
     TASK_FAILURE_AT_RECORD("task failure at a random record"),
     TASK_FAILURE_IN_SNAPSHOT("task failure in snapshotState"),

@@ -69,7 +69,7 @@ class RunCommandIT {
                 + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("inventory")).build().start();
         kafka.createTopic("maxwell.test", 1);
         try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "maxwell.test")) {
-            writer.sendAll(Samples.lines(Samples.MAXWELL)); // identical to shared/samples/flink-json_maxwell-data.jsonl
+            writer.sendAll(Samples.lines(Samples.MAXWELL)); // apache/flink's maxwell-data.txt
         }
 
         CliRun run = CliRun.of(runArgs("maxwell.test", "maxwell", "inventory", "--bounded"));

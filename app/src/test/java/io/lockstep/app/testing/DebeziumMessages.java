@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Writes hand-made Debezium messages (MySQL-style {@code source}, schema-less JSON, as in reference
- * cdc-input-formats.md §1.1/§1.2) at increasing offsets of one topic partition, and decodes them.
+ * Writes hand-made Debezium messages (MySQL-style {@code source}, schema-less JSON, as in
+ * docs/input-formats.md#debezium) at increasing offsets of one topic partition, and decodes them.
  */
 public final class DebeziumMessages {
 

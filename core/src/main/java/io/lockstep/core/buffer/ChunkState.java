@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * Life cycle of a {@link Chunk}. Legal moves (the whole table is {@link #canMoveTo}):
  * <pre>
- *   ACTIVE  -&gt; FROZEN     switch: the task thread at a transaction end, or a clean idle/savepoint freeze
+ *   ACTIVE  -&gt; FROZEN     switch: the task thread at a transaction end, or a clean idle/flush freeze
  *   ACTIVE  -&gt; DISCARDED  engine closed or failed
  *   FROZEN  -&gt; LOADING    the manager took it for a load under the shared label
  *   FROZEN  -&gt; DISCARDED  engine closed or failed

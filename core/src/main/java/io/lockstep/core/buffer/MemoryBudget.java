@@ -9,7 +9,8 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * Counts the bytes buffered in all regions of one sink subtask and applies backpressure (DESIGN.md §3, "Memory").
+ * Counts the bytes buffered in all regions of one sink subtask and applies backpressure
+ * (docs/architecture.md#backpressure-why-the-task-thread-never-waits-forever).
  *
  * <p>Bytes are reserved <em>before</em> a row is appended ({@link #reserve}) and released when the chunk holding
  * them has been loaded or discarded ({@link #release}); the count is therefore exact and is 0 whenever every buffer

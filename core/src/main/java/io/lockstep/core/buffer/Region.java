@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The buffer of one (source partition, database, table): an active chunk the task thread appends to, and a FIFO of
- * frozen chunks waiting for a load (DESIGN.md §3).
+ * frozen chunks waiting for a load (docs/architecture.md#data-flow).
  *
  * <p>Two fields drive the switch decisions: {@code cleanBoundary} is true when the last event the task thread
  * gave this region was a transaction end (or a switch), so the active chunk holds only whole source transactions;

@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * Maps the addresses FEs redirect loads to (the BE addresses the cluster advertises) to addresses this client can
  * reach: in Docker or Kubernetes a BE often advertises an internal name or IP that is unreachable from the Flink
- * cluster (StarRocks connector issue #438). Parsed from {@code advertised:port=reachable:port[,...]}; hosts compare
- * case-insensitively, the scheme and path of a redirect are kept. Immutable and thread-safe.
+ * cluster (StarRocks/starrocks-connector-for-apache-flink#438). Parsed from
+ * {@code advertised:port=reachable:port[,...]}; hosts compare case-insensitively, the scheme and path of a redirect are kept. Immutable and thread-safe.
  */
 public final class AddressMap {
     private static final AddressMap EMPTY = new AddressMap(Map.of());

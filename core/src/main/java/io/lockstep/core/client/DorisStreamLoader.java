@@ -9,18 +9,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Apache Doris stream load without two-phase commit ({@code PUT /api/{db}/{table}/_stream_load}, Doris reference
- * {@code doris-stream-load-protocol.md} §1.1, §3): one request begins, loads and commits one transaction under the
- * given label. The single-table engine's CLASSIC load method uses it for the at-least-once Doris sink.
+ * Apache Doris stream load without two-phase commit ({@code PUT /api/{db}/{table}/_stream_load};
+ * docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies): one request begins, loads and commits one
+ * transaction under the given label. The single-table engine's CLASSIC load method uses it for the at-least-once Doris
+ * sink.
  *
  * <p>Success allow-list: {@code Status} {@code Success} or {@code Publish Timeout} (committed, visible later;
- * Doris reference §3.2). "Label Already Exists" with {@code ExistingJobStatus: FINISHED} is an earlier attempt that
- * committed (label dedup, §4.2); RUNNING is still loading and is retried after a backoff; PRECOMMITTED (a two-phase
- * transaction under this label, which this loader never makes) fails. A load whose outcome is unclear (a lost reply,
- * HTTP 5xx, a body that is not JSON) is settled by a label-state query ({@code get_load_state}, §1.3): COMMITTED or
- * VISIBLE is success; ABORTED or UNKNOWN sends it again under the same label (an aborted label is reusable at once);
- * PREPARE is polled, then sent again, and the server's dedup answers RUNNING or FINISHED. Data errors fail at once with an error-log
- * excerpt; other failures are classified and retried like the StarRocks dialect ({@link FailureClass}).
+ * docs/protocol.md#doris-replies). "Label Already Exists" with {@code ExistingJobStatus: FINISHED} is an earlier
+ * attempt that committed (label dedup, docs/protocol.md#doris-states-labels-and-timers); RUNNING is still loading and
+ * is retried after a backoff; PRECOMMITTED (a two-phase transaction under this label, which this loader never makes)
+ * fails. A load whose outcome is unclear (a lost reply, HTTP 5xx, a body that is not JSON) is settled by a label-state
+ * query ({@code get_load_state}): COMMITTED or VISIBLE is success; ABORTED or UNKNOWN sends it again under the same
+ * label (an aborted label is reusable at once); PREPARE is polled, then sent again, and the server's dedup answers
+ * RUNNING or FINISHED. Data errors fail at once with an error-log excerpt; other failures are classified and retried
+ * like the StarRocks dialect ({@link FailureClass}).
  *
  * <p>Thread-safe.
  */

@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Apache Doris dialect of {@link TransactionClient}: Stream Load two-phase commit over HTTP (Doris reference =
- * {@code doris-stream-load-protocol.md} §1–§4). Doris has no begin and no second load per transaction: ONE
+ * The Apache Doris dialect of {@link TransactionClient}: Stream Load two-phase commit over HTTP (docs/protocol.md
+ * #apache-doris-stream-load-with-two-phase-commit). Doris has no begin and no second load per transaction: ONE
  * {@code PUT /api/{db}/{table}/_stream_load} with {@code two_phase_commit: true} begins, loads and pre-commits a
  * transaction (state PRECOMMITTED, reported here as {@link LabelState#PREPARED}). So:
  * <ul>
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #prepare} only checks, by label state, that the label is PRECOMMITTED (or already committed);</li>
  *   <li>{@link #commit} and {@link #rollback} send {@code PUT /api/{db}/_stream_load_2pc} with {@code label} and
  *       {@code txn_operation: commit|abort} to the configured FE addresses (load URLs), never to the BE that took
- *       the load: any FE redirects to a live BE (Doris reference §1.2);</li>
+ *       the load: any FE redirects to a live BE (docs/protocol.md#doris-endpoints-redirects-and-headers);</li>
  *   <li>{@link #cancel} aborts by label (Doris has no {@code _cancel}).</li>
  * </ul>
  *
@@ -37,14 +37,16 @@ import org.slf4j.LoggerFactory;
  *       ABORTED/UNKNOWN; a label still PRECOMMITTED is sent again; otherwise it fails naming label, database and the
  *       likely cause;</li>
  *   <li>a load whose outcome is unknown succeeds if its label is PRECOMMITTED, is sent again under the same label
- *       if it is ABORTED or UNKNOWN (an aborted label is reusable at once, Doris reference §4.2), and waits while
+ * if it is ABORTED or UNKNOWN (an aborted label is reusable at once, docs/protocol.md#doris-states-labels-and-timers),
+ * and waits while
  *       PREPARE. Unlike a StarRocks transaction load, a re-sent Doris load cannot duplicate rows: the label admits
  *       one live transaction.</li>
  * </ul>
- * "Label Already Exists" (Doris reference §4.2; the txn id is only inside {@code Message}): after an attempt of this
- * call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is waited for; on a
- * first attempt the label belongs to an orphan of an earlier run (never committed, never in any checkpoint), which
- * is aborted by the txn id parsed from the message before the load is sent again; FINISHED (committed) fails.
+ * "Label Already Exists" (docs/protocol.md#doris-states-labels-and-timers; the txn id is only inside {@code Message}):
+ * after an attempt of this call that may have reached the server, PRECOMMITTED is that attempt's success and RUNNING is
+ * waited for; on a first attempt the label belongs to an orphan of an earlier run (never committed, never in any
+ * checkpoint), which is aborted by the txn id parsed from the message before the load is sent again; FINISHED
+ * (committed) fails.
  *
  * <p>Thread-safe: every field is final and thread-safe; calls for different labels may run at once.
  */
@@ -76,7 +78,7 @@ public final class DorisTransactionClient implements TransactionClient {
      *
      * @return always -1 (the txn id is known only after the load)
      * @throws IllegalArgumentException for a multi-table transaction (Doris has no multi-table HTTP load, Doris
-     *                                  reference §1.1)
+     *                                  docs/protocol.md#doris-endpoints-redirects-and-headers)
      */
     @Override
     public long begin(TransactionRef txn, int timeoutSeconds) {
@@ -279,7 +281,7 @@ public final class DorisTransactionClient implements TransactionClient {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3); PRECOMMITTED is
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (docs/protocol.md#doris-replies); PRECOMMITTED is
      * {@link LabelState#PREPARED}. See {@link DorisTwoPhaseCommit#labelState}.
      */
     @Override

@@ -8,11 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The by-label half of the Doris dialect: commit and abort through {@code PUT /api/{db}/_stream_load_2pc} (Doris
- * reference {@code doris-stream-load-protocol.md} §1.1, §3.3) and label-state queries through
- * {@code GET /api/{db}/get_load_state} (§1.3), both sent to the configured FE addresses, which redirect to any live
- * BE. Success of a commit or abort is the lower-case {@code status: Success}; any other reply, or none, is settled by
- * the label's state, never by its message (see {@link DorisTransactionClient}).
+ * The by-label half of the Doris dialect: commit and abort through {@code PUT /api/{db}/_stream_load_2pc}
+ * (docs/protocol.md #doris-endpoints-redirects-and-headers, #doris-replies) and label-state queries through
+ * {@code GET /api/{db}/get_load_state}, both sent to the configured FE addresses, which redirect to any live BE.
+ * Success of a commit or abort is the lower-case {@code status: Success}; any other reply, or none, is settled by the
+ * label's state, never by its message (see {@link DorisTransactionClient}).
  *
  * <p>Thread-safe: every field is final and thread-safe; owned by one {@link DorisTransactionClient}.
  */
@@ -116,9 +116,10 @@ final class DorisTwoPhaseCommit {
     }
 
     /**
-     * The state of the newest transaction of {@code label}: {@code GET /api/{db}/get_load_state?label=L} (Doris reference §1.3): HTTP 200 with {@code code} 0 and the
-     * status in {@code data}; PRECOMMITTED maps to {@link LabelState#PREPARED}. Connection failures, broken replies
-     * and HTTP 5xx are retried; a non-zero {@code code} fails at once.
+     * The state of the newest transaction of {@code label}: {@code GET /api/{db}/get_load_state?label=L}
+     * (docs/protocol.md#doris-replies): HTTP 200 with {@code code} 0 and the status in {@code data}; PRECOMMITTED maps
+     * to {@link LabelState#PREPARED}. Connection failures, broken replies and HTTP 5xx are retried; a non-zero
+     * {@code code} fails at once.
      */
     LabelState labelState(String database, String label) throws TransactionException {
         String path = DorisProtocol.loadStatePath(database, label);

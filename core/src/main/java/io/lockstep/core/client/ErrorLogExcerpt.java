@@ -6,12 +6,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The first few KB of the error log a failed load points at ({@code ErrorURL}, a plain-text BE page listing
- * rejected rows, reference §5), for the failure message. With sanitizing on, every line is cut at the row it
- * quotes ({@code Row: ...} or {@code src line: ...}), so only the reason stays: rows may hold personal data.
+ * The first few KB of the error log a failed load points at ({@code ErrorURL}, a plain-text BE page listing rejected
+ * rows, docs/protocol.md#data-formats-and-filtered-rows), for the failure message. With sanitizing on, every line is
+ * cut at the row it quotes ({@code Row: ...} or {@code src line: ...}), so only the reason stays: rows may hold
+ * personal data.
  */
 final class ErrorLogExcerpt {
-    /** Bytes read from the error log at most (the official client keeps 3000 characters, reference §6.2). */
+    /**
+     * Bytes read from the error log at most (the official client keeps 3000 characters,
+     * docs/protocol.md#what-the-official-starrocks-connector-does).
+     */
     static final int MAX_BYTES = 3072;
     /** What replaces a row's values when sanitizing. */
     static final String REDACTED = "<row values removed>";

@@ -20,8 +20,8 @@ import org.apache.hc.core5.util.Timeout;
 
 /**
  * Executes {@code Expect: 100-continue} requests so that a node which answers before the body (the FE's 307,
- * or an early error) never receives the body (reference §1.3: "a large body is sent only to the BE"), and a node
- * that stays silent never receives it either.
+ * or an early error) never receives the body (docs/protocol.md#redirects-failover-and-probes: "a large body travels
+ * only to the BE"), and a node that stays silent never receives it either.
  *
  * <p>Why not the stock executor: HttpCore 5 sends the body after any final response below 400 that arrives
  * while it waits for {@code 100 Continue}, so every load would cross the FE and then the BE; and it sends the body

@@ -9,13 +9,18 @@ import java.util.regex.Pattern;
  * are reported as retry counters {@code retries.<NAME>} ({@link io.lockstep.core.metrics.MetricNames#RETRIES_PREFIX}).
  *
  * <p>Classification reads the HTTP status first, then the {@code Status} value, then well-known, stable message
- * fragments (reference §3.6, §4.5, §6.2). It never decides success: success is an allow-list per operation, and
+ * fragments (docs/protocol.md#status-values, #timeouts-limits-and-concurrency,
+ * #what-the-official-starrocks-connector-does). It never decides success: success is an allow-list per operation, and
  * ambiguous commit/prepare/rollback outcomes are settled by a label-state query, not by a message.
  */
 public enum FailureClass {
-    /** Another request holds the label's BE context ({@code TXN_IN_PROCESSING}, reference §4.6). */
+    /**
+     * Another request holds the label's BE context ({@code TXN_IN_PROCESSING},
+     * docs/protocol.md#timeouts-limits-and-concurrency).
+     */
     TXN_IN_PROCESSING(true),
-    /** Begin refused: {@code current running txns on db ...} ({@code max_running_txn_num_per_db}, §4.5). */
+    /** Begin refused: {@code current running txns on db ...} ({@code max_running_txn_num_per_db},
+     * docs/protocol.md#timeouts-limits-and-concurrency). */
     RUNNING_TXN_LIMIT(true),
     /** The FE could not take a database or table lock in time. */
     LOCK_TIMEOUT(true),

@@ -3,8 +3,9 @@ package io.lockstep.core.client;
 import java.util.Locale;
 
 /**
- * The state the server reports for a label ({@code GET /api/{db}/get_load_state}, reference §3.4, §4.1).
- * Naming trap kept from StarRocks: {@link #PREPARE} = open (after begin), {@link #PREPARED} = pre-committed.
+ * The state the server reports for a label ({@code GET /api/{db}/get_load_state},
+ * docs/protocol.md#labels-and-label-state, #the-emulators-state-tables). Naming trap kept from StarRocks:
+ * {@link #PREPARE} = open (after begin), {@link #PREPARED} = pre-committed.
  */
 public enum LabelState {
     UNKNOWN, PREPARE, PREPARED, COMMITTED, VISIBLE, ABORTED;

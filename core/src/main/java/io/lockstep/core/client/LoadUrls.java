@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The FE HTTP addresses of the {@code load-url} option: {@code host:port;host:port}, each optionally prefixed
- * with {@code http://} or {@code https://}. Several addresses give per-request failover: a request goes to the
- * next address when one refuses connections (reference §1.4).
+ * The FE HTTP addresses of the {@code load-url} option: {@code host:port;host:port}, each optionally prefixed with
+ * {@code http://} or {@code https://}. Several addresses give per-request failover: a request goes to the next address
+ * when one refuses connections (docs/protocol.md#redirects-failover-and-probes).
  *
  * <p>Rules (each violation is an {@link IllegalArgumentException} naming the option and the offending entry):
  * entries are separated by {@code ;} only (a comma is rejected, since it is the usual mistake);

@@ -1,6 +1,7 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
+import java.io.IOException;
 import io.lockstep.core.metrics.MetricNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,6 +10,10 @@ import org.slf4j.LoggerFactory;
  * The retries of one operation call: at most {@code maxRetries} after the first attempt, waiting
  * {@code retryBackoffInitialMs} before the first retry and doubling up to {@code retryBackoffMaxMs}. Each retry
  * is counted under {@code retries.<class>}. Confined to the calling thread.
+ *
+ * <p>{@link #run} is the one retry loop of the client's operations: send, let the operation decide on the reply (or
+ * the I/O error), and wait out the backoff before the next attempt. A request that never left the client
+ * ({@link NotSentException}) is retried as a {@link FailureClass#CONNECTION} failure by the loop itself.
  */
 final class RetryBudget {
     private static final Logger LOG = LoggerFactory.getLogger(RetryBudget.class);
@@ -62,5 +67,76 @@ final class RetryBudget {
                     serverStatus, e);
         }
         attempts++;
+    }
+
+    /** What one attempt of an operation decided. */
+    sealed interface Step<T> permits Done, Retry, Again {
+    }
+
+    /** The operation ended with {@code value}. */
+    record Done<T>(T value) implements Step<T> {
+    }
+
+    /** A retriable failure: wait the backoff and send again, or fail when the retries are used up. */
+    record Retry<T>(FailureClass failureClass, String failure, String serverStatus, Throwable cause)
+            implements Step<T> {
+    }
+
+    /** Send again at once, without using a retry: the operation waited itself (e.g. for a running-transaction slot). */
+    record Again<T>() implements Step<T> {
+    }
+
+    /** Sends one attempt's request. */
+    @FunctionalInterface
+    interface Call {
+        ServerReply send() throws IOException;
+    }
+
+    /** Decides on one attempt: {@code reply} when the request got one, else the {@code failure} that ended it. */
+    @FunctionalInterface
+    interface Decision<T> {
+        Step<T> decide(ServerReply reply, IOException failure) throws TransactionException;
+    }
+
+    /**
+     * The retry loop: sends with {@code call} and asks {@code decision} until it is {@link Done}, waiting the backoff
+     * before each {@link Retry}. A request that was not sent ({@link NotSentException}) is retried as
+     * {@link FailureClass#CONNECTION} without asking.
+     *
+     * @return the value of the {@link Done} step
+     * @throws TransactionException from {@code decision}, or when the retries are used up (see {@link #retryOrFail})
+     */
+    <T> T run(Call call, Decision<T> decision) throws TransactionException {
+        while (true) {
+            ServerReply reply = null;
+            IOException failure = null;
+            try {
+                reply = call.send();
+            } catch (NotSentException e) {
+                retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
+                continue;
+            } catch (IOException e) {
+                failure = e;
+            }
+            Step<T> step = decision.decide(reply, failure);
+            if (step instanceof Done<T> done) {
+                return done.value();
+            }
+            if (step instanceof Retry<T> retry) {
+                retryOrFail(retry.failureClass(), retry.failure(), retry.serverStatus(), retry.cause());
+            }
+        }
+    }
+
+    static <T> Step<T> done(T value) {
+        return new Done<>(value);
+    }
+
+    static <T> Step<T> retry(FailureClass failureClass, String failure, String serverStatus, Throwable cause) {
+        return new Retry<>(failureClass, failure, serverStatus, cause);
+    }
+
+    static <T> Step<T> again() {
+        return new Again<>();
     }
 }

@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A decoded StarRocks reply. JSON keys are matched case-insensitively (reference §6.1): the FE's
- * {@code TransactionResult} says {@code Status}/{@code Message}, the BE and classic load use the same
- * capitalised keys, REST results and {@code get_load_state} say {@code status}/{@code msg}/{@code message}
- * (reference §3). A reply whose body is not a JSON object is kept as such ({@link #isJson()} false) and
- * described by its first bytes.
+ * A decoded StarRocks reply. JSON keys are matched case-insensitively
+ * (docs/protocol.md#what-the-official-starrocks-connector-does): the FE's {@code TransactionResult} says
+ * {@code Status}/{@code Message}, the BE and classic load use the same capitalised keys, REST results and
+ * {@code get_load_state} say {@code status}/{@code msg}/{@code message} (docs/protocol.md#status-values). A reply whose
+ * body is not a JSON object is kept as such ({@link #isJson()} false) and described by its first bytes.
  */
 final class ServerReply {
     private static final int PREVIEW_CHARS = 200;

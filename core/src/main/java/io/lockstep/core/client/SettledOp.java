@@ -1,9 +1,9 @@
 package io.lockstep.core.client;
 
 /**
- * The operations whose unclear outcomes are settled by a label-state query, with their path and the states that
- * mean success (reference §6.2): prepare → PREPARED (or already COMMITTED/VISIBLE); commit → COMMITTED/VISIBLE;
- * rollback → ABORTED, or UNKNOWN (nothing left to roll back).
+ * The operations whose unclear outcomes are settled by a label-state query, with their path and the states that mean
+ * success (docs/protocol.md#what-the-official-starrocks-connector-does): prepare → PREPARED (or already
+ * COMMITTED/VISIBLE); commit → COMMITTED/VISIBLE; rollback → ABORTED, or UNKNOWN (nothing left to roll back).
  */
 enum SettledOp {
     PREPARE("/api/transaction/prepare"),

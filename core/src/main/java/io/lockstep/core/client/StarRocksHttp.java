@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Redirects (307/308) are followed for every method by this class, not by HttpClient: each hop re-sends the
  *       same method, all headers including {@code Authorization}, and the same body (a repeatable in-memory
  *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
- *       hops are followed (reference §1.3). User info in a {@code Location} (Doris' FE sends
+ * hops are followed (docs/protocol.md#redirects-failover-and-probes). User info in a {@code Location} (Doris' FE sends
  *       {@code user:password@}) is dropped, never logged.</li>
  *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; a node that answers
  *       first (the FE's 307) never gets the body, and a node silent for {@code waitForContinueTimeoutMs} gets no
@@ -238,8 +238,8 @@ final class StarRocksHttp implements AutoCloseable {
 
     /**
      * The redirect target without URL user info: Doris' FE puts the caller's {@code user:password@} into the 307
-     * {@code Location} (Doris reference §1.2), which HttpClient 5 refuses and which must never reach a log or a
-     * message; every hop re-sends the {@code Authorization} header instead.
+     * {@code Location} (docs/protocol.md#doris-endpoints-redirects-and-headers), which HttpClient 5 refuses and which
+     * must never reach a log or a message; every hop re-sends the {@code Authorization} header instead.
      */
     static URI withoutUserInfo(URI uri) {
         if (uri.getRawUserInfo() == null) {

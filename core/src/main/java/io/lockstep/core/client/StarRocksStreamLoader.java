@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -10,16 +9,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1, §3.3): one request begins,
- * loads and commits a transaction under the given label. Used by the single-table at-least-once mode.
+ * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, docs/protocol.md#starrocks-transaction-stream-load,
+ * #starrocks-classic-stream-load): one request begins, loads and commits a transaction under the given label. Used by
+ * the single-table at-least-once mode.
  *
  * <p>Success allow-list: {@code Success}, {@code Publish Timeout} (committed, visible later) and {@code OK};
- * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded
- * (label dedup, reference §4.3), whether it came from this call or from before a restart. Because the label
- * deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers
- * "Label Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a
- * backoff, and if it failed the label is free again. Data errors fail at once with an error-log excerpt.
- * Thread-safe.
+ * {@code Label Already Exists} with {@code ExistingJobStatus: FINISHED} is an earlier attempt that succeeded (label
+ * dedup, docs/protocol.md#labels-and-label-state), whether it came from this call or from before a restart. Because the
+ * label deduplicates, a load whose reply was lost IS re-sent: if the first attempt was applied the retry answers "Label
+ * Already Exists"/FINISHED, if it is still running the retry answers RUNNING and is retried after a backoff, and if it
+ * failed the label is free again. Data errors fail at once with an error-log excerpt. Thread-safe.
  */
 @ThreadSafe
 public final class StarRocksStreamLoader implements StreamLoader {
@@ -54,39 +53,33 @@ public final class StarRocksStreamLoader implements StreamLoader {
                 + TransactionHeaders.encode(table) + "/_stream_load";
         String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label " + label;
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("PUT", path, headers, body, true);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
+            if (reply == null) { // classic stream load is deduplicated by its label: sending again is safe
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.statusIn("Success", "Publish Timeout", "OK")) {
-                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
             }
             if (reply.statusIn("Label Already Exists")) {
                 String existing = String.valueOf(reply.text("ExistingJobStatus")).toUpperCase(Locale.ROOT);
                 if (existing.equals("FINISHED")) {
                     LOG.info("{}: an earlier load with this label already finished (label dedup)", what);
-                    return new LoadReply(body.length, budget.attempts());
+                    return RetryBudget.done(new LoadReply(body.length, budget.attempts()));
                 }
                 if (existing.equals("RUNNING")) {
-                    budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
-                    continue;
+                    return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
                 }
                 throw new TransactionException(what + " failed: the label is already used (ExistingJobStatus "
                         + existing + "): " + reply.describe(), reply.status());
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.errorLog(reply),
                     reply.status(), failureClass, null);
-        }
+        });
     }
 
     @Override

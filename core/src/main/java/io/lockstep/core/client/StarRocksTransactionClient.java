@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -13,12 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The StarRocks dialect of {@link TransactionClient}: transaction stream load over HTTP (reference §1–§4),
+ * The StarRocks dialect of {@link TransactionClient}: transaction stream load over HTTP (docs/protocol.md),
  * single-table and multi-table ({@code transaction_type: multi} on every operation; begin then carries no table).
  *
- * <p>Success is an allow-list per operation (reference §3, §6.2): begin {@code OK}; load {@code OK}; prepare
- * {@code OK}; commit {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted
- * label). Everything else is classified ({@link FailureClass}):
+ * <p>Success is an allow-list per operation (docs/protocol.md#status-values,
+ * #what-the-official-starrocks-connector-does): begin {@code OK}; load {@code OK}; prepare {@code OK}; commit
+ * {@code OK}; rollback {@code OK} (the FE answers {@code OK} "already aborted" for an aborted label). Everything else
+ * is classified ({@link FailureClass}):
  * <ul>
  *   <li>a begin refused by the running-transaction limit waits for a slot, bounded by time
  *       ({@link RunningTransactionSlotWait});</li>
@@ -62,9 +62,10 @@ public final class StarRocksTransactionClient implements TransactionClient {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached
-     * the server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING,
-     * BEGIN, PREPARE or empty) is taken as that attempt's success (reference §4.4); on a first attempt it fails.
+     * <p>{@code POST /api/transaction/begin}. If an earlier attempt of this call broke after it may have reached the
+     * server, a {@code LABEL_ALREADY_EXISTS} reply whose {@code ExistingJobStatus} is still open (RUNNING, BEGIN,
+     * PREPARE or empty) is taken as that attempt's success (docs/protocol.md#labels-and-label-state); on a first
+     * attempt it fails.
      */
     @Override
     public long begin(TransactionRef txn, int timeoutSeconds) throws TransactionException {
@@ -74,44 +75,37 @@ public final class StarRocksTransactionClient implements TransactionClient {
         }
         RetryBudget budget = endpoint.budget("begin of " + txn);
         RunningTransactionSlotWait slotWait = endpoint.slotWait("begin of " + txn);
-        boolean mayHaveBegun = false;
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("POST", "/api/transaction/begin", headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                mayHaveBegun = true;
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            }
-            if (reply.statusIn("OK")) {
-                slotWait.succeeded();
-                rememberTimeout(txn, timeoutSeconds);
-                return reply.number("TxnId", -1);
-            }
-            String existing = reply.text("ExistingJobStatus");
-            if (mayHaveBegun && reply.statusIn("LABEL_ALREADY_EXISTS")
-                    && OPEN_JOB_STATES.contains(existing == null ? "" : existing.toUpperCase(Locale.ROOT))) {
-                LOG.info("begin of {}: an earlier attempt broke mid-request; the label is open ({}), taking it as ours",
-                        txn, reply.describe());
-                rememberTimeout(txn, timeoutSeconds);
-                return reply.number("TxnId", -1);
-            }
-            FailureClass failureClass = FailureClass.classify(reply);
-            if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
-                slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
-                continue;
-            }
-            if (failureClass.retriable()) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
-            }
-            throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): " + reply.describe()
-                    + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
-        }
+        boolean[] mayHaveBegun = {false}; // an attempt broke after it may have reached the server
+        return budget.run(() -> endpoint.call("POST", "/api/transaction/begin", headers, null, false),
+                (reply, failure) -> {
+                    if (reply == null) {
+                        mayHaveBegun[0] = true;
+                        return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
+                    }
+                    if (reply.statusIn("OK")) {
+                        slotWait.succeeded();
+                        rememberTimeout(txn, timeoutSeconds);
+                        return RetryBudget.done(reply.number("TxnId", -1));
+                    }
+                    String existing = reply.text("ExistingJobStatus");
+                    if (mayHaveBegun[0] && reply.statusIn("LABEL_ALREADY_EXISTS")
+                            && OPEN_JOB_STATES.contains(existing == null ? "" : existing.toUpperCase(Locale.ROOT))) {
+                        LOG.info("begin of {}: an earlier attempt broke mid-request; the label is open ({}), taking it"
+                                + " as ours", txn, reply.describe());
+                        rememberTimeout(txn, timeoutSeconds);
+                        return RetryBudget.done(reply.number("TxnId", -1));
+                    }
+                    FailureClass failureClass = FailureClass.classify(reply);
+                    if (failureClass == FailureClass.RUNNING_TXN_LIMIT) {
+                        slotWait.waitOrFail(reply.describe(), reply.status()); // the server is busy: backpressure
+                        return RetryBudget.again();
+                    }
+                    if (failureClass.retriable()) {
+                        return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
+                    }
+                    throw new TransactionException("begin of " + txn + " failed (" + failureClass + "): "
+                            + reply.describe() + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
+                });
     }
 
     /**
@@ -143,20 +137,14 @@ public final class StarRocksTransactionClient implements TransactionClient {
         headers.putAll(TransactionHeaders.forTransaction(txn, table));
         String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("PUT", "/api/transaction/load", headers, body, true);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                throw new LoadOutcomeUnknownException(what + ": outcome unknown after an I/O error (" + e.getMessage()
-                        + "); not re-sent, since a retry could load the rows twice. Roll the transaction back and"
-                        + " load its data again under a new label", e);
+        return budget.run(() -> endpoint.call("PUT", "/api/transaction/load", headers, body, true), (reply, failure) -> {
+            if (reply == null) {
+                throw new LoadOutcomeUnknownException(what + ": outcome unknown after an I/O error ("
+                        + failure.getMessage() + "); not re-sent, since a retry could load the rows twice. Roll the"
+                        + " transaction back and load its data again under a new label", failure);
             }
             if (reply.statusIn("OK")) {
-                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
             }
             if (reply.httpStatus() == 502 || reply.httpStatus() == 504) {
                 throw new LoadOutcomeUnknownException(what + ": outcome unknown, a gateway lost the server's reply ("
@@ -165,20 +153,19 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status(), failureClass,
                     null);
-        }
+        });
     }
 
     /**
      * {@inheritDoc}
      *
      * <p>{@code POST /api/transaction/prepare}; single-table only (StarRocks rejects prepare for multi-table
-     * transactions, reference §4.7).
+     * transactions, docs/protocol.md#multi-table-transactions).
      */
     @Override
     public void prepare(TransactionRef txn) throws TransactionException {
@@ -206,26 +193,21 @@ public final class StarRocksTransactionClient implements TransactionClient {
     /**
      * {@inheritDoc}
      *
-     * <p>{@code GET /api/{db}/get_load_state?label=L} (reference §3.4), sent to any live FE. Connection failures,
-     * broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply (e.g. unknown
-     * database) or a reply without {@code state} fails at once.
+     * <p>{@code GET /api/{db}/get_load_state?label=L} (docs/protocol.md#labels-and-label-state), sent to any live FE.
+     * Connection failures, broken replies and HTTP 5xx are retried (the query changes nothing); a {@code FAILED} reply
+     * (e.g. unknown database) or a reply without {@code state} fails at once.
      */
     @Override
     public LabelState labelState(String database, String label) throws TransactionException {
         String path = "/api/" + TransactionHeaders.encode(database) + "/get_load_state?label="
                 + TransactionHeaders.encode(label);
         RetryBudget budget = endpoint.budget("label-state query for label " + label + " in database " + database);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("GET", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        return budget.run(() -> endpoint.call("GET", path, Map.of(), null, false), (reply, failure) -> {
+            if (reply == null) {
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.httpStatus() >= 500) {
-                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
             }
             String state = reply.text("state");
             if (reply.httpStatus() != 200 || state == null
@@ -235,8 +217,8 @@ public final class StarRocksTransactionClient implements TransactionClient {
                         + " failed (" + failureClass + "): " + reply.describe() + endpoint.accessHint(failureClass),
                         reply.status(), failureClass, null);
             }
-            return LabelState.parse(state);
-        }
+            return RetryBudget.done(LabelState.parse(state));
+        });
     }
 
     /**
@@ -251,29 +233,24 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 + "/_cancel?label=" + TransactionHeaders.encode(label);
         String what = "cancel of label " + label + " (table " + database + "." + table + ")";
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("POST", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        budget.run(() -> endpoint.call("POST", path, Map.of(), null, false), (reply, failure) -> {
+            if (reply == null) {
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.statusIn("OK")) {
-                return;
+                return RetryBudget.done(null);
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable()) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             LabelState state = labelState(database, label);
             if (state == LabelState.ABORTED) {
-                return;
+                return RetryBudget.done(null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "), label state " + state + ": "
                     + reply.describe() + endpoint.accessHint(failureClass), reply.status());
-        }
+        });
     }
 
     @Override
@@ -286,22 +263,12 @@ public final class StarRocksTransactionClient implements TransactionClient {
         String what = op.name().toLowerCase(Locale.ROOT) + " of " + txn;
         RetryBudget budget = endpoint.budget(what);
         Map<String, String> headers = TransactionHeaders.forTransaction(txn, null);
-        while (true) {
+        budget.run(() -> endpoint.call("POST", op.path(), headers, null, false), (reply, ioFailure) -> {
             String trouble;
             String serverStatus = null;
-            IOException ioFailure = null;
-            ServerReply reply = null;
-            try {
-                reply = endpoint.call("POST", op.path(), headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                ioFailure = e;
-            }
             if (reply != null) {
                 if (reply.statusIn("OK")) {
-                    return;
+                    return RetryBudget.done(null);
                 }
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
@@ -309,8 +276,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                             + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 }
                 if (failureClass.retriable()) {
-                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                    continue;
+                    return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
                 }
                 trouble = "reply " + reply.describe();
                 serverStatus = reply.status();
@@ -331,19 +297,18 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
             if (op.succeededIn(state)) {
                 LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
-                return;
+                return RetryBudget.done(null);
             }
             if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
-                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
-                        ioFailure);
-                continue;
+                return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state,
+                        serverStatus, ioFailure);
             }
             boolean dataError = reply != null && FailureClass.classify(reply) == FailureClass.DATA_ERROR;
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
                     + " is " + state + " after " + trouble + ". "
                     + (dataError ? dataErrorCause(op) : likelyCause(op, txn, state))
                     + (reply == null ? "" : endpoint.errorLog(reply)), serverStatus, ioFailure);
-        }
+        });
     }
 
     /** Label state, re-polled with backoff while PREPARE (a prepare still running), up to labelStateTimeoutMs. */

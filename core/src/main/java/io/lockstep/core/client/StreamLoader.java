@@ -3,10 +3,11 @@ package io.lockstep.core.client;
 import java.util.Map;
 
 /**
- * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1, §3.3): one request begins, loads
- * and commits one transaction under the given label. The single-table engine's CLASSIC load method sends each
- * table's flush through it. Implementations are thread-safe and re-send a request whose reply was lost under the
- * same label, so the server deduplicates it (reference §4.3).
+ * Classic stream load ({@code PUT /api/{db}/{table}/_stream_load}, docs/protocol.md#starrocks-transaction-stream-load,
+ * #starrocks-classic-stream-load): one request begins, loads and commits one transaction under the given label. The
+ * single-table engine's CLASSIC load method sends each table's flush through it. Implementations are thread-safe and
+ * re-send a request whose reply was lost under the same label, so the server deduplicates it
+ * (docs/protocol.md#labels-and-label-state).
  */
 public interface StreamLoader extends AutoCloseable {
 

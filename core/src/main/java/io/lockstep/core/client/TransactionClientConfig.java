@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * Settings of a {@link TransactionClient}. Immutable; build with {@link #builder()}.
  *
- * <p>Defaults (chosen to match the official connector where it has an equivalent, reference §6):
+ * <p>Defaults (chosen to match the official connector where it has an equivalent,
+ * docs/protocol.md#what-the-official-starrocks-connector-does):
  * <ul>
  *   <li>{@code connectTimeoutMs} = 30 000 ms: TCP connect per address; a refused or timed-out connect fails over
  *       to the next load URL.</li>

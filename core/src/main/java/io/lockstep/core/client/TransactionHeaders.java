@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** The protocol headers of transaction operations (reference §2.1) and URL encoding of path parts. */
+/**
+ * The protocol headers of transaction operations (docs/protocol.md#starrocks-transaction-stream-load) and URL encoding
+ * of path parts.
+ */
 final class TransactionHeaders {
     private TransactionHeaders() {
     }

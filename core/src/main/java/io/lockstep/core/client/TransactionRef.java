@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * Names one server-side transaction: the label within its database, and the mode it runs in.
  *
- * <p>A single-table transaction names its table; a multi-table transaction ({@code transaction_type: multi},
- * StarRocks 4.0+, reference §4.7) has no table: each load names its own.
+ * <p>A single-table transaction names its table; a multi-table transaction ({@code transaction_type: multi}, StarRocks
+ * 4.0+, docs/protocol.md#multi-table-transactions) has no table: each load names its own.
  *
  * @param database   target database (labels are scoped per database)
  * @param table      target table for single-table transactions; null for multi-table transactions

@@ -5,7 +5,7 @@
  * ({@link io.lockstep.core.client.DorisTransactionClient}: stream load 2PC by label;
  * {@link io.lockstep.core.client.DorisStreamLoader}: plain stream load), docs/doris.md.
  *
- * <p>Decisions worth knowing before changing anything here (protocol facts: the stream load reference, §1–§6):
+ * <p>Decisions worth knowing before changing anything here (protocol facts: docs/protocol.md):
  * <ul>
  *   <li>Success is an allow-list per operation. Anything unclear about prepare, commit or rollback (a non-OK
  *       reply, an I/O error, a response timeout, {@code TXN_NOT_EXISTS}, a publish timeout) is settled by a

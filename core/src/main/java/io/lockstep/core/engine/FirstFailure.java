@@ -6,9 +6,9 @@ import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 
 /**
- * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the
- * task thread sees it at its next call and a checkpoint can never succeed after a lost load (DESIGN.md §6).
- * Thread-safe: set once by compare-and-set.
+ * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the task
+ * thread sees it at its next call and a checkpoint can never succeed after a lost load
+ * (docs/architecture.md#failure-surfacing). Thread-safe: set once by compare-and-set.
  */
 @ThreadSafe
 final class FirstFailure {
@@ -41,6 +41,16 @@ final class FirstFailure {
         }
         Throwable first = get();
         return new LoadEngineException("the engine failed: " + first.getMessage(), first);
+    }
+
+    /**
+     * The error requests that can no longer complete are failed with: {@code why}, followed by the first failure's
+     * message (and with it as the cause) if one is recorded.
+     */
+    LoadEngineException failedBecause(String why) {
+        Throwable cause = first.get();
+        return cause == null ? new LoadEngineException(why)
+                : new LoadEngineException(why + ": " + cause.getMessage(), cause);
     }
 
     /** The first failure, or null. */

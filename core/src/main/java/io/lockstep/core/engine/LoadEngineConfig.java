@@ -26,7 +26,7 @@ public final class LoadEngineConfig {
     private final long bufferSizeBytes;
     private final int serverTimeoutSeconds;
     private final long maxBlockMs;
-    private final long savepointTimeoutMs;
+    private final long flushTimeoutMs;
     private final long closeTimeoutMs;
     private final int ioThreads;
     private final LoadMethod loadMethod;
@@ -45,7 +45,7 @@ public final class LoadEngineConfig {
         this.bufferSizeBytes = b.bufferSizeBytes;
         this.serverTimeoutSeconds = b.serverTimeoutSeconds;
         this.maxBlockMs = b.maxBlockMs;
-        this.savepointTimeoutMs = b.savepointTimeoutMs;
+        this.flushTimeoutMs = b.flushTimeoutMs;
         this.closeTimeoutMs = b.closeTimeoutMs;
         this.ioThreads = b.ioThreads;
         this.loadMethod = b.loadMethod;
@@ -110,17 +110,20 @@ public final class LoadEngineConfig {
         return 2 * bufferSizeBytes;
     }
 
-    /** Server-side transaction timeout sent on begin, seconds (reference §4.5). */
+    /** Server-side transaction timeout sent on begin, seconds (docs/protocol.md#timeouts-limits-and-concurrency). */
     public int serverTimeoutSeconds() {
         return serverTimeoutSeconds;
     }
 
-    /** {@code min(1000, max(100, commitIntervalMs / 10))} ms (DESIGN.md §3). */
+    /** {@code min(1000, max(100, commitIntervalMs / 10))} ms (docs/architecture.md#the-multi-table-commit-cycle). */
     public long miniIntervalMs() {
         return Math.min(1000, Math.max(100, commitIntervalMs / 10));
     }
 
-    /** The shared transaction is recycled after 80% of the server timeout (reference §6.3), ms. */
+    /**
+     * The shared transaction is recycled after 80% of the server timeout
+     * (docs/protocol.md#what-the-official-starrocks-connector-does), ms.
+     */
     public long recycleAfterMs() {
         return serverTimeoutSeconds * 800L;
     }
@@ -130,9 +133,9 @@ public final class LoadEngineConfig {
         return maxBlockMs;
     }
 
-    /** Longest wait of a blocking savepoint, flush or prepare, ms. */
-    public long savepointTimeoutMs() {
-        return savepointTimeoutMs;
+    /** Longest wait of a blocking flush, flush or prepare, ms. */
+    public long flushTimeoutMs() {
+        return flushTimeoutMs;
     }
 
     /** Longest wait for the manager thread at close (twice if it must be interrupted), ms. */
@@ -152,7 +155,7 @@ public final class LoadEngineConfig {
 
     /**
      * The stream load headers for loads into {@code database.table}: the defaults overlaid with the table's own.
-     * Identical for every load of one (label, table), as the server requires (reference §2.3).
+     * Identical for every load of one (label, table), as the server requires (docs/protocol.md#load-headers).
      */
     public Map<String, String> loadPropertiesFor(String database, String table) {
         Map<String, String> own = tableLoadProperties.get(database + "." + table);
@@ -175,7 +178,7 @@ public final class LoadEngineConfig {
         private long bufferSizeBytes = DEFAULT_BUFFER_SIZE_BYTES;
         private int serverTimeoutSeconds = 600;
         private long maxBlockMs = 300_000;
-        private long savepointTimeoutMs = 600_000;
+        private long flushTimeoutMs = 600_000;
         private long closeTimeoutMs = 30_000;
         private int ioThreads = 2;
         private LoadMethod loadMethod = LoadMethod.TRANSACTION;
@@ -250,9 +253,9 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** Longest time {@code savepoint()} waits for load and commit, default 600000 ms. */
-        public Builder savepointTimeoutMs(long value) {
-            this.savepointTimeoutMs = value;
+        /** Longest time {@code flush()} waits for load and commit, default 600000 ms. */
+        public Builder flushTimeoutMs(long value) {
+            this.flushTimeoutMs = value;
             return this;
         }
 
@@ -296,7 +299,8 @@ public final class LoadEngineConfig {
         /**
          * @throws IllegalArgumentException naming the setting at fault: bad label prefix, non-positive interval or
          *                                  size, a commit interval not below 80% of the server timeout (the shared
-         *                                  transaction would expire first, DESIGN.md §6), or load properties that
+         *                                  transaction would expire first,
+         *                                  docs/architecture.md#rules-from-field-reports), or load properties that
          *                                  are not JSON with {@code strip_outer_array=true} (chunk bodies are JSON
          *                                  arrays)
          */
@@ -310,7 +314,7 @@ public final class LoadEngineConfig {
             positive("bufferSizeBytes", bufferSizeBytes);
             positive("serverTimeoutSeconds", serverTimeoutSeconds);
             positive("maxBlockMs", maxBlockMs);
-            positive("savepointTimeoutMs", savepointTimeoutMs);
+            positive("flushTimeoutMs", flushTimeoutMs);
             positive("closeTimeoutMs", closeTimeoutMs);
             positive("ioThreads", ioThreads);
             if (subtaskIndex < 0) {

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The manager thread of one engine: calls {@code step} every {@code scanningFrequencyMs}, or sooner when
- * {@link #wake()}d (a load finished, a savepoint waits, the buffer passed its soft limit), until {@link #stop}.
+ * {@link #wake()}d (a load finished, a flush waits, the buffer passed its soft limit), until {@link #stop}.
  * Then it runs {@code onExit} (roll back, release buffers) on itself, so that manager-owned state is never touched
  * by two threads.
  *

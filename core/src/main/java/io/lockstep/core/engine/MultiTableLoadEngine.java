@@ -25,18 +25,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The multi-table load engine of one sink subtask (DESIGN.md §3): every table written in a commit cycle loads under
- * one shared StarRocks transaction ({@code transaction_type: multi}, reference §4.7), committed at once.
+ * The multi-table load engine of one sink subtask (docs/architecture.md#the-multi-table-commit-cycle): every table
+ * written in a commit cycle loads under one shared StarRocks transaction ({@code transaction_type: multi},
+ * docs/protocol.md#multi-table-transactions), committed at once.
  *
  * <p>Task thread (the Flink operator thread; the only caller of these): {@link #write}, {@link #txnEnd},
- * {@link #requestSavepoint}, {@link #savepoint}, {@link #checkFailure}. {@code write} and {@code txnEnd} never do
+ * {@link #requestFlush}, {@link #flush}, {@link #checkFailure}. {@code write} and {@code txnEnd} never do
  * HTTP; {@code write} blocks only at the hard buffer limit. Manager thread: {@link #runOnce}, called by the thread
  * that {@link #start(LoadEngineConfig, TransactionClient, LoadMetrics)} starts, or directly by tests (the
  * {@linkplain #MultiTableLoadEngine(LoadEngineConfig, TransactionClient, LoadMetrics, Ticker, Executor) constructor}
  * starts no thread). Loads run on the I/O executor; their replies are handled by {@code runOnce}.
  *
  * <p>Any asynchronous failure (load, begin, commit, recycle check) is kept (the first one wins) and rethrown by the
- * next task-thread call and by the next savepoint, so a checkpoint never succeeds after a lost load. Limits kept from
+ * next task-thread call and by the next flush, so a checkpoint never succeeds after a lost load. Limits kept from
  * the design: one database per engine; atomicity per subtask and per source partition. At-least-once, unless
  * {@link LoadEngineConfig#progress()} is set: then each commit also loads the committed source positions
  * ({@link #txnEnd(int, SourcePartition, long)}) into the progress table, and the caller settles earlier runs and
@@ -211,28 +212,28 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * @return completes when all of it is committed; fails with the engine's failure
      * @throws LoadEngineException naming the partitions in the middle of a source transaction, or if the engine failed
      */
-    public CompletableFuture<Void> requestSavepoint() {
-        checkUsable("savepoint");
-        long sequence = regions.freezeForSavepoint(ticker.nowMs());
-        return cycle.submitSavepoint(sequence);
+    public CompletableFuture<Void> requestFlush() {
+        checkUsable("flush");
+        long sequence = regions.freezeForFlush(ticker.nowMs());
+        return cycle.submitFlush(sequence);
     }
 
     /**
-     * Task thread: {@link #requestSavepoint()} and wait up to {@code savepointTimeoutMs} for the commit.
+     * Task thread: {@link #requestFlush()} and wait up to {@code flushTimeoutMs} for the commit.
      *
      * @throws LoadEngineException if refused, failed or timed out (the message names the shared label and its state)
      */
-    public void savepoint() throws InterruptedException {
-        CompletableFuture<Void> done = requestSavepoint();
+    public void flush() throws InterruptedException {
+        CompletableFuture<Void> done = requestFlush();
         try {
-            done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
+            done.get(config.flushTimeoutMs(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            // the cycle's own failures already say "savepoint failed: ..."; do not say it twice
+            // the cycle's own failures already say "flush failed: ..."; do not say it twice
             throw cause instanceof LoadEngineException ? new LoadEngineException(cause.getMessage(), cause)
-                    : new LoadEngineException("savepoint failed: " + cause.getMessage(), cause);
+                    : new LoadEngineException("flush failed: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
-            throw new LoadEngineException("savepoint did not commit within " + config.savepointTimeoutMs()
+            throw new LoadEngineException("flush did not commit within " + config.flushTimeoutMs()
                     + " ms; shared transaction " + cycle.transaction() + " is " + cycle.state());
         }
         checkFailure();

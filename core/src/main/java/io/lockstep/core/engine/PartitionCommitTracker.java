@@ -7,12 +7,13 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Bookkeeping of source partitions within a commit cycle (DESIGN.md §3): {@link #onWrite} marks a partition
- * ACTIVE, {@link #onTxnEnd} marks it TXN_END_SEEN (sticky within the cycle), {@link #partitionsWithoutTxnEnd()}
- * lists partitions that wrote without any transaction end, and {@link #reset()} ends the cycle.
+ * Bookkeeping of source partitions within a commit cycle (docs/architecture.md#the-multi-table-commit-cycle):
+ * {@link #onWrite} marks a partition ACTIVE, {@link #onTxnEnd} marks it TXN_END_SEEN (sticky within the cycle),
+ * {@link #partitionsWithoutTxnEnd()} lists partitions that wrote without any transaction end, and {@link #reset()} ends
+ * the cycle.
  *
  * <p>It also remembers, per partition, whether a source transaction is open now (rows written since the last
- * transaction end), since when, and how many row bytes it holds. These feed the savepoint and recycle fail-fast
+ * transaction end), since when, and how many row bytes it holds. These feed the flush and recycle fail-fast
  * checks and the "source transaction larger than the hard limit" check. {@link #reset()} keeps open source
  * transactions: their rows are still buffered and belong to a later cycle.
  *

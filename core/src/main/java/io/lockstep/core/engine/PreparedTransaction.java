@@ -5,8 +5,8 @@ import io.lockstep.core.client.TransactionRef;
 import java.util.Objects;
 
 /**
- * A single-table transaction prepared at a checkpoint (exactly-once): what the Flink layer keeps in its state and
- * later commits or aborts by label (reference §6.3, 2PC with Flink).
+ * A single-table transaction prepared at a checkpoint (exactly-once): what the Flink layer keeps in its state and later
+ * commits or aborts by label (docs/protocol.md#what-the-official-starrocks-connector-does, 2PC with Flink).
  *
  * @param database target database
  * @param table    target table

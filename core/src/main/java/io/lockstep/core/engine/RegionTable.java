@@ -22,7 +22,7 @@ import javax.annotation.concurrent.ThreadSafe;
 /**
  * Every region of one engine, the partition commit tracker and the freeze sequence, under one lock.
  *
- * <p>Threads: the task thread appends and switches ({@link #write}, {@link #txnEnd}, {@link #freezeForSavepoint});
+ * <p>Threads: the task thread appends and switches ({@link #write}, {@link #txnEnd}, {@link #freezeForFlush});
  * the manager thread freezes idle clean regions and takes frozen chunks for loads. Both go through {@code lock}; a
  * critical section only moves rows and chunk references, never does I/O or waits, so neither thread holds the other
  * up for long. A chunk leaves the table when the manager takes it; from then on the manager owns it.
@@ -179,8 +179,8 @@ final class RegionTable {
 
     /**
      * Freezes every region of one partition that has data, in one critical section: a source transaction that wrote
-     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none
-     * (DESIGN.md §6: all tables of a partition freeze at the same transaction end).
+     * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none (all
+     * tables of a partition freeze at the same transaction end: docs/architecture.md#rules-from-field-reports).
      */
     @GuardedBy("lock")
     private int switchPartitionLocked(int partition, List<Region> partitionRegions, long nowMs) {
@@ -202,18 +202,18 @@ final class RegionTable {
     }
 
     /**
-     * Task thread, at a savepoint: fails if any partition is in the middle of a source transaction, else freezes the
+     * Task thread, at a flush: fails if any partition is in the middle of a source transaction, else freezes the
      * active chunk of every region with data.
      *
-     * @return the freeze sequence a commit must cover for the savepoint to be durable
+     * @return the freeze sequence a commit must cover for the flush to be durable
      * @throws LoadEngineException naming the partitions mid-transaction; nothing is frozen then
      */
-    long freezeForSavepoint(long nowMs) {
+    long freezeForFlush(long nowMs) {
         lock.lock();
         try {
             SortedSet<Integer> mid = tracker.partitionsMidTransactionSince(Long.MAX_VALUE);
             if (!mid.isEmpty()) {
-                throw new LoadEngineException("savepoint refused: source partitions " + mid + " are in the middle "
+                throw new LoadEngineException("flush refused: source partitions " + mid + " are in the middle "
                         + "of a source transaction (rows written without a following transactionEnd=true); a "
                         + "checkpoint must fall between source transactions (emit all rows of a source "
                         + "transaction in one call, the last one with transactionEnd=true)");

@@ -1,9 +1,7 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.Chunk;
-import io.lockstep.core.buffer.ChunkState;
 import io.lockstep.core.buffer.MemoryBudget;
-import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -18,14 +16,10 @@ import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.SortedSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -33,35 +27,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The manager thread's half of the multi-table engine (DESIGN.md §3): the shared transaction and its commit cycle.
+ * The manager thread's half of the multi-table engine (docs/architecture.md#the-multi-table-commit-cycle): the shared
+ * transaction and its commit cycle.
  * One {@link #runOnce} step: take load replies, freeze idle clean regions, open the shared transaction once a frozen
  * chunk waits to be loaded (before its first load, never earlier: a subtask without data holds none of the server's
  * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
  * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
  *
- * <p>Threads: everything here runs on the manager thread, except {@link #submitSavepoint} (task thread) and the
- * bodies of load tasks (I/O threads), which only add to the concurrent queues {@code savepointRequests} and
- * {@code completions}. Replies are handled on the manager thread, so the commit cycle never changes elsewhere.
- * The manager-only fields need no lock.
+ * <p>Threads: everything here runs on the manager thread, except {@link #submitFlush} (task thread), which only
+ * adds to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads). Replies are handled on
+ * the manager thread, so the commit cycle never changes elsewhere. The manager-only fields need no lock.
  */
-final class SharedTransactionCycle {
+final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTransactionCycle.class);
     /** Rounds of the client's rollback (each with its own retries) before an open shared transaction is given up. */
     static final int ROLLBACK_ROUNDS = 3;
 
-    /** A savepoint waits until every chunk up to {@code freezeSequence} is committed. */
-    record SavepointRequest(long freezeSequence, CompletableFuture<Void> done) {
+    /** A flush waits until every chunk up to {@code freezeSequence} is committed. */
+    record FlushRequest(long freezeSequence, CompletableFuture<Void> done) implements PendingRequests.Request {
     }
 
-    private final LoadEngineConfig config;
-    private final TransactionClient client;
-    private final LoadMetrics metrics;
-    private final RegionTable regions;
-    private final MemoryBudget budget;
     private final LabelGenerator labels;
-    private final FirstFailure failure;
-    private final Executor ioExecutor;
-    private final Runnable wakeManager;
     private final Supplier<String> database;
     private final Ticker ticker;
     /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
@@ -73,14 +59,10 @@ final class SharedTransactionCycle {
      */
     private final long maxLoadRowBytes;
 
-    /** Written by the manager thread only (through {@link #moveTo}); volatile so any thread may read it. */
-    private volatile SharedTransactionState state = SharedTransactionState.NONE;
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
-    /** I/O threads add, the manager thread polls. */
-    private final Queue<LoadCompletion> completions = new ConcurrentLinkedQueue<>();
-    /** The task thread adds, the manager thread polls. */
-    private final Queue<SavepointRequest> savepointRequests = new ConcurrentLinkedQueue<>();
+    /** The task thread submits, the manager thread completes. */
+    private final PendingRequests<FlushRequest> flushes = new PendingRequests<>();
 
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
@@ -93,21 +75,13 @@ final class SharedTransactionCycle {
     private boolean dataLoaded;
     private long cutSequence;
     private long committedSequence;
-    private final Map<String, List<Chunk>> inFlight = new HashMap<>();
-    private final List<SavepointRequest> pendingSavepoints = new ArrayList<>();
 
     SharedTransactionCycle(LoadEngineConfig config, TransactionClient client, LoadMetrics metrics, RegionTable regions,
                            MemoryBudget budget, FirstFailure failure, Executor ioExecutor, Runnable wakeManager,
                            Supplier<String> database, Ticker ticker) {
-        this.config = config;
-        this.client = client;
-        this.metrics = metrics;
-        this.regions = regions;
-        this.budget = budget;
+        super(LOG, "load engine failed", config, client, metrics, regions, budget, failure, ioExecutor, wakeManager,
+                SharedTransactionState.NONE, SharedTransactionState.FAILED, SharedTransactionState.CLOSED);
         this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
-        this.failure = failure;
-        this.ioExecutor = ioExecutor;
-        this.wakeManager = wakeManager;
         this.database = database;
         this.ticker = ticker;
         this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
@@ -115,15 +89,14 @@ final class SharedTransactionCycle {
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
     void runOnce(long nowMs) {
-        SharedTransactionState s = state;
+        SharedTransactionState s = state();
         if (s == SharedTransactionState.FAILED || s == SharedTransactionState.CLOSED) {
-            failSavepoints(s == SharedTransactionState.CLOSED ? "the engine is closed" : "the engine failed");
+            failRequests(s == SharedTransactionState.CLOSED ? "the engine is closed" : "the engine failed");
             return;
         }
         try {
-            drainCompletions();
-            for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
-                pendingSavepoints.add(r);
+            if (!handOff.drain().isEmpty()) {
+                dataLoaded = true;
             }
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             ensureTransaction(nowMs);
@@ -132,27 +105,27 @@ final class SharedTransactionCycle {
             if (maybeFinishCommit(nowMs)) {
                 flushFrozen(); // chunks that waited for the next label go out under it now
             }
-            completeSavepoints();
+            completeFlushes();
         } catch (TransactionException | RuntimeException e) {
             fail(e);
         }
     }
 
     /** Task thread: asks for every chunk up to {@code freezeSequence} to be committed. */
-    CompletableFuture<Void> submitSavepoint(long freezeSequence) {
-        SavepointRequest request = new SavepointRequest(freezeSequence, new CompletableFuture<>());
-        savepointRequests.add(request);
+    CompletableFuture<Void> submitFlush(long freezeSequence) {
+        FlushRequest request = new FlushRequest(freezeSequence, new CompletableFuture<>());
+        flushes.submit(request);
         wakeManager.run();
         return request.done();
     }
 
     /**
-     * Begins the shared transaction once a frozen chunk waits to be loaded (DESIGN.md §3, step 1): before that chunk's
+     * Begins the shared transaction once a frozen chunk waits to be loaded (docs/architecture.md#the-multi-table-commit-cycle, step 1): before that chunk's
      * load, so no load goes out under a stray label, and never while there is nothing to load. Recycles an open one
      * at 80% of the server timeout.
      */
     private void ensureTransaction(long nowMs) throws TransactionException {
-        if (state == SharedTransactionState.NONE) {
+        if (state() == SharedTransactionState.NONE) {
             if (!regions.hasFrozen(Long.MAX_VALUE)) {
                 return; // nothing to load: hold no running-transaction slot of the server
             }
@@ -170,7 +143,7 @@ final class SharedTransactionCycle {
             dataLoaded = false;
             moveTo(SharedTransactionState.OPEN);
             LOG.debug("opened shared transaction {}", next);
-        } else if (state == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
+        } else if (state() == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
             recycle(nowMs);
         }
     }
@@ -198,19 +171,19 @@ final class SharedTransactionCycle {
     }
 
     private boolean hasData() {
-        return dataLoaded || !inFlight.isEmpty() || regions.hasFrozen(Long.MAX_VALUE);
+        return dataLoaded || !handOff.idle() || regions.hasFrozen(Long.MAX_VALUE);
     }
 
     private void maybeStartCommit(long nowMs) {
-        if (state != SharedTransactionState.OPEN) {
+        if (state() != SharedTransactionState.OPEN) {
             return;
         }
-        boolean savepointWaiting = false;
-        for (SavepointRequest r : pendingSavepoints) {
-            savepointWaiting |= r.freezeSequence() > committedSequence;
+        boolean flushWaiting = false;
+        for (FlushRequest r : flushes.pending()) {
+            flushWaiting |= r.freezeSequence() > committedSequence;
         }
         boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
-        if ((timerDue || savepointWaiting) && hasData()) {
+        if ((timerDue || flushWaiting) && hasData()) {
             startCommit();
         }
     }
@@ -223,78 +196,29 @@ final class SharedTransactionCycle {
     /** Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. */
     private void flushFrozen() {
         long maxSequence;
-        if (state == SharedTransactionState.OPEN) {
+        if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-        } else if (state == SharedTransactionState.DRAINING) {
+        } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
         } else {
             return;
         }
         for (String table : regions.tablesWithFrozen(maxSequence)) {
-            if (inFlight.containsKey(table)) {
+            if (handOff.busy(table)) {
                 continue;
             }
             List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
             if (!chunks.isEmpty()) {
-                startLoad(table, chunks);
+                TransactionRef target = txn;
+                Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
+                handOff.start(table, table, target, chunks, body -> client.load(target, table, body, properties));
             }
-        }
-    }
-
-    private void startLoad(String table, List<Chunk> chunks) {
-        TransactionRef target = txn;
-        int bodyBytes = Chunk.bodyLength(chunks);
-        Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
-        inFlight.put(table, chunks);
-        ioExecutor.execute(() -> {
-            LoadCompletion done;
-            try {
-                // built on the I/O thread: the copy of up to maxLoadRowBytes must not hold up the manager's scan;
-                // the chunks are LOADING, so nothing changes them until this load's completion is handled
-                byte[] body = Chunk.writeBody(chunks);
-                LoadReply reply = client.load(target, table, body, properties);
-                done = new LoadCompletion(table, table, target, chunks, bodyBytes, reply, null);
-            } catch (Throwable t) {
-                done = new LoadCompletion(table, table, target, chunks, bodyBytes, null, t);
-            }
-            completions.add(done);
-            wakeManager.run();
-        });
-    }
-
-    private void drainCompletions() {
-        for (LoadCompletion done; (done = completions.poll()) != null; ) {
-            inFlight.remove(done.key());
-            long rowBytes = 0;
-            int rows = 0;
-            ChunkState outcome = done.failure() == null ? ChunkState.LOADED : ChunkState.DISCARDED;
-            for (Chunk chunk : done.chunks()) {
-                rowBytes += chunk.rowBytes();
-                rows += chunk.rowCount();
-                chunk.moveTo(outcome);
-            }
-            String where = done.txn().database() + "." + done.table();
-            if (done.failure() != null) {
-                LoadEngineException e = new LoadEngineException("load of " + rows + " rows (" + done.bodyBytes()
-                        + " bytes) into " + where + " under " + done.txn() + " failed: "
-                        + done.failure().getMessage(), done.failure());
-                // record and close first: a writer waiting for these bytes must wake to the failure, not to room
-                failure.record(e);
-                budget.close(e);
-                budget.release(rowBytes);
-                throw e;
-            }
-            budget.release(rowBytes);
-            dataLoaded = true;
-            metrics.tableCounter(MetricNames.LOADS, done.txn().database(), done.table()).inc();
-            metrics.tableCounter(MetricNames.LOADED_BYTES, done.txn().database(), done.table()).inc(done.bodyBytes());
-            metrics.tableCounter(MetricNames.LOADED_ROWS, done.txn().database(), done.table()).inc(rows);
         }
     }
 
     /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
     private boolean maybeFinishCommit(long nowMs) throws TransactionException {
-        if (state != SharedTransactionState.DRAINING || !inFlight.isEmpty() || regions.hasFrozen(cutSequence)) {
+        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
             return false;
         }
         Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
@@ -330,7 +254,7 @@ final class SharedTransactionCycle {
         dataLoaded = false;
         regions.resetTracker();
         moveTo(SharedTransactionState.NONE);
-        completeSavepoints();
+        completeFlushes();
         ensureTransaction(nowMs); // chunks past the cut wait: the next label opens before their load
         return true;
     }
@@ -356,63 +280,19 @@ final class SharedTransactionCycle {
         metrics.tableCounter(MetricNames.LOADED_ROWS, txn.database(), table).inc(rows.size());
     }
 
-    private void completeSavepoints() {
-        for (Iterator<SavepointRequest> it = pendingSavepoints.iterator(); it.hasNext(); ) {
-            SavepointRequest r = it.next();
-            if (r.freezeSequence() <= committedSequence) {
-                r.done().complete(null);
-                it.remove();
-            }
-        }
-    }
-
-    private void moveTo(SharedTransactionState next) {
-        state = state.checkMove(next);
-    }
-
-    /**
-     * Manager thread: records {@code cause} (the first failure wins), moves to FAILED, wakes a writer blocked on
-     * memory, fails waiting savepoints and rolls back a shared transaction that may be open (never one whose commit
-     * was sent: the client has settled that one).
-     */
-    void fail(Throwable cause) {
-        LoadEngineException error = failure.recordAndLog(cause, LOG, "load engine failed");
-        if (state != SharedTransactionState.FAILED && state != SharedTransactionState.CLOSED) {
-            moveTo(SharedTransactionState.FAILED);
-        }
-        budget.close(error);
-        failSavepoints("the engine failed");
-        rollbackQuietly("after a failure");
-    }
-
-    /** Manager thread (or the closing thread once the manager thread ended): rolls back, discards, releases. */
-    void shutdown() {
-        if (state != SharedTransactionState.FAILED) {
-            rollbackQuietly("at close");
-        }
-        if (state != SharedTransactionState.CLOSED) {
-            moveTo(SharedTransactionState.CLOSED);
-        }
-        long bytes = regions.discardAll();
-        for (List<Chunk> chunks : inFlight.values()) {
-            for (Chunk chunk : chunks) {
-                bytes += chunk.rowBytes();
-                chunk.moveTo(ChunkState.DISCARDED);
-            }
-        }
-        inFlight.clear();
-        completions.clear();
-        budget.release(bytes);
-        failSavepoints("the engine is closed");
+    private void completeFlushes() {
+        flushes.completeWhere(r -> r.freezeSequence() <= committedSequence, r -> r.done().complete(null));
     }
 
     /**
      * Rolls back a shared transaction that may be open: up to {@value #ROLLBACK_ROUNDS} rounds of the client's rollback
      * (each with its own retries and backoff), so a FE that is briefly unreachable does not leave the transaction
      * holding a running-transaction slot until the server timeout; bounded further by the engine's close timeout
-     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN.
+     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN. Never one
+     * whose commit was sent: the client has settled that one.
      */
-    private void rollbackQuietly(String when) {
+    @Override
+    void rollBackOpen(String when) {
         TransactionRef open = txn;
         if (!txnMayBeOpen || open == null) {
             return;
@@ -436,20 +316,9 @@ final class SharedTransactionCycle {
         }
     }
 
-    private void failSavepoints(String why) {
-        for (SavepointRequest r; (r = savepointRequests.poll()) != null; ) {
-            pendingSavepoints.add(r);
-        }
-        Throwable cause = failure.get();
-        for (SavepointRequest r : pendingSavepoints) {
-            r.done().completeExceptionally(cause == null ? new LoadEngineException("savepoint failed: " + why)
-                    : new LoadEngineException("savepoint failed: " + why + ": " + cause.getMessage(), cause));
-        }
-        pendingSavepoints.clear();
-    }
-
-    SharedTransactionState state() {
-        return state;
+    @Override
+    void failRequests(String why) {
+        flushes.failAll(failure.failedBecause("flush failed: " + why));
     }
 
     /** The current shared transaction (the last one begun), or null before the first begin. */
@@ -459,6 +328,6 @@ final class SharedTransactionCycle {
 
     /** Manager thread: tables with a load in flight now. */
     java.util.Set<String> tablesInFlight() {
-        return java.util.Set.copyOf(inFlight.keySet());
+        return handOff.keys();
     }
 }

@@ -25,21 +25,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single-table load engine of one sink subtask: one transaction stream load per table and flush (reference
- * §6.3). At-least-once: a flush (every {@code commitIntervalMs}, or {@link #flush()} at a checkpoint) prepares and
- * commits each table's transaction. Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and
- * prepares, returning the prepared labels for Flink state; {@link #requestCommit} and {@link #requestAbort} settle
- * them by label later.
+ * The single-table load engine of one sink subtask: one transaction stream load per table and flush
+ * (docs/exactly-once.md; docs/protocol.md#what-the-official-starrocks-connector-does). At-least-once: a flush (every
+ * {@code commitIntervalMs}, or {@link #flush()} at a checkpoint) prepares and commits each table's transaction.
+ * Exactly-once: {@link #prepare(long)} at the checkpoint barrier flushes and prepares, returning the prepared labels
+ * for Flink state; {@link #requestCommit} and {@link #requestAbort} settle them by label later.
  *
  * <p>Task thread: {@link #write}, {@link #flush}, {@link #prepare}, {@link #checkFailure}. Any thread:
  * {@link #requestCommit}, {@link #requestAbort} (they queue to the manager thread, which does all HTTP work except
  * the loads on the I/O executor). Asynchronous failures are kept (first wins) and rethrown on the next task-thread
  * call and by the next flush or prepare. Unlike the multi-table engine, tables may span databases.
  *
- * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends
- * one classic stream load per table carrying all its buffered rows, under a fresh label
+ * <p>With {@link LoadEngineConfig#loadMethod()} {@link LoadMethod#CLASSIC} (at-least-once only), each flush sends one
+ * classic stream load per table carrying all its buffered rows, under a fresh label
  * ({@link io.lockstep.core.label.LabelGenerator#classicLabel}); a retry after a lost reply reuses the label, so the
- * server deduplicates it (reference §4.3).
+ * server deduplicates it (docs/protocol.md#labels-and-label-state).
  *
  * <p>With {@link LoadMethod#TWO_PHASE_STREAM_LOAD} (Apache Doris, exactly-once only), every flush of a table (under
  * memory pressure, or at the barrier) is one load that is its own pre-committed transaction;
@@ -228,10 +228,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                     + "prepares at a checkpoint: call prepare(checkpointId)");
         }
         checkUsable("flush");
-        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), -1);
+        return cycle.submitFlush(regions.freezeForFlush(ticker.nowMs()), -1);
     }
 
-    /** Task thread: {@link #requestFlush()} and wait up to {@code savepointTimeoutMs}. */
+    /** Task thread: {@link #requestFlush()} and wait up to {@code flushTimeoutMs}. */
     public void flush() throws InterruptedException {
         await(requestFlush(), "flush");
     }
@@ -254,10 +254,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                     + lastPreparedCheckpointId + "); exactly-once labels would repeat");
         }
         lastPreparedCheckpointId = checkpointId;
-        return cycle.submitFlush(regions.freezeForSavepoint(ticker.nowMs()), checkpointId);
+        return cycle.submitFlush(regions.freezeForFlush(ticker.nowMs()), checkpointId);
     }
 
-    /** Task thread: {@link #requestPrepare(long)} and wait up to {@code savepointTimeoutMs}. */
+    /** Task thread: {@link #requestPrepare(long)} and wait up to {@code flushTimeoutMs}. */
     public List<PreparedTransaction> prepare(long checkpointId) throws InterruptedException {
         return await(requestPrepare(checkpointId), "prepare for checkpoint " + checkpointId);
     }
@@ -325,11 +325,11 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     private <T> T await(CompletableFuture<T> done, String what) throws InterruptedException {
         T result;
         try {
-            result = done.get(config.savepointTimeoutMs(), TimeUnit.MILLISECONDS);
+            result = done.get(config.flushTimeoutMs(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new LoadEngineException(what + " failed: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new LoadEngineException(what + " did not finish within " + config.savepointTimeoutMs()
+            throw new LoadEngineException(what + " did not finish within " + config.flushTimeoutMs()
                     + " ms; the flush cycle is " + cycle.state());
         }
         checkFailure();

@@ -14,7 +14,7 @@ import java.util.Set;
  *   any       -&gt; CLOSED     close()
  * </pre>
  */
-public enum TableFlushState {
+public enum TableFlushState implements ManagerCycle.State<TableFlushState> {
     ACCEPTING, FLUSHING, FAILED, CLOSED;
 
     private static final Map<TableFlushState, Set<TableFlushState>> LEGAL = Map.of(
@@ -24,6 +24,7 @@ public enum TableFlushState {
             CLOSED, EnumSet.noneOf(TableFlushState.class));
 
     /** True if this state may move to {@code next}. */
+    @Override
     public boolean canMoveTo(TableFlushState next) {
         return LEGAL.get(this).contains(next);
     }
@@ -32,6 +33,7 @@ public enum TableFlushState {
      * @return {@code next}
      * @throws IllegalStateException naming both states if the move is illegal
      */
+    @Override
     public TableFlushState checkMove(TableFlushState next) {
         if (!canMoveTo(next)) {
             throw new IllegalStateException("table flush cycle: illegal move " + this + " -> " + next);

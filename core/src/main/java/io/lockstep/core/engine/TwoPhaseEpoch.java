@@ -14,7 +14,7 @@ import java.util.Map;
  * ({@code {prefix}-{table}-{subtask}-{runId}-{checkpoint}_{flush}}) and keeps the loaded ones until the barrier
  * hands the epoch out, or a close or failure aborts them.
  *
- * <p>Not thread-safe: confined to the manager thread, like the rest of {@link TableTransactionCycle}.
+ * <p>Not thread-safe: confined to the manager thread, like the rest of {@link TwoPhaseTableLoads}.
  */
 final class TwoPhaseEpoch {
     /** Loaded (pre-committed) transactions of the epoch, in load order. */

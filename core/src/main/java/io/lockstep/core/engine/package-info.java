@@ -13,7 +13,7 @@
  * engine.write(row.getSourcePartition(), row.getDatabase(), row.getTable(), jsonBytes);
  * if (row.isTransactionEnd()) engine.txnEnd(row.getSourcePartition());
  * // task thread, at a checkpoint (snapshotState): everything so far is committed, or this throws
- * engine.savepoint();
+ * engine.flush();
  * // close(): rolls back the open shared transaction, never hangs
  * engine.close();
  * }</pre>
@@ -29,18 +29,17 @@
  * LoadEngineConfig config = LoadEngineConfig.builder().labelPrefix("shop").subtaskIndex(subtask)
  *         .loadMethod(LoadMethod.CLASSIC).commitIntervalMs(1000).build();
  * SingleTableLoadEngine engine = SingleTableLoadEngine.startClassic(config, new StarRocksStreamLoader(c, m), m);
- * engine.write(db, table, jsonBytes);   // task thread
- * engine.flush();                       // at a checkpoint
- * }</pre>
- * With {@link io.lockstep.core.engine.LoadMethod#CLASSIC} nothing is sent until a flush (the commit interval, a
+ * engine.write(db, table, jsonBytes); // task thread engine.flush(); // at a checkpoint }</pre> With
+ * {@link io.lockstep.core.engine.LoadMethod#CLASSIC} nothing is sent until a flush (the commit interval, a
  * {@code flush()}, or memory past the soft limit). Each flush then sends, per table, ONE classic stream load
- * ({@code PUT /api/{db}/{table}/_stream_load}, reference §1.1) whose body is all of that table's buffered rows as a
- * JSON array, under a fresh label {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}; the load commits by itself.
- * A retry of that request (for instance after a lost reply) reuses the label, so the server answers
- * "Label Already Exists"/FINISHED instead of applying the rows twice (reference §4.3). A failed load is stored and
- * rethrown by the next write or flush, like the transaction modes. The loads run on the I/O pool and report to the
- * manager thread, which releases their bytes, so the buffered-bytes counter returns to 0. Exactly-once needs a
- * transaction that can stay prepared until the checkpoint completes, so CLASSIC with
+ * ({@code PUT /api/{db}/{table}/_stream_load}, docs/protocol.md#starrocks-transaction-stream-load) whose body is all of
+ * that table's buffered rows as a JSON array, under a fresh label
+ * {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}; the load commits by itself. A retry of that request (for
+ * instance after a lost reply) reuses the label, so the server answers "Label Already Exists"/FINISHED instead of
+ * applying the rows twice (docs/protocol.md#labels-and-label-state). A failed load is stored and rethrown by the next
+ * write or flush, like the transaction modes. The loads run on the I/O pool and report to the manager thread, which
+ * releases their bytes, so the buffered-bytes counter returns to 0. Exactly-once needs a transaction that can stay
+ * prepared until the checkpoint completes, so CLASSIC with
  * {@link io.lockstep.core.engine.DeliverySemantic#EXACTLY_ONCE} is refused at construction with an
  * {@link java.lang.IllegalArgumentException} ("loadMethod CLASSIC cannot be EXACTLY_ONCE").
  *

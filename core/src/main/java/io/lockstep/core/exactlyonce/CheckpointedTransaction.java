@@ -6,8 +6,8 @@ import io.lockstep.core.engine.PreparedTransaction;
 import java.util.Objects;
 
 /**
- * A transaction prepared at a checkpoint and kept in the sink's checkpoint state until it is committed
- * (exactly-once, 2PC with Flink; seed {@code starrocks-stream-load-transaction-2pc}, §3.2).
+ * A transaction prepared at a checkpoint and kept in the sink's checkpoint state until it is committed (exactly-once,
+ * 2PC with Flink: docs/exactly-once.md).
  *
  * @param database     target database
  * @param table        target table

@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * The labels one earlier run of one sink subtask may have opened after a checkpoint: for every table in
- * {@link #tables()}, {@code {labelPrefix}-{table}-{subtaskIndex}-{runId}-{n}} for {@code n > afterCheckpointId}
- * (labels are derived, not stored: STYLE.md §2, {@code TransactionAbortStrategy.PROBING}).
+ * {@link #tables()}, {@code {labelPrefix}-{table}-{subtaskIndex}-{runId}-{n}} for {@code n > afterCheckpointId} (labels
+ * are derived, not stored, as apache/flink-connector-kafka's {@code TransactionAbortStrategyImpl.PROBING} derives
+ * transactional ids).
  *
  * <p>A subtask's checkpoint state records its prefix, index, run id, checkpoint id and the tables it has written;
  * on restore each such record becomes one scope. After rescaling a subtask may own the records, and therefore the

@@ -17,19 +17,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rolls back the transactions an earlier run of an exactly-once sink subtask left open after the checkpoint it is
- * restored from (seed {@code starrocks-stream-load-transaction-2pc} §3.3; reference §6.3 "Lingering-txn abort").
+ * restored from (docs/exactly-once.md#restore; the official connector's lingering-transaction abort:
+ * docs/protocol.md#what-the-official-starrocks-connector-does).
  *
- * <p>Labels are derived, not listed (STYLE.md §2, Flink's {@code TransactionAbortStrategy.PROBING}): for each
- * {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
- * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (reference §3.4); with
- * {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
+ * <p>Labels are derived, not listed (as apache/flink-connector-kafka's {@code TransactionAbortStrategyImpl.PROBING}):
+ * for each {@link LingeringScope} and table, the labels {@code {prefix}-{table}-{subtask}-{runId}-{n}} are probed for
+ * {@code n = afterCheckpointId + 1, + 2, ...} with {@code get_load_state} (docs/protocol.md#labels-and-label-state);
+ * with {@link ExactlyOnceLabelScheme#ONE_PER_FLUSH} (Doris, one load per transaction) each {@code n} is walked as
  * {@code ...-{n}_1, ...-{n}_2, ...} up to its first unknown flush label, and {@code n} counts as unknown when
  * {@code ...-{n}_1} is. Nothing here ever creates a transaction to find one:
  * <ul>
  *   <li>PREPARE or PREPARED: rolled back; if the rollback fails and the label is still PREPARE/PREPARED, it is
  *       cancelled ({@code POST /api/{db}/{table}/_cancel}) and checked once more;</li>
  *   <li>COMMITTED or VISIBLE: logged at INFO and left alone: the job was restored from a checkpoint older than
- *       data it already committed. Unlike the official connector (reference §6.3), this never fails recovery;</li>
+ * data it already committed. Unlike the official connector
+ * (docs/protocol.md#what-the-official-starrocks-connector-does), this never fails recovery;</li>
  *   <li>ABORTED: already ended, probing goes on;</li>
  *   <li>UNKNOWN (never used, or forgotten after {@code label_keep_max_second}): with
  *       {@code stopAtFirstUnknown}, probing of that table stops here (the first never-used label).</li>

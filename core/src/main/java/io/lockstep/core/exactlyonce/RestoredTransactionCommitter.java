@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits the transactions held in a restored checkpoint state, before anything else happens on restore (seed
- * {@code starrocks-stream-load-transaction-2pc} §3.3): the checkpoint completed, so its prepared data must become
- * visible. Commit is idempotent (reference §4.2: COMMITTED/VISIBLE answer "already committed", and the client
+ * Commits the transactions held in a restored checkpoint state, before anything else happens on restore
+ * (docs/exactly-once.md#restore): the checkpoint completed, so its prepared data must become visible. Commit is
+ * idempotent (docs/protocol.md#the-emulators-state-tables: COMMITTED/VISIBLE answer "already committed", and the client
  * settles unclear replies by label state), so a label committed before the failure counts as done.
  *
  * <p>Stateless; any thread.

@@ -3,7 +3,8 @@ package io.lockstep.core.exactlyonce;
 import java.util.Objects;
 
 /**
- * One target table: labels are scoped per database (reference §4.3), so a label probe needs both parts.
+ * One target table: labels are scoped per database (docs/protocol.md#labels-and-label-state), so a label probe needs
+ * both parts.
  *
  * @param database the database
  * @param table    the table, as the user named it (not sanitized)

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Produces the labels of one sink subtask. Every label matches the server's rule {@code ^[-\w]{1,128}$}
- * (reference §4.3, FE {@code FeNameFormat}; labels are scoped per database).
+ * (docs/protocol.md#labels-and-label-state, FE {@code FeNameFormat}; labels are scoped per database).
  *
  * <p>Shapes (fields separated by {@code -}):
  * <ul>
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * full name, so labels stay unique. Immutable and thread-safe.
  */
 public final class LabelGenerator {
-    /** The server's label rule (reference §4.3). */
+    /** The server's label rule (docs/protocol.md#labels-and-label-state). */
     public static final Pattern SERVER_LABEL = Pattern.compile("^[-\\w]{1,128}$");
     /** Longest accepted prefix, so that every label shape fits in 128 characters. */
     public static final int MAX_PREFIX_LENGTH = 48;
@@ -107,7 +107,7 @@ public final class LabelGenerator {
     }
 
     /**
-     * The shared label of multi-table commit cycle {@code cycle} (reference §4.7).
+     * The shared label of multi-table commit cycle {@code cycle} (docs/protocol.md#multi-table-transactions).
      *
      * @param cycle the cycle number, &gt;= 0, increasing within a run
      */
@@ -127,8 +127,8 @@ public final class LabelGenerator {
     }
 
     /**
-     * The label of classic stream load number {@code sequence} for {@code table} (one per table and flush; a retry
-     * of that load reuses it so the server deduplicates, reference §4.3).
+     * The label of classic stream load number {@code sequence} for {@code table} (one per table and flush; a retry of
+     * that load reuses it so the server deduplicates, docs/protocol.md#labels-and-label-state).
      *
      * @param sequence &gt;= 0, increasing within a run
      */

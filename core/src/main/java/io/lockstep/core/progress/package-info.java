@@ -1,5 +1,5 @@
 /**
- * Exactly-once across tables without {@code prepare} (DESIGN.md §3b, docs/exactly-once.md): source positions
+ * Exactly-once across tables without {@code prepare} (docs/exactly-once.md#multi-table-exactly-once-progress-table): source positions
  * committed in the same shared transaction as the data, the progress table that holds them, the settle step that
  * ends what earlier runs of a job left open or in flight, and the read of the committed positions through the
  * StarRocks HTTP SQL API.

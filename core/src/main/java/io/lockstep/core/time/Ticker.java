@@ -5,7 +5,7 @@ package io.lockstep.core.time;
  * transaction recycling). Production uses {@link #system()}; tests use {@link ManualTicker} and step time by hand.
  *
  * <p>Only decisions are made on this clock. A thread that really blocks (memory backpressure, waiting for a
- * savepoint) bounds its wait on {@link System#nanoTime()}, because a manual clock cannot wake a parked thread.
+ * flush) bounds its wait on {@link System#nanoTime()}, because a manual clock cannot wake a parked thread.
  */
 @FunctionalInterface
 public interface Ticker {

@@ -75,7 +75,7 @@ abstract class ClientTestSupport {
         return FakeStarRocksServer.json("{\"Status\":\"" + status + "\",\"Message\":\"" + message + "\"}");
     }
 
-    /** A get_load_state reply in the FE's lower-case REST shape (reference §3.4). */
+    /** A get_load_state reply in the FE's lower-case REST shape (docs/protocol.md#labels-and-label-state). */
     static FakeStarRocksServer.Reply state(String state) {
         return FakeStarRocksServer.json("{\"state\":\"" + state + "\",\"status\":\"OK\",\"code\":\"0\","
                 + "\"msg\":\"Success\",\"message\":\"OK\"}");

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Doris stream load without 2PC (at-least-once): label dedup on retries (Doris reference §4.2). */
+/**
+ * Doris stream load without 2PC (at-least-once): label dedup on retries
+ * (docs/protocol.md#doris-states-labels-and-timers).
+ */
 class DorisStreamLoaderTest extends ClientTestSupport {
     static final String DORIS_LOAD = "/api/shop/orders/_stream_load";
 

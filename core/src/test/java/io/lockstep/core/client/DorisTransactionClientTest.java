@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Doris dialect against a scripted FE and BE (Doris reference {@code doris-stream-load-protocol.md}). */
+/** The Doris dialect against a scripted FE and BE (docs/protocol.md#apache-doris-stream-load-with-two-phase-commit). */
 class DorisTransactionClientTest extends ClientTestSupport {
     static final String DORIS_LOAD = "/api/shop/orders/_stream_load";
     static final String TWO_PC = "/api/shop/_stream_load_2pc";

@@ -111,7 +111,10 @@ final class FakeStarRocksServer implements AutoCloseable {
         };
     }
 
-    /** A 307 to {@code targetAddress} (host:port) with the same path and query, like the FE (reference §1.3). */
+    /**
+     * A 307 to {@code targetAddress} (host:port) with the same path and query, like the FE
+     * (docs/protocol.md#redirects-failover-and-probes).
+     */
     static Reply redirectTo(String targetAddress) {
         return (exchange, request) -> {
             String location = "http://" + targetAddress + request.path()

@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
-/** Ambiguous prepare/commit/rollback outcomes are settled by a label-state query (reference §6.2, DESIGN §6). */
+/**
+ * Ambiguous prepare/commit/rollback outcomes are settled by a label-state query
+ * (docs/protocol.md#how-the-client-decides-coreclient).
+ */
 class TransactionSettleTest extends ClientTestSupport {
 
     @Test

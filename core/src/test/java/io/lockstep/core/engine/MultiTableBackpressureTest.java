@@ -210,7 +210,7 @@ class MultiTableBackpressureTest {
             }
             assertThat(g.engine.bufferedBytes()).isPositive().isLessThanOrEqualTo(written);
             assertThat(g.metrics.gaugeValue(MetricNames.BUFFERED_BYTES)).isEqualTo(g.engine.bufferedBytes());
-            var done = g.engine.requestSavepoint();
+            var done = g.engine.requestFlush();
             g.drive();
             assertThat(done).isCompleted();
             assertThat(g.engine.bufferedBytes()).isZero();

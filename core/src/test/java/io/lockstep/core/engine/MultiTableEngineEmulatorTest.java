@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The multi-table engine over the real HTTP client against the embedded StarRocks emulator: two source partitions
- * write interleaved source transactions, each one order plus its items in two tables, while a reader queries
- * committed data in snapshots. The reader must never see an order without all its items, nor items without their
- * order (DESIGN.md §3: a commit never contains part of a source transaction).
+ * The multi-table engine over the real HTTP client against the embedded StarRocks emulator: two source partitions write
+ * interleaved source transactions, each one order plus its items in two tables, while a reader queries committed data
+ * in snapshots. The reader must never see an order without all its items, nor items without their order (a commit never
+ * contains part of a source transaction: docs/architecture.md#the-multi-table-commit-cycle).
  */
 @Timeout(120)
 class MultiTableEngineEmulatorTest {
@@ -119,7 +119,7 @@ class MultiTableEngineEmulatorTest {
                                 .until(() -> metrics.count(MetricNames.COMMITS) > commits);
                     }
                 }
-                engine.savepoint();
+                engine.flush();
             } finally {
                 stop.set(true);
                 reader.join(30_000);
@@ -165,7 +165,7 @@ class MultiTableEngineEmulatorTest {
                 assertThatThrownBy(() -> engine.write(0, "shop", "orders", json("{\"order_id\":2,\"item_count\":0}")))
                         .isInstanceOf(LoadEngineException.class).hasMessageContaining(label)
                         .hasMessageContaining("shop.orders");
-                assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class);
+                assertThatThrownBy(engine::flush).isInstanceOf(LoadEngineException.class);
                 assertThat(sr.rowCount("shop", "orders")).isZero();
             } finally {
                 engine.close();

@@ -82,7 +82,7 @@ class MultiTableEngineFaultTest {
         MultiTableLoadEngine engine = engine("tip", 100);
 
         ShopOrders.write(engine, 0, ORDERS);
-        engine.savepoint();
+        engine.flush();
 
         assertThat(sr.faults().pending(FaultOp.LOAD)).as("every injected reply was taken by a load").isZero();
         assertThat(metrics.count(MetricNames.RETRIES_PREFIX + "TXN_IN_PROCESSING")).isEqualTo(6);
@@ -96,7 +96,7 @@ class MultiTableEngineFaultTest {
         MultiTableLoadEngine engine = engine("e5xx", 100);
 
         ShopOrders.write(engine, 0, ORDERS);
-        engine.savepoint();
+        engine.flush();
 
         assertThat(sr.faults().pending(FaultOp.BEGIN)).isZero();
         assertThat(sr.faults().pending(FaultOp.LOAD)).isZero();
@@ -109,11 +109,11 @@ class MultiTableEngineFaultTest {
         startEmulator(Clock.systemUTC());
         sr.faults().setMaxRunningTxnPerDb(1);
         MultiTableLoadEngine idle = engine("idle", 100); // its database is configured, but it receives no rows
-        idle.savepoint(); // at least one manager scan has run
+        idle.flush(); // at least one manager scan has run
         MultiTableLoadEngine busy = engine("busy", 100);
 
         ShopOrders.write(busy, 0, ORDERS);
-        busy.savepoint();
+        busy.flush();
 
         ShopOrders.assertExactly(sr, ORDERS);
         assertThat(idle.currentTransaction()).as("no transaction without data to load").isNull();
@@ -128,7 +128,7 @@ class MultiTableEngineFaultTest {
         MultiTableLoadEngine engine = engine("giveup", 60_000); // maxRetries 10: the 11th refusal ends the commit
 
         ShopOrders.write(engine, 0, ORDERS);
-        assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class)
+        assertThatThrownBy(engine::flush).isInstanceOf(LoadEngineException.class)
                 .hasMessageContaining("lock timeout");
         String givenUp = engine.currentTransaction().label();
 
@@ -138,7 +138,7 @@ class MultiTableEngineFaultTest {
         engine.close();
         MultiTableLoadEngine replay = engine("giveup", 60_000); // the job's restart
         ShopOrders.write(replay, 0, ORDERS);
-        replay.savepoint();
+        replay.flush();
         ShopOrders.assertExactly(sr, ORDERS);
     }
 
@@ -146,10 +146,10 @@ class MultiTableEngineFaultTest {
     void aCommitWhoseReplyIsLostIsSettledByLabelState() throws Exception {
         startEmulator(Clock.systemUTC());
         sr.faults().dropReplyNext(FaultOp.COMMIT, 1); // the commit applies, then the connection closes
-        MultiTableLoadEngine engine = engine("lost", 60_000); // only the savepoint commits
+        MultiTableLoadEngine engine = engine("lost", 60_000); // only the flush commits
 
         ShopOrders.write(engine, 0, ORDERS);
-        engine.savepoint(); // no "already committed"/duplicate-commit error: the label state settles it
+        engine.flush(); // no "already committed"/duplicate-commit error: the label state settles it
         String committed = label(engine);
 
         assertThat(sr.faults().pending(FaultOp.COMMIT)).as("the commit's reply was dropped").isZero();
@@ -166,7 +166,7 @@ class MultiTableEngineFaultTest {
         MultiTableLoadEngine engine = engine("lostbegin", 100);
 
         ShopOrders.write(engine, 0, ORDERS);
-        engine.savepoint();
+        engine.flush();
 
         assertThat(sr.faults().pending(FaultOp.BEGIN)).isZero();
         assertThat(metrics.count(MetricNames.RETRIES_PREFIX + "CONNECTION")).isEqualTo(1);
@@ -178,12 +178,12 @@ class MultiTableEngineFaultTest {
         startEmulator(Clock.systemUTC());
         MultiTableLoadEngine first = engine("lostload", 100);
         ShopOrders.write(first, 0, ORDERS / 2);
-        first.savepoint();
+        first.flush();
 
         sr.faults().dropReplyNext(FaultOp.LOAD, 1); // the server takes the rows, the reply is lost
         Throwable thrown = catchThrowable(() -> {
             ShopOrders.write(first, ORDERS / 2, ORDERS);
-            first.savepoint();
+            first.flush();
         });
 
         String failed = first.currentTransaction().label();
@@ -197,7 +197,7 @@ class MultiTableEngineFaultTest {
 
         MultiTableLoadEngine replay = engine("lostload", 100);
         ShopOrders.write(replay, ORDERS / 2, ORDERS);
-        replay.savepoint();
+        replay.flush();
         ShopOrders.assertExactly(sr, ORDERS);
     }
 
@@ -206,10 +206,10 @@ class MultiTableEngineFaultTest {
         ManualClock serverClock = new ManualClock();
         startEmulator(serverClock);
         sr.faults().publishTimeoutNext(1);
-        MultiTableLoadEngine engine = engine("pub", 60_000); // only the savepoint commits
+        MultiTableLoadEngine engine = engine("pub", 60_000); // only the flush commits
 
         ShopOrders.write(engine, 0, ORDERS);
-        engine.savepoint(); // the client settles the publish-timeout reply by label state COMMITTED
+        engine.flush(); // the client settles the publish-timeout reply by label state COMMITTED
         String committed = label(engine);
 
         assertThat(sr.labelState("shop", committed)).isEqualTo(TransactionStatus.COMMITTED);
@@ -226,12 +226,12 @@ class MultiTableEngineFaultTest {
         try (ShopOrders.SnapshotReader reader = new ShopOrders.SnapshotReader(sr)) {
             MultiTableLoadEngine first = engine("drop", 100);
             ShopOrders.write(first, 0, ORDERS / 2);
-            first.savepoint(); // checkpoint: the first half is committed
+            first.flush(); // checkpoint: the first half is committed
 
             sr.faults().dropConnectionMidBody(FaultOp.LOAD, 1); // the very next load breaks mid-body
             Throwable thrown = catchThrowable(() -> {
                 ShopOrders.write(first, ORDERS / 2, ORDERS);
-                first.savepoint();
+                first.flush();
             });
 
             String failed = first.currentTransaction().label();
@@ -240,7 +240,7 @@ class MultiTableEngineFaultTest {
                     .hasMessageContaining("outcome unknown after an I/O error")
                     .hasMessageContaining("not re-sent, since a retry could load the rows twice");
             assertThat(first.transactionState()).isEqualTo(SharedTransactionState.FAILED);
-            assertThatThrownBy(first::savepoint).isInstanceOf(LoadEngineException.class)
+            assertThatThrownBy(first::flush).isInstanceOf(LoadEngineException.class)
                     .hasMessageContaining(failed).hasMessageContaining("outcome unknown");
             assertThatThrownBy(() -> first.write(0, "shop", "orders", "{\"order_id\":999}"
                     .getBytes(StandardCharsets.UTF_8))).isInstanceOf(LoadEngineException.class)
@@ -253,7 +253,7 @@ class MultiTableEngineFaultTest {
             // a restart replays from an older point than the failure: rows already committed are upserted again
             MultiTableLoadEngine replay = engine("drop", 100);
             ShopOrders.write(replay, 0, ORDERS);
-            replay.savepoint();
+            replay.flush();
             ShopOrders.assertExactly(sr, ORDERS);
         }
     }
@@ -261,9 +261,9 @@ class MultiTableEngineFaultTest {
     @Test
     void aSharedTransactionExpiredAfterItsLoadsFailsLoudlyAtCommitAndAReplayEndsExact() throws Exception {
         startEmulator(Clock.systemUTC());
-        MultiTableLoadEngine first = engine("expl", 60_000); // only the savepoint commits
+        MultiTableLoadEngine first = engine("expl", 60_000); // only the flush commits
         ShopOrders.write(first, 0, ORDERS);
-        // ended source transactions are frozen and loaded without a savepoint: wait until every row is loaded
+        // ended source transactions are frozen and loaded without a flush: wait until every row is loaded
         await().atMost(Duration.ofSeconds(30)).until(() ->
                 metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "orders") == ORDERS
                         && metrics.tableCount(MetricNames.LOADED_ROWS, "shop", "order_items")
@@ -271,7 +271,7 @@ class MultiTableEngineFaultTest {
         String expiring = label(first);
         assertThat(sr.faults().forceExpire("shop", expiring)).isTrue(); // as the server's timer would
 
-        assertThatThrownBy(first::savepoint).isInstanceOf(LoadEngineException.class)
+        assertThatThrownBy(first::flush).isInstanceOf(LoadEngineException.class)
                 .hasMessageContaining("commit of label " + expiring)
                 .hasMessageContaining("is ABORTED")
                 .hasMessageContaining("timed out on the server (timeout header 600 s)");
@@ -282,7 +282,7 @@ class MultiTableEngineFaultTest {
 
         MultiTableLoadEngine replay = engine("expl", 60_000);
         ShopOrders.write(replay, 0, ORDERS);
-        replay.savepoint();
+        replay.flush();
         ShopOrders.assertExactly(sr, ORDERS);
     }
 
@@ -292,17 +292,17 @@ class MultiTableEngineFaultTest {
         try (ShopOrders.SnapshotReader reader = new ShopOrders.SnapshotReader(sr)) {
             MultiTableLoadEngine first = engine("rst", 100);
             ShopOrders.write(first, 0, ORDERS / 2);
-            first.savepoint(); // checkpoint
+            first.flush(); // checkpoint
 
             OpHold hold = sr.faults().hold(FaultOp.LOAD);
             ShopOrders.write(first, ORDERS / 2, ORDERS);
-            CompletableFuture<Void> savepoint = first.requestSavepoint();
+            CompletableFuture<Void> flush = first.requestFlush();
             assertThat(hold.awaitArrived(30, TimeUnit.SECONDS)).as("a load of the cycle is in flight").isTrue();
             String inFlight = first.currentTransaction().label();
             sr.faults().restart(); // BE load contexts lost, the unfinished multi-table transaction aborted
             hold.release();
 
-            Throwable thrown = catchThrowable(() -> savepoint.get(30, TimeUnit.SECONDS));
+            Throwable thrown = catchThrowable(() -> flush.get(30, TimeUnit.SECONDS));
             assertThat(thrown).isInstanceOf(ExecutionException.class);
             // the code fails the engine: a load of the cycle meets the lost state (by timing, the held load answers
             // ABORTED, a later load TXN_NOT_EXISTS from the BE or FAILED "...cancelled: FE restarted" from the FE);
@@ -312,14 +312,14 @@ class MultiTableEngineFaultTest {
                     .hasMessageMatching("(?s).*load of \\d+ bytes into shop\\.order(s|_items) under label " + inFlight
                             + " .* failed \\(OTHER\\): .*Status '(ABORTED|TXN_NOT_EXISTS|FAILED)'.*");
             assertThat(first.transactionState()).isEqualTo(SharedTransactionState.FAILED);
-            assertThatThrownBy(first::savepoint).isInstanceOf(LoadEngineException.class).hasMessageContaining(inFlight);
+            assertThatThrownBy(first::flush).isInstanceOf(LoadEngineException.class).hasMessageContaining(inFlight);
             assertThat(sr.labelState("shop", inFlight)).isEqualTo(TransactionStatus.ABORTED);
             ShopOrders.assertExactly(sr, ORDERS / 2);
             first.close();
 
             MultiTableLoadEngine replay = engine("rst", 100);
             ShopOrders.write(replay, ORDERS / 2, ORDERS);
-            replay.savepoint();
+            replay.flush();
             ShopOrders.assertExactly(sr, ORDERS);
         }
     }

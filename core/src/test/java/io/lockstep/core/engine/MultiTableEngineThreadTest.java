@@ -31,11 +31,11 @@ class MultiTableEngineThreadTest {
     private MultiTableLoadEngine start(long closeTimeoutMs) {
         return MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("thr").runId("r1")
                 .commitIntervalMs(100).scanningFrequencyMs(5).closeTimeoutMs(closeTimeoutMs)
-                .savepointTimeoutMs(30_000).build(), client, new InMemoryLoadMetrics());
+                .flushTimeoutMs(30_000).build(), client, new InMemoryLoadMetrics());
     }
 
     @Test
-    void savepointCommitsEverythingThroughTheManagerThreadAndCloseStopsIt() throws Exception {
+    void flushCommitsEverythingThroughTheManagerThreadAndCloseStopsIt() throws Exception {
         MultiTableLoadEngine engine = start(10_000);
         for (int txn = 0; txn < 20; txn++) {
             int partition = txn % 2;
@@ -43,7 +43,7 @@ class MultiTableEngineThreadTest {
             engine.write(partition, "db", "items", row("i" + txn));
             engine.txnEnd(partition);
         }
-        engine.savepoint();
+        engine.flush();
         assertThat(client.committedRows("orders")).hasSize(20).contains(rowText("o0"), rowText("o19"));
         assertThat(client.committedRows("items")).hasSize(20);
         assertThat(engine.bufferedBytes()).isZero();
@@ -75,10 +75,10 @@ class MultiTableEngineThreadTest {
             if (n % 500 == 499) {
                 // a commit cycle that runs while the writes go on (whether the 20 ms timer also fires depends on
                 // how fast this thread writes, so it cannot be what guarantees several cycles)
-                cycles.add(engine.requestSavepoint());
+                cycles.add(engine.requestFlush());
             }
         }
-        engine.savepoint();
+        engine.flush();
         assertThat(cycles).allSatisfy(c -> assertThat(c).isCompleted().isNotCompletedExceptionally());
         engine.close();
 
@@ -105,12 +105,12 @@ class MultiTableEngineThreadTest {
         MultiTableLoadEngine engine = start(200);
         engine.write(0, "db", "orders", row("a"));
         engine.txnEnd(0);
-        var savepoint = engine.requestSavepoint();
+        var flush = engine.requestFlush();
         assertThat(hold[0].await(30, TimeUnit.SECONDS)).as("commit reached the client").isTrue();
 
         engine.close(); // interrupts the stuck manager thread after 200 ms
         assertThat(engine.transactionState()).isEqualTo(SharedTransactionState.CLOSED);
-        assertThat(savepoint).isCompletedExceptionally();
+        assertThat(flush).isCompletedExceptionally();
         assertThat(engine.bufferedBytes()).isZero();
         hold[1].countDown();
     }
@@ -122,7 +122,7 @@ class MultiTableEngineThreadTest {
         try {
             engine.write(0, "db", "orders", row("a"));
             engine.txnEnd(0);
-            assertThatThrownBy(engine::savepoint).isInstanceOf(LoadEngineException.class)
+            assertThatThrownBy(engine::flush).isInstanceOf(LoadEngineException.class)
                     .hasMessageContaining("boom in begin");
             assertThatThrownBy(() -> engine.write(0, "db", "orders", row("b")))
                     .hasMessageContaining("boom in begin");

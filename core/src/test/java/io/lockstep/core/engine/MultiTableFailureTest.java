@@ -55,7 +55,7 @@ class MultiTableFailureTest {
     }
 
     @Test
-    void loadFailureIsRethrownOnTheNextTaskCallAndAtSavepoint() throws Exception {
+    void loadFailureIsRethrownOnTheNextTaskCallAndAtFlush() throws Exception {
         f.client.failOnce(load("orders"), "FAILED", "too many filtered rows");
         f.write(0, "orders", "a");
         f.engine.txnEnd(0);
@@ -68,7 +68,7 @@ class MultiTableFailureTest {
                 .hasMessageContaining("db.orders")
                 .hasMessageContaining(f.label(1));
         assertThatThrownBy(() -> f.engine.txnEnd(0)).isInstanceOf(LoadEngineException.class);
-        assertThatThrownBy(() -> f.engine.requestSavepoint())
+        assertThatThrownBy(() -> f.engine.requestFlush())
                 .isInstanceOf(LoadEngineException.class)
                 .hasMessageContaining("too many filtered rows");
         assertThatThrownBy(() -> f.engine.checkFailure()).isInstanceOf(LoadEngineException.class);
@@ -78,12 +78,12 @@ class MultiTableFailureTest {
     }
 
     @Test
-    void savepointWaitingWhenALoadFailsFailsToo() throws Exception {
+    void flushWaitingWhenALoadFailsFailsToo() throws Exception {
         f.client.failOnce(load("items"), "FAILED", "unknown table items");
         f.write(0, "orders", "a");
         f.write(0, "items", "b");
         f.engine.txnEnd(0);
-        CompletableFuture<Void> done = f.engine.requestSavepoint();
+        CompletableFuture<Void> done = f.engine.requestFlush();
         f.drive();
         assertThat(done).isCompletedExceptionally();
         assertThatThrownBy(done::join).isInstanceOf(CompletionException.class)
@@ -190,13 +190,13 @@ class MultiTableFailureTest {
     }
 
     @Test
-    void blockingSavepointGivesUpAtItsDeadlineNamingTheSharedTransaction() throws Exception {
+    void blockingFlushGivesUpAtItsDeadlineNamingTheSharedTransaction() throws Exception {
         f.close();
-        f = new EngineFixture(b -> b.savepointTimeoutMs(30));
+        f = new EngineFixture(b -> b.flushTimeoutMs(30));
         f.write(0, "orders", "a");
         f.engine.txnEnd(0);
         f.engine.runOnce(); // begin; the load stays queued, so no commit can finish
-        assertThatThrownBy(() -> f.engine.savepoint()).isInstanceOf(LoadEngineException.class)
+        assertThatThrownBy(() -> f.engine.flush()).isInstanceOf(LoadEngineException.class)
                 .hasMessageContaining("30 ms").hasMessageContaining(f.label(1)).hasMessageContaining("OPEN");
     }
 

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A steady source on a manual clock: three partitions end a two-table source transaction every 10 ms. Pins the
- * invariants of DESIGN.md §3 over many cycles: every source transaction is committed whole in exactly one shared
- * transaction, visibility latency stays within commitInterval + miniInterval, and loads are batched N:1.
+ * invariants of docs/architecture.md#the-multi-table-commit-cycle over many cycles: every source transaction is
+ * committed whole in exactly one shared transaction, visibility latency stays within commitInterval + miniInterval, and
+ * loads are batched N:1.
  */
 class MultiTableFlowTest {
     private static final Pattern TXN = Pattern.compile("\"txn\":\"([^\"]+)\"");

@@ -37,7 +37,7 @@ class MultiTableLoadSizeTest {
             f.engine.txnEnd(0);
             f.clock.advanceMs(f.engine.config().miniIntervalMs()); // every transaction freezes its own chunk
         }
-        f.engine.requestSavepoint();
+        f.engine.requestFlush();
         f.drive();
         List<FakeTransactionClient.Call> loads = f.client.calls("load");
         assertThat(loads).as("1.75 MiB of rows needs two loads of at most 1 MiB").hasSizeGreaterThanOrEqualTo(2);

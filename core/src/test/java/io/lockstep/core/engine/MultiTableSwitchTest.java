@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Chunk switching on the task thread and the manager's idle fallback (DESIGN.md §3), on a manual clock. */
+/**
+ * Chunk switching on the task thread and the manager's idle fallback
+ * (docs/architecture.md#the-multi-table-commit-cycle), on a manual clock.
+ */
 class MultiTableSwitchTest {
     private final EngineFixture f = new EngineFixture();
 

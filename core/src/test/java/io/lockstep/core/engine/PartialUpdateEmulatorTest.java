@@ -81,12 +81,12 @@ class PartialUpdateEmulatorTest {
         MultiTableLoadEngine full = engine("full", Map.of());
         write(full, "{\"id\":1,\"name\":\"a\",\"age\":30}");
         write(full, "{\"id\":2,\"name\":\"b\",\"age\":40}");
-        full.savepoint();
+        full.flush();
 
         MultiTableLoadEngine partial = engine("part", Map.of("partial_update", "true", "columns", "id,name"));
         write(partial, "{\"id\":1,\"name\":\"a2\"}");
         write(partial, "{\"id\":3,\"name\":\"c\"}");
-        partial.savepoint();
+        partial.flush();
 
         assertThat(customers()).containsExactly("1,a2,30", "2,b,40", "3,c,null");
     }
@@ -103,7 +103,7 @@ class PartialUpdateEmulatorTest {
                 .hasMessageContaining("keys [age, id]")
                 .hasMessageContaining("declares columns [id, name]");
 
-        partial.savepoint();
+        partial.flush();
         assertThat(customers()).containsExactly("1,a,null");
     }
 }

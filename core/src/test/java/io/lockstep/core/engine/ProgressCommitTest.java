@@ -57,7 +57,7 @@ class ProgressCommitTest {
         assertThat(m1Loads.get(m1Loads.size() - 1).table()).as("progress rows go last, right before the commit")
                 .isEqualTo("progress");
 
-        f.engine.requestSavepoint(); // d is committed under m2
+        f.engine.requestFlush(); // d is committed under m2
         f.drive();
         assertThat(progressLoads()).hasSize(2);
         assertThat(progressLoads().get(1)).contains("\"source\":\"topic\",\"source_partition\":0,\"position\":7,"
@@ -65,13 +65,13 @@ class ProgressCommitTest {
     }
 
     @Test
-    void aSavepointCoversEveryEndedTransaction() throws Exception {
+    void aFlushCoversEveryEndedTransaction() throws Exception {
         f.drive();
         f.write(1, "orders", "a");
         f.engine.txnEnd(1, new SourcePartition("topic", 1), 11);
         f.write(1, "orders", "b");
         f.engine.txnEnd(1, new SourcePartition("topic", 1), 12); // inside the mini interval
-        f.engine.requestSavepoint();
+        f.engine.requestFlush();
         f.drive();
         assertThat(progressLoads()).hasSize(1);
         assertThat(progressLoads().get(0)).contains("\"source_partition\":1,\"position\":12");

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The shared transaction: begun with data, timer commit, one load per (label, table), cut, recycle, savepoint. */
+/** The shared transaction: begun with data, timer commit, one load per (label, table), cut, recycle, flush. */
 class SharedTransactionCycleTest {
     private EngineFixture f = new EngineFixture();
 
@@ -217,7 +217,7 @@ class SharedTransactionCycleTest {
     }
 
     @Test
-    void savepointForceSwitchesLoadsAndCommitsEverything() throws Exception {
+    void flushForceSwitchesLoadsAndCommitsEverything() throws Exception {
         f.write(0, "orders", "a");
         f.engine.txnEnd(0); // switched
         f.write(0, "orders", "b");
@@ -226,7 +226,7 @@ class SharedTransactionCycleTest {
         f.engine.txnEnd(1);
         f.engine.runOnce(); // begin + load a
 
-        CompletableFuture<Void> done = f.engine.requestSavepoint();
+        CompletableFuture<Void> done = f.engine.requestFlush();
         assertThat(f.region(0, "orders").activeHasData()).isFalse();
         assertThat(done).isNotDone();
         f.drive();
@@ -237,15 +237,15 @@ class SharedTransactionCycleTest {
     }
 
     @Test
-    void savepointWithNothingBufferedCompletesWithoutACommit() {
-        CompletableFuture<Void> done = f.engine.requestSavepoint();
+    void flushWithNothingBufferedCompletesWithoutACommit() {
+        CompletableFuture<Void> done = f.engine.requestFlush();
         f.drive();
         assertThat(done).isCompleted();
         assertThat(f.client.calls()).isEmpty();
     }
 
     @Test
-    void savepointDuringADrainingCommitWaitsForTheNextOne() throws Exception {
+    void flushDuringADrainingCommitWaitsForTheNextOne() throws Exception {
         f.write(0, "orders", "a");
         f.engine.txnEnd(0);
         f.engine.runOnce();
@@ -253,7 +253,7 @@ class SharedTransactionCycleTest {
         f.engine.runOnce(); // DRAINING with cut = a
         f.write(0, "orders", "b");
         f.engine.txnEnd(0); // inside the mini interval
-        CompletableFuture<Void> done = f.engine.requestSavepoint(); // freezes b after the cut
+        CompletableFuture<Void> done = f.engine.requestFlush(); // freezes b after the cut
         f.io.runAll();
         f.engine.runOnce(); // commit m1 (a only), begin m2
         assertThat(done).isNotDone();
@@ -265,18 +265,18 @@ class SharedTransactionCycleTest {
     }
 
     @Test
-    void savepointFailsFastNamingPartitionsMidTransactionAndLosesNothing() throws Exception {
+    void flushFailsFastNamingPartitionsMidTransactionAndLosesNothing() throws Exception {
         f.write(1, "orders", "p1-open");
         f.write(7, "items", "p7-open");
         f.write(2, "orders", "p2");
         f.engine.txnEnd(2);
 
-        assertThatThrownBy(() -> f.engine.requestSavepoint())
+        assertThatThrownBy(() -> f.engine.requestFlush())
                 .isInstanceOf(LoadEngineException.class)
                 .hasMessageContaining("[1, 7]");
         f.engine.txnEnd(1);
         f.engine.txnEnd(7);
-        CompletableFuture<Void> done = f.engine.requestSavepoint();
+        CompletableFuture<Void> done = f.engine.requestFlush();
         f.drive();
         assertThat(done).isCompleted();
         assertThat(f.client.committedRows("orders")).containsExactlyInAnyOrder(rowText("p1-open"), rowText("p2"));

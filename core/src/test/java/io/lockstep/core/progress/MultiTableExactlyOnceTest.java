@@ -68,12 +68,12 @@ class MultiTableExactlyOnceTest {
 
     @Test
     void aKillMidCommitWhoseCommitLandsAfterwardsIsFoundCommittedAndNotReplayed() throws Exception {
-        EoShop.Run first = newAttempt(60_000); // only savepoints commit
+        EoShop.Run first = newAttempt(60_000); // only flushes commit
         first.write(0, 20);
-        first.engine.savepoint();
+        first.engine.flush();
         first.write(20, 30);
         OpHold commit = sr.faults().hold(FaultOp.COMMIT);
-        first.engine.requestSavepoint(); // loads 20..29 under the next shared label and commits it ...
+        first.engine.requestFlush(); // loads 20..29 under the next shared label and commits it ...
         assertThat(commit.awaitArrived(10, TimeUnit.SECONDS)).isTrue();
         String inFlight = first.engine.currentTransaction().label();
         first.kill(); // ... the process dies while the commit is on its way
@@ -84,7 +84,7 @@ class MultiTableExactlyOnceTest {
         assertThat(second.opened.settledRuns()).containsExactly(first.runId);
         assertThat(second.opened.positions().of(new SourcePartition(EoShop.SOURCE, 1))).hasValue(29);
         second.write(0, ORDERS); // a replay from the very beginning
-        second.engine.savepoint();
+        second.engine.flush();
 
         EoShop.assertExactlyOnce(sr, ORDERS);
         assertThat(metrics.count(MetricNames.SOURCE_TRANSACTIONS_SKIPPED)).isEqualTo(30);
@@ -94,7 +94,7 @@ class MultiTableExactlyOnceTest {
     void anOpenSharedTransactionLeftBehindIsRolledBackByTheNextRun() throws Exception {
         EoShop.Run first = newAttempt(60_000);
         first.write(0, 20);
-        first.engine.savepoint();
+        first.engine.flush();
         first.write(20, 30); // loaded by the manager thread once idle, never committed
         await().atMost(Duration.ofSeconds(10)).until(() -> first.engine.bufferedBytes() == 0);
         String open = first.engine.currentTransaction().label();
@@ -106,7 +106,7 @@ class MultiTableExactlyOnceTest {
         assertThat(sr.labelState("shop", open)).as("rolled back at open").isEqualTo(TransactionStatus.ABORTED);
         assertThat(second.opened.settledRuns()).containsExactly(first.runId);
         second.write(0, ORDERS);
-        second.engine.savepoint();
+        second.engine.flush();
 
         EoShop.assertExactlyOnce(sr, ORDERS);
         assertThat(EoShop.committed(sr, 0)).isEqualTo(38);
@@ -119,14 +119,14 @@ class MultiTableExactlyOnceTest {
         EoShop.Run first = newAttempt(60_000);
         first.write(0, 20);
         sr.faults().dropReplyNext(FaultOp.COMMIT, 1); // the commit applies, the reply never arrives
-        first.engine.requestSavepoint();
+        first.engine.requestFlush();
         await().atMost(Duration.ofSeconds(10)).until(() -> sr.faults().pending(FaultOp.COMMIT) == 0);
         first.kill(); // dies before it could learn the outcome
 
         EoShop.Run second = newAttempt(100);
         assertThat(second.opened.positions().of(new SourcePartition(EoShop.SOURCE, 1))).hasValue(19);
         second.write(0, ORDERS);
-        second.engine.savepoint();
+        second.engine.flush();
 
         EoShop.assertExactlyOnce(sr, ORDERS);
         assertThat(metrics.count(MetricNames.SOURCE_TRANSACTIONS_SKIPPED)).isEqualTo(20);
@@ -137,7 +137,7 @@ class MultiTableExactlyOnceTest {
         EoShop.Run first = newAttempt(60_000);
         first.write(0, 20);
         sr.faults().publishTimeoutNext(1); // COMMITTED now, VISIBLE 300 ms later
-        first.engine.savepoint();
+        first.engine.flush();
         String committed = new LabelGenerator("eo", 0, first.runId).sharedLabel(1);
         assertThat(sr.labelState("shop", committed)).isEqualTo(TransactionStatus.COMMITTED);
         first.kill();
@@ -146,7 +146,7 @@ class MultiTableExactlyOnceTest {
         assertThat(sr.labelState("shop", committed)).isEqualTo(TransactionStatus.VISIBLE);
         assertThat(second.opened.positions().of(new SourcePartition(EoShop.SOURCE, 0))).hasValue(18);
         second.write(0, ORDERS);
-        second.engine.savepoint();
+        second.engine.flush();
         EoShop.assertExactlyOnce(sr, ORDERS);
     }
 
@@ -158,15 +158,15 @@ class MultiTableExactlyOnceTest {
             end += 10;
             run.write(0, end); // every run replays from the start
             if (round % 2 == 0) {
-                run.engine.savepoint();
+                run.engine.flush();
             } else {
-                run.engine.requestSavepoint();
+                run.engine.requestFlush();
             }
             run.kill();
         }
         EoShop.Run last = newAttempt(50);
         last.write(0, ORDERS);
-        last.engine.savepoint();
+        last.engine.flush();
         EoShop.assertExactlyOnce(sr, ORDERS);
     }
 
@@ -230,7 +230,7 @@ class MultiTableExactlyOnceTest {
     void aLaggingFollowerIsReadAgainUntilItShowsTheRegistration() throws Exception {
         EoShop.Run first = newAttempt(60_000);
         first.write(0, 10);
-        first.engine.savepoint();
+        first.engine.flush();
         first.close();
         // the next reads of the job's rows answer the state from before the next registration
         RecordingSleeper sleeper = new RecordingSleeper();

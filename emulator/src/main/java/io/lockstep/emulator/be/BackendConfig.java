@@ -1,7 +1,7 @@
 package io.lockstep.emulator.be;
 
 /**
- * BE limits and reply style (reference §2.3, §4.4; StarRocks BE {@code config.h}).
+ * BE limits and reply style (docs/protocol.md#load-headers, #labels-and-label-state; StarRocks BE {@code config.h}).
  *
  * @param maxBodyBytes                  {@code streaming_load_max_mb} (102 400 MB): cumulative body bytes per
  *                                      transaction
@@ -9,8 +9,8 @@ package io.lockstep.emulator.be;
  *                                      bytes per transaction unless {@code ignore_json_size: true}
  * @param labelCollisionAsAnalysisError false (default): a single-table begin on a used label answers
  *                                      LABEL_ALREADY_EXISTS with ExistingJobStatus (older FE, docs); true: the
- *                                      newer FE's ANALYSIS_ERROR with the label text in Message (reference §4.4,
- *                                      §8.3), for testing clients against both
+ * newer FE's ANALYSIS_ERROR with the label text in Message (docs/protocol.md#labels-and-label-state),
+ *                                      for testing clients against both
  */
 public record BackendConfig(long maxBodyBytes, long maxJsonBatchBytes, boolean labelCollisionAsAnalysisError) {
 

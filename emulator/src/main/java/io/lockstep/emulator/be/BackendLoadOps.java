@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The BE's {@code PUT /api/transaction/load} (StarRocks BE {@code TransactionStreamLoadAction}, reference
- * §2.3, §4.2, §4.6, §4.7): one request in flight per channel, identical load parameters across loads,
- * cumulative size limits, and any failure rolls the whole transaction back. Rows are parsed by the data
- * plane's {@link io.lockstep.emulator.load.LoadBodyParser} and accumulated in the channel; data-quality
- * filtering is judged at prepare/commit. Thread-safe.
+ * The BE's {@code PUT /api/transaction/load} (StarRocks BE {@code TransactionStreamLoadAction}; docs/protocol.md
+ * #load-headers, #timeouts-limits-and-concurrency, #multi-table-transactions): one request in flight per channel,
+ * identical load parameters across loads, cumulative size limits, and any failure rolls the whole transaction back.
+ * Rows are parsed by the data plane's {@link io.lockstep.emulator.load.LoadBodyParser} and accumulated in the channel;
+ * data-quality filtering is judged at prepare/commit. Thread-safe.
  */
 public final class BackendLoadOps {
     private final Backend be;
@@ -148,7 +148,7 @@ public final class BackendLoadOps {
 
     /**
      * True when the 100 MB JSON batch check applies: {@code format: json} without {@code ignore_json_size: true}
-     * (reference §2.3).
+     * (docs/protocol.md#load-headers).
      */
     static boolean jsonSizeChecked(Map<String, String> headers) {
         String format = headers.getOrDefault("format", "csv").trim();

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The BE's begin, prepare, commit and rollback of single-table transactions (StarRocks BE
- * {@code TransactionMgr}, reference §3.2, §4.2, §4.4). Replies use the BE vocabulary ({@link BeResult}).
- * Stateless apart from {@link Backend}; thread-safe.
+ * The BE's begin, prepare, commit and rollback of single-table transactions (StarRocks BE {@code TransactionMgr},
+ * docs/protocol.md#status-values, #the-emulators-state-tables, #labels-and-label-state). Replies use the BE vocabulary
+ * ({@link BeResult}). Stateless apart from {@link Backend}; thread-safe.
  */
 public final class BackendTransactionOps {
     static final String MULTI_TO_BE =

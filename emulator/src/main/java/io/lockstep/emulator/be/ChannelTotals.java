@@ -20,8 +20,9 @@ public record ChannelTotals(long totalRows, long loadedRows, long filteredRows, 
     }
 
     /**
-     * StarRocks' failure rule: filtered / (total − unselected) &gt; {@code max_filter_ratio} (reference §5,
-     * BE-EXE). With no rows the ratio is 0.
+     * StarRocks' failure rule: filtered / (total − unselected) &gt; {@code max_filter_ratio}
+     * (docs/protocol.md#data-formats-and-filtered-rows, BE {@code stream_load_executor.cpp}). With no rows the ratio is
+     * 0.
      */
     public boolean tooManyFiltered(double maxFilterRatio) {
         long considered = totalRows - unselectedRows;

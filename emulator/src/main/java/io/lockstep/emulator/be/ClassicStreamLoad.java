@@ -21,9 +21,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The BE's classic {@code PUT /api/{db}/{table}/_stream_load}: begin, read, parse, check the filter ratio,
- * commit and publish in one request (reference §3.3; StarRocks BE {@code StreamLoadAction}). Replies use the
- * classic vocabulary. Thread-safe.
+ * The BE's classic {@code PUT /api/{db}/{table}/_stream_load}: begin, read, parse, check the filter ratio, commit and
+ * publish in one request (docs/protocol.md#starrocks-classic-stream-load; StarRocks BE {@code StreamLoadAction}).
+ * Replies use the classic vocabulary. Thread-safe.
  */
 public final class ClassicStreamLoad {
     private final Backend be;

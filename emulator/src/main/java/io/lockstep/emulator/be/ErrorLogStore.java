@@ -10,7 +10,8 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * Error logs of loads that filtered rows, served at {@code GET /api/_load_error_log?file=<name>} and named by
- * {@code ErrorURL} (reference §5: {@code error_log_<hex>_<hex>}). Keeps the most recent {@value #MAX_FILES}.
+ * {@code ErrorURL} (docs/protocol.md#data-formats-and-filtered-rows: {@code error_log_<hex>_<hex>}). Keeps the most
+ * recent {@value #MAX_FILES}.
  */
 @ThreadSafe
 public final class ErrorLogStore {

@@ -4,10 +4,10 @@ import java.time.Clock;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The BE's cleaner for {@code idle_transaction_timeout} (reference §4.5, BE {@code TransactionMgr}
- * {@code _clean_stream_context}): a context with no load activity for that long is aborted with
- * "transaction is aborted by idle timeout N seconds." A context with a request in flight is skipped, as the
- * BE's {@code try_lock} skips it. Run by the emulator's timer tick. Thread-safe (stateless).
+ * The BE's cleaner for {@code idle_transaction_timeout} (docs/protocol.md#timeouts-limits-and-concurrency, BE
+ * {@code TransactionMgr} {@code _clean_stream_context}): a context with no load activity for that long is aborted with
+ * "transaction is aborted by idle timeout N seconds." A context with a request in flight is skipped, as the BE's
+ * {@code try_lock} skips it. Run by the emulator's timer tick. Thread-safe (stateless).
  */
 @ThreadSafe
 public final class IdleTransactionCleaner {

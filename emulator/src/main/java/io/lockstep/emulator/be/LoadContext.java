@@ -11,8 +11,8 @@ import javax.annotation.concurrent.ThreadSafe;
 
 /**
  * The BE's volatile state of one transaction (StarRocks {@code StreamLoadContext}): one table channel for a
- * single-table transaction, one per table for a multi-table transaction. Lost on restart; dropped after
- * prepare, commit or rollback (reference §4.2, §4.6).
+ * single-table transaction, one per table for a multi-table transaction. Lost on restart; dropped after prepare, commit
+ * or rollback (docs/protocol.md#the-emulators-state-tables, #timeouts-limits-and-concurrency).
  *
  * <p>The monitor {@code this} guards the channel map and the abort status.
  */

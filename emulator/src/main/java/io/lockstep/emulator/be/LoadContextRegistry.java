@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentMap;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The BE's live load contexts, keyed by label as StarRocks' {@code StreamContextMgr} keys them (so the BE
- * checks the database of each request against the context's, reference §3.6 "request db X transaction db Y
- * not match"). Volatile: {@link #clear()} models a BE restart.
+ * The BE's live load contexts, keyed by label as StarRocks' {@code StreamContextMgr} keys them (so the BE checks the
+ * database of each request against the context's, docs/protocol.md#status-values "request db X transaction db Y not
+ * match"). Volatile: {@link #clear()} models a BE restart.
  */
 @ThreadSafe
 public final class LoadContextRegistry {

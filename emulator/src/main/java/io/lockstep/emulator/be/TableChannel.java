@@ -15,8 +15,8 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The BE side of one table in one transaction: the planned load parameters (fixed by the first load), the rows
- * received so far and their counters (reference §2.3, §4.6).
+ * The BE side of one table in one transaction: the planned load parameters (fixed by the first load), the rows received
+ * so far and their counters (docs/protocol.md#load-headers, #timeouts-limits-and-concurrency).
  *
  * <p>Two guards: {@link #inFlight} admits one request at a time (a second concurrent request gets
  * TXN_IN_PROCESSING; it is held for a whole request, never across requests); the monitor {@code this} guards
@@ -73,7 +73,8 @@ public final class TableChannel {
 
     /**
      * Plans the channel with the first load's format, or checks a later load's against it with
-     * {@link LoadFormat#sameLoadRequest} (the §2.3 fields; {@code max_filter_ratio} is not compared).
+     * {@link LoadFormat#sameLoadRequest} (the fields of docs/protocol.md#load-headers; {@code max_filter_ratio} is not
+     * compared).
      *
      * @param format this load's parsed format (kept when this is the first load)
      * @return the planned format every load of this channel is parsed with (the first load's)
@@ -96,8 +97,9 @@ public final class TableChannel {
     }
 
     /**
-     * Ends the channel's stream at prepare/commit: a carried unterminated CSV record is read as the last record,
-     * as the BE reads the end of its input (reference §5). Call only while holding the channel.
+     * Ends the channel's stream at prepare/commit: a carried unterminated CSV record is read as the last record, as the
+     * BE reads the end of its input (docs/protocol.md#data-formats-and-filtered-rows). Call only while holding the
+     * channel.
      *
      * @throws LoadFormatException if the parser rejects the request as a whole
      */

@@ -8,14 +8,15 @@ import io.lockstep.emulator.txn.TransactionSnapshot;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The BE's diagnostic {@code POST /api/transaction/list}: one entry per live load context (reference §1.1; BE
- * {@code TransactionMgr::list_transactions}). StarRocks writes the objects back to back; the emulator writes them
- * as a JSON array so that the reply parses. Timestamps are in epoch seconds, as the BE writes them.
+ * The BE's diagnostic {@code POST /api/transaction/list}: one entry per live load context
+ * (docs/protocol.md#starrocks-transaction-stream-load; BE {@code TransactionMgr::list_transactions}). StarRocks writes
+ * the objects back to back; the emulator writes them as a JSON array so that the reply parses. Timestamps are in epoch
+ * seconds, as the BE writes them.
  *
- * <p>The row counters count complete records only: a last record without a row delimiter stays in the stream
- * carry (the next load of the transaction may continue it, reference §5; see {@code LoadStreamCarry}) and is
- * counted when prepare or commit ends the stream. So a 2-row CSV load without a trailing newline lists
- * {@code NumberTotalRows} 1 here while prepare then reports 2.
+ * <p>The row counters count complete records only: a last record without a row delimiter stays in the stream carry (the
+ * next load of the transaction may continue it, docs/protocol.md#data-formats-and-filtered-rows; see
+ * {@code LoadStreamCarry}) and is counted when prepare or commit ends the stream. So a 2-row CSV load without a
+ * trailing newline lists {@code NumberTotalRows} 1 here while prepare then reports 2.
  */
 @ThreadSafe
 public final class TransactionList {

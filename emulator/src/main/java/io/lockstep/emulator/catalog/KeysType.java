@@ -5,8 +5,9 @@ package io.lockstep.emulator.catalog;
  *
  * <p>Sources: StarRocks docs "Table types" ({@code PRIMARY KEY}, {@code DUPLICATE KEY}); Doris docs "Data Model"
  * ({@code UNIQUE KEY}, {@code DUPLICATE KEY}). PRIMARY KEY tables take the StarRocks {@code __op} delete flag (docs
- * "Load to Primary Key tables"); UNIQUE KEY tables take Doris' {@code __DORIS_DELETE_SIGN__} (Doris reference §2,
- * {@code hidden_columns}). Both keep the latest write of a key.
+ * "Load to Primary Key tables"); UNIQUE KEY tables take Doris' {@code __DORIS_DELETE_SIGN__}
+ * (docs/protocol.md#doris-endpoints-redirects-and-headers, {@code hidden_columns}). Both keep the latest write of a
+ * key.
  */
 public enum KeysType {
     /** Upsert/delete by key; the latest write of a key wins (StarRocks). */

@@ -4,11 +4,11 @@ import io.lockstep.emulator.txn.LabelFormat;
 import io.lockstep.emulator.txn.TransactionConfig;
 
 /**
- * Doris FE/BE settings the emulator honours; {@link #defaults()} are Doris' (Doris reference §4.3, §4.4; FE
- * {@code Config.java}, BE {@code config.h}).
+ * Doris FE/BE settings the emulator honours; {@link #defaults()} are Doris'
+ * (docs/protocol.md#doris-states-labels-and-timers; FE {@code Config.java}, BE {@code config.h}).
  *
  * @param defaultTimeoutMs     load budget when no {@code timeout} header: {@code stream_load_default_timeout_second}
- *                             = 259 200 s (FE Config; the docs' 600 s is not used, reference §8.1)
+ *                             = 259 200 s (FE Config; the docs' 600 s is not used, emulator/README.md)
  * @param maxTimeoutMs         largest {@code timeout}: {@code max_stream_load_timeout_second} = 259 200 s
  * @param precommitTimeoutMs   PRECOMMITTED lifetime, from pre-commit: {@code stream_load_default_precommit_timeout_second}
  *                             = 3600 s; when it passes the transaction is aborted ("timeout by txn manager")

@@ -18,13 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes one request of one Doris listener (Doris reference §1.1). FE: authenticates, then answers 307 to the BE
- * for {@code _stream_load} and {@code _stream_load_2pc} (faults are not consulted there, so each fault hits the
- * BE's execution once), executes {@code get_load_state}, and serves {@code health}, {@code backends}, the
- * emulator's {@code /api/query} and {@code /api/_fault/{action}}. BE: executes {@code _stream_load} (fault op
- * STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by {@code txn_operation}), serves error logs.
- * Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request (never the
- * Authorization header, the message or row data). Thread-safe.
+ * Routes one request of one Doris listener (docs/protocol.md#doris-endpoints-redirects-and-headers). FE: authenticates,
+ * then answers 307 to the BE for {@code _stream_load} and {@code _stream_load_2pc} (faults are not consulted there, so
+ * each fault hits the BE's execution once), executes {@code get_load_state}, and serves {@code health},
+ * {@code backends}, the emulator's {@code /api/query} and {@code /api/_fault/{action}}. BE: executes
+ * {@code _stream_load} (fault op STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by {@code txn_operation}),
+ * serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request
+ * (never the Authorization header, the message or row data). Thread-safe.
  */
 final class DorisDispatcher implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(DorisDispatcher.class);

@@ -16,9 +16,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * What the Doris FE answers itself (Doris reference §1.2, §1.3; FE {@code LoadAction}, {@code RestBaseController},
- * {@code GetStreamLoadState}): the pre-checks and the 307 of {@code _stream_load} and {@code _stream_load_2pc},
- * {@code get_load_state}, {@code health} and {@code backends}. Thread-safe.
+ * What the Doris FE answers itself (docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies; FE
+ * {@code LoadAction}, {@code RestBaseController}, {@code GetStreamLoadState}): the pre-checks and the 307 of
+ * {@code _stream_load} and {@code _stream_load_2pc}, {@code get_load_state}, {@code health} and {@code backends}.
+ * Thread-safe.
  *
  * <p>The 307 {@code Location} is {@code http://[user:password@]beHost:bePort<same path>?<original query>}: the
  * caller's Basic credentials as URL userinfo (percent-encoded) unless turned off, and always a {@code ?}, as the
@@ -93,7 +94,10 @@ final class DorisFrontend {
         return DorisRestResult.ok(data);
     }
 
-    /** {@code GET /api/backends?is_alive=true}: the one BE, as the Flink connector reads it (reference §1.1). */
+    /**
+     * {@code GET /api/backends?is_alive=true}: the one BE, as the Flink connector reads it
+     * (docs/protocol.md#doris-endpoints-redirects-and-headers).
+     */
     Reply backends() {
         URI be = URI.create(beBaseUrl.get());
         ObjectNode backend = JsonText.object();

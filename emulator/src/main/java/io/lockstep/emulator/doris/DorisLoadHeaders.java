@@ -17,20 +17,20 @@ import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Reads the data headers of a Doris {@code _stream_load} (Doris reference §2) into the emulator's shared load
- * format: {@code format} (csv, json), {@code column_separator}, {@code line_delimiter}, {@code columns},
- * {@code where}, {@code jsonpaths}, {@code json_root}, {@code strip_outer_array}, {@code read_json_by_line}
- * (the JSON reader reads a sequence of objects either way), {@code strict_mode}, {@code max_filter_ratio},
- * {@code timezone}/{@code time_zone}, {@code partitions}, {@code hidden_columns}, {@code merge_type},
- * {@code delete}, and {@code compress_type} ({@code gz} only).
+ * Reads the data headers of a Doris {@code _stream_load} (docs/protocol.md#doris-endpoints-redirects-and-headers) into
+ * the emulator's shared load format: {@code format} (csv, json), {@code column_separator}, {@code line_delimiter},
+ * {@code columns}, {@code where}, {@code jsonpaths}, {@code json_root}, {@code strip_outer_array},
+ * {@code read_json_by_line} (the JSON reader reads a sequence of objects either way), {@code strict_mode},
+ * {@code max_filter_ratio}, {@code timezone}/{@code time_zone}, {@code partitions}, {@code hidden_columns},
+ * {@code merge_type}, {@code delete}, and {@code compress_type} ({@code gz} only).
  *
- * <p>The delete sign is {@code __DORIS_DELETE_SIGN__}: a source column of that name (in {@code columns}, as a JSON
- * key, or the trailing CSV field that {@code hidden_columns} adds when {@code columns} is absent) deletes the key
- * when 1, on UNIQUE KEY tables; on other tables it is an unused source column, as the Flink connector sends it
- * whatever the table model (reference §5.1). Features the emulator does not implement (other formats, other
- * compressions, {@code enclose}, {@code escape}, {@code skip_lines}, {@code trim_double_quotes},
- * {@code empty_field_as_null}, partial updates, sequence columns) fail with NOT_IMPLEMENTED_ERROR naming the
- * header, so a test never passes by accident. Stateless.
+ * <p>The delete sign is {@code __DORIS_DELETE_SIGN__}: a source column of that name (in {@code columns}, as a JSON key,
+ * or the trailing CSV field that {@code hidden_columns} adds when {@code columns} is absent) deletes the key when 1, on
+ * UNIQUE KEY tables; on other tables it is an unused source column, as the Flink connector sends it whatever the table
+ * model (docs/protocol.md#what-the-doris-connector-does). Features the emulator does not implement (other formats,
+ * other compressions, {@code enclose}, {@code escape}, {@code skip_lines}, {@code trim_double_quotes},
+ * {@code empty_field_as_null}, partial updates, sequence columns) fail with NOT_IMPLEMENTED_ERROR naming the header, so
+ * a test never passes by accident. Stateless.
  */
 final class DorisLoadHeaders {
     /** Doris' delete-sign hidden column. */

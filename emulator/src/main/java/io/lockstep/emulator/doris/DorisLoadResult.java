@@ -6,10 +6,10 @@ import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 
 /**
- * The BE's {@code _stream_load} reply (Doris reference §3.1; BE {@code StreamLoadContext::to_json}): HTTP 200, a
- * pretty-printed JSON object and a trailing newline, keys in this order and casing: {@code TxnId}, {@code Label},
- * {@code Comment}, {@code TwoPhaseCommit} (a string), {@code Status}, {@code ExistingJobStatus} (only with
- * {@code Label Already Exists}), {@code Message}, the row and byte counters, the time counters, then
+ * The BE's {@code _stream_load} reply (docs/protocol.md#doris-replies; BE {@code StreamLoadContext::to_json}): HTTP
+ * 200, a pretty-printed JSON object and a trailing newline, keys in this order and casing: {@code TxnId},
+ * {@code Label}, {@code Comment}, {@code TwoPhaseCommit} (a string), {@code Status}, {@code ExistingJobStatus} (only
+ * with {@code Label Already Exists}), {@code Message}, the row and byte counters, the time counters, then
  * {@code ErrorURL} and {@code FirstErrorMsg} when rows were filtered. On failure {@code NumberLoadedRows} is 0.
  */
 final class DorisLoadResult {

@@ -6,10 +6,10 @@ import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 
 /**
- * The Doris FE's REST reply shapes (Doris reference §1.3, §3.2; FE {@code ResponseEntityBuilder},
- * {@code RestBaseResult}): the envelope {@code {"msg","code","data","count"}} with HTTP 200 even for errors
- * (code 0 ok, 1 error, 401 unauthorized, 403 bad request, 404 not found), and the legacy
- * {@code {"status":"FAILED","msg":...}} of the load actions' pre-checks.
+ * The Doris FE's REST reply shapes (docs/protocol.md#doris-replies; FE {@code ResponseEntityBuilder},
+ * {@code RestBaseResult}): the envelope {@code {"msg","code","data","count"}} with HTTP 200 even for errors (code 0 ok,
+ * 1 error, 401 unauthorized, 403 bad request, 404 not found), and the legacy {@code {"status":"FAILED","msg":...}} of
+ * the load actions' pre-checks.
  */
 final class DorisRestResult {
     private DorisRestResult() {
@@ -40,7 +40,10 @@ final class DorisRestResult {
         return Reply.json(httpStatus, JsonText.write(json));
     }
 
-    /** The FE's answer to a failed Basic authentication: HTTP 200, code 401 (reference §1.3, §8.4). */
+    /**
+     * The FE's answer to a failed Basic authentication: HTTP 200, code 401 (docs/protocol.md#doris-replies; a choice,
+     * emulator/README.md).
+     */
     static Reply unauthorized(String detail) {
         return error("Unauthorized", 401, detail);
     }

@@ -1,7 +1,7 @@
 package io.lockstep.emulator.doris;
 
 /**
- * A parsed Doris request path (Doris reference §1.1).
+ * A parsed Doris request path (docs/protocol.md#doris-endpoints-redirects-and-headers).
  *
  * @param kind  which endpoint
  * @param db    database segment, or null

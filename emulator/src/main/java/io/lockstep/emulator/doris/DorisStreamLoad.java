@@ -25,8 +25,8 @@ import java.util.UUID;
 
 /**
  * The BE's {@code PUT /api/{db}/{table}/_stream_load} in Doris mode: one request is one load transaction (Doris
- * reference §2, §3.1, §4.1, §4.2; BE {@code stream_load.cpp}, FE {@code loadTxnBegin}/{@code loadTxnCommit}/
- * {@code loadTxnPreCommit}).
+ * docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies, #doris-states-labels-and-timers; BE
+ * {@code stream_load.cpp}, FE {@code loadTxnBegin}/{@code loadTxnCommit}/ {@code loadTxnPreCommit}).
  *
  * <p>Order: Basic auth; exactly one of {@code Content-Length} and {@code Transfer-Encoding: chunked};
  * {@code group_commit}; {@code timeout}; database and table; begin (label syntax, label dedup — a label whose
@@ -195,7 +195,10 @@ final class DorisStreamLoad {
         return r.fail(message);
     }
 
-    /** RUNNING for PREPARE, PRECOMMITTED, FINISHED for COMMITTED and VISIBLE (reference §3.1, §4.2). */
+    /**
+     * RUNNING for PREPARE, PRECOMMITTED, FINISHED for COMMITTED and VISIBLE (docs/protocol.md#doris-replies,
+     * #doris-states-labels-and-timers).
+     */
     static String existingJobStatus(TransactionStatus status) {
         return switch (status) {
             case PREPARED -> "PRECOMMITTED";

@@ -11,7 +11,8 @@ import io.lockstep.emulator.txn.TransactionStatus;
 import java.util.Optional;
 
 /**
- * The BE's {@code PUT /api/{db}[/{table}]/_stream_load_2pc} in Doris mode (Doris reference §2, §3.3, §4.1; BE
+ * The BE's {@code PUT /api/{db}[/{table}]/_stream_load_2pc} in Doris mode
+ * (docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies, #doris-states-labels-and-timers; BE
  * {@code stream_load_2pc.cpp}, FE {@code loadTxn2PC}, {@code DatabaseTransactionMgr}): commits or aborts a
  * pre-committed load transaction named by {@code txn_id} (wins when both are sent) or {@code label}.
  *

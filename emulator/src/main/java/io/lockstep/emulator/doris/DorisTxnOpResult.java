@@ -5,9 +5,9 @@ import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 
 /**
- * The BE's {@code _stream_load_2pc} reply (Doris reference §3.3; BE {@code Status::to_json}): HTTP 200 and a
- * JSON object with lower-case {@code status} and {@code msg}. {@code status} is {@code Success} or the BE error
- * code name; refusals of the FE master carry {@code ANALYSIS_ERROR} and the FE's text after
+ * The BE's {@code _stream_load_2pc} reply (docs/protocol.md#doris-replies; BE {@code Status::to_json}): HTTP 200 and a
+ * JSON object with lower-case {@code status} and {@code msg}. {@code status} is {@code Success} or the BE error code
+ * name; refusals of the FE master carry {@code ANALYSIS_ERROR} and the FE's text after
  * {@code TStatus: errCode = 2, detailMessage = } (as the Flink connector's test fixtures show).
  */
 final class DorisTxnOpResult {

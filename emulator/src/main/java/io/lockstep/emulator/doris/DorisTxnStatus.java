@@ -3,9 +3,9 @@ package io.lockstep.emulator.doris;
 import io.lockstep.emulator.txn.TransactionStatus;
 
 /**
- * A Doris load transaction's status as {@code get_load_state} names it (Doris reference §1.3, §4.1; FE
- * {@code TransactionStatus}): UNKNOWN (label not known or already forgotten), PREPARE (load running),
- * PRECOMMITTED (2PC load finished, waiting for commit or abort), COMMITTED, VISIBLE, ABORTED.
+ * A Doris load transaction's status as {@code get_load_state} names it (docs/protocol.md#doris-replies,
+ * #doris-states-labels-and-timers; FE {@code TransactionStatus}): UNKNOWN (label not known or already forgotten),
+ * PREPARE (load running), PRECOMMITTED (2PC load finished, waiting for commit or abort), COMMITTED, VISIBLE, ABORTED.
  */
 public enum DorisTxnStatus {
     UNKNOWN, PREPARE, PRECOMMITTED, COMMITTED, VISIBLE, ABORTED;

@@ -14,8 +14,9 @@ import javax.annotation.concurrent.ThreadSafe;
 @ThreadSafe
 public final class Faults {
     /**
-     * Statuses a forced failure may carry: the BE's TStatusCode names (gensrc/thrift/StatusCode.thrift, the
-     * ones reference §4 lists), the FE's RestBaseResult statuses and the classic stream load's statuses.
+     * Statuses a forced failure may carry: the BE's TStatusCode names (gensrc/thrift/StatusCode.thrift, the ones
+     * docs/protocol.md#the-emulators-state-tables lists), the FE's RestBaseResult statuses and the classic stream
+     * load's statuses.
      */
     public static final Set<String> KNOWN_STATUSES = Set.of("OK", "FAILED", "LABEL_ALREADY_EXISTS",
             "TXN_NOT_EXISTS", "TXN_IN_PROCESSING", "INVALID_ARGUMENT", "INTERNAL_ERROR", "ANALYSIS_ERROR",

@@ -13,9 +13,10 @@ import io.lockstep.emulator.txn.TransactionSnapshot;
 import java.util.Optional;
 
 /**
- * The FE's other REST actions (reference §1.1, §3.4, §3.5): the classic {@code _stream_load} pre-check before
- * its redirect (StarRocks {@code LoadAction}), {@code get_load_state} ({@code GetStreamLoadState}),
- * {@code _cancel} ({@code CancelStreamLoadAction}) and {@code health} ({@code HealthAction}). Thread-safe.
+ * The FE's other REST actions (docs/protocol.md#starrocks-transaction-stream-load, #labels-and-label-state): the
+ * classic {@code _stream_load} pre-check before its redirect (StarRocks {@code LoadAction}), {@code get_load_state}
+ * ({@code GetStreamLoadState}), {@code _cancel} ({@code CancelStreamLoadAction}) and {@code health}
+ * ({@code HealthAction}). Thread-safe.
  */
 public final class FeRestActions {
     private final Backend be;

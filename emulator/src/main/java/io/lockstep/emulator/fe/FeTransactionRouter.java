@@ -19,9 +19,10 @@ import java.util.Optional;
 
 /**
  * The FE's {@code /api/transaction/{op}} handling (StarRocks {@code TransactionLoadAction},
- * {@code TransactionWithoutChannelHandler}, {@code TransactionLoadCoordinatorMgr}; reference §1.2, §3.1, §4.2):
- * validates the request in the FE's order, then either answers (FE vocabulary), forwards to the BE, or
- * executes FE-side commit/rollback of PREPARED transactions and the multi-table ops. Thread-safe.
+ * {@code TransactionWithoutChannelHandler}, {@code TransactionLoadCoordinatorMgr};
+ * docs/protocol.md#starrocks-transaction-stream-load, #the-emulators-state-tables): validates the request in the FE's
+ * order, then either answers (FE vocabulary), forwards to the BE, or executes FE-side commit/rollback of PREPARED
+ * transactions and the multi-table ops. Thread-safe.
  */
 public final class FeTransactionRouter {
     private final Backend be;
@@ -173,8 +174,8 @@ public final class FeTransactionRouter {
     }
 
     /**
-     * A single-table op (no {@code transaction_type: multi}) on a multi-table transaction finds no BE
-     * coordinator: the FE names the coordinator's source type (FE-TLCM {@code getNodeFromTransactionState}).
+     * A single-table op (no {@code transaction_type: multi}) on a multi-table transaction finds no BE coordinator: the
+     * FE names the coordinator's source type (FE {@code TransactionLoadCoordinatorMgr.getNodeFromTransactionState}).
      */
     private static FeDecision forwardUnlessMulti(FaultOp op, String db, String label, TransactionSnapshot txn) {
         if (txn.multiTable()) {

@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The BE's transaction reply vocabulary ({@code StreamLoadContext::to_resp_json}, reference §3.2). Key order:
- * {@code Status} (a TStatusCode name), then {@code ExistingJobStatus} only for LABEL_ALREADY_EXISTS or
- * {@code Label} only for TXN_IN_PROCESSING, then {@code Message}, then, only on success, the per-op fields,
- * and finally {@code ErrorURL} when an error log was written.
+ * The BE's transaction reply vocabulary ({@code StreamLoadContext::to_resp_json}, docs/protocol.md#status-values). Key
+ * order: {@code Status} (a TStatusCode name), then {@code ExistingJobStatus} only for LABEL_ALREADY_EXISTS or
+ * {@code Label} only for TXN_IN_PROCESSING, then {@code Message}, then, only on success, the per-op fields, and finally
+ * {@code ErrorURL} when an error log was written.
  */
 public final class BeResult {
     // TStatusCode names the BE writes in Status (gensrc/thrift/StatusCode.thrift).

@@ -3,9 +3,9 @@ package io.lockstep.emulator.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The classic {@code _stream_load} reply vocabulary ({@code StreamLoadContext::to_json}, reference §3.3):
- * human-text {@code Status} {@code Success}, {@code Publish Timeout}, {@code Label Already Exists} (with
- * {@code ExistingJobStatus}) or {@code Fail}, and the fixed set of counters.
+ * The classic {@code _stream_load} reply vocabulary ({@code StreamLoadContext::to_json},
+ * docs/protocol.md#starrocks-classic-stream-load): human-text {@code Status} {@code Success}, {@code Publish Timeout},
+ * {@code Label Already Exists} (with {@code ExistingJobStatus}) or {@code Fail}, and the fixed set of counters.
  */
 public final class ClassicResult {
     public static final String SUCCESS = "Success";

@@ -3,10 +3,11 @@ package io.lockstep.emulator.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The FE's transaction reply vocabulary ({@code TransactionResult}, reference §3.1): {@code Status} one of
- * {@code OK}, {@code FAILED}, {@code LABEL_ALREADY_EXISTS}; {@code Message}; then entries such as
- * {@code TxnId}, {@code Label}, {@code ExistingJobStatus}. Errors carry the Java exception class of the FE in
- * front of the message, as StarRocks' {@code TransactionLoadAction} writes them.
+ * The FE's transaction reply vocabulary ({@code TransactionResult},
+ * docs/protocol.md#starrocks-transaction-stream-load): {@code Status} one of {@code OK}, {@code FAILED},
+ * {@code LABEL_ALREADY_EXISTS}; {@code Message}; then entries such as {@code TxnId}, {@code Label},
+ * {@code ExistingJobStatus}. Errors carry the Java exception class of the FE in front of the message, as StarRocks'
+ * {@code TransactionLoadAction} writes them.
  */
 public final class FeResult {
     /** Exception class StarRocks' FE throws for most transaction-handler errors. */

@@ -31,7 +31,10 @@ public record Reply(int httpStatus, Map<String, String> headers, String body, St
         return new Reply(200, Map.of(), body, "text/plain", false);
     }
 
-    /** A 307 with an empty body and the given {@code Location} (reference §1.3, FE-RBA {@code redirectTo}). */
+    /**
+     * A 307 with an empty body and the given {@code Location} (docs/protocol.md#redirects-failover-and-probes, FE
+     * {@code RestBaseAction.redirectTo}).
+     */
     public static Reply redirect(String location) {
         return new Reply(307, Map.of("Location", location), "", "text/plain", false);
     }

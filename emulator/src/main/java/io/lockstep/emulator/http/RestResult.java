@@ -3,9 +3,9 @@ package io.lockstep.emulator.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The FE's generic REST vocabulary ({@code RestBaseResult}, reference §3.4–§3.5): lowercase keys
- * {@code status} ("OK"/"FAILED"), {@code code} ("0"/"1"), {@code msg}, {@code message}. Used by
- * get_load_state, _cancel, 401 replies and generic REST errors.
+ * The FE's generic REST vocabulary ({@code RestBaseResult}, docs/protocol.md#labels-and-label-state): lowercase keys
+ * {@code status} ("OK"/"FAILED"), {@code code} ("0"/"1"), {@code msg}, {@code message}. Used by get_load_state,
+ * _cancel, 401 replies and generic REST errors.
  */
 public final class RestResult {
     private RestResult() {
@@ -40,7 +40,7 @@ public final class RestResult {
         return Reply.json(httpStatus, JsonText.write(json));
     }
 
-    /** 401 with {@code WWW-Authenticate: Basic realm=""} (FE-RBA). */
+    /** 401 with {@code WWW-Authenticate: Basic realm=""} (StarRocks FE {@code RestBaseAction}). */
     public static Reply unauthorized(String message) {
         return failed(401, message).withHeader("WWW-Authenticate", "Basic realm=\"\"");
     }

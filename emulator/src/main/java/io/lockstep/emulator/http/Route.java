@@ -3,7 +3,7 @@ package io.lockstep.emulator.http;
 import java.util.Locale;
 
 /**
- * A parsed request path (reference §1.1).
+ * A parsed request path (docs/protocol.md#starrocks-transaction-stream-load).
  *
  * @param kind  which endpoint
  * @param op    transaction op as sent (for {@link Kind#TRANSACTION}), admin action (for {@link Kind#FAULT}) or

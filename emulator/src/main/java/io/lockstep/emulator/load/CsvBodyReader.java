@@ -3,17 +3,17 @@ package io.lockstep.emulator.load;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a CSV body the way the StarRocks CSV scanner does (reference §5; docs "STREAM LOAD"):
- * records end with the row delimiter, fields are split by the column separator (both may be several bytes),
- * {@code \N} is NULL and an empty field is an empty string; empty records are skipped; a record whose field count
- * differs from the number of source columns is filtered with "Value count does not match column count".
+ * Reads a CSV body the way the StarRocks CSV scanner does (docs/protocol.md#data-formats-and-filtered-rows; docs
+ * "STREAM LOAD"): records end with the row delimiter, fields are split by the column separator (both may be several
+ * bytes), {@code \N} is NULL and an empty field is an empty string; empty records are skipped; a record whose field
+ * count differs from the number of source columns is filtered with "Value count does not match column count".
  *
- * <p>A final fragment not ended by the row delimiter is read as a record, as the BE does at the end of its input.
- * In a real transaction the bodies of successive loads are one stream, so such a fragment is continued by the next
- * load (reference §5: clients must end every record, including the last, with the row delimiter);
- * {@link LoadStreamCarry} reproduces that across loads.
+ * <p>A final fragment not ended by the row delimiter is read as a record, as the BE does at the end of its input. In a
+ * real transaction the bodies of successive loads are one stream, so such a fragment is continued by the next load
+ * (docs/protocol.md#data-formats-and-filtered-rows: clients must end every record, including the last, with the row
+ * delimiter); {@link LoadStreamCarry} reproduces that across loads.
  *
- * <p>No enclose/escape handling: the transaction load path does not read those headers (reference §2.2).
+ * <p>No enclose/escape handling: the transaction load path does not read those headers (docs/protocol.md#load-headers).
  */
 final class CsvBodyReader {
 

@@ -8,9 +8,9 @@ import java.util.HexFormat;
 /**
  * A CSV column separator or row delimiter as given in a load header.
  *
- * <p>Reference §5 and the StarRocks docs "STREAM LOAD": a delimiter may be several bytes long (at most 50) and
- * invisible bytes are written in hex with a {@code \x} prefix, e.g. {@code \x01} or {@code \x0D0A}. The escapes
- * {@code \t}, {@code \n} and {@code \r} are also read, as curl users write them.
+ * <p>docs/protocol.md#data-formats-and-filtered-rows and the StarRocks docs "STREAM LOAD": a delimiter may be several
+ * bytes long (at most 50) and invisible bytes are written in hex with a {@code \x} prefix, e.g. {@code \x01} or
+ * {@code \x0D0A}. The escapes {@code \t}, {@code \n} and {@code \r} are also read, as curl users write them.
  *
  * @param header the header value as sent
  * @param bytes  the delimiter bytes (never empty)

@@ -19,11 +19,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a JSON body the way the StarRocks JSON scanner does (reference §5; docs "STREAM LOAD", JSON):
- * the body holds one or more JSON values; with {@code strip_outer_array: true} each value must be an array whose
- * elements are the rows, otherwise each value must be an object that is one row. {@code json_root} first selects a
- * sub-document. Simple mode (no {@code jsonpaths}) maps keys to source columns case-insensitively; matched mode
- * takes source column i from {@code jsonpaths[i]}. Absent keys are NULL.
+ * Reads a JSON body the way the StarRocks JSON scanner does (docs/protocol.md#data-formats-and-filtered-rows; docs
+ * "STREAM LOAD", JSON): the body holds one or more JSON values; with {@code strip_outer_array: true} each value must be
+ * an array whose elements are the rows, otherwise each value must be an object that is one row. {@code json_root} first
+ * selects a sub-document. Simple mode (no {@code jsonpaths}) maps keys to source columns case-insensitively; matched
+ * mode takes source column i from {@code jsonpaths[i]}. Absent keys are NULL.
  *
  * <p>Data problems are filtered records, never exceptions: a document that is not valid JSON (one filtered record
  * for everything from the syntax error on, shown as the body's first 4096 characters; rows read before it are

@@ -4,10 +4,10 @@ import io.lockstep.emulator.catalog.TableSchema;
 import java.util.List;
 
 /**
- * Parses and type-converts one load body for one table, the way a StarRocks BE scanner does (reference §5):
- * CSV (separators, {@code \N} = NULL, every record ends with the row delimiter), JSON (simple mode,
- * {@code strip_outer_array}, {@code jsonpaths}, {@code json_root}), the {@code columns} mapping and {@code __op}.
- * Stateless and thread-safe.
+ * Parses and type-converts one load body for one table, the way a StarRocks BE scanner does
+ * (docs/protocol.md#data-formats-and-filtered-rows): CSV (separators, {@code \N} = NULL, every record ends with the row
+ * delimiter), JSON (simple mode, {@code strip_outer_array}, {@code jsonpaths}, {@code json_root}), the {@code columns}
+ * mapping and {@code __op}. Stateless and thread-safe.
  */
 public interface LoadBodyParser {
 
@@ -21,9 +21,10 @@ public interface LoadBodyParser {
     ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body) throws LoadFormatException;
 
     /**
-     * Parses one load of a transaction whose loads of one table form one stream (reference §5, DOC-TXN "Limits"):
-     * a CSV record not yet ended by the row delimiter waits in {@code carry} for the next load. The default
-     * ignores the carry (every body read on its own).
+     * Parses one load of a transaction whose loads of one table form one stream
+     * (docs/protocol.md#data-formats-and-filtered-rows, StarRocks docs "Stream Load transaction interface", Limits): a
+     * CSV record not yet ended by the row delimiter waits in {@code carry} for the next load. The default ignores the
+     * carry (every body read on its own).
      *
      * @param carry the transaction-table's carry, owned by its load channel; updated
      * @throws LoadFormatException as {@link #parse(TableSchema, LoadFormat, byte[])}

@@ -5,10 +5,10 @@ import java.util.Objects;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The emulator's {@link LoadBodyParser}: plans the load against the table ({@code columns}, {@code __op},
- * defaults), then reads the body as CSV or JSON, converting each value to its column's type and filtering records
- * with data-quality problems as StarRocks does (reference §5; docs "STREAM LOAD", "Strict mode", "Load to Primary
- * Key tables").
+ * The emulator's {@link LoadBodyParser}: plans the load against the table ({@code columns}, {@code __op}, defaults),
+ * then reads the body as CSV or JSON, converting each value to its column's type and filtering records with
+ * data-quality problems as StarRocks does (docs/protocol.md#data-formats-and-filtered-rows; docs "STREAM LOAD", "Strict
+ * mode", "Load to Primary Key tables").
  *
  * <p>Filter reasons: wrong CSV field count; a value that cannot be converted or does not fit its type (strict
  * mode: the row is filtered; non-strict: the value becomes NULL); NULL in a NOT NULL column (including a missing

@@ -13,8 +13,9 @@ import java.util.TreeMap;
 import javax.annotation.concurrent.Immutable;
 
 /**
- * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load}
- * (BE {@code transaction_stream_load.cpp} {@code _parse_request}; reference §2.2, §2.3, §5).
+ * The data headers of one load, parsed the way the StarRocks BE parses them for {@code /api/transaction/load} (BE
+ * {@code transaction_stream_load.cpp} {@code _parse_request}; docs/protocol.md#load-headers,
+ * #data-formats-and-filtered-rows).
  *
  * <p>Header values the BE checks fail here with its status and text: {@code strict_mode} other than true/false
  * (case-insensitive) → INVALID_ARGUMENT "Invalid strict mode format. Must be bool type"; both {@code partitions} and
@@ -26,8 +27,8 @@ import javax.annotation.concurrent.Immutable;
  * {@code merge_condition}, {@code negative}, compressed payloads and compressed CSV formats) fail with
  * NOT_IMPLEMENTED_ERROR naming the header, so a test never passes by accident.
  *
- * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of
- * one transaction (reference §2.3, "load request not equal last.").
+ * <p>Immutable and thread-safe. {@link #sameLoadRequest} compares the fields the BE compares between the loads of one
+ * transaction (docs/protocol.md#load-headers, "load request not equal last.").
  */
 @Immutable
 public final class StreamLoadFormat implements LoadFormat {
@@ -45,7 +46,7 @@ public final class StreamLoadFormat implements LoadFormat {
     private final boolean partialUpdate;
     private final String timezone;
     private final double maxFilterRatio;
-    /** The §2.3 request fields, normalized, keyed by header name. */
+    /** The request fields of docs/protocol.md#load-headers, normalized, keyed by header name. */
     private final Map<String, String> requestFields;
     /** The source column that marks a row as a delete on key-upsert tables: {@code __op} unless a dialect says. */
     private final String deleteColumn;
@@ -57,8 +58,9 @@ public final class StreamLoadFormat implements LoadFormat {
     private final String deleteCondition;
 
     /**
-     * Doris' {@code merge_type} (Doris reference §2): APPEND (rows upsert; the delete column may mark deletes),
-     * DELETE (every row deletes its key), MERGE (rows matching the {@code delete} condition delete their key).
+     * Doris' {@code merge_type} (docs/protocol.md#doris-endpoints-redirects-and-headers): APPEND (rows upsert; the
+     * delete column may mark deletes), DELETE (every row deletes its key), MERGE (rows matching the {@code delete}
+     * condition delete their key).
      */
     public enum MergeType { APPEND, DELETE, MERGE }
 

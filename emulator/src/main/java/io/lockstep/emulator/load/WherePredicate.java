@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * The {@code where} load header: rows for which it is not TRUE are "unselected" (counted in
- * {@code NumberUnselectedRows}, not filtered; reference §5). Evaluated on the converted row, before the NOT NULL
- * check, as the BE's scan node filters before its table sink validates.
+ * {@code NumberUnselectedRows}, not filtered; docs/protocol.md#data-formats-and-filtered-rows). Evaluated on the
+ * converted row, before the NOT NULL check, as the BE's scan node filters before its table sink validates.
  *
  * <p>Subset: comparisons {@code = != <> < <= > >=} between a table column and a constant (quoted string, number,
  * NULL) or another column, {@code IS [NOT] NULL}, {@code [NOT] IN (constants)}, {@code [NOT] BETWEEN a AND b},

@@ -24,14 +24,14 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The FE side of multi-table transactions ({@code transaction_type: multi}, reference §4.7; StarRocks
- * {@code MultiStatementTransactionHandler}, {@code StreamLoadMgr}, {@code StreamLoadMultiStmtTask}): begin,
- * commit and rollback are answered here; a load is checked and planned here (a per-table channel is created
- * at the table's first load) and then executed by the BE. Any failure of a load aborts the whole transaction.
+ * The FE side of multi-table transactions ({@code transaction_type: multi}, docs/protocol.md#multi-table-transactions;
+ * StarRocks {@code MultiStatementTransactionHandler}, {@code StreamLoadMgr}, {@code StreamLoadMultiStmtTask}): begin,
+ * commit and rollback are answered here; a load is checked and planned here (a per-table channel is created at the
+ * table's first load) and then executed by the BE. Any failure of a load aborts the whole transaction.
  *
- * <p>Design choice (reference §8.4 open): the FE transaction is registered at begin, so {@code get_load_state}
- * reports PREPARE right after begin and the running-txn limit counts it; a commit with no load succeeds with
- * nothing published.
+ * <p>Design choice (the StarRocks sources leave it open; emulator/README.md): the FE transaction is registered at
+ * begin, so {@code get_load_state} reports PREPARE right after begin and the running-txn limit counts it; a commit with
+ * no load succeeds with nothing published.
  *
  * <p>Thread-safe: the monitor {@code this} guards the task map; each task guards its own state.
  */
@@ -261,7 +261,9 @@ public final class MultiTableService {
         return FeResult.failedPlain(reason).reply();
     }
 
-    /** FE-SLM {@code checkLoadAllowed}; the reference gives the endings, the "Stream load task L" prefix is ours. */
+    /**
+     * StarRocks FE {@code StreamLoadMgr.checkLoadAllowed} gives the endings, the "Stream load task L" prefix is ours.
+     */
     private static String loadRefusal(MultiTableTask task) {
         String prefix = "Stream load task " + task.label();
         switch (task.state()) {

@@ -4,8 +4,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * States of a multi-table stream load task, spelled as StarRocks spells them (reference §4.7, FE-SLM):
- * BEGIN → COMMITING → COMMITED → FINISHED, or → ABORTING → CANCELLED.
+ * States of a multi-table stream load task, spelled as StarRocks spells them
+ * (docs/protocol.md#multi-table-transactions, FE {@code StreamLoadMgr}): BEGIN → COMMITING → COMMITED → FINISHED, or →
+ * ABORTING → CANCELLED.
  */
 public enum MultiTaskState {
     BEGIN, COMMITING, COMMITED, FINISHED, ABORTING, CANCELLED;

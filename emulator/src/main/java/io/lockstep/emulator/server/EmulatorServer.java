@@ -9,8 +9,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The two Jetty listeners of the emulator: the FE port and the BE port (reference §1, §7.1). Port 0 binds a
- * random free port. Not thread-safe: start and stop from one thread.
+ * The two Jetty listeners of the emulator: the FE port and the BE port
+ * (docs/protocol.md#redirects-failover-and-probes). Port 0 binds a random free port. Not thread-safe: start and stop
+ * from one thread.
  */
 public final class EmulatorServer implements AutoCloseable {
     private final Server fe;

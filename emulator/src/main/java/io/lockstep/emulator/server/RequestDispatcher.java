@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes one request of one listener role to the FE or BE services (reference §1.1–§1.3): the FE
- * authenticates, validates and then answers, executes, or — in redirect mode — answers 307 with
- * {@code Location: http://host:bePort/<same path and query>} without reading the body; the BE executes.
- * In direct mode the FE executes BE work in-process. Faults are applied once, where a request executes.
- * Logs one INFO line per request with the HTTP code and the reply's {@code Status}/{@code status} (never the
- * Authorization header, the message or row data). Thread-safe.
+ * Routes one request of one listener role to the FE or BE services (docs/protocol.md): the FE authenticates, validates
+ * and then answers, executes, or — in redirect mode — answers 307 with
+ * {@code Location: http://host:bePort/<same path and query>} without reading the body; the BE executes. In direct mode
+ * the FE executes BE work in-process. Faults are applied once, where a request executes. Logs one INFO line per request
+ * with the HTTP code and the reply's {@code Status}/{@code status} (never the Authorization header, the message or row
+ * data). Thread-safe.
  */
 public final class RequestDispatcher implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);

@@ -3,8 +3,8 @@ package io.lockstep.emulator.txn;
 import java.util.regex.Pattern;
 
 /**
- * The FE's label syntax check (reference §4.3, StarRocks {@code FeNameFormat.checkLabel}; Doris reference §2
- * {@code label}).
+ * The FE's label syntax check (docs/protocol.md#labels-and-label-state, StarRocks {@code FeNameFormat.checkLabel};
+ * docs/protocol.md#doris-endpoints-redirects-and-headers {@code label}).
  */
 public final class LabelFormat {
     /** StarRocks: letters, digits, {@code _} and {@code -}, 1 to 128 characters. */

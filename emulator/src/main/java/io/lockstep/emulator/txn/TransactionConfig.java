@@ -1,11 +1,13 @@
 package io.lockstep.emulator.txn;
 
 /**
- * Timer and limit settings of the FE transaction manager; {@link #defaults()} are StarRocks' (reference §4.5).
+ * Timer and limit settings of the FE transaction manager; {@link #defaults()} are StarRocks'
+ * (docs/protocol.md#timeouts-limits-and-concurrency).
  *
  * @param defaultTimeoutMs           begin {@code timeout} when the header is absent:
  *                                   {@code stream_load_default_timeout_second} = 600 s
- * @param multiTableDefaultTimeoutMs multi-table begin {@code timeout} when absent: 20 000 ms (FE-TLA)
+ * @param multiTableDefaultTimeoutMs multi-table begin {@code timeout} when absent: 20 000 ms (StarRocks FE
+ *                                   {@code                                   TransactionLoadAction})
  * @param defaultPreparedTimeoutMs   {@code prepared_transaction_default_timeout_second} = 86 400 s (Doris:
  *                                   {@code stream_load_default_precommit_timeout_second})
  * @param labelKeepMs                {@code label_keep_max_second} = 259 200 s (3 days): a finished label is

@@ -15,8 +15,9 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The FE transaction manager: per-database label → transaction history, transaction ids, statuses and
- * timers (reference §4.1, §4.3, §4.5; StarRocks {@code DatabaseTransactionMgr}).
+ * The FE transaction manager: per-database label → transaction history, transaction ids, statuses and timers
+ * (docs/protocol.md#the-emulators-state-tables, #labels-and-label-state, #timeouts-limits-and-concurrency; StarRocks
+ * {@code DatabaseTransactionMgr}).
  *
  * <p>Rules kept: a label may be reused only when every transaction it had is ABORTED; a finished label is
  * forgotten {@code labelKeepMs} after it finished; PREPARE transactions older than their begin timeout and

@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * every table's rows, then VISIBLE. Also keeps the data of PREPARED transactions (written to "tablets" at
  * prepare in StarRocks, so it survives a BE restart) until commit or abort.
  *
- * <p>The publish-timeout path (fault injection, reference §4.5 "FE commit timeout"): the transaction stays
- * COMMITTED and its data is published {@code publishDelayMs} later on the clock, by {@link #publishDeferred()}
- * (called by the sweeper and on every request), or at once when the faults are cleared.
+ * <p>The publish-timeout path (fault injection, docs/protocol.md#timeouts-limits-and-concurrency "FE commit timeout"):
+ * the transaction stays COMMITTED and its data is published {@code publishDelayMs} later on the clock, by
+ * {@link #publishDeferred()} (called by the sweeper and on every request), or at once when the faults are cleared.
  *
  * <p>Publish order: StarRocks gives each committed transaction the next version of its tablets and publishes
  * versions in order, so a transaction committed after one whose publish timed out cannot become visible before

@@ -6,10 +6,10 @@ import java.util.Set;
 /**
  * FE transaction status, with the legal moves between them.
  *
- * <p>Source: reference §4.1 (StarRocks {@code TransactionStatus}). Naming trap kept from StarRocks:
- * {@link #PREPARE} is the open, running transaction (after begin); {@link #PREPARED} is pre-committed
- * (after {@code /api/transaction/prepare}). {@link #UNKNOWN} is never stored: it is what a label the FE does
- * not remember reports.
+ * <p>Source: StarRocks {@code fe/fe-core/src/main/java/com/starrocks/transaction/TransactionStatus.java}
+ * (docs/protocol.md#the-emulators-state-tables). Naming trap kept from StarRocks: {@link #PREPARE} is the open, running
+ * transaction (after begin); {@link #PREPARED} is pre-committed (after {@code /api/transaction/prepare}).
+ * {@link #UNKNOWN} is never stored: it is what a label the FE does not remember reports.
  */
 public enum TransactionStatus {
     UNKNOWN,
@@ -47,7 +47,8 @@ public enum TransactionStatus {
     }
 
     /**
-     * Counted against {@code max_running_txn_num_per_db}: PREPARE, PREPARED and COMMITTED (reference §4.5, §7.5).
+     * Counted against {@code max_running_txn_num_per_db}: PREPARE, PREPARED and COMMITTED
+     * (docs/protocol.md#timeouts-limits-and-concurrency).
      */
     public boolean isRunning() {
         return this == PREPARE || this == PREPARED || this == COMMITTED;

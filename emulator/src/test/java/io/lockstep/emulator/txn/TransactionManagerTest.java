@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The FE transaction manager on a manual clock (reference §4.1, §4.3, §4.5). */
+/**
+ * The FE transaction manager on a manual clock (docs/protocol.md#the-emulators-state-tables, #labels-and-label-state,
+ * #timeouts-limits-and-concurrency).
+ */
 class TransactionManagerTest {
     final ManualClock clock = new ManualClock();
     final TransactionManager txns = new TransactionManager(clock, TransactionConfig.defaults());

@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * The Apache Doris Flink connector's option names that Lockstep accepts with {@code sink.target=doris}, rewritten to
- * the catalogue's own before validation (Doris reference {@code doris-stream-load-protocol.md} §5.1, FC-OPT):
+ * the catalogue's own before validation (docs/protocol.md#what-the-doris-connector-does; apache/doris-flink-connector
+ * {@code DorisConfigOptions.java}):
  * <ul>
  *   <li>{@code fenodes} ({@code host:port,host:port}) → {@code load-url} ({@code host:port;host:port});</li>
  *   <li>{@code table.identifier} ({@code db.table}) → {@code database-name} and {@code table-name};</li>

@@ -19,11 +19,11 @@ import java.util.regex.Pattern;
  * is the single source for validation ({@link SinkOptionsValidator}), for the typed getters of
  * {@code StarRocksSinkOptions} and for {@code docs/options.md} ({@link SinkOptionsMarkdown}).
  *
- * <p>Names and defaults follow the documents: DESIGN.md §2, seed
- * {@code starrocks-flink-multi-table-transactions} ("設定") and, for options the seeds do not
- * define, the StarRocks Flink connector's option reference ({@code StarRocksSinkOptions.java},
- * reference table tag FLK-OPT). Where Lockstep deviates (a range, an unsupported option) the
- * description says so.
+ * <p>Names and defaults follow StarRocks' documents: the configuration of the multi-table transaction guide
+ * (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/) and, for options it does not define, the
+ * StarRocks Flink connector's options (https://docs.starrocks.io/docs/loading/Flink-connector-starrocks/ and, in
+ * StarRocks/starrocks-connector-for-apache-flink, {@code StarRocksSinkOptions.java}). Where Lockstep deviates (a range,
+ * an unsupported option) the description says so.
  *
  * <p>Keys under {@link #SINK_PROPERTIES_PREFIX} are passed to the server as stream load headers
  * (the prefix removed, the rest lower-cased); three of them are also catalogue entries because the
@@ -95,7 +95,10 @@ public final class SinkOptionDefinitions {
                     + "`sink.transaction.multi-table.job-id`, a fixed `database-name`, and rows that carry "
                     + "`getSource()` and `getSourcePosition()`. See docs/exactly-once.md.");
 
-    /** Longest accepted label prefix; StarRocks labels are at most 128 characters (reference §4.3). */
+    /**
+     * Longest accepted label prefix; StarRocks labels are at most 128 characters
+     * (docs/protocol.md#labels-and-label-state).
+     */
     public static final int LABEL_PREFIX_MAX_LENGTH = LabelGenerator.MAX_PREFIX_LENGTH;
 
     public static final SinkOption<String> LABEL_PREFIX = SinkOption

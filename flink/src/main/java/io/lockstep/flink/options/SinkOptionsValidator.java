@@ -28,13 +28,13 @@ import java.util.TreeMap;
  * rules between options:
  * <ul>
  *   <li>multi-table mode requires {@code sink.version = V2}; with {@code sink.semantic = exactly-once}
- *       it needs {@code sink.transaction.multi-table.job-id} and a fixed {@code database-name}; it rejects {@code sink.properties.enable_merge_commit = true} (seed
- *       {@code starrocks-flink-multi-table-transactions}, "制限事項");</li>
+ *       it needs {@code sink.transaction.multi-table.job-id} and a fixed {@code database-name}; it rejects
+ *       {@code sink.properties.enable_merge_commit = true} (the limitations of https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/);</li>
  *   <li>merge commit is rejected in single-table mode too (Lockstep loads through transaction
- *       stream load, which ignores the header: reference §2.2);</li>
+ *       stream load, which ignores the header: docs/protocol.md#load-headers);</li>
  *   <li>in at-least-once modes {@code sink.properties.timeout} (seconds, default 600) must exceed
  *       {@code sink.buffer-flush.interval-ms}, or the server aborts a transaction before its commit
- *       (DESIGN.md §6, last lesson). Exactly-once commits at checkpoints, whose interval is
+ *       (docs/architecture.md#rules-from-field-reports). Exactly-once commits at checkpoints, whose interval is
  *       only known when the sink opens: that check belongs to the sink (TransactionTimeoutCheck). Not with
  *       {@code sink.target=doris}, whose at-least-once loads commit by themselves;</li>
  *   <li>{@code sink.target=doris} refuses multi-table mode (no multi-table transaction over HTTP)
@@ -49,7 +49,10 @@ import java.util.TreeMap;
 public final class SinkOptionsValidator {
 
     private static final int MAX_SUGGESTION_DISTANCE = 3;
-    /** Doris stream load headers the Doris sink sets or must not see (Doris reference §2, §4.6). */
+    /**
+     * Doris stream load headers the Doris sink sets or must not see
+     * (docs/protocol.md#doris-endpoints-redirects-and-headers).
+     */
     private static final java.util.List<String> DORIS_RESERVED_HEADERS =
             java.util.List.of("two_phase_commit", "txn_operation", "group_commit");
 
@@ -249,7 +252,8 @@ public final class SinkOptionsValidator {
 
     /**
      * {@code sink.target=doris}: no multi-table atomic mode (Doris has no multi-table transaction over HTTP, Doris
-     * reference §1.1), and no stream load header that would change what a label or a load means.
+     * docs/protocol.md#starrocks-transaction-stream-load), and no stream load header that would change what a label or
+     * a load means.
      */
     private static void checkDoris(Map<String, String> options, boolean multiTable) {
         if (multiTable) {

@@ -5,11 +5,10 @@ import java.util.Locale;
 /**
  * Delivery guarantee of the sink, option {@code sink.semantic}.
  *
- * <p>{@link #AT_LEAST_ONCE}: loads are committed on the sink's own schedule (commit interval,
- * checkpoint, end of input); a restart may load some rows again (idempotent on PRIMARY KEY
- * tables). {@link #EXACTLY_ONCE}: one transaction per table per checkpoint, prepared at the
- * barrier and committed when the checkpoint completes (2PC, seed
- * {@code starrocks-stream-load-transaction-2pc}); single-table only.
+ * <p>{@link #AT_LEAST_ONCE}: loads are committed on the sink's own schedule (commit interval, checkpoint, end of
+ * input); a restart may load some rows again (idempotent on PRIMARY KEY tables). {@link #EXACTLY_ONCE}: one transaction
+ * per table per checkpoint, prepared at the barrier and committed when the checkpoint completes (2PC with Flink,
+ * docs/exactly-once.md); single-table only.
  */
 public enum SinkSemantic {
     AT_LEAST_ONCE("at-least-once"),

@@ -5,11 +5,11 @@ import java.util.Locale;
 /**
  * Sink implementation, option {@code sink.version}.
  *
- * <p>{@link #V2} is the transaction stream load sink (the only one Lockstep implements, and the one
- * multi-table transactions require, seed {@code starrocks-flink-multi-table-transactions},
- * "sink.version"). {@link #AUTO} selects V2. {@link #V1} names the StarRocks connector's legacy
- * sink without transaction stream load; it is accepted as a value so that option maps from that
- * connector parse, but {@code SinkFunctionFactory} rejects it.
+ * <p>{@link #V2} is the transaction stream load sink (the only one Lockstep implements, and the one multi-table
+ * transactions require, see {@code sink.version} in
+ * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/). {@link #AUTO} selects V2. {@link #V1} names
+ * the StarRocks connector's legacy sink without transaction stream load; it is accepted as a value so that option maps
+ * from that connector parse, but {@code SinkFunctionFactory} rejects it.
  */
 public enum SinkVersion {
     AUTO,

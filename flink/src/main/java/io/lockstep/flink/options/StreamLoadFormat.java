@@ -3,9 +3,9 @@ package io.lockstep.flink.options;
 import java.util.Locale;
 
 /**
- * Data format of the rows, option {@code sink.properties.format} (sent as the {@code format}
- * stream load header; reference §2.2). {@link #CSV} is the default as in the StarRocks connector;
- * {@link #JSON} expects each row to be one JSON object.
+ * Data format of the rows, option {@code sink.properties.format} (sent as the {@code format} stream load header;
+ * docs/protocol.md#load-headers). {@link #CSV} is the default as in the StarRocks connector; {@link #JSON} expects each
+ * row to be one JSON object.
  */
 public enum StreamLoadFormat {
     CSV,

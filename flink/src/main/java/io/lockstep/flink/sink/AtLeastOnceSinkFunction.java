@@ -17,10 +17,11 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 
 /**
- * The at-least-once single-table sink: each table gets its own transaction stream load per flush (reference §6.3),
- * prepared and committed every {@code sink.buffer-flush.interval-ms}, when {@code sink.buffer-flush.max-bytes} are
- * buffered, at every checkpoint and at the end of bounded input. Rows are routed by {@code database-name} /
- * {@code table-name} ({@code *} = the row's own); source partitions and transaction ends play no part.
+ * The at-least-once single-table sink: each table gets its own transaction stream load per flush
+ * (docs/protocol.md#what-the-official-starrocks-connector-does), prepared and committed every
+ * {@code sink.buffer-flush.interval-ms}, when {@code sink.buffer-flush.max-bytes} are buffered, at every checkpoint and
+ * at the end of bounded input. Rows are routed by {@code database-name} / {@code table-name} ({@code *} = the row's
+ * own); source partitions and transaction ends play no part.
  *
  * <ul>
  *   <li>{@link #snapshotState}: flush and commit everything buffered; fails on any stored asynchronous failure.</li>

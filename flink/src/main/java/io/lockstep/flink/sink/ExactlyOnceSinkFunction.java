@@ -45,8 +45,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The exactly-once single-table sink: two-phase commit with Flink checkpoints (seed
- * {@code starrocks-stream-load-transaction-2pc} §3; reference §6.3). One transaction, and one label
+ * The exactly-once single-table sink: two-phase commit with Flink checkpoints (docs/exactly-once.md;
+ * docs/protocol.md#what-the-official-starrocks-connector-does). One transaction, and one label
  * {@code {prefix}-{table}-{subtask}-{runId}-{n}}, per table and checkpoint.
  *
  * <ul>
@@ -186,7 +186,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
         try {
             LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
-            commitTimeoutMs = config.savepointTimeoutMs();
+            commitTimeoutMs = config.flushTimeoutMs();
             engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
                     DeliverySemantic.EXACTLY_ONCE, restoredCheckpointId);
         } catch (Exception | Error e) {

@@ -15,13 +15,14 @@ import java.util.Objects;
  * subtask may restore the elements of several earlier subtasks.
  *
  * <p><b>Run identity.</b> Every start of a subtask (fresh or restored) takes a new run id for its new labels, so they
- * never collide with labels of an earlier attempt, of an older checkpoint restored twice, or of a stateless start
- * with the same prefix (DESIGN.md §6). The run id written here is the one the snapshotting run used, so a restore
- * can name every label that run may have left open after the checkpoint ({@link #lingeringScope()}). An attempt that
- * never completed a checkpoint is named by no state; with a fixed target table its run id is derived from the job,
- * the restored run ids and the checkpoint ({@code DerivedRunId}), so the next attempt from the same checkpoint walks
- * the same ids and ends what it left open. With routing by {@code *} run ids are random and such an attempt's open
- * transactions end by the server's timeouts; their data never becomes visible because nobody commits them.
+ * never collide with labels of an earlier attempt, of an older checkpoint restored twice, or of a stateless start with
+ * the same prefix (docs/architecture.md#rules-from-field-reports). The run id written here is the one the snapshotting
+ * run used, so a restore can name every label that run may have left open after the checkpoint
+ * ({@link #lingeringScope()}). An attempt that never completed a checkpoint is named by no state; with a fixed target
+ * table its run id is derived from the job, the restored run ids and the checkpoint ({@code DerivedRunId}), so the next
+ * attempt from the same checkpoint walks the same ids and ends what it left open. With routing by {@code *} run ids are
+ * random and such an attempt's open transactions end by the server's timeouts; their data never becomes visible because
+ * nobody commits them.
  *
  * @param labelPrefix  the label prefix of this run
  * @param subtaskIndex the subtask that wrote this state

@@ -12,9 +12,10 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * Versioned binary form of {@link ExactlyOnceSinkState} (no Kryo; STYLE.md §2, {@code KafkaWriterStateSerializer}).
- * The sink stores {@code SimpleVersionedSerialization.writeVersionAndSerialize(...)} bytes in a
- * {@code ListState<byte[]>}, so the version travels with every element.
+ * Versioned binary form of {@link ExactlyOnceSinkState} (no Kryo; versioned like apache/flink-connector-kafka's
+ * {@code KafkaWriterStateSerializer}). The sink stores
+ * {@code SimpleVersionedSerialization.writeVersionAndSerialize(...)} bytes in a {@code ListState<byte[]>}, so the
+ * version travels with every element.
  *
  * <p>Version 1, big-endian ({@link DataOutputSerializer}): UTF labelPrefix, int subtaskIndex, UTF runId, long
  * checkpointId; int table count, then per table UTF database, UTF table; int pending count, then per transaction

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The optional {@code jdbc-url} probe (issue 4 "API"): connects to the FE over the MySQL protocol and logs the
- * server version its handshake reports (driver metadata, no query). Loads never depend on it: an absent URL, a
- * missing JDBC driver or an unreachable server is logged and the sink runs on. The emulator answers it on its query
- * port ({@code StarRocksEmulator.jdbcUrl()}).
+ * The optional {@code jdbc-url} probe (option {@code jdbc-url}, docs/options.md): connects to the FE over the MySQL
+ * protocol and logs the server version its handshake reports (driver metadata, no query). Loads never depend on it: an
+ * absent URL, a missing JDBC driver or an unreachable server is logged and the sink runs on. The emulator answers it on
+ * its query port ({@code StarRocksEmulator.jdbcUrl()}).
  *
  * <p>Lockstep ships no MySQL driver; the probe runs only when the job's classpath has one that accepts the URL
  * ({@link DriverManager#getDriver}). Connect and read waits are bounded by {@code timeoutMs} through the driver's

@@ -32,18 +32,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The multi-table transaction sink (seed {@code starrocks-flink-multi-table-transactions}; DESIGN.md §3): every
- * table a subtask writes in one commit cycle loads under one shared StarRocks transaction, committed every
- * {@code sink.buffer-flush.interval-ms} at source-transaction boundaries, so a source transaction becomes visible in
- * all its tables at once. Input must be keyed by {@code StarRocksRowData::getSourcePartition}.
+ * The multi-table transaction sink (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/;
+ * docs/architecture.md#the-multi-table-commit-cycle): every table a subtask writes in one commit cycle loads under one
+ * shared StarRocks transaction, committed every {@code sink.buffer-flush.interval-ms} at source-transaction boundaries,
+ * so a source transaction becomes visible in all its tables at once. Input must be keyed by
+ * {@code StarRocksRowData::getSourcePartition}.
  *
  * <ul>
  *   <li>{@link #invoke}: data → engine write, {@code transactionEnd=true} → engine txnEnd for the row's partition
  *       ({@link RowDispatcher}); {@code sourcePartition < 0} fails naming the keyBy contract.</li>
- *   <li>{@link #snapshotState}: a savepoint: everything buffered is loaded and committed before the checkpoint
+ *   <li>{@link #snapshotState}: a flush: everything buffered is loaded and committed before the checkpoint
  *       completes; it fails naming the partitions caught in the middle of a source transaction, and on any stored
  *       asynchronous failure (a checkpoint never completes after a lost load).</li>
- *   <li>{@link #finish()} (end of bounded input): the same savepoint, so a bounded job's data is all visible when
+ *   <li>{@link #finish()} (end of bounded input): the same flush, so a bounded job's data is all visible when
  *       it ends.</li>
  *   <li>{@link #close()}: rolls back the open shared transaction (at-least-once: the data is replayed from the
  *       last checkpoint) within the engine's close timeout; never hangs.</li>
@@ -193,14 +194,14 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     }
 
     /**
-     * Loads and commits everything buffered (a savepoint of the engine).
+     * Loads and commits everything buffered (a flush of the engine).
      *
      * @throws LoadEngineException naming the checkpoint and the partitions in the middle of a source transaction,
      *                             or the engine's first asynchronous failure
      */
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        savepoint("checkpoint " + context.getCheckpointId());
+        flush("checkpoint " + context.getCheckpointId());
         if (runIdState != null) {
             runIdState.update(List.of(runtime.runId()));
         }
@@ -210,12 +211,12 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     @Override
     public void finish() throws Exception {
         LOG.info("multi-table sink subtask {}: end of input, committing everything buffered", runtime.subtaskIndex());
-        savepoint("end of input");
+        flush("end of input");
     }
 
-    private void savepoint(String what) throws InterruptedException {
+    private void flush(String what) throws InterruptedException {
         try {
-            engine.savepoint();
+            engine.flush();
         } catch (LoadEngineException e) {
             throw new LoadEngineException(what + " of multi-table sink subtask " + runtime.subtaskIndex()
                     + " failed: " + e.getMessage(), e);

@@ -8,7 +8,7 @@ import javax.annotation.Nullable;
 import javax.annotation.concurrent.NotThreadSafe;
 
 /**
- * Turns the sink's input elements into engine calls (issue 4 "Sink behaviour", invoke): a row with data →
+ * Turns the sink's input elements into engine calls (docs/sinks.md#what-each-call-does, invoke): a row with data →
  * {@link EngineCalls#write}; a row with {@code transactionEnd=true} → {@link EngineCalls#txnEnd} for its source
  * partition, after its data. A row may carry data and the end, or only the end ({@code getRow()} null or empty).
  *

@@ -9,9 +9,10 @@ import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * Where a row goes: {@code database-name} / {@code table-name} name the target, or {@code *} takes it from each
- * row's {@link StarRocksRowData#getDatabase()} / {@link StarRocksRowData#getTable()} (DESIGN.md §2). The two are
- * independent: {@code database-name=shop, table-name=*} routes by table within {@code shop}.
+ * Where a row goes: {@code database-name} / {@code table-name} name the target, or {@code *} takes it from each row's
+ * {@link StarRocksRowData#getDatabase()} / {@link StarRocksRowData#getTable()} (as in
+ * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/). The two are independent:
+ * {@code database-name=shop, table-name=*} routes by table within {@code shop}.
  *
  * <p>Immutable and serializable (shipped inside the sink function).
  */

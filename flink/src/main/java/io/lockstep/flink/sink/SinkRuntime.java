@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * What every sink subtask opens before its engine: the subtask index, a run identity for labels, the Flink-bound
  * metrics and the HTTP transaction client; subtask 0 also runs the optional {@code jdbc-url} probe.
  *
- * <p>The run identity: {@link #open} takes a fresh {@link LabelGenerator#newRunId()} unless the sink passes the one
- * it restored, so labels of a restarted or re-submitted job never collide with an earlier attempt's (DESIGN.md §6).
+ * <p>The run identity: {@link #open} takes a fresh {@link LabelGenerator#newRunId()} unless the sink passes the one it
+ * restored, so labels of a restarted or re-submitted job never collide with an earlier attempt's
+ * (docs/architecture.md#rules-from-field-reports).
  *
  * <p>Owned by the sink's task thread: created in {@code open()}, closed in {@code close()}.
  */

@@ -59,10 +59,10 @@ import javax.annotation.Nullable;
  *       engine's {@link #loadMethod()} and the exactly-once {@link #labelScheme()} (docs/doris.md).</li>
  * </ul>
  *
- * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row
- * format must be JSON with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows);
- * at-least-once commit intervals must stay below 80% of {@code sink.properties.timeout} (the engine renews its
- * transactions there, DESIGN.md §6); any other value the core refuses.
+ * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row format
+ * must be JSON with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows); at-least-once
+ * commit intervals must stay below 80% of {@code sink.properties.timeout} (the engine renews its transactions there,
+ * docs/architecture.md#rules-from-field-reports); any other value the core refuses.
  *
  * <p>Immutable after {@link #from}; cheap to build, so each subtask builds its own in {@code open()}.
  */

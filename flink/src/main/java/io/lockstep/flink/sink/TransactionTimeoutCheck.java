@@ -11,10 +11,11 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
 
 /**
- * Exactly-once start check: a transaction opens after one checkpoint's prepare and stays open (PREPARE) until the
- * next checkpoint's barrier, so the server's transaction timeout ({@code sink.properties.timeout}, sent on begin;
- * reference §4.5) must exceed the checkpoint interval, or the server aborts it first (DESIGN.md §6). Also refuses
- * exactly-once without checkpointing, where nothing would ever commit.
+ * Exactly-once start check: a transaction opens after one checkpoint's prepare and stays open (PREPARE) until the next
+ * checkpoint's barrier, so the server's transaction timeout ({@code sink.properties.timeout}, sent on begin;
+ * docs/protocol.md#timeouts-limits-and-concurrency) must exceed the checkpoint interval, or the server aborts it first
+ * (docs/architecture.md#rules-from-field-reports). Also refuses exactly-once without checkpointing, where nothing would
+ * ever commit.
  *
  * <p>Stateless.
  */
@@ -54,11 +55,11 @@ public final class TransactionTimeoutCheck {
     public static final int DORIS_PRECOMMIT_TIMEOUT_SECONDS = 3600;
 
     /**
-     * The Doris exactly-once start check: a flush's transaction is pre-committed at the latest at the barrier and
-     * at the earliest just after the previous one, and Doris aborts a pre-committed transaction after
-     * {@code stream_load_default_precommit_timeout_second} (3600 s by default, a server setting; Doris reference
-     * §4.1), so the checkpoint interval must stay below it with room for the commit. Refuses intervals of half of it
-     * or more, and no checkpointing.
+     * The Doris exactly-once start check: a flush's transaction is pre-committed at the latest at the barrier and at
+     * the earliest just after the previous one, and Doris aborts a pre-committed transaction after
+     * {@code stream_load_default_precommit_timeout_second} (3600 s by default, a server setting;
+     * docs/protocol.md#doris-states-labels-and-timers), so the checkpoint interval must stay below it with room for the
+     * commit. Refuses intervals of half of it or more, and no checkpointing.
      *
      * @throws InvalidSinkOptionException naming {@code sink.semantic}
      */

@@ -26,12 +26,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The bad-input catalogue of issue 6: one row per input class. Each case first commits a good source
- * transaction (an order and its item) through a correctly configured multi-table sink, then runs the bad input
- * through a sink in Flink's operator test harness (no cluster): building the options, creating the sink,
- * opening it, writing the rows, and a checkpoint. The first step that fails must fail with the expected text
- * (naming what was wrong and where), and the good transaction must still be in the tables: nothing already
- * accepted is lost.
+ * The bad-input catalogue (docs/reliability.md): one row per input class. Each case first commits a good source
+ * transaction (an order and its item) through a correctly configured multi-table sink, then runs the bad input through
+ * a sink in Flink's operator test harness (no cluster): building the options, creating the sink, opening it, writing
+ * the rows, and a checkpoint. The first step that fails must fail with the expected text (naming what was wrong and
+ * where), and the good transaction must still be in the tables: nothing already accepted is lost.
  */
 class BadInputCatalogueTest {
     private static final String DDL = "CREATE DATABASE shop;"

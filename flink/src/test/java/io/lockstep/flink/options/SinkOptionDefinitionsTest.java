@@ -48,7 +48,7 @@ class SinkOptionDefinitionsTest {
     }
 
     @Test
-    void seedDefaultsAreKept() {
+    void documentedDefaultsAreKept() {
         assertThat(SinkOptionDefinitions.MULTI_TABLE_ENABLED.defaultValue()).isFalse();
         assertThat(SinkOptionDefinitions.MULTI_TABLE_BUFFER_SIZE_BYTES.defaultValue()).isEqualTo(134_217_728L);
         assertThat(SinkOptionDefinitions.SINK_SEMANTIC.defaultValue()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);

@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Security of the logs (issue 6): the logs of failing jobs, captured from the test logger (slf4j-simple writes to
- * {@code System.err}), hold no password, no Authorization header and no row payload at WARN or above, while they do
- * report the failure. One job fails on a data error (the server's error log quotes the rejected row; the sink's
- * {@code sink.sanitize-error-log}, on by default, cuts it out), one on wrong credentials.
+ * Security of the logs (docs/reliability.md#security--flink-iolockstepflinksecurity): the logs of failing jobs,
+ * captured from the test logger (slf4j-simple writes to {@code System.err}), hold no password, no Authorization header
+ * and no row payload at WARN or above, while they do report the failure. One job fails on a data error (the server's
+ * error log quotes the rejected row; the sink's {@code sink.sanitize-error-log}, on by default, cuts it out), one on
+ * wrong credentials.
  */
 class FailingRunLogsTest {
     private static final String PASSWORD = "pw-S3CRET-4711";

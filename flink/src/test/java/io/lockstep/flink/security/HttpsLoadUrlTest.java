@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * https load-urls (issue 6): the emulator serves FE and BE over TLS with a self-signed certificate made here with
- * the JDK's {@code keytool}; the sink trusts it through the JVM's standard trust store properties
- * ({@code javax.net.ssl.trustStore}, {@code trustStorePassword}, {@code trustStoreType}) and commits a multi-table
- * transaction through the FE's 307 redirect to the https BE. Without the trust store the handshake fails, and the
- * error names the address.
+ * https load-urls (docs/reliability.md#security--flink-iolockstepflinksecurity): the emulator serves FE and BE over TLS
+ * with a self-signed certificate made here with the JDK's {@code keytool}; the sink trusts it through the JVM's
+ * standard trust store properties ({@code javax.net.ssl.trustStore}, {@code trustStorePassword},
+ * {@code trustStoreType}) and commits a multi-table transaction through the FE's 307 redirect to the https BE. Without
+ * the trust store the handshake fails, and the error names the address.
  */
 class HttpsLoadUrlTest {
     private static final String STORE_PASSWORD = "changeit-test";

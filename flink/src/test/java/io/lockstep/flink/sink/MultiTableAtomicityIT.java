@@ -119,7 +119,7 @@ class MultiTableAtomicityIT {
         job = env.executeAsync("checkpoint mid-transaction");
 
         assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
-                .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "savepoint refused"))
+                .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "flush refused"))
                         .get().extracting(Throwable::getMessage).asString()
                         .contains("multi-table sink subtask " + ShopSinkJobs.sinkSubtaskOf(2),
                                 "source partitions [2] are in the middle of a source transaction"));

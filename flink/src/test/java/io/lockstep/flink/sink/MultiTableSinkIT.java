@@ -186,7 +186,7 @@ class MultiTableSinkIT {
         assertThat(count(emulator(), "shop.order_items")).isEqualTo(5);
     }
 
-    /** The commit timer is an hour away: only checkpoints (savepoints of the engine) can make the rows visible. */
+    /** The commit timer is an hour away: only checkpoints (flushes of the engine) can make the rows visible. */
     @Test
     void checkpointsCommitWhatIsBuffered() throws Exception {
         String hold = gate("hold");

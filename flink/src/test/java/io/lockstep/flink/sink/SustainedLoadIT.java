@@ -20,11 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 4's sustained load: 4 source partitions × 2,000 source transactions of 1 order + 3 items through the
- * multi-table sink (parallelism 2, checkpoints every 500 ms, commit interval 200 ms). A reader checks
+ * Sustained load: 4 source partitions × 2,000 source transactions of 1 order + 3 items through the multi-table sink
+ * (parallelism 2, checkpoints every 500 ms, commit interval 200 ms). A reader checks
  * {@code COUNT(order_items) = 3 * COUNT(orders)} in one snapshot every ~100 ms while the job runs (and paces the
- * source, one batch of 50 rounds per sample, so the samples fall while commits are under way): zero violations,
- * exact final counts (DUPLICATE KEY tables, so a duplicate would show).
+ * source, one batch of 50 rounds per sample, so the samples fall while commits are under way): zero violations, exact
+ * final counts (DUPLICATE KEY tables, so a duplicate would show).
  */
 class SustainedLoadIT {
     private static final Logger LOG = LoggerFactory.getLogger(SustainedLoadIT.class);

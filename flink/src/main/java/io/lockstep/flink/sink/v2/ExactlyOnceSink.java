@@ -20,8 +20,8 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * The exactly-once single-table sink on Flink's Sink V2 API: two-phase commit with checkpoints (seed
- * {@code starrocks-stream-load-transaction-2pc} §3; docs/exactly-once.md), split the way Sink V2 splits it:
+ * The exactly-once single-table sink on Flink's Sink V2 API: two-phase commit with checkpoints
+ * (docs/exactly-once.md), split the way Sink V2 splits it:
  * <ul>
  *   <li>the writer ({@link ExactlyOnceSinkWriter}) streams rows into one transaction per table and, before the
  *       checkpoint barrier, flushes and prepares them ({@code prepareCommit}); the prepared labels travel as

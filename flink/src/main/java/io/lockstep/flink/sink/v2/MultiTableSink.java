@@ -11,7 +11,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
  * The multi-table transaction sink on Flink's Sink V2 API ({@code DataStream#sinkTo}), with the behaviour of
- * {@code MultiTableSinkFunction} (DESIGN.md §3; docs/sinks.md): every table a subtask writes in one commit cycle
+ * {@code MultiTableSinkFunction} (docs/architecture.md#the-multi-table-commit-cycle; docs/sinks.md): every table a subtask writes in one commit cycle
  * loads under one shared StarRocks transaction, committed every {@code sink.buffer-flush.interval-ms} at
  * source-transaction boundaries and before every checkpoint barrier. Input must be keyed by
  * {@code StarRocksRowData::getSourcePartition}:

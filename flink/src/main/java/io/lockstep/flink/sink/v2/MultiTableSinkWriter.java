@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link #write}: data → engine write, {@code transactionEnd=true} → engine txnEnd for the row's source
  *       partition ({@link RowDispatcher}); {@code sourcePartition < 0} fails naming the keyBy contract;</li>
- *   <li>{@link #flush} (before every checkpoint barrier, and at the end of input): a savepoint of the engine:
+ *   <li>{@link #flush} (before every checkpoint barrier, and at the end of input): a flush of the engine:
  *       everything buffered is loaded and committed; it fails naming the partitions caught in the middle of a source
  *       transaction, and on any stored asynchronous failure;</li>
  *   <li>between rows, a {@link WriterFailureWatch} fails the task soon after an asynchronous failure;</li>
@@ -141,7 +141,7 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
     }
 
     /**
-     * Loads and commits everything buffered (a savepoint of the engine).
+     * Loads and commits everything buffered (a flush of the engine).
      *
      * @throws LoadEngineException naming the checkpoint or the end of input, the subtask, and the partitions in the
      *                             middle of a source transaction or the engine's first asynchronous failure
@@ -153,7 +153,7 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
                     runtime.subtaskIndex());
         }
         try {
-            engine.savepoint();
+            engine.flush();
         } catch (LoadEngineException e) {
             throw new LoadEngineException((endOfInput ? "end of input" : "checkpoint") + " of multi-table sink "
                     + "subtask " + runtime.subtaskIndex() + " failed: " + e.getMessage(), e);

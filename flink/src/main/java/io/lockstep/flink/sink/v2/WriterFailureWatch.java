@@ -8,7 +8,7 @@ import org.apache.flink.api.common.operators.ProcessingTimeService;
 /**
  * Fails a Sink V2 writer's task soon after its engine failed, even when no further row or checkpoint comes (a
  * rejected row at the end of the input, a stalled source), so a job never sits in RUNNING over a sink that stopped
- * (DESIGN.md §6): a processing-time timer fires every {@value #PERIOD_MS} ms and runs the engine's failure check, which
+ * (docs/architecture.md#rules-from-field-reports): a processing-time timer fires every {@value #PERIOD_MS} ms and runs the engine's failure check, which
  * throws the engine's first failure. Flink runs the writer's processing-time callbacks on the task's mailbox thread,
  * between records, and an exception thrown by one fails the task like one thrown by {@code write}.
  *

@@ -11,8 +11,8 @@ import java.util.Objects;
  * {@code sourcePartition = -1}, {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no
  * explicit key is set. Not thread safe: one instance belongs to one operator at a time.
  *
- * <p>Source: DESIGN.md §2 and seed {@code starrocks-flink-multi-table-transactions}, section
- * "DefaultStarRocksRowData" (same constructors, setters and getters).
+ * <p>Source: the {@code DefaultStarRocksRowData} of StarRocks' multi-table transaction guide
+ * (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/; same constructors, setters and getters).
  */
 public class DefaultStarRocksRowData implements StarRocksRowData {
 

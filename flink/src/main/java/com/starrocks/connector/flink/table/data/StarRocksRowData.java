@@ -4,14 +4,13 @@ package com.starrocks.connector.flink.table.data;
  * One row for the StarRocks sink, already serialized, with its target table and, in multi-table
  * transaction mode, its source-transaction bookkeeping.
  *
- * <p>This is the documented connector API (DESIGN.md §2; seed
- * {@code starrocks-flink-multi-table-transactions}, section "StarRocksRowData"): jobs written
+ * <p>This is the documented connector API (StarRocks' multi-table transaction guide,
+ * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/, {@code StarRocksRowData}): jobs written
  * against the StarRocks Flink connector compile unchanged against Lockstep.
  *
- * <p>Multi-table transaction contract (seed, "ユーザー実装コンポーネント"): rows of one source
- * transaction are emitted together; the last of them has {@link #isTransactionEnd()} {@code true};
- * every row carries its {@link #getSourcePartition()}, and the stream is keyed by it before the
- * sink.
+ * <p>Multi-table transaction contract (the components the same guide asks the user to write): rows of one source
+ * transaction are emitted together; the last of them has {@link #isTransactionEnd()} {@code true}; every row carries
+ * its {@link #getSourcePartition()}, and the stream is keyed by it before the sink.
  */
 public interface StarRocksRowData {
 

@@ -15,8 +15,8 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
- * Creates the StarRocks sink for a DataStream job, the documented entry point (DESIGN.md §2; seed
- * {@code starrocks-flink-multi-table-transactions}, "完全な例":
+ * Creates the StarRocks sink for a DataStream job, the documented entry point (the complete example of StarRocks'
+ * multi-table transaction guide, https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/:
  * {@code SinkFunction<DefaultStarRocksRowData> sink = SinkFunctionFactory.createSinkFunction(options)}).
  */
 public final class SinkFunctionFactory {

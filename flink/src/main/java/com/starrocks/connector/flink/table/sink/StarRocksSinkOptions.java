@@ -23,8 +23,9 @@ import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
- * Validated options of the StarRocks sink, built from string key/value pairs as documented
- * (DESIGN.md §2; seed {@code starrocks-flink-multi-table-transactions}, "設定" and "完全な例"):
+ * Validated options of the StarRocks sink, built from string key/value pairs as documented (the configuration and the
+ * complete example of StarRocks' multi-table transaction guide,
+ * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/):
  * {@code StarRocksSinkOptions.builder().withProperty("load-url", "127.0.0.1:8030")...build()}.
  *
  * <p>Every key, type and default comes from the catalogue {@link SinkOptionDefinitions} (rendered
@@ -250,11 +251,11 @@ public class StarRocksSinkOptions implements Serializable {
     }
 
     /**
-     * The effective stream load headers for loads into one table, in increasing precedence:
-     * {@code timeout} (the effective {@code sink.properties.timeout}), {@code format}, for JSON
-     * {@code strip_outer_array: true} and, for StarRocks only, {@code ignore_json_size: true} (the StarRocks
-     * connector's JSON defaults, reference §6.1), then every {@code sink.properties.*}, then the table's own
-     * {@link StreamLoadTableProperties}. The sink adds {@code label}, {@code db}, {@code table} and
+     * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
+     * effective {@code sink.properties.timeout}), {@code format}, for JSON {@code strip_outer_array: true} and, for
+     * StarRocks only, {@code ignore_json_size: true} (the StarRocks connector's JSON defaults,
+     * docs/protocol.md#what-the-official-starrocks-connector-does), then every {@code sink.properties.*}, then the
+     * table's own {@link StreamLoadTableProperties}. The sink adds {@code label}, {@code db}, {@code table} and
      * authentication itself.
      *
      * @param database target database

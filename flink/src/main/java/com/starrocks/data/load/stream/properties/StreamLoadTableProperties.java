@@ -13,8 +13,9 @@ import java.util.Objects;
  * for loads into that table (for example {@code ignore_json_size} for a table with large rows).
  * Added to the sink with {@code StarRocksSinkOptions.addTableProperties}.
  *
- * <p>Documented connector API (DESIGN.md §2; seed {@code starrocks-flink-multi-table-transactions},
- * "完全な例"): {@code builder().database(..).table(..).addProperty(k, v).build()}.
+ * <p>Documented connector API (the complete example of StarRocks' multi-table transaction guide,
+ * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/):
+ * {@code builder().database(..).table(..).addProperty(k, v).build()}.
  *
  * <p>Immutable once built; header names are stored lower-case (HTTP header names are
  * case-insensitive) in the order they were added.

@@ -1,4 +1,4 @@
-package io.lockstep.flink.seedexample;
+package io.lockstep.flink.docexample;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;

@@ -1,13 +1,13 @@
-package io.lockstep.flink.seedexample.publicevent;
+package io.lockstep.flink.docexample.publicevent;
 
-import io.lockstep.flink.seedexample.publicevent.WriteMultipleTablesWithTransaction.TxnEvent;
+import io.lockstep.flink.docexample.publicevent.WriteMultipleTablesWithTransaction.TxnEvent;
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 
 /**
- * A copy of {@link io.lockstep.flink.seedexample.MockTxnEventSource} for the example variant whose {@code TxnEvent}
+ * A copy of {@link io.lockstep.flink.docexample.MockTxnEventSource} for the example variant whose {@code TxnEvent}
  * is public (this package); only the package and the {@code TxnEvent} import differ.
  *
- * <p>Original description: the "MockTxnEventSource" that the seed's full example names in its placeholder
+ * <p>Original description: the "MockTxnEventSource" that the guide's complete example names in its placeholder
  * {@code env.addSource(/* KafkaSource or MockTxnEventSource *&#47;)} but does not define (the
  * document leaves the source to the reader; the placeholder alone does not compile). Written for
  * Lockstep so that the example compiles with that single argument filled in.

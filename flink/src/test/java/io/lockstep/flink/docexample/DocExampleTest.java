@@ -1,4 +1,4 @@
-package io.lockstep.flink.seedexample;
+package io.lockstep.flink.docexample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,12 +31,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The seed's full example ({@code starrocks-flink-multi-table-transactions}, "完全な例") is
- * {@link WriteMultipleTablesWithTransaction}; that it compiles is proven by {@code mvn
- * test-compile}. These tests pin that the file is the seed's text, that the example's options
- * give the multi-table sink, and what happens when the unchanged example runs.
+ * The complete example of StarRocks' guide "Load data from Apache Flink with multi-table transactions"
+ * (https://docs.starrocks.io/ja/docs/loading/Flink_multi_table_transaction/, copied from its Japanese edition, hence
+ * the Japanese comments) is {@link WriteMultipleTablesWithTransaction}; that it compiles is proven by
+ * {@code mvn test-compile}. These tests pin that the file is the guide's text, that the example's options give the
+ * multi-table sink, and what happens when the unchanged example runs.
  */
-class SeedExampleTest {
+class DocExampleTest {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -54,30 +55,30 @@ class SeedExampleTest {
                     + "VARCHAR(64), quantity INT, price DECIMAL(12, 2)) PRIMARY KEY (item_id) "
                     + "DISTRIBUTED BY HASH(item_id);"));
 
-    /** The only line of the seed that does not compile as written: an empty addSource(). */
-    static final String SEED_PLACEHOLDER = "env.addSource(/* KafkaSource or MockTxnEventSource */);";
+    /** The only line of the guide's example that does not compile as written: an empty addSource(). */
+    static final String DOC_PLACEHOLDER = "env.addSource(/* KafkaSource or MockTxnEventSource */);";
     static final String FILLED_PLACEHOLDER = "env.addSource(/* KafkaSource or MockTxnEventSource */ new MockTxnEventSource());";
 
     @Test
-    void exampleSourceIsTheSeedTextWithOnlyThePackageLineAndTheFilledPlaceholder() throws IOException {
-        String seed = resource("/seed-example/WriteMultipleTablesWithTransaction.java.txt");
+    void exampleSourceIsTheDocTextWithOnlyThePackageLineAndTheFilledPlaceholder() throws IOException {
+        String docText = resource("/doc-example/WriteMultipleTablesWithTransaction.java.txt");
         String compiled = Files.readString(
-                Path.of("src/test/java/io/lockstep/flink/seedexample/WriteMultipleTablesWithTransaction.java"),
+                Path.of("src/test/java/io/lockstep/flink/docexample/WriteMultipleTablesWithTransaction.java"),
                 StandardCharsets.UTF_8);
 
-        assertThat(seed).contains(SEED_PLACEHOLDER).contains("public class WriteMultipleTablesWithTransaction");
-        assertThat(compiled).isEqualTo("package io.lockstep.flink.seedexample;\n\n"
-                + seed.replace(SEED_PLACEHOLDER, FILLED_PLACEHOLDER));
+        assertThat(docText).contains(DOC_PLACEHOLDER).contains("public class WriteMultipleTablesWithTransaction");
+        assertThat(compiled).isEqualTo("package io.lockstep.flink.docexample;\n\n"
+                + docText.replace(DOC_PLACEHOLDER, FILLED_PLACEHOLDER));
     }
 
     /**
      * main() runs unchanged on a MiniCluster against the emulator: it builds the environment, the source, the
-     * assembler, the keyBy, the options and the table properties, gets the real multi-table sink from the factory
-     * and submits the job. The job then fails in the assembler, before any row reaches the sink, because the seed's
+     * assembler, the keyBy, the options and the table properties, gets the real multi-table sink from the factory and
+     * submits the job. The job then fails in the assembler, before any row reaches the sink, because the guide's
      * {@code TxnEvent} is not a Flink POJO (see the finding below); nothing is loaded.
      */
     @Test
-    void exampleMainRunsWithTheRealSinkAndFailsOnlyOnTheSeedsTxnEventType() {
+    void exampleMainRunsWithTheRealSinkAndFailsOnlyOnTheDocsTxnEventType() {
         String loadUrl = SR.emulator().feUrl();
 
         assertThatThrownBy(() -> WriteMultipleTablesWithTransaction.main(new String[] {"--loadUrl", loadUrl}))
@@ -131,22 +132,21 @@ class SeedExampleTest {
     }
 
     /**
-     * Finding, not a Lockstep defect: the seed's {@code TxnEvent} is package-private with
-     * package-private fields, so it is not a Flink POJO and the example's
-     * {@code Types.POJO(TxnEvent.class)} (TransactionAssembler.open) throws when the job runs, on
-     * any Flink version. The example compiles unchanged but runs only once {@code TxnEvent}, its
-     * fields and its no-arg constructor are public: {@link SeedExamplePublicTxnEventIT} runs that
-     * variant (the seed text with only this change) and loads every transaction.
+     * Finding, not a Lockstep defect: the guide's {@code TxnEvent} is package-private with package-private fields, so
+     * it is not a Flink POJO and the example's {@code Types.POJO(TxnEvent.class)} (TransactionAssembler.open) throws
+     * when the job runs, on any Flink version. The example compiles unchanged but runs only once {@code TxnEvent}, its
+     * fields and its no-arg constructor are public: {@link DocExamplePublicTxnEventIT} runs that variant (the guide's
+     * text with only this change) and loads every transaction.
      */
     @Test
-    void seedTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun() {
+    void docTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun() {
         assertThatThrownBy(() -> Types.POJO(WriteMultipleTablesWithTransaction.TxnEvent.class))
                 .isInstanceOf(InvalidTypesException.class)
                 .hasMessageContaining("POJO type expected but was: GenericType");
     }
 
     private static String resource(String name) throws IOException {
-        try (InputStream in = SeedExampleTest.class.getResourceAsStream(name)) {
+        try (InputStream in = DocExampleTest.class.getResourceAsStream(name)) {
             assertThat(in).as("test resource %s", name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

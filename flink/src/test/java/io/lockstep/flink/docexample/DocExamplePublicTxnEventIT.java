@@ -1,4 +1,4 @@
-package io.lockstep.flink.seedexample;
+package io.lockstep.flink.docexample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,16 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The seed's full example with the one change its {@code TxnEvent} needs to be a Flink POJO (public class, fields and
- * no-arg constructor; see {@link SeedExampleTest#seedTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun}):
- * {@code io.lockstep.flink.seedexample.publicevent.WriteMultipleTablesWithTransaction}. Its {@code main()} runs on a
- * MiniCluster against the emulator and loads every source transaction of {@code MockTxnEventSource} (4 partitions
- * × 10 transactions of 1 order + 3 items) through the multi-table sink; the bounded job's data is all visible when it
- * ends.
+ * The guide's complete example (see {@link DocExampleTest}) with the one change its {@code TxnEvent} needs to be a
+ * Flink POJO (public class, fields and no-arg constructor; see
+ * {@link DocExampleTest#docTxnEventIsNotAFlinkPojoSoTheUnchangedExampleFailsWhenRun}):
+ * {@code io.lockstep.flink.docexample.publicevent.WriteMultipleTablesWithTransaction}. Its {@code main()} runs on a
+ * MiniCluster against the emulator and loads every source transaction of {@code MockTxnEventSource} (4 partitions × 10
+ * transactions of 1 order + 3 items) through the multi-table sink; the bounded job's data is all visible when it ends.
  */
-class SeedExamplePublicTxnEventIT {
+class DocExamplePublicTxnEventIT {
     private static final Path VARIANT = Path.of(
-            "src/test/java/io/lockstep/flink/seedexample/publicevent/WriteMultipleTablesWithTransaction.java");
+            "src/test/java/io/lockstep/flink/docexample/publicevent/WriteMultipleTablesWithTransaction.java");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -45,14 +45,14 @@ class SeedExamplePublicTxnEventIT {
                     + "DISTRIBUTED BY HASH(item_id);"));
 
     @Test
-    void theVariantIsTheSeedTextWithOnlyTxnEventMadePublic() throws IOException {
-        String seed;
-        String resource = "/seed-example/WriteMultipleTablesWithTransaction.java.txt";
+    void theVariantIsTheDocTextWithOnlyTxnEventMadePublic() throws IOException {
+        String docText;
+        String resource = "/doc-example/WriteMultipleTablesWithTransaction.java.txt";
         try (InputStream in = getClass().getResourceAsStream(resource)) {
-            seed = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            docText = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        String expected = "package io.lockstep.flink.seedexample.publicevent;\n\n" + seed
-                .replace(SeedExampleTest.SEED_PLACEHOLDER, SeedExampleTest.FILLED_PLACEHOLDER)
+        String expected = "package io.lockstep.flink.docexample.publicevent;\n\n" + docText
+                .replace(DocExampleTest.DOC_PLACEHOLDER, DocExampleTest.FILLED_PLACEHOLDER)
                 .replace("    static class TxnEvent implements", "    public static class TxnEvent implements")
                 .replace("        int partition;\n        String txnId;\n        EventType type;\n"
                                 + "        String database;\n        String table;\n        String json;\n",
@@ -66,7 +66,7 @@ class SeedExamplePublicTxnEventIT {
 
     @Test
     void itsMainLoadsEveryTransactionIntoBothTables() throws Exception {
-        io.lockstep.flink.seedexample.publicevent.WriteMultipleTablesWithTransaction.main(
+        io.lockstep.flink.docexample.publicevent.WriteMultipleTablesWithTransaction.main(
                 new String[] {"--loadUrl", SR.emulator().feUrl()});
 
         assertThat(SR.emulator().rowCount("test", "orders")).isEqualTo(40);

@@ -1,4 +1,4 @@
-package io.lockstep.flink.seedexample.publicevent;
+package io.lockstep.flink.docexample.publicevent;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;

@@ -1,10 +1,10 @@
-package io.lockstep.flink.seedexample;
+package io.lockstep.flink.docexample;
 
-import io.lockstep.flink.seedexample.WriteMultipleTablesWithTransaction.TxnEvent;
+import io.lockstep.flink.docexample.WriteMultipleTablesWithTransaction.TxnEvent;
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 
 /**
- * The "MockTxnEventSource" that the seed's full example names in its placeholder
+ * The "MockTxnEventSource" that the guide's complete example names in its placeholder
  * {@code env.addSource(/* KafkaSource or MockTxnEventSource *&#47;)} but does not define (the
  * document leaves the source to the reader; the placeholder alone does not compile). Written for
  * Lockstep so that the example compiles with that single argument filled in.

@@ -1,0 +1,140 @@
+package io.lockstep.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockstep.core.buffer.Chunk;
+import io.lockstep.core.buffer.ChunkState;
+import io.lockstep.core.buffer.MemoryBudget;
+import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.metrics.InMemoryLoadMetrics;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load hand-off both engines share: who releases a load's chunks, and when. Loads run on a manual executor, or
+ * on a thread the test holds inside the sender, so every interleaving is chosen by the test.
+ */
+class LoadHandOffTest {
+    private static final RegionKey REGION = new RegionKey(0, "db", "orders");
+    private static final TransactionRef TXN = TransactionRef.multiTable("db", "L1");
+
+    private final MemoryBudget budget = new MemoryBudget(1 << 20, 2 << 20, () -> { });
+    private final FirstFailure failure = new FirstFailure();
+    private final List<Runnable> queued = new ArrayList<>();
+    private final LoadHandOff handOff = new LoadHandOff(budget, failure, new InMemoryLoadMetrics(), queued::add,
+            () -> { });
+
+    private Chunk loadingChunk(String row) throws InterruptedException {
+        byte[] bytes = row.getBytes(StandardCharsets.UTF_8);
+        budget.reserve(bytes.length, 1000, "row");
+        Chunk chunk = new Chunk(REGION);
+        chunk.append(bytes);
+        chunk.freeze(1);
+        chunk.moveTo(ChunkState.LOADING);
+        return chunk;
+    }
+
+    @Test
+    void aFinishedLoadReleasesItsBytesWhenDrainedAndTheBodyIsBuiltOnTheIoThread() throws Exception {
+        Chunk chunk = loadingChunk("{\"a\":1}");
+        List<String> bodies = new ArrayList<>();
+        handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
+            bodies.add(new String(body, StandardCharsets.UTF_8));
+            return new LoadReply(body.length, 1);
+        });
+        assertThat(bodies).as("nothing is sent before an I/O thread runs the load").isEmpty();
+        assertThat(handOff.busy("orders")).isTrue();
+
+        queued.remove(0).run();
+        List<LoadCompletion> done = handOff.drain();
+
+        assertThat(bodies).containsExactly("[{\"a\":1}]");
+        assertThat(done).extracting(LoadCompletion::table).containsExactly("orders");
+        assertThat(chunk.state()).isEqualTo(ChunkState.LOADED);
+        assertThat(budget.usedBytes()).isZero();
+        assertThat(handOff.idle()).isTrue();
+    }
+
+    @Test
+    void aFailedLoadFailsTheEngineAndClosesTheBudgetBeforeReleasing() throws Exception {
+        Chunk chunk = loadingChunk("{\"a\":1}");
+        handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
+            throw new IllegalStateException("connection reset");
+        });
+        queued.remove(0).run();
+
+        assertThatThrownBy(handOff::drain).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("load of 1 rows").hasMessageContaining("db.orders")
+                .hasMessageContaining("connection reset");
+        assertThat(failure.get()).isNotNull();
+        assertThat(chunk.state()).isEqualTo(ChunkState.DISCARDED);
+        assertThat(budget.usedBytes()).isZero();
+        assertThatThrownBy(() -> budget.reserve(1, 1000, "row"))
+                .as("a writer wakes to the failure, not to room")
+                .isInstanceOf(io.lockstep.core.buffer.BufferExhaustedException.class);
+    }
+
+    @Test
+    void shutdownReleasesALoadNoIoThreadPickedUpAndTheLoadThenSendsNothing() throws Exception {
+        Chunk chunk = loadingChunk("{\"a\":1}");
+        List<byte[]> sent = new ArrayList<>();
+        handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
+            sent.add(body);
+            return new LoadReply(body.length, 1);
+        });
+
+        handOff.shutdown(new RegionTable());
+        assertThat(budget.usedBytes()).isZero();
+        assertThat(chunk.state()).isEqualTo(ChunkState.DISCARDED);
+
+        queued.remove(0).run(); // the executor runs it late: it must not read the released chunks
+        assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void shutdownLeavesTheChunksOfALoadBeingSentToItsIoThreadWhichReleasesThemWhenItEnds() throws Exception {
+        Chunk chunk = loadingChunk("{\"a\":1}");
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch reply = new CountDownLatch(1);
+        handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
+            sending.countDown();
+            try {
+                reply.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new LoadReply(body.length, 1);
+        });
+        Thread io = new Thread(queued.remove(0), "io");
+        io.start();
+        assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
+
+        handOff.shutdown(new RegionTable());
+        assertThat(budget.usedBytes()).as("still read by the I/O thread").isPositive();
+        assertThat(chunk.state()).isEqualTo(ChunkState.LOADING);
+
+        reply.countDown();
+        io.join(10_000);
+        assertThat(io.isAlive()).isFalse();
+        assertThat(budget.usedBytes()).as("released by the I/O thread as it ended").isZero();
+        assertThat(chunk.state()).isEqualTo(ChunkState.DISCARDED);
+        assertThat(handOff.drain()).as("its completion is dropped").isEmpty();
+    }
+
+    @Test
+    void oneLoadAtATimePerKey() throws Exception {
+        handOff.start("orders", "orders", TXN, List.of(loadingChunk("{\"a\":1}")), body -> new LoadReply(0, 1));
+        assertThatThrownBy(() -> handOff.start("orders", "orders", TXN, List.of(loadingChunk("{\"b\":2}")),
+                body -> new LoadReply(0, 1))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("orders");
+    }
+}
