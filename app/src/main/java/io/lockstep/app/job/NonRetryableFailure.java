@@ -4,6 +4,8 @@ import io.lockstep.app.assemble.TransactionAssemblyException;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.progress.AnotherWriterException;
+import io.lockstep.core.progress.ProgressTableException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.apache.flink.runtime.throwable.ThrowableAnnotation;
@@ -12,7 +14,8 @@ import org.apache.flink.runtime.throwable.ThrowableType;
 /**
  * A job failure that no restart can heal, so Flink must not restart the job: the target refused the credentials
  * or a privilege (HTTP 401/403, {@code Access denied}), the target reported a data error (unknown database or
- * table, rows it filtered, a malformed load), or the input itself is bad (a malformed event, an event for an
+ * table, rows it filtered, a malformed load), the exactly-once progress table is missing or another job writes it
+ * ({@code ProgressTableException}, {@code AnotherWriterException}), or the input itself is bad (a malformed event, an event for an
  * unmapped table, a broken transaction framing). Restarting would replay the same input against the same
  * target and fail the same way, printing the same stack trace once per attempt.
  *
@@ -20,7 +23,7 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  * task failure's cause chain ({@code ExecutionFailureHandler.isUnrecoverableError} in flink-runtime) and then
  * fails the job at once, whatever the restart strategy. This class carries that annotation; the input
  * exceptions of this module ({@link BadSourceEventException}, {@link TransactionAssemblyException},
- * {@link UnknownTableException}) carry it themselves, and {@link FailFastSink} wraps the sink's
+ * {@link UnknownTableException}) carry it themselves, and {@code FailFastSink} (Flink 1.20 build) wraps the sink's
  * failures that {@link #canNeverHeal} recognises.
  */
 @ThrowableAnnotation(ThrowableType.NonRecoverableError)
@@ -46,7 +49,8 @@ public final class NonRetryableFailure extends RuntimeException {
                 return true;
             }
             if (t instanceof BadSourceEventException || t instanceof TransactionAssemblyException
-                    || t instanceof UnknownTableException || t instanceof NonRetryableFailure) {
+                    || t instanceof UnknownTableException || t instanceof NonRetryableFailure
+                    || t instanceof ProgressTableException || t instanceof AnotherWriterException) {
                 return true;
             }
         }

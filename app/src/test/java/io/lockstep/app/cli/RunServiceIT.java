@@ -292,6 +292,9 @@ class RunServiceIT {
                 "--group-id", "svc-" + topic));
         List<String> given = List.of(more);
         Map<String, String> defaults = new LinkedHashMap<>();
+        // the service behaviour under test is the same in both modes; exactly-once restarts are covered by
+        // ProcessKillChaosTest, and theSampleFileLoadsWithoutKafka runs the default mode
+        defaults.put("--semantic", "at-least-once");
         defaults.put("--checkpoint-interval", "500ms");
         defaults.put("--commit-interval", "300ms");
         defaults.put("--state-dir", workDir.resolve("state-" + topic).toString());
