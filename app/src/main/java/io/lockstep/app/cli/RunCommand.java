@@ -122,7 +122,7 @@ public final class RunCommand implements Callable<Integer> {
     DeliverySemantic semantic;
 
     @Option(names = "--job-id", description = "Job id of the exactly-once mode: the progress table keeps the "
-            + "committed positions under it; two jobs must never share one; letters, digits, '_' and '-', at most 64 (default: <group id>-<topic>, other characters as '_').")
+            + "committed positions under it; two jobs must never share one; letters, digits, '_' and '-', at most 64 (default: <group id>-<topic>, or <group id>-file_<name> with --input; other characters as '_').")
     String jobId;
 
     @Option(names = "--load-url", required = true, paramLabel = "HOST:PORT[;...]",
@@ -430,7 +430,8 @@ public final class RunCommand implements Callable<Integer> {
             throw usage("--job-id must not be blank");
         }
         Map<String, String> options = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
-                jobId != null ? jobId : ExactlyOnceAcrossTables.defaultJobId(groupId, topic)));
+                jobId != null ? jobId : ExactlyOnceAcrossTables.defaultJobId(groupId,
+                        input != null ? "file:" + input.getFileName() : topic)));
         options.putAll(sinkOptions);
         return options;
     }
