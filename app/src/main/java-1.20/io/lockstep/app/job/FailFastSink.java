@@ -42,6 +42,11 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
     public FailFastSink(SinkFunction<T> sink) {
         this.sink = sink;
+        if (sink instanceof MultiTableSinkFunction<?> multiTable) {
+            // the sink's failure watch throws from a timer, outside the calls wrapped here
+            multiTable.setFailureMapper((java.util.function.UnaryOperator<Exception> & java.io.Serializable)
+                    FailFastSink::classified);
+        }
     }
 
     @Override

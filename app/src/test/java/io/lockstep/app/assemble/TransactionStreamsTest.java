@@ -70,10 +70,13 @@ class TransactionStreamsTest {
         Map<Integer, List<DefaultStarRocksRowData>> expected = new TreeMap<>();
         for (int tx = 0; tx < 20; tx++) {
             List<DefaultStarRocksRowData> list = expected.computeIfAbsent(tx % 2, p -> new ArrayList<>());
-            list.add(row("dw", "orders", "{\"order_id\":" + tx + "}", tx % 2, false));
-            list.add(row("dw", "order_items", "{\"order_id\":" + tx + ",\"line_no\":1,\"__op\":1}", tx % 2, true));
+            // every row carries the topic and the offset of its transaction's END (4 messages per transaction)
+            long endOffset = 4L * (tx / 2) + 3;
+            list.add(positioned(row("dw", "orders", "{\"order_id\":" + tx + "}", tx % 2, false), endOffset));
+            list.add(positioned(row("dw", "order_items", "{\"order_id\":" + tx + ",\"line_no\":1,\"__op\":1}",
+                    tx % 2, true), endOffset));
         }
-        expected.get(1).add(row("dw", "orders", "{\"order_id\":99}", 1, true));
+        expected.get(1).add(positioned(row("dw", "orders", "{\"order_id\":99}", 1, true), 40));
         assertThat(byPartition).isEqualTo(expected);
     }
 
@@ -86,6 +89,12 @@ class TransactionStreamsTest {
         public Tuple2<Integer, DefaultStarRocksRowData> map(DefaultStarRocksRowData row) {
             return Tuple2.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), row);
         }
+    }
+
+    private static DefaultStarRocksRowData positioned(DefaultStarRocksRowData row, long position) {
+        row.setSource(DebeziumMessages.TOPIC);
+        row.setSourcePosition(position);
+        return row;
     }
 
     private static void add(List<SourceRecord> records, long[] offsets, int partition, String value) {

@@ -85,6 +85,12 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private transient long restoredCheckpointId = -1;
     /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
     private transient EngineFailureWatch failureWatch;
+    /**
+     * Maps the engine's failure before the failure watch throws it (identity by default). Set before the job
+     * starts (it is serialized with the function); read by the task thread.
+     */
+    private java.util.function.UnaryOperator<Exception> failureMapper =
+            (java.util.function.UnaryOperator<Exception> & java.io.Serializable) e -> e;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
@@ -123,7 +129,14 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
             throw e;
         }
         MultiTableLoadEngine e = engine;
-        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
+        java.util.function.UnaryOperator<Exception> mapper = failureMapper;
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), () -> {
+            try {
+                e.checkFailure();
+            } catch (Exception failure) {
+                throw mapper.apply(failure);
+            }
+        });
         dispatcher = new RowDispatcher(routing, true, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
@@ -163,6 +176,17 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
      * How long the earlier runs are watched at open before their open labels are rolled back: a live writer begins
      * its next label within a commit interval while it has data, so one interval plus a second; at most {@value #MAX_LIVE_WRITER_GRACE_MS} ms.
      */
+    /**
+     * Lets a wrapper classify the engine's failure when the failure watch (not a row or a checkpoint) surfaces it,
+     * e.g. to mark failures that can never heal as non-recoverable for Flink.
+     *
+     * @param mapper mapping from the engine's failure to the exception the task fails with; must be
+     *               {@link java.io.Serializable} (it travels with the function)
+     */
+    public void setFailureMapper(java.util.function.UnaryOperator<Exception> mapper) {
+        this.failureMapper = java.util.Objects.requireNonNull(mapper, "mapper");
+    }
+
     static long liveWriterGraceMs(long commitIntervalMs) {
         return Math.min(MAX_LIVE_WRITER_GRACE_MS, commitIntervalMs + 1_000);
     }
