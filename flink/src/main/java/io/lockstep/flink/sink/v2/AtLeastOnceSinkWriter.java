@@ -6,6 +6,7 @@ import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.core.engine.SingleTableLoadEngine;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.RowDispatcher;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkRuntime;
@@ -19,7 +20,7 @@ import org.apache.flink.metrics.MetricGroup;
  * The writer of {@link AtLeastOnceSink}: rows go to the single-table engine ({@code *} routing as configured);
  * {@link #flush} (before each checkpoint barrier, and at the end of input) loads and commits everything buffered and
  * fails on any stored asynchronous failure, so a checkpoint never completes over a lost load; between rows a
- * {@link WriterFailureWatch} fails the task soon after an asynchronous failure; {@link #close} rolls
+ * {@link EngineFailureWatch} fails the task soon after an asynchronous failure; {@link #close} rolls
  * back what is still open (replayed from the last checkpoint), bounded by the engine's close timeout.
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
@@ -33,7 +34,7 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
     /** Doris: the plain stream loader of the CLASSIC engine (null for StarRocks). */
     private final StreamLoader streamLoader;
     private final RowDispatcher dispatcher;
-    private final WriterFailureWatch failureWatch;
+    private final EngineFailureWatch failureWatch;
 
     AtLeastOnceSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                           ProcessingTimeService timers) {
@@ -57,7 +58,7 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
         }
         streamLoader = loader;
         SingleTableLoadEngine e = engine;
-        failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
+        failureWatch = EngineFailureWatch.start(timers, e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)
