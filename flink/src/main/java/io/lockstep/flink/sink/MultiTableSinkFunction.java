@@ -79,8 +79,11 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
      * also a rescaled one, shows all of them). Task thread.
      */
     private transient ListState<String> runState;
-    /** At-least-once: the earlier runs this subtask settles at open (set in initializeState). Task thread. */
-    private transient List<MultiTableRunState> earlierRuns = List.of();
+    /**
+     * At-least-once: the earlier runs this subtask settles at open (set in initializeState; null, as every transient
+     * field after the function is deserialized, means none). Task thread.
+     */
+    private transient List<MultiTableRunState> earlierRuns;
     /** The checkpoint this attempt restored, or -1 (set in initializeState, before open). Task thread. */
     private transient long restoredCheckpointId = -1;
     /**
@@ -109,7 +112,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 RunIds.attemptKey(context.getJobInfo().getJobId().toString(), restoredCheckpointId,
                         context.getTaskInfo().getAttemptNumber()),
-                earlierRuns, EngineFailureWatch.timersOf(context), failureMapper));
+                earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.timersOf(context), failureMapper));
     }
 
     /**
