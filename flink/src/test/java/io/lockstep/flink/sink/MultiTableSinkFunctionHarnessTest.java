@@ -1,18 +1,19 @@
 package io.lockstep.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.fault.OpHold;
 import io.lockstep.emulator.fault.TcpForwarder;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.StreamSink;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -118,13 +119,16 @@ class MultiTableSinkFunctionHarnessTest {
         OperatorSubtaskState checkpoint = h.snapshot(1, 0);
         assertThat(sr.emulator().rowCount("rel", "orders")).as("checkpoint 1 committed").isPositive();
         List<String> before = open().stream().map(TransactionSnapshot::label).toList();
-        transaction(h, partition, partition * 100L + 2); // the next shared transaction opens and takes its loads
-        await().atMost(Duration.ofSeconds(20)).until(() -> open().stream()
-                .anyMatch(t -> !before.contains(t.label()) && t.label().startsWith(PREFIX + "-" + subtask + "-")));
+        // the next shared transaction opens and takes one load; it is held at the BE (after the FE's redirect), the
+        // FE is cut, then the load completes: no request of the run is between the FE and the client at the cut
+        OpHold load = sr.emulator().faults().hold(FaultOp.LOAD);
+        h.processElement(row(partition, "orders", partition * 100L + 2, true));
+        assertThat(load.awaitArrived(20, TimeUnit.SECONDS)).as("the load of the next shared transaction").isTrue();
         String left = open().stream().map(TransactionSnapshot::label)
                 .filter(l -> !before.contains(l) && l.startsWith(PREFIX + "-" + subtask + "-")).findFirst().get();
-
         forwarder.cut();
+        load.release();
+
         sink.close(); // a failed task's close (no finish): rolls back within its bound, but no FE answers
 
         assertThat(sr.emulator().labelState("rel", left)).as("close could not roll back %s", left)

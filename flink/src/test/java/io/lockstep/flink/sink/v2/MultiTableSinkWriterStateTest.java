@@ -1,22 +1,23 @@
 package io.lockstep.flink.sink.v2;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.fault.OpHold;
 import io.lockstep.emulator.fault.TcpForwarder;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -88,10 +89,13 @@ class MultiTableSinkWriterStateTest {
                 recovered.add(serializer.deserialize(serializer.getVersion(), serializer.serialize(state)));
             }
             assertThat(recovered).hasSize(1).first().satisfies(s -> assertThat(s.database()).isEqualTo("rel"));
-            transaction(failed, 2);
-            await().atMost(Duration.ofSeconds(20)).until(() -> !openLabels().isEmpty());
+            // the next shared transaction takes one load, held at the BE (after the FE's redirect) while the FE is cut
+            OpHold load = sr.emulator().faults().hold(FaultOp.LOAD);
+            failed.write(row("orders", 2, true), null);
+            assertThat(load.awaitArrived(20, TimeUnit.SECONDS)).isTrue();
             left = openLabels().get(0);
             fe.cut();
+            load.release();
             failed.close();
         }
         assertThat(sr.emulator().labelState("rel", left)).as("no FE answered the rollback at close")
