@@ -53,7 +53,7 @@ public final class EarlierRunSettlement {
             }
         }
         List<SharedLabelRun> walked = new ArrayList<>();
-        int rolledBack = 0;
+        int foundOpen = 0;
         for (MultiTableRunState state : distinct.values()) {
             SharedLabelRun run = state.toRun();
             if (run == null) {
@@ -63,13 +63,14 @@ public final class EarlierRunSettlement {
                 continue;
             }
             walk.walk(run);
-            rolledBack += run.open().size();
+            foundOpen += run.open().size();
             walk.rollBackOpen(run, owner);
             walked.add(run);
         }
         if (!distinct.isEmpty()) {
-            LOG.info("{}: settled {} earlier run(s) after the restored checkpoint; {} shared transaction(s) they "
-                    + "left open rolled back", owner, walked.size(), rolledBack);
+            LOG.info("{}: settled {} earlier run(s) after the restored checkpoint; {} shared transaction(s) found open "
+                    + "were ended (rolled back, or committed by the dead run meanwhile)", owner, walked.size(),
+                    foundOpen);
         }
         return walked;
     }
