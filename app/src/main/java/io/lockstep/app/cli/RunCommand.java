@@ -228,9 +228,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--dead-letter", paramLabel = "topic:NAME|file:PATH",
             description = "Send source transactions the job cannot load (an undecodable event, a row of an unknown "
-                    + "table, a row over --max-transaction-bytes) whole to this Kafka topic (on the source's brokers) or "
-                    + "JSON-lines file, with their coordinates and the reason, and go on; without it such input stops "
-                    + "the job after the complete transactions before it (docs/dead-letter.md).")
+                    + "table, a row over --max-transaction-bytes) whole to this Kafka topic (on the source's "
+                    + "brokers) or JSON-lines file, with their coordinates and the reason, and go on; without it "
+                    + "such input stops the job after the complete transactions before it (docs/dead-letter.md).")
     String deadLetter;
 
     @Option(names = "--schema-changes", paramLabel = "fail|ignore",
@@ -364,7 +364,9 @@ public final class RunCommand implements Callable<Integer> {
         String source = input != null ? "file " + input
                 : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
         return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
-                + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
+                + " database '" + database + "' as " + user
+                + (deadLetter != null ? ", dead letters to " + deadLetter : "")
+                + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
                 + restored.map(path -> "restoring " + path).orElse(input != null && stateDir == null
                         ? "no state kept" : "no state to restore (state dir " + stateDirectory().root() + ")");

@@ -42,7 +42,11 @@ final class TopicDeadLetterWriter implements DeadLetterWriter {
     public void write(DeadLetter letter) throws IOException {
         if (producer == null) {
             Properties properties = new Properties();
-            properties.putAll(settings);
+            settings.forEach((name, value) -> {
+                if (ProducerConfig.configNames().contains(String.valueOf(name))) {
+                    properties.put(name, value); // the source's consumer-only settings are left out
+                }
+            });
             properties.put(ProducerConfig.ACKS_CONFIG, "all");
             properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
             producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());

@@ -125,7 +125,8 @@ class DeadLetterAssemblyTest {
         List<JsonNode> records = written();
         assertThat(records).extracting(r -> r.get("value").asText()).containsExactly(row("orders", 2, false, 20), big);
         assertThat(records.get(0).get("reason").asText()).startsWith("topic 'maxwell' partition 0 offset 1: a row of "
-                + "table shop.orders is ").endsWith(" bytes, over the size limit of 40 bytes (--max-transaction-bytes)");
+                + "table shop.orders is ")
+                .endsWith(" bytes, over the size limit of 40 bytes (--max-transaction-bytes)");
     }
 
     @Test
@@ -171,5 +172,21 @@ class DeadLetterAssemblyTest {
         assertThat(records.get(0).get("events").asInt()).isEqualTo(1);
         assertThat(records.get(0).get("value").asText()).isEqualTo("not json");
         assertThat(records.get(0).get("reason").asText()).startsWith("topic 'maxwell' partition 0 offset 0: ");
+    }
+
+    @Test
+    void aRowThatIsNotAJsonObjectSendsItsTransactionToTheDeadLetter() throws Exception {
+        AssemblerHarness h = start(AssemblerOptions.defaults());
+        String notAnObject = "{\"database\":\"shop\",\"table\":\"orders\",\"type\":\"insert\",\"ts\":1,\"xid\":2,"
+                + "\"commit\":true,\"data\":[21]}";
+
+        h.send(maxwell(row("orders", 2, false, 20)), maxwell(notAnObject), maxwell(row("orders", 3, true, 30)));
+
+        assertThat(ids(h.takeEmitted())).containsExactly(30);
+        List<JsonNode> records = written();
+        assertThat(records).extracting(r -> r.get("value").asText()).containsExactly(row("orders", 2, false, 20),
+                notAnObject);
+        assertThat(records.get(0).get("reason").asText()).startsWith("topic 'maxwell' partition 0 offset 1: ")
+                .endsWith("missing or non-object field 'data'");
     }
 }

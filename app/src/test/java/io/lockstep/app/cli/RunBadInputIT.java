@@ -159,8 +159,8 @@ class RunBadInputIT {
                 "--checkpoint-interval", "5m"));
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).startsWith("lockstep run: job failed: ").contains("topic 'bad.unknown' partition 0 offset "
-                + offset + ": target table 'bank.ledger' of source table 'src.ledger' does not exist");
+        assertThat(run.err()).startsWith("lockstep run: job failed: ").contains("topic 'bad.unknown' partition 0 "
+                + "offset " + offset + ": target table 'bank.ledger' of source table 'src.ledger' does not exist");
         assertThat(run.err().strip().lines()).as("one line, no stack trace").hasSize(1);
         assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
         assertThat(starRocks.runningTransactions("bank")).isZero();
