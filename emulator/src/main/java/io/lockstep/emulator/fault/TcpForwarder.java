@@ -19,7 +19,9 @@ public final class TcpForwarder implements AutoCloseable {
     private final ServerSocket server;
     private final String targetHost;
     private final int targetPort;
+    /** Every connection's two sockets; guards the cut against an accept in progress. */
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** Set once, under the {@code sockets} monitor; read by the accept thread. */
     private volatile boolean cut;
 
     /**
@@ -51,11 +53,16 @@ public final class TcpForwarder implements AutoCloseable {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
-    /** Makes the forwarded address unreachable: closes the listener and every connection. */
+    /**
+     * Makes the forwarded address unreachable: closes the listener and every connection, also one accepted while
+     * this runs.
+     */
     public void cut() {
-        cut = true;
-        closeQuietly(server);
-        sockets.forEach(TcpForwarder::closeQuietly);
+        synchronized (sockets) {
+            cut = true;
+            closeQuietly(server);
+            sockets.forEach(TcpForwarder::closeQuietly);
+        }
     }
 
     private void acceptLoop() {
@@ -63,8 +70,15 @@ public final class TcpForwarder implements AutoCloseable {
             try {
                 Socket client = server.accept();
                 Socket target = new Socket(targetHost, targetPort);
-                sockets.add(client);
-                sockets.add(target);
+                synchronized (sockets) {
+                    sockets.add(client);
+                    sockets.add(target);
+                    if (cut) { // accepted just before the cut: it must not get through either
+                        closeQuietly(client);
+                        closeQuietly(target);
+                        return;
+                    }
+                }
                 pipe(client, target);
                 pipe(target, client);
             } catch (IOException e) {
