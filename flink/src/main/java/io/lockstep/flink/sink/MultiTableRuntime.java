@@ -217,6 +217,11 @@ public final class MultiTableRuntime implements AutoCloseable {
                 settled));
     }
 
+    /** Bytes buffered in this subtask's engine now: rows not yet loaded, and loads not yet answered. */
+    public long bufferedBytes() {
+        return engine.bufferedBytes();
+    }
+
     /** This subtask's index. */
     public int subtaskIndex() {
         return runtime.subtaskIndex();

@@ -197,6 +197,11 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         runtime.flush("end of input");
     }
 
+    /** The subtask's runtime between open and close, else null (tests observe the engine through it). */
+    MultiTableRuntime runtime() {
+        return runtime;
+    }
+
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {

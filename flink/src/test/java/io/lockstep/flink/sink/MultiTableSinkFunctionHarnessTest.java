@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
@@ -11,6 +12,7 @@ import io.lockstep.emulator.fault.OpHold;
 import io.lockstep.emulator.fault.TcpForwarder;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -128,6 +130,8 @@ class MultiTableSinkFunctionHarnessTest {
                 .filter(l -> !before.contains(l) && l.startsWith(PREFIX + "-" + subtask + "-")).findFirst().get();
         forwarder.cut();
         load.release();
+        // the load (to the BE, which stays reachable) completes; a close that cut it off would make the server abort
+        await().atMost(Duration.ofSeconds(20)).until(() -> sink.runtime().bufferedBytes() == 0);
 
         sink.close(); // a failed task's close (no finish): rolls back within its bound, but no FE answers
 

@@ -95,6 +95,11 @@ final class MultiTableSinkWriter<T> implements StatefulSinkWriter<T, MultiTableR
         return runtime.snapshotRuns();
     }
 
+    /** The subtask's runtime (tests observe the engine through it). */
+    MultiTableRuntime runtime() {
+        return runtime;
+    }
+
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
@@ -15,6 +16,7 @@ import io.lockstep.emulator.txn.TransactionStatus;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -96,6 +98,8 @@ class MultiTableSinkWriterStateTest {
             left = openLabels().get(0);
             fe.cut();
             load.release();
+            // the load (to the BE, which stays reachable) completes before close, which would cut it off
+            await().atMost(Duration.ofSeconds(20)).until(() -> failed.runtime().bufferedBytes() == 0);
             failed.close();
         }
         assertThat(sr.emulator().labelState("rel", left)).as("no FE answered the rollback at close")
