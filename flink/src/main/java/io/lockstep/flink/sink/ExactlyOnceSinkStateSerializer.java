@@ -19,7 +19,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>Version 1, big-endian ({@link DataOutputSerializer}): UTF labelPrefix, int subtaskIndex, UTF runId, long
  * checkpointId; int table count, then per table UTF database, UTF table; int pending count, then per transaction
- * UTF database, UTF table, UTF label, long checkpointId, UTF runId. Stateless and thread-safe.
+ * its {@link CheckpointedTransactionFormat} record (the Sink V2 committable's bytes). Stateless and thread-safe.
  */
 public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSerializer<ExactlyOnceSinkState> {
     /** The version this class writes. */
@@ -46,11 +46,7 @@ public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSeri
         }
         out.writeInt(state.pending().size());
         for (CheckpointedTransaction txn : state.pending()) {
-            out.writeUTF(txn.database());
-            out.writeUTF(txn.table());
-            out.writeUTF(txn.label());
-            out.writeLong(txn.checkpointId());
-            out.writeUTF(txn.runId());
+            CheckpointedTransactionFormat.write(txn, out);
         }
         return out.getCopyOfBuffer();
     }
@@ -80,8 +76,7 @@ public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSeri
             int pendingCount = count(in.readInt(), "pending transaction");
             List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
             for (int i = 0; i < pendingCount; i++) {
-                pending.add(new CheckpointedTransaction(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
-                        in.readUTF()));
+                pending.add(CheckpointedTransactionFormat.read(in));
             }
             if (in.available() > 0) {
                 throw new IOException(in.available() + " unexpected bytes after the exactly-once sink state");
