@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
@@ -57,35 +56,24 @@ public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSeri
      */
     @Override
     public ExactlyOnceSinkState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("exactly-once sink state has version " + version + ", but this Lockstep reads only "
-                    + "version " + VERSION + "; restore with the Lockstep release that wrote it, or start without "
-                    + "state");
-        }
-        DataInputDeserializer in = new DataInputDeserializer(serialized);
-        try {
-            String prefix = in.readUTF();
-            int subtask = in.readInt();
-            String runId = in.readUTF();
-            long checkpointId = in.readLong();
-            int tableCount = count(in.readInt(), "table");
-            List<TableId> tables = new ArrayList<>(tableCount);
-            for (int i = 0; i < tableCount; i++) {
-                tables.add(new TableId(in.readUTF(), in.readUTF()));
-            }
-            int pendingCount = count(in.readInt(), "pending transaction");
-            List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
-            for (int i = 0; i < pendingCount; i++) {
-                pending.add(CheckpointedTransactionFormat.read(in));
-            }
-            if (in.available() > 0) {
-                throw new IOException(in.available() + " unexpected bytes after the exactly-once sink state");
-            }
-            return new ExactlyOnceSinkState(prefix, subtask, runId, checkpointId, tables, pending);
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("exactly-once sink state (version " + version + ", " + serialized.length
-                    + " bytes) is malformed: " + e.getMessage(), e);
-        }
+        return CheckpointedTransactionFormat.readWhole("exactly-once sink state", version, VERSION,
+                "restore with the Lockstep release that wrote it, or start without state", serialized, in -> {
+                    String prefix = in.readUTF();
+                    int subtask = in.readInt();
+                    String runId = in.readUTF();
+                    long checkpointId = in.readLong();
+                    int tableCount = count(in.readInt(), "table");
+                    List<TableId> tables = new ArrayList<>(tableCount);
+                    for (int i = 0; i < tableCount; i++) {
+                        tables.add(new TableId(in.readUTF(), in.readUTF()));
+                    }
+                    int pendingCount = count(in.readInt(), "pending transaction");
+                    List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
+                    for (int i = 0; i < pendingCount; i++) {
+                        pending.add(CheckpointedTransactionFormat.read(in));
+                    }
+                    return new ExactlyOnceSinkState(prefix, subtask, runId, checkpointId, tables, pending);
+                });
     }
 
     private static int count(int value, String what) throws IOException {

@@ -4,7 +4,6 @@ import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.flink.sink.CheckpointedTransactionFormat;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
@@ -36,20 +35,7 @@ public final class CheckpointedTransactionSerializer implements SimpleVersionedS
      */
     @Override
     public CheckpointedTransaction deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("exactly-once committable has version " + version + ", but this Lockstep reads only "
-                    + "version " + VERSION + "; restore with the Lockstep release that wrote it");
-        }
-        DataInputDeserializer in = new DataInputDeserializer(serialized);
-        try {
-            CheckpointedTransaction txn = CheckpointedTransactionFormat.read(in);
-            if (in.available() > 0) {
-                throw new IOException(in.available() + " unexpected bytes after the committable");
-            }
-            return txn;
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("exactly-once committable (version " + version + ", " + serialized.length
-                    + " bytes) is malformed: " + e.getMessage(), e);
-        }
+        return CheckpointedTransactionFormat.readWhole("exactly-once committable", version, VERSION,
+                "restore with the Lockstep release that wrote it", serialized, CheckpointedTransactionFormat::read);
     }
 }
