@@ -14,7 +14,8 @@ import org.apache.flink.metrics.MetricGroup;
  * {@code v2.AtLeastOnceSinkWriter}): the subtask's client and run identity ({@link SinkRuntime}), the single-table
  * engine (a transaction stream load per table and flush; with {@code sink.target=doris} the CLASSIC engine over a
  * plain {@link StreamLoader}), and the row dispatcher ({@code *} routing as configured; source transaction ends play
- * no part). The API classes add only their lifecycle and their failure watch.
+ * no part). The API classes add only their lifecycle and their failure watch. Failures no restart can heal
+ * (access denied, a data error) are raised as {@link NonRecoverableSinkFailure}.
  *
  * <p>Task thread only: created in the sink's {@code open} (or the writer's constructor), closed in {@code close}; the
  * engine runs its own manager and I/O threads.
@@ -72,7 +73,7 @@ public final class AtLeastOnceSubtask implements AutoCloseable {
                 loader.close();
             }
             runtime.close();
-            throw e;
+            throw NonRecoverableSinkFailure.classify(e);
         }
     }
 
@@ -90,14 +91,15 @@ public final class AtLeastOnceSubtask implements AutoCloseable {
      * Loads and commits everything buffered.
      *
      * @param what the occasion, for the message: "checkpoint 7", "end of input"
-     * @throws LoadEngineException naming {@code what} and the subtask, with the engine's failure as cause
+     * @throws LoadEngineException naming {@code what} and the subtask, with the engine's failure as cause (inside a
+     *                             {@link NonRecoverableSinkFailure} when no restart can heal it)
      */
     public void flush(String what) throws InterruptedException {
         try {
             engine.flush();
         } catch (LoadEngineException e) {
-            throw new LoadEngineException(what + " of at-least-once sink subtask " + runtime.subtaskIndex()
-                    + " failed: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException(what + " of at-least-once sink subtask "
+                    + runtime.subtaskIndex() + " failed: " + e.getMessage(), e));
         }
     }
 

@@ -2,6 +2,7 @@ package io.lockstep.flink.sink.v2;
 
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import javax.annotation.concurrent.NotThreadSafe;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 
@@ -51,7 +52,11 @@ final class WriterFailureWatch {
         if (stopped) {
             return;
         }
-        check.run();
+        try {
+            check.run();
+        } catch (Exception failure) {
+            throw NonRecoverableSinkFailure.classify(failure); // no restart for what cannot heal
+        }
         schedule();
     }
 
