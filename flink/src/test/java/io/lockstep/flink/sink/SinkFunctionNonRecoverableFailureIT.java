@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.flink.sink.v2.SinkV2Jobs;
@@ -34,21 +33,6 @@ class SinkFunctionNonRecoverableFailureIT {
             .user("root", "secret")
             .ddl("CREATE DATABASE al; CREATE TABLE al.events (id BIGINT NOT NULL, note VARCHAR(20)) PRIMARY KEY (id);"));
 
-    private StarRocksSinkOptions.Builder wrongPassword(String prefix) {
-        return StarRocksSinkOptions.builder()
-                .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
-                .withProperty("database-name", "al")
-                .withProperty("table-name", "events")
-                .withProperty("username", "root")
-                .withProperty("password", "wrong")
-                .withProperty("sink.semantic", "at-least-once")
-                .withProperty("sink.label-prefix", prefix)
-                .withProperty("sink.buffer-flush.interval-ms", "100")
-                .withProperty("sink.retry.interval-ms", "100")
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.properties.strip_outer_array", "true");
-    }
-
     /**
      * Runs 1,000 one-row source transactions (source partition {@code n % 2}) into {@code sink} until the job fails,
      * and returns the failure; the attempts its subtasks started are in {@code SinkV2Jobs.ATTEMPTS}.
@@ -73,7 +57,8 @@ class SinkFunctionNonRecoverableFailureIT {
 
     @Test
     void aRefusedPasswordFailsTheAtLeastOnceSinkFunctionWithoutRestarts() {
-        Throwable failure = failure("sf-401-al", new AtLeastOnceSinkFunction<>(wrongPassword("sf401al").build()));
+        Throwable failure = failure("sf-401-al", new AtLeastOnceSinkFunction<>(SinkV2Jobs.refusedPassword(
+                sr.emulator(), "al", "events", "sf401al").build()));
 
         assertThat(SinkV2Jobs.ATTEMPTS.get("sf-401-al")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
@@ -82,8 +67,8 @@ class SinkFunctionNonRecoverableFailureIT {
 
     @Test
     void aRefusedPasswordFailsTheMultiTableSinkFunctionWithoutRestarts() {
-        Throwable failure = failure("sf-401-mt", new MultiTableSinkFunction<>(wrongPassword("sf401mt")
-                .withProperty("sink.version", "V2").withProperty("sink.transaction.multi-table.enabled", "true")
+        Throwable failure = failure("sf-401-mt", new MultiTableSinkFunction<>(SinkV2Jobs.refusedPassword(
+                sr.emulator(), "al", "events", "sf401mt").withProperty("sink.transaction.multi-table.enabled", "true")
                 .build()));
 
         assertThat(SinkV2Jobs.ATTEMPTS.get("sf-401-mt")).as("attempts started").isEqualTo(Set.of(0));

@@ -1,6 +1,8 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.emulator.StarRocksEmulator;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -99,6 +101,27 @@ public final class SinkV2Jobs {
     /** Counts a completed checkpoint for {@code key}. */
     public static void checkpointCompleted(String key) {
         COMPLETED_CHECKPOINTS.get(key).incrementAndGet();
+    }
+
+    /**
+     * Options of an at-least-once sink into {@code database.table} of {@code emulator} as user {@code root} with the
+     * password {@code wrong} (the emulator is built with another), flushing every 100 ms.
+     */
+    public static StarRocksSinkOptions.Builder refusedPassword(StarRocksEmulator emulator, String database,
+                                                               String table, String labelPrefix) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", emulator.feUrl().replace("http://", ""))
+                .withProperty("database-name", database)
+                .withProperty("table-name", table)
+                .withProperty("username", "root")
+                .withProperty("password", "wrong")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.semantic", "at-least-once")
+                .withProperty("sink.label-prefix", labelPrefix)
+                .withProperty("sink.buffer-flush.interval-ms", "100")
+                .withProperty("sink.retry.interval-ms", "100")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true");
     }
 
     /** Resets the counters of {@code key}. */

@@ -37,22 +37,6 @@ class SinkV2NonRecoverableFailureIT {
                     + "CREATE TABLE shop.order_items (order_id BIGINT NOT NULL, line_no INT NOT NULL, "
                     + "sku VARCHAR(64), quantity INT) PRIMARY KEY (order_id, line_no);"));
 
-    private StarRocksSinkOptions.Builder wrongPassword(String database, String table, String prefix) {
-        return StarRocksSinkOptions.builder()
-                .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
-                .withProperty("database-name", database)
-                .withProperty("table-name", table)
-                .withProperty("username", "root")
-                .withProperty("password", "wrong")
-                .withProperty("sink.version", "V2")
-                .withProperty("sink.semantic", "at-least-once")
-                .withProperty("sink.label-prefix", prefix)
-                .withProperty("sink.buffer-flush.interval-ms", "100")
-                .withProperty("sink.retry.interval-ms", "100")
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.properties.strip_outer_array", "true");
-    }
-
     /** Runs the job to its failure and returns it; the attempts its subtasks started are in {@code ATTEMPTS}. */
     private Throwable failure(String key, SinkV2Jobs.RowShape shape, boolean keyed, StarRocksSinkOptions options) {
         SinkV2Jobs.reset(key);
@@ -71,7 +55,7 @@ class SinkV2NonRecoverableFailureIT {
     @Test
     void aRefusedPasswordFailsTheSingleTableWriterWithoutRestarts() {
         Throwable failure = failure("v2-401-al", SinkV2Jobs.singleRow("al", "events"), false,
-                wrongPassword("al", "events", "v2401al").build());
+                SinkV2Jobs.refusedPassword(sr.emulator(), "al", "events", "v2401al").build());
 
         assertThat(SinkV2Jobs.ATTEMPTS.get("v2-401-al")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
@@ -81,8 +65,8 @@ class SinkV2NonRecoverableFailureIT {
     @Test
     void aRefusedPasswordFailsTheMultiTableWriterWithoutRestarts() {
         Throwable failure = failure("v2-401-mt", SinkV2Jobs.order(2, 1), true,
-                wrongPassword("*", "*", "v2401mt").withProperty("sink.transaction.multi-table.enabled", "true")
-                        .build());
+                SinkV2Jobs.refusedPassword(sr.emulator(), "*", "*", "v2401mt")
+                        .withProperty("sink.transaction.multi-table.enabled", "true").build());
 
         assertThat(SinkV2Jobs.ATTEMPTS.get("v2-401-mt")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
