@@ -1,8 +1,8 @@
 package io.lockstep.flink.sink.v2;
 
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
-import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import javax.annotation.concurrent.NotThreadSafe;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 
