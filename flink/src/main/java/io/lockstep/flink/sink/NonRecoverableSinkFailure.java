@@ -1,5 +1,6 @@
 package io.lockstep.flink.sink;
 
+import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.progress.AnotherWriterException;
 import io.lockstep.core.progress.ProgressTableException;
@@ -14,8 +15,9 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  * instead of replaying the same input against the same target through the whole restart strategy:
  * <ul>
  *   <li>the target refused the credentials or a privilege, or reported a data error (unknown database or table,
- *       filtered rows, a malformed load) or another refusal it classifies as final: a {@link TransactionException}
- *       whose {@link TransactionException#failureClass()} is not retriable;</li>
+ *       filtered rows, a malformed load): a {@link TransactionException} of class {@link FailureClass#ACCESS_DENIED}
+ *       or {@link FailureClass#DATA_ERROR}. Other refusals ({@link FailureClass#OTHER}, e.g. a transaction the server
+ *       expired or forgot) end the client's call but may heal when the job restarts and begins anew;</li>
  *   <li>the exactly-once progress table is missing or unusable ({@link ProgressTableException}), or another job
  *       writes it ({@link AnotherWriterException});</li>
  *   <li>anything whose class already carries the annotation below (e.g. a bad-input exception of the source side).</li>
@@ -61,8 +63,9 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
     }
 
     /**
-     * Whether no restart can heal {@code failure}: its cause chain holds a non-retriable {@link TransactionException},
-     * a {@link ProgressTableException}, an {@link AnotherWriterException}, or a throwable marked non-recoverable.
+     * Whether no restart can heal {@code failure}: its cause chain holds an access-denied or data-error
+     * {@link TransactionException}, a {@link ProgressTableException}, an {@link AnotherWriterException}, or a
+     * throwable marked non-recoverable.
      */
     public static boolean canNeverHeal(Throwable failure) {
         return neverHealingCause(failure) != null || markedNonRecoverable(failure);
@@ -72,7 +75,8 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
     private static Throwable neverHealingCause(Throwable failure) {
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
-            if (t instanceof TransactionException te && te.failureClass() != null && !te.failureClass().retriable()) {
+            if (t instanceof TransactionException te && (te.failureClass() == FailureClass.ACCESS_DENIED
+                    || te.failureClass() == FailureClass.DATA_ERROR)) {
                 return t;
             }
             if (t instanceof ProgressTableException || t instanceof AnotherWriterException) {

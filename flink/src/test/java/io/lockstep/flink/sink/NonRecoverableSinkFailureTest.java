@@ -51,10 +51,15 @@ class NonRecoverableSinkFailureTest {
                 + "failure (CONNECTION): refused", null, FailureClass.CONNECTION, null));
         LoadEngineException exhausted = engineFailure(new TransactionException("commit failed after 4 attempt(s)",
                 null));
+        LoadEngineException expired = engineFailure(new TransactionException("load under label l-m2 failed (OTHER): "
+                + "Status 'FAILED', Message 'Stream load task l-m2 has already been cancelled: timeout by txn manager'",
+                "FAILED", FailureClass.OTHER, null));
         IllegalStateException other = new IllegalStateException("task failed");
 
         assertThat(NonRecoverableSinkFailure.classify(busy)).isSameAs(busy);
         assertThat(NonRecoverableSinkFailure.classify(exhausted)).isSameAs(exhausted);
+        assertThat(NonRecoverableSinkFailure.classify(expired)).as("a restart begins a new transaction")
+                .isSameAs(expired);
         assertThat(NonRecoverableSinkFailure.classify(other)).isSameAs(other);
         assertThat(NonRecoverableSinkFailure.canNeverHeal(busy)).isFalse();
     }
