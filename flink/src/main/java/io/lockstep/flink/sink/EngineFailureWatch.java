@@ -83,7 +83,11 @@ public final class EngineFailureWatch {
         if (stopped) {
             return;
         }
-        check.run(); // throws the engine's failure: Flink fails the task with it
+        try {
+            check.run(); // throws the engine's failure: Flink fails the task with it
+        } catch (Exception failure) {
+            throw NonRecoverableSinkFailure.classify(failure);
+        }
         schedule();
     }
 

@@ -119,8 +119,9 @@ public final class MultiTableRuntime implements AutoCloseable {
      * Opens the subtask: client and metrics, the settle of earlier runs (see the class comment), the engine, the
      * failure watch.
      *
-     * @throws Exception what the settle throws (e.g. {@code io.lockstep.core.client.TransactionException},
-     *                   {@code ProgressTableException}, {@code AnotherWriterException}); the client is closed then
+     * @throws Exception what the settle throws (e.g. {@code io.lockstep.core.client.TransactionException}), as a
+     *                   {@link NonRecoverableSinkFailure} when it can never heal ({@code ProgressTableException},
+     *                   {@code AnotherWriterException}, access denied); the client is closed then
      */
     public static MultiTableRuntime open(Start start) throws Exception {
         SinkSettings settings = start.settings();
@@ -140,7 +141,10 @@ public final class MultiTableRuntime implements AutoCloseable {
             MultiTableLoadEngine engine = MultiTableLoadEngine.start(config, runtime.client(), runtime.metrics());
             return new MultiTableRuntime(settings, runtime, engine, gate, start.routing(), start.timers(),
                     start.failureMapper());
-        } catch (Exception | Error e) {
+        } catch (Exception e) {
+            runtime.close();
+            throw NonRecoverableSinkFailure.classify(e); // no restart for what cannot heal
+        } catch (Error e) {
             runtime.close();
             throw e;
         }
@@ -188,14 +192,15 @@ public final class MultiTableRuntime implements AutoCloseable {
      *
      * @param what what asks, for the message, e.g. "checkpoint 7" or "end of input"
      * @throws LoadEngineException naming {@code what}, the subtask, and the partitions in the middle of a source
-     *                             transaction or the engine's first asynchronous failure
+     *                             transaction or the engine's first asynchronous failure (wrapped in a
+     *                             {@link NonRecoverableSinkFailure} when it can never heal)
      */
     public void flush(String what) throws InterruptedException {
         try {
             engine.flush();
         } catch (LoadEngineException e) {
-            throw new LoadEngineException(what + " of multi-table sink subtask " + runtime.subtaskIndex()
-                    + " failed: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException(what + " of multi-table sink subtask "
+                    + runtime.subtaskIndex() + " failed: " + e.getMessage(), e));
         }
     }
 

@@ -6,6 +6,7 @@ import io.lockstep.core.progress.ProgressOpening;
 import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.MultiTableRuntime;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.RowDispatcher;
 import java.util.List;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -51,14 +52,15 @@ final class MultiTableSinkWriter<T> implements StatefulSinkWriter<T, MultiTableR
         try {
             runtime = MultiTableRuntime.open(start);
         } catch (RuntimeException e) {
-            throw e;
+            throw e; // classified by the runtime
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new LoadEngineException("multi-table sink subtask " + start.subtaskIndex() + " could not settle "
-                    + "what earlier runs left open" + (start.settings().isMultiTableExactlyOnce()
-                    ? " and read its committed positions" : "") + ": " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException("multi-table sink subtask "
+                    + start.subtaskIndex() + " could not settle what earlier runs left open"
+                    + (start.settings().isMultiTableExactlyOnce() ? " and read its committed positions" : "") + ": "
+                    + e.getMessage(), e));
         }
     }
 
