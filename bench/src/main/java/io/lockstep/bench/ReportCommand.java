@@ -217,13 +217,23 @@ public final class ReportCommand implements Callable<Integer> {
                 .start()) {
             FlinkEndToEnd.multiTable("warm-up", emulator, 2, 200, interval, 0, ms(3000), false, "bench-warm-up");
         }
-        for (String mode : new String[] {"at-least-once", "exactly-once"}) {
+        for (String mode : System.getProperty("bench.modes", "at-least-once,exactly-once").split(",")) {
             String jobId = mode.equals("exactly-once") ? "bench-eo-multi" : null;
             try (StarRocksEmulator emulator = StarRocksEmulator.builder().storage("h2")
                     .ddl(BenchTables.duplicateKeyDdl(FlinkEndToEnd.TABLES) + BenchTables.progressTableDdl()).build().start()) {
-                Figures throughput = FlinkEndToEnd.multiTable(mode + " throughput p2", emulator, 2, 200, interval,
-                        0, ms(10_000), false, jobId);
-                System.out.println("  " + throughput);
+                HotSpots hotSpots = profiler("eo-multi-" + mode);
+                Figures throughput;
+                try {
+                    throughput = FlinkEndToEnd.multiTable(mode + " throughput p2", emulator, 2, 200, interval, 0,
+                            ms(10_000), false, jobId);
+                } finally {
+                    closeProfiler(hotSpots);
+                }
+                System.out.println("  " + throughput + " loads " + throughput.loads() + " clientCpuS "
+                        + throughput.cpu().clientNs() / 1e9 + " processCpuS " + throughput.cpu().processNs() / 1e9);
+                if (Boolean.getBoolean("bench.nofresh")) {
+                    continue;
+                }
                 String label = mode + " freshness p2, interval " + interval + " ms";
                 FreshnessProbe probe = new FreshnessProbe(emulator, TxnSource.PARTITIONS_MAX, pollMicros);
                 Figures figures;

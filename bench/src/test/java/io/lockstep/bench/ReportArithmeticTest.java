@@ -38,14 +38,14 @@ class ReportArithmeticTest {
     @Test
     void figuresDivideByTimeBytesAndTransactions() {
         Figures f = new Figures("x", 1_000_000, 2_000_000_000L, 4.0, 250_000, 500, 400,
-                new ProcessCpu.Sample(10_000_000_000L, 4_000_000_000L, 0));
+                new ProcessCpu.Sample(10_000_000_000L, 4_000_000_000L, 0, 0));
         assertThat(f.rowsPerSecond()).isEqualTo(250_000);
         assertThat(f.megabytesPerSecond()).isEqualTo(500);
         assertThat(f.requestsPerThousandTxns()).isEqualTo(2.0);
         assertThat(f.cpuSecondsPerGb()).isCloseTo(5.0, within(1e-9));
         assertThat(f.clientCpuSecondsPerGb()).as("process minus server threads").isCloseTo(3.0, within(1e-9));
         assertThat(f.averageLoadBytes()).isEqualTo(5_000_000);
-        assertThat(new Figures("c", 1, 1, 1, 0, 1, 1, new ProcessCpu.Sample(0, 0, 0)).requestsPerThousandTxns())
+        assertThat(new Figures("c", 1, 1, 1, 0, 1, 1, new ProcessCpu.Sample(0, 0, 0, 0)).requestsPerThousandTxns())
                 .as("no source transactions").isNaN();
     }
 
