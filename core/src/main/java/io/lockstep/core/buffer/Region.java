@@ -24,6 +24,8 @@ public final class Region {
     private final Deque<Chunk> frozen = new ArrayDeque<>();
     private boolean cleanBoundary = true;
     private long lastSwitchTimeMs;
+    /** Row bytes of the frozen chunks. */
+    private long frozenRowBytes;
 
     /** An empty region: clean, last switched at 0. */
     public Region(RegionKey key) {
@@ -58,6 +60,7 @@ public final class Region {
         }
         active.freeze(sequence);
         frozen.addLast(active);
+        frozenRowBytes += active.rowBytes();
         active = new Chunk(key);
         lastSwitchTimeMs = nowMs;
         return true;
@@ -84,6 +87,7 @@ public final class Region {
             taken.add(chunk);
             takenBytes += chunk.rowBytes();
         }
+        frozenRowBytes -= takenBytes;
         return taken;
     }
 
@@ -104,6 +108,7 @@ public final class Region {
             chunk.moveTo(ChunkState.DISCARDED);
         }
         frozen.clear();
+        frozenRowBytes = 0;
         bytes += active.rowBytes();
         active.moveTo(ChunkState.DISCARDED);
         active = new Chunk(key);
@@ -128,6 +133,11 @@ public final class Region {
     /** Row bytes in the active chunk. */
     public long activeRowBytes() {
         return active.rowBytes();
+    }
+
+    /** Row bytes of the frozen chunks waiting for a load. */
+    public long frozenRowBytes() {
+        return frozenRowBytes;
     }
 
     /** Frozen chunks waiting for a load. */
