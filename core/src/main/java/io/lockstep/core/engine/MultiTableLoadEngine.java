@@ -140,7 +140,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             JsonRows.checkObject(row, where(partition, database, table));
         }
         checkDatabase(database, table);
-        partialUpdates.check(database, table, row, where(partition, database, table));
+        partialUpdates.check(database, table, row, () -> where(partition, database, table));
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();
