@@ -52,15 +52,20 @@ final class RunProgress {
 
     /**
      * @return e.g. {@code 12 source transactions read, 12 committed, 340 rows, 4 StarRocks transactions, 0
-     *     restarts in 12.3 s}
+     *     restarts in 12.3 s}; dead letters written and rows of unknown tables skipped are named when there were
+     *     any
      */
     String summary() {
         long now = nanoTime.getAsLong();
         String committed = target == SinkTarget.DORIS ? ""
                 : String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
-        return String.format(Locale.ROOT, "%,d source transactions read%s, %,d rows loaded, %,d %s transactions, "
+        long deadLetters = metrics.counter(TransactionAssembler.DEAD_LETTERS_METRIC);
+        long skipped = metrics.counter(TransactionAssembler.SKIPPED_ROWS_METRIC);
+        String badInput = (deadLetters > 0 ? String.format(Locale.ROOT, ", %,d dead letters", deadLetters) : "")
+                + (skipped > 0 ? String.format(Locale.ROOT, ", %,d rows of unknown tables skipped", skipped) : "");
+        return String.format(Locale.ROOT, "%,d source transactions read%s, %,d rows loaded, %,d %s transactions%s, "
                 + "%d restarts in %.1f s", metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC), committed,
-                metrics.counter(MetricNames.LOADED_ROWS), metrics.counter(MetricNames.COMMITS), targetName(),
+                metrics.counter(MetricNames.LOADED_ROWS), metrics.counter(MetricNames.COMMITS), targetName(), badInput,
                 restarts(), (now - startNanos) / 1e9);
     }
 
