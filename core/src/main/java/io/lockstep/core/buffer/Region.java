@@ -26,6 +26,11 @@ public final class Region {
     private long lastSwitchTimeMs;
     /** Row bytes of the frozen chunks. */
     private long frozenRowBytes;
+    /**
+     * When the frozen FIFO last became non-empty (ticker ms): its oldest chunk froze then or later, so "waited at least
+     * since" is never overstated in the wrong direction (a load cut short keeps the older time).
+     */
+    private long frozenSinceMs;
 
     /** An empty region: clean, last switched at 0. */
     public Region(RegionKey key) {
@@ -59,6 +64,9 @@ public final class Region {
             return false;
         }
         active.freeze(sequence);
+        if (frozen.isEmpty()) {
+            frozenSinceMs = nowMs;
+        }
         frozen.addLast(active);
         frozenRowBytes += active.rowBytes();
         active = new Chunk(key);
@@ -138,6 +146,11 @@ public final class Region {
     /** Row bytes of the frozen chunks waiting for a load. */
     public long frozenRowBytes() {
         return frozenRowBytes;
+    }
+
+    /** When the oldest frozen chunk waiting froze, at the latest (ticker ms); meaningless without frozen chunks. */
+    public long frozenSinceMs() {
+        return frozenSinceMs;
     }
 
     /** Frozen chunks waiting for a load. */

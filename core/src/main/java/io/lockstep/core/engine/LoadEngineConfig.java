@@ -119,7 +119,7 @@ public final class LoadEngineConfig {
 
     /**
      * Row bytes a table's frozen chunks must hold before the open shared transaction loads them; below it they wait
-     * for the commit (or memory pressure). Default: a quarter of {@link #maxLoadRowBytes()}, at most buffer-size / 8
+     * for the commit, memory pressure, or at most a second. Default: a quarter of {@link #maxLoadRowBytes()}, at most buffer-size / 8
      * (4 MiB at the default buffer-size).
      */
     public long minLoadRowBytes() {

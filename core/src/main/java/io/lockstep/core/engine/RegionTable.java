@@ -276,21 +276,26 @@ final class RegionTable {
 
     /**
      * Manager thread: the tables whose frozen chunks (every partition) hold at least {@code minRowBytes} row bytes
-     * together, in region order; with {@code minRowBytes} 0 or 1, every table with a frozen chunk. No sequence cut:
-     * for the open shared transaction, which takes every frozen chunk.
+     * together, or of which a chunk has waited since {@code waitedSinceMs} or earlier, in region order; with
+     * {@code minRowBytes} 0, every table with a frozen chunk. No sequence cut: for the open shared transaction, which
+     * takes every frozen chunk.
      */
-    Set<String> tablesWithFrozenBytes(long minRowBytes) {
+    Set<String> tablesReadyToLoad(long minRowBytes, long waitedSinceMs) {
         lock.lock();
         try {
             Map<String, Long> bytes = new LinkedHashMap<>();
+            Set<String> waited = new LinkedHashSet<>();
             for (Region region : regions.values()) {
                 if (region.frozenCount() > 0) {
                     bytes.merge(region.key().table(), region.frozenRowBytes(), Long::sum);
+                    if (region.frozenSinceMs() <= waitedSinceMs) {
+                        waited.add(region.key().table());
+                    }
                 }
             }
             Set<String> tables = new LinkedHashSet<>();
             bytes.forEach((table, b) -> {
-                if (b >= minRowBytes) {
+                if (b >= minRowBytes || waited.contains(table)) {
                     tables.add(table);
                 }
             });

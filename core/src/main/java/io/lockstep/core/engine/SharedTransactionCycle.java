@@ -61,6 +61,11 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      * sent almost twice the loads of one).
      */
     private final long minLoadRowBytes;
+    /**
+     * Longest time a frozen chunk waits for the minimum load while no commit is due, ms: a long commit interval must
+     * not hold rows back from the server until the commit (they would all load at once then).
+     */
+    static final long MAX_LOAD_HOLD_MS = 1000;
 
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
@@ -105,9 +110,9 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             ensureTransaction(nowMs);
             maybeStartCommit(nowMs);
-            flushFrozen();
+            flushFrozen(nowMs);
             if (maybeFinishCommit(nowMs)) {
-                flushFrozen(); // chunks that waited for the next label go out under it now
+                flushFrozen(nowMs); // chunks that waited for the next label go out under it now
             }
             completeFlushes();
         } catch (TransactionException | RuntimeException e) {
@@ -200,14 +205,15 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     /**
      * Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. While the
      * shared transaction is open (no commit due), a table loads only once its frozen chunks hold
-     * {@link #minLoadRowBytes}, or at once under memory pressure; a commit loads everything of its cut.
+     * {@link #minLoadRowBytes} or one of them has waited {@value #MAX_LOAD_HOLD_MS} ms, or at once under memory
+     * pressure; a commit loads everything of its cut.
      */
-    private void flushFrozen() {
+    private void flushFrozen(long nowMs) {
         long maxSequence;
         java.util.Set<String> tables;
         if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-            tables = regions.tablesWithFrozenBytes(budget.underPressure() ? 0 : minLoadRowBytes);
+            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - MAX_LOAD_HOLD_MS);
         } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
             tables = regions.tablesWithFrozen(maxSequence);

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Fewer, larger loads: while the shared transaction is open, a table's frozen chunks load only once they hold the
- * minimum load ({@link LoadEngineConfig#minLoadRowBytes()}); the commit loads the rest of its cut, and memory
- * pressure loads at once. Under pressure a transaction end switches inside the mini interval only once the
+ * minimum load ({@link LoadEngineConfig#minLoadRowBytes()}) or one waited a second; the commit loads the rest of
+ * its cut, and memory pressure loads at once. Under pressure a transaction end switches inside the mini interval only once the
  * partition's active chunks hold buffer-size / 64, not at every transaction.
  */
 class MultiTableLoadBatchingTest {
@@ -62,6 +62,20 @@ class MultiTableLoadBatchingTest {
         }
         assertThat(f.client.calls("commit")).hasSize(1);
         assertThat(f.engine.bufferedBytes()).isZero();
+    }
+
+    @Test
+    void aSmallFrozenChunkWaitsAtMostASecondUnderALongCommitInterval() throws Exception {
+        try (EngineFixture slow = new EngineFixture(b -> b.commitIntervalMs(300_000).minLoadRowBytes(128 * 1024))) {
+            slow.engine.write(0, "db", "orders", row(1, 1000));
+            slow.engine.txnEnd(0); // freezes at T0
+            slow.drive();
+            slow.advanceAndDrive(SharedTransactionCycle.MAX_LOAD_HOLD_MS - 1);
+            assertThat(slow.client.calls("load")).as("below the minimum, waited 999 ms").isEmpty();
+            slow.advanceAndDrive(1);
+            assertThat(slow.client.calls("load")).as("waited a second: loaded under the open label").hasSize(1);
+            assertThat(slow.client.calls("commit")).isEmpty();
+        }
     }
 
     @Test
