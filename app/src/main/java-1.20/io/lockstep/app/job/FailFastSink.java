@@ -14,17 +14,14 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
 /**
- * Wraps the job's sink so that errors that can never heal end the job at once and cleanly:
- * <ul>
- *   <li>a failure of the sink that can never heal ({@link NonRetryableFailure#canNeverHeal}: access denied, a data
- *       error, an unknown table) is rethrown as {@link NonRetryableFailure}, so the job fails without going
- *       through the restart strategy; others are rethrown as they were;</li>
- *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
- *       multi-table sink: its {@code finish}, the same flush as at the end of bounded input; those are whole
- *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
- *       is still the one reported, with the commit failure attached as suppressed.</li>
- * </ul>
- * Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
+ * Wraps the job's sink so that bad input upstream ends the job cleanly: an {@link InputStop} first commits
+ * everything the sink buffered before it (with the multi-table sink: its {@code finish}, the same flush as at the
+ * end of bounded input; those are whole source transactions), then fails the job with the input's error, whose
+ * class Flink treats as non-recoverable (no restart). If that commit fails, the input's error is still the one
+ * reported, with the commit failure attached as suppressed. Failures of the sink that can never heal need no
+ * wrapper: the sink raises them as {@code io.lockstep.flink.sink.NonRecoverableSinkFailure} itself.
+ *
+ * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
  * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
  * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
@@ -42,11 +39,6 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
     public FailFastSink(SinkFunction<T> sink) {
         this.sink = sink;
-        if (sink instanceof MultiTableSinkFunction<?> multiTable) {
-            // the sink's failure watch throws from a timer, outside the calls wrapped here
-            multiTable.setFailureMapper((java.util.function.UnaryOperator<Exception> & java.io.Serializable)
-                    FailFastSink::classified);
-        }
     }
 
     @Override
@@ -59,11 +51,7 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        try {
-            FunctionUtils.openFunction(sink, openContext);
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        FunctionUtils.openFunction(sink, openContext);
     }
 
     @Override
@@ -84,52 +72,32 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
             }
             throw failure;
         }
-        try {
-            sink.invoke(value, context);
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        sink.invoke(value, context);
     }
 
     @Override
     public void finish() throws Exception {
-        try {
-            sink.finish();
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        sink.finish();
     }
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         if (sink instanceof CheckpointedFunction checkpointed) {
-            try {
-                checkpointed.initializeState(context);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            checkpointed.initializeState(context);
         }
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         if (sink instanceof CheckpointedFunction checkpointed) {
-            try {
-                checkpointed.snapshotState(context);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            checkpointed.snapshotState(context);
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         if (sink instanceof CheckpointListener listener) {
-            try {
-                listener.notifyCheckpointComplete(checkpointId);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            listener.notifyCheckpointComplete(checkpointId);
         }
     }
 
@@ -138,10 +106,5 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
         if (sink instanceof CheckpointListener listener) {
             listener.notifyCheckpointAborted(checkpointId);
         }
-    }
-
-    private static Exception classified(Exception e) {
-        return NonRetryableFailure.canNeverHeal(e) && !(e instanceof NonRetryableFailure)
-                ? new NonRetryableFailure(e) : e;
     }
 }
