@@ -1,6 +1,11 @@
 package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.app.schema.SchemaChangeBarrier;
+import java.sql.SQLException;
+import java.util.List;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFunction;
@@ -12,6 +17,8 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wraps the job's sink so that errors that can never heal end the job at once and cleanly:
@@ -22,7 +29,12 @@ import org.apache.flink.streaming.api.functions.sink.SinkFunction;
  *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
  *       multi-table sink: its {@code finish}, the same flush as at the end of bounded input; those are whole
  *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
- *       is still the one reported, with the commit failure attached as suppressed.</li>
+ *       is still the one reported, with the commit failure attached as suppressed;</li>
+ *   <li>a {@link SchemaChangeBarrier} ({@code --schema-changes apply}) commits everything buffered
+ *       ({@link MultiTableSinkFunction#commitBuffered}), applies the change through {@link SchemaApplier} (skipping
+ *       what the target already has), then the rows after it go on. A refused statement ends the job in one line
+ *       ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds
+ *       what was already applied.</li>
  * </ul>
  * Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
  * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
@@ -37,11 +49,24 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
 
     private static final long serialVersionUID = 1L;
 
+    private static final Logger LOG = LoggerFactory.getLogger(FailFastSink.class);
+
     private final SinkFunction<T> sink;
+    /** Applies schema-change barriers, or {@code null} when {@code --schema-changes apply} is off. */
+    private final SchemaApplier schemaApplier;
 
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
     public FailFastSink(SinkFunction<T> sink) {
+        this(sink, null);
+    }
+
+    /**
+     * @param sink the sink to forward to
+     * @param schemaApplier applies {@link SchemaChangeBarrier}s, or {@code null} (a barrier then fails the job)
+     */
+    public FailFastSink(SinkFunction<T> sink, SchemaApplier schemaApplier) {
         this.sink = sink;
+        this.schemaApplier = schemaApplier;
         if (sink instanceof MultiTableSinkFunction<?> multiTable) {
             // the sink's failure watch throws from a timer, outside the calls wrapped here
             multiTable.setFailureMapper((java.util.function.UnaryOperator<Exception> & java.io.Serializable)
@@ -83,6 +108,10 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
                 }
             }
             throw failure;
+        }
+        if (value instanceof SchemaChangeBarrier barrier) {
+            applySchemaChange(barrier);
+            return;
         }
         try {
             sink.invoke(value, context);
@@ -137,6 +166,32 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     public void notifyCheckpointAborted(long checkpointId) throws Exception {
         if (sink instanceof CheckpointListener listener) {
             listener.notifyCheckpointAborted(checkpointId);
+        }
+    }
+
+    /** Commit what is buffered, apply the change, go on (see the class comment). */
+    private void applySchemaChange(SchemaChangeBarrier barrier) throws Exception {
+        String table = barrier.getDatabase() + "." + barrier.getTable();
+        if (schemaApplier == null || !(sink instanceof MultiTableSinkFunction<?> multiTable)) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " needs a schema change "
+                    + "and this sink cannot apply it (--schema-changes apply needs --jdbc-url and --target starrocks)");
+        }
+        try {
+            multiTable.commitBuffered("schema change of " + table);
+        } catch (Exception e) {
+            throw classified(e);
+        }
+        try {
+            List<String> issued = schemaApplier.apply(barrier);
+            LOG.info("Schema change of {} ({}): {}", table, barrier.getCause(),
+                    issued.isEmpty() ? "the table already had it" : String.join("; ", issued));
+        } catch (SQLException e) {
+            String line = barrier.getCause() + ": schema change of target table " + table + " failed: "
+                    + e.getMessage() + "; the transactions before it are committed";
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw new IllegalStateException(line, e); // the connection: may heal, so restart
+            }
+            throw new SchemaChangeException(line + ": change the table yourself, then start again");
         }
     }
 

@@ -3,11 +3,13 @@ package io.lockstep.app.cli;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.emulator.cli.EmulatorMain;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code lockstep}: the command line of the runnable jar ({@code java -jar app/target/lockstep.jar ...}).
@@ -47,7 +49,7 @@ public final class LockstepMain implements Runnable {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println(qualifiedName(ex.getCommandLine()) + ": " + ex.getMessage());
+            err.println(qualifiedName(ex.getCommandLine()) + ": " + usageMessage(ex));
             err.flush();
             return CommandLine.ExitCode.USAGE;
         });
@@ -58,6 +60,29 @@ public final class LockstepMain implements Runnable {
             return CommandLine.ExitCode.SOFTWARE;
         });
         return cli;
+    }
+
+    /**
+     * @return the usage error's message; when the arguments hold an option the command does not know (a typo), that
+     *     option with picocli's closest match instead ({@code unknown option '--kafka-bootstap', did you mean
+     *     --kafka-bootstrap?}), even when picocli first noticed a required option missing (the typo'd one, often)
+     */
+    static String usageMessage(ParameterException ex) {
+        CommandLine commandLine = ex.getCommandLine();
+        List<String> unmatched = ex instanceof UnmatchedArgumentException u ? u.getUnmatched()
+                : commandLine.getUnmatchedArguments();
+        List<String> unknown = unmatched.stream().filter(a -> a.startsWith("-") && a.length() > 1)
+                .map(a -> a.split("=", 2)[0]).toList();
+        if (unknown.isEmpty()) {
+            return ex.getMessage();
+        }
+        StringBuilder message = new StringBuilder();
+        for (String option : unknown) {
+            List<String> suggestions = new UnmatchedArgumentException(commandLine, List.of(option)).getSuggestions();
+            message.append(message.length() == 0 ? "" : "; ").append("unknown option '").append(option).append('\'')
+                    .append(suggestions.isEmpty() ? "" : ", did you mean " + suggestions.get(0) + "?");
+        }
+        return message.toString();
     }
 
     /** {@code lockstep run}, {@code lockstep demo}, ... (the emulator calls itself lockstep-emulator). */

@@ -52,12 +52,17 @@ final class RunProgress {
 
     /**
      * @return e.g. {@code 12 source transactions read, 12 committed, 340 rows, 4 StarRocks transactions, 0
-     *     restarts in 12.3 s}
+     *     restarts in 12.3 s}; in the exactly-once mode, when the run met source transactions an earlier run had
+     *     committed (a file loaded again, a replay), {@code 12 source transactions read, 12 skipped as committed by
+     *     an earlier run, 0 committed, ...}
      */
     String summary() {
         long now = nanoTime.getAsLong();
+        long skipped = metrics.counter(MetricNames.SOURCE_TRANSACTIONS_SKIPPED);
         String committed = target == SinkTarget.DORIS ? ""
-                : String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
+                : (skipped > 0 ? String.format(Locale.ROOT, ", %,d skipped as committed by an earlier run", skipped)
+                        : "")
+                + String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
         return String.format(Locale.ROOT, "%,d source transactions read%s, %,d rows loaded, %,d %s transactions, "
                 + "%d restarts in %.1f s", metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC), committed,
                 metrics.counter(MetricNames.LOADED_ROWS), metrics.counter(MetricNames.COMMITS), targetName(),
