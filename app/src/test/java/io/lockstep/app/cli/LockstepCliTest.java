@@ -154,6 +154,10 @@ class LockstepCliTest {
         CliRun kafka = CliRun.of("run", "--kafka-bootstrap-servers=localhost:9092", "--topic", "t", "--format",
                 "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop");
         assertUsageError(kafka, "unknown option '--kafka-bootstrap-servers', did you mean --kafka-bootstrap?");
+
+        CliRun kafkaWords = CliRun.of("run", "--bootstrap-server", "localhost:9092", "--topic", "t", "--format",
+                "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop");
+        assertUsageError(kafkaWords, "unknown option '--bootstrap-server', did you mean --kafka-bootstrap?");
     }
 
     @Test
