@@ -240,13 +240,9 @@ public abstract class TransactionAssembler
      *     the target's columns cannot be read (the target table does not exist, say)
      */
     private SchemaChangeBarrier barrierFor(SourceEvent event, TargetTable target, int partition) {
-        Set<String> known;
-        try {
-            targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
-            known = targetColumns.of(target);
-        } catch (IllegalStateException e) {
-            LOG.warn("Schema change of table {} at {}: {}", event.dataCollection(), event.describePosition(),
-                    e.getMessage());
+        targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
+        Set<String> known = targetColumns.of(target);
+        if (known == null) {
             return null;
         }
         List<String> add = new ArrayList<>();
@@ -290,6 +286,9 @@ public abstract class TransactionAssembler
             return rows;
         }
         Set<String> known = targetColumns.of(target);
+        if (known == null) {
+            return rows; // unreadable: its loads report the problem
+        }
         Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
         for (DefaultStarRocksRowData row : rows) {
             for (String column : RowColumns.unknown(row.getRow(), known)) {
