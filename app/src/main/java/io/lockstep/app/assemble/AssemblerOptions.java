@@ -1,5 +1,6 @@
 package io.lockstep.app.assemble;
 
+import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.SchemaChangeMode;
 import java.io.Serializable;
@@ -16,9 +17,13 @@ import java.util.Objects;
  * @param badInputMode what happens to events that break the transaction framing (data outside a
  *     transaction, END without BEGIN)
  * @param schemaChangeMode what happens at a schema change (DDL event)
+ * @param deadLetter where source transactions the job cannot load go whole (an undecodable event, a row of an
+ *     unknown table, a row over {@code maxSizeBytes}) instead of failing the job; {@code null} for none
+ *     (docs/dead-letter.md)
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
-        BadInputMode badInputMode, SchemaChangeMode schemaChangeMode) implements Serializable {
+        BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter)
+        implements Serializable {
 
     /** Default row bound: 1,000,000 rows. */
     public static final long DEFAULT_MAX_ROWS = 1_000_000L;
@@ -38,6 +43,12 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
         Objects.requireNonNull(schemaChangeMode, "schemaChangeMode");
     }
 
+    /** The options without a dead letter; the others as in the canonical constructor. */
+    public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+            BadInputMode badInputMode, SchemaChangeMode schemaChangeMode) {
+        this(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode, null);
+    }
+
     /** The options with {@link SchemaChangeMode#FAIL}; the others as in the canonical constructor. */
     public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
             BadInputMode badInputMode) {
@@ -52,31 +63,43 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
 
     /** @return a copy with another row bound */
     public AssemblerOptions withMaxRows(long rows) {
-        return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode);
+        return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                deadLetter);
     }
 
     /** @return a copy with another size bound in bytes */
     public AssemblerOptions withMaxSizeBytes(long bytes) {
-        return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode);
+        return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                deadLetter);
     }
 
     /** @return a copy with another time bound in ms */
     public AssemblerOptions withMaxOpenMs(long ms) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode,
+                deadLetter);
     }
 
     /** @return a copy with another bound mode */
     public AssemblerOptions withBoundMode(BoundMode mode) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode,
+                deadLetter);
     }
 
     /** @return a copy with another schema-change mode */
     public AssemblerOptions withSchemaChangeMode(SchemaChangeMode mode) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode,
+                deadLetter);
+    }
+
+    /** @return a copy with another dead-letter destination ({@code null}: none) */
+    public AssemblerOptions withDeadLetter(DeadLetterTarget target) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                target);
     }
 
     /** @return a copy with another bad-input mode */
     public AssemblerOptions withBadInputMode(BadInputMode mode) {
-        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode);
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode,
+                deadLetter);
     }
 }

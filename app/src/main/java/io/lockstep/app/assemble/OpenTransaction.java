@@ -28,6 +28,8 @@ public class OpenTransaction {
     private long receivedEvents;
     private long maxTotalOrder;
     private HashMap<String, Long> receivedByTable = new HashMap<>();
+    /** Why the transaction goes to the dead letter whole, or {@code null} while it can load. */
+    private String deadLetterReason;
 
     /** Flink POJO constructor. */
     public OpenTransaction() {
@@ -166,6 +168,15 @@ public class OpenTransaction {
 
     public void setMaxTotalOrder(long maxTotalOrder) {
         this.maxTotalOrder = maxTotalOrder;
+    }
+
+    /** @return why the transaction goes to the dead letter whole, or {@code null} while it can load */
+    public String getDeadLetterReason() {
+        return deadLetterReason;
+    }
+
+    public void setDeadLetterReason(String deadLetterReason) {
+        this.deadLetterReason = deadLetterReason;
     }
 
     public HashMap<String, Long> getReceivedByTable() {

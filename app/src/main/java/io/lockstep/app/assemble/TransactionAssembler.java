@@ -1,6 +1,9 @@
 package io.lockstep.app.assemble;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.deadletter.DeadLetter;
+import io.lockstep.app.deadletter.DeadLetterEvent;
+import io.lockstep.app.deadletter.DeadLetterWriter;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.SchemaChangeException;
@@ -15,6 +18,7 @@ import io.lockstep.app.schema.ColumnTypes;
 import io.lockstep.app.schema.RowColumns;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumns;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -60,6 +64,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
  * a transaction routed to two fails with {@link TransactionAssemblyException}.
+ *
+ * <p>Dead letter ({@link AssemblerOptions#deadLetter()}, docs/dead-letter.md): the raw events of the open transaction
+ * are kept in keyed state as well; an event the job cannot use (undecodable, of an unknown table, a row over
+ * {@link AssemblerOptions#maxSizeBytes()}, a broken framing with {@code --bad-input fail}) marks the transaction it
+ * arrived in, which then buffers no rows and collects its remaining events until its END (or commit row, or the next
+ * transaction's start, or the time bound), and goes to the dead letter whole. The letter is written durably on the
+ * task thread before any later event is handled, so nothing after it can commit while the letter could still be
+ * lost. An unusable event outside any transaction goes alone. Transactions before and after load as usual.
  */
 public abstract class TransactionAssembler
         extends KeyedProcessFunction<Long, SourceEvent, DefaultStarRocksRowData> {
@@ -80,7 +92,7 @@ public abstract class TransactionAssembler
 
     private transient ValueState<OpenTransaction> openTransaction;
     private transient ListState<DefaultStarRocksRowData> bufferedRows;
-    /** Tables already reported as skipped, so the WARN appears once per table and subtask. */
+    /** Tables already reported as skipped, so the INFO line appears once per table and subtask. */
     private transient Set<String> warnedSkippedTables;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
     private transient Counter sourceTransactions;
@@ -90,6 +102,20 @@ public abstract class TransactionAssembler
     private transient Set<String> warnedLeftOutColumns;
     /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
     private transient boolean stopped;
+
+    /** Name of the counter of dead letters written (a transaction, or an event outside any, counts once). */
+    public static final String DEAD_LETTERS_METRIC = "lockstepDeadLetters";
+    /** Name of the counter of row events skipped because their table is unknown ({@code --unknown-table skip}). */
+    public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
+
+    /** Raw events of the open transaction, kept only with a dead letter; task thread only. */
+    private transient ListState<DeadLetterEvent> transactionEvents;
+    /** The dead letter's writer, or {@code null} without one; opened and used on the task thread only. */
+    private transient DeadLetterWriter deadLetters;
+    /** Task thread only. */
+    private transient Counter deadLettered;
+    /** Task thread only. */
+    private transient Counter skippedRows;
 
     /**
      * @param router maps source tables to target tables
@@ -122,6 +148,22 @@ public abstract class TransactionAssembler
                 new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
         warnedSkippedTables = new HashSet<>();
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
+        deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
+        skippedRows = getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC);
+        if (options.deadLetter() != null) {
+            transactionEvents = getRuntimeContext().getListState(new ListStateDescriptor<>("dead-letter-events",
+                    TypeInformation.of(DeadLetterEvent.class)));
+            deadLetters = options.deadLetter().open();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (deadLetters != null) {
+            deadLetters.close();
+            deadLetters = null;
+        }
+        super.close();
     }
 
     @Override
@@ -131,6 +173,9 @@ public abstract class TransactionAssembler
             return; // the job is failing: what follows is read again after the fix
         }
         try {
+            if (deadLetters != null && continuesDeadLetteredTransaction(event, ctx)) {
+                return;
+            }
             if (event.getKind() == SourceEventKind.UNDECODABLE) {
                 throw new BadSourceEventException(event.describePosition(), reasonOf(event));
             }
@@ -139,17 +184,110 @@ public abstract class TransactionAssembler
                 return;
             }
             handle(event, ctx, out);
+            keepForDeadLetter(event);
         } catch (SchemaChangeException e) {
-            stop(e, ctx, out); // never skipped as bad input: its rows would load without the column
+            stop(e, ctx, out); // never skipped nor dead-lettered as bad input: --schema-changes decides
         } catch (BadSourceEventException e) {
+            if (deadLetters != null
+                    && (options.badInputMode() == BadInputMode.FAIL || e instanceof RowTooLargeException)) {
+                deadLetter(event, e.getMessage(), ctx);
+                return;
+            }
             if (options.badInputMode() == BadInputMode.FAIL) {
                 stop(e, ctx, out);
                 return;
             }
             LOG.warn("Skipping bad input: {}", e.getMessage());
-        } catch (TransactionAssemblyException | UnknownTableException e) {
+        } catch (UnknownTableException e) {
+            if (deadLetters != null) {
+                deadLetter(event, e.getMessage(), ctx);
+                return;
+            }
+            stop(e, ctx, out);
+        } catch (TransactionAssemblyException e) {
             stop(e, ctx, out);
         }
+    }
+
+    /** With a dead letter: keeps {@code event} (just handled) while it belongs to a transaction still open. */
+    private void keepForDeadLetter(SourceEvent event) throws Exception {
+        if (deadLetters != null && !event.isStandalone() && event.getKind() != SourceEventKind.SCHEMA_CHANGE
+                && current() != null) {
+            transactionEvents.add(DeadLetterEvent.of(event));
+        }
+    }
+
+    /**
+     * An unusable event ({@code reason} names its position and the problem): the open transaction, if any, goes to
+     * the dead letter whole (now, when the event closes it; else once it closes); without one the event goes alone.
+     */
+    private void deadLetter(SourceEvent event, String reason, Context ctx) throws Exception {
+        OpenTransaction t = current();
+        if (t == null || event.isStandalone()) {
+            write(new DeadLetter(reason, event.getTransactionId(), List.of(DeadLetterEvent.of(event))));
+            return;
+        }
+        if (t.getDeadLetterReason() == null) {
+            t.setDeadLetterReason(reason);
+            bufferedRows.clear();
+            t.setBufferedRows(0);
+            t.setBufferedSizeBytes(0);
+        }
+        transactionEvents.add(DeadLetterEvent.of(event));
+        openTransaction.update(t);
+        if (closes(t, event)) {
+            writeDeadLetter(t, ctx);
+        }
+    }
+
+    /**
+     * With a dead letter: handles {@code event} if it belongs to an open transaction that goes to the dead letter.
+     *
+     * @return {@code true} when the event was taken; {@code false} to handle it as usual (no such transaction, or
+     *     the event starts another transaction, after the marked one was written without its END)
+     */
+    private boolean continuesDeadLetteredTransaction(SourceEvent event, Context ctx) throws Exception {
+        OpenTransaction t = current();
+        if (t == null || t.getDeadLetterReason() == null || event.isStandalone()
+                || event.getKind() == SourceEventKind.SCHEMA_CHANGE) {
+            return false;
+        }
+        boolean same = event.getTransactionKey() != null && event.getTransactionKey().equals(t.getTransactionKey());
+        if (event.getKind() == SourceEventKind.BEGIN && same) {
+            discard(t, ctx); // the source sends the transaction again from its start
+            return false;
+        }
+        if (event.getKind() == SourceEventKind.BEGIN || (event.getKind() == SourceEventKind.ROW && !same
+                && event.getTransactionKey() != null)) {
+            writeDeadLetter(t, ctx); // its end never came
+            return false;
+        }
+        transactionEvents.add(DeadLetterEvent.of(event));
+        if (closes(t, event)) {
+            writeDeadLetter(t, ctx);
+        }
+        return true;
+    }
+
+    private static boolean closes(OpenTransaction t, SourceEvent event) {
+        return Objects.equals(event.getTransactionKey(), t.getTransactionKey())
+                && (event.getKind() == SourceEventKind.END || event.isCommit());
+    }
+
+    /** Writes the marked transaction's events to the dead letter and drops its state. */
+    private void writeDeadLetter(OpenTransaction t, Context ctx) throws Exception {
+        List<DeadLetterEvent> events = new ArrayList<>();
+        for (DeadLetterEvent event : transactionEvents.get()) {
+            events.add(event);
+        }
+        write(new DeadLetter(t.getDeadLetterReason(), t.getTransactionId(), events));
+        discard(t, ctx);
+    }
+
+    private void write(DeadLetter letter) throws IOException {
+        deadLetters.write(letter);
+        deadLettered.inc();
+        LOG.warn("Dead-lettered {} to {}: {}", letter.describe(), options.deadLetter(), letter.reason());
     }
 
     /**
@@ -373,8 +511,17 @@ public abstract class TransactionAssembler
     protected final void add(OpenTransaction t, SourceEvent event, Context ctx,
             Collector<DefaultStarRocksRowData> out) throws Exception {
         TargetTable target = route(event);
-        List<DefaultStarRocksRowData> checked = target == null ? null
-                : checkedColumns(event, target, sinkRows(event, target, sourcePartition(ctx)), ctx, out);
+        List<DefaultStarRocksRowData> rows = target == null ? List.of() : sinkRows(event, target, sourcePartition(ctx));
+        long sizeBytes = sizeBytes(rows);
+        if (options.deadLetter() != null && sizeBytes > options.maxSizeBytes()) {
+            throw new RowTooLargeException(event.describePosition(), "a row of table " + event.dataCollection()
+                    + " is " + sizeBytes + " bytes, over the size limit of " + options.maxSizeBytes()
+                    + " bytes (--max-transaction-bytes)");
+        }
+        if (target != null) {
+            rows = checkedColumns(event, target, rows, ctx, out);
+            sizeBytes = sizeBytes(rows);
+        }
         t.countReceived(event);
         if (target != null) {
             if (t.getTargetDatabase() == null) {
@@ -385,8 +532,6 @@ public abstract class TransactionAssembler
                         + t.getTargetDatabase() + "' and '" + target.database() + "' (table " + event.dataCollection()
                         + " at " + event.describePosition() + "); one transaction must load into one database");
             }
-            List<DefaultStarRocksRowData> rows = checked;
-            long sizeBytes = sizeBytes(rows);
             if (t.getBufferedRows() + rows.size() > options.maxRows()
                     || t.getBufferedSizeBytes() + sizeBytes > options.maxSizeBytes()) {
                 String bound = "exceeds the size bound (" + options.maxRows() + " rows, " + options.maxSizeBytes()
@@ -421,6 +566,9 @@ public abstract class TransactionAssembler
         }
         openTransaction.clear();
         bufferedRows.clear();
+        if (transactionEvents != null) {
+            transactionEvents.clear();
+        }
     }
 
     /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
@@ -444,6 +592,12 @@ public abstract class TransactionAssembler
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
         OpenTransaction t = openTransaction.value();
         if (stopped || t == null || t.getTimerAtMs() != timestamp) {
+            return;
+        }
+        if (t.getDeadLetterReason() != null) {
+            t.setDeadLetterReason(t.getDeadLetterReason() + "; the transaction was still open at the time bound of "
+                    + options.maxOpenMs() + " ms");
+            writeDeadLetter(t, ctx);
             return;
         }
         long openMs = timestamp - t.getOpenedAtMs();
@@ -508,9 +662,13 @@ public abstract class TransactionAssembler
         } catch (UnknownTableException e) {
             throw new UnknownTableException(event.describePosition() + ": " + e.getMessage());
         }
-        if (target == null && warnedSkippedTables.add(event.dataCollection())) {
-            LOG.warn("Skipping rows of source table {} (not in the table map), first at {}",
-                    event.dataCollection(), event.describePosition());
+        if (target == null) {
+            skippedRows.inc();
+            if (warnedSkippedTables.add(event.dataCollection())) {
+                LOG.info("Skipping rows of source table {} ({}), first at {}", event.dataCollection(),
+                        router.unknownReason(event.getSourceDatabase(), event.getSourceTable()),
+                        event.describePosition());
+            }
         }
         return target;
     }

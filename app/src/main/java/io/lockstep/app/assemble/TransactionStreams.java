@@ -68,7 +68,8 @@ public final class TransactionStreams {
         }
         BadInputMode badInputMode = options.badInputMode();
         DataStream<SourceEvent> events = records
-                .process(new DecodeFunction(decoder, badInputMode), TypeInformation.of(SourceEvent.class))
+                .process(new DecodeFunction(decoder, badInputMode, options.deadLetter() != null),
+                        TypeInformation.of(SourceEvent.class))
                 .setParallelism(records.getParallelism())
                 .name("decode " + format.name().toLowerCase(Locale.ROOT))
                 .uid(DECODE_UID);

@@ -2,6 +2,7 @@ package io.lockstep.app.cli;
 
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
+import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.SchemaChangeMode;
@@ -20,6 +21,8 @@ import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.core.progress.ProgressTable;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -224,6 +227,13 @@ public final class RunCommand implements Callable<Integer> {
                     + "and offset, or skip it with a warning (default: ${DEFAULT-VALUE}).")
     BadInputMode badInput = BadInputMode.FAIL;
 
+    @Option(names = "--dead-letter", paramLabel = "topic:NAME|file:PATH",
+            description = "Send source transactions the job cannot load (an undecodable event, a row of an unknown "
+                    + "table, a row over --max-transaction-bytes) whole to this Kafka topic (on the source's "
+                    + "brokers) or JSON-lines file, with their coordinates and the reason, and go on; without it "
+                    + "such input stops the job after the complete transactions before it (docs/dead-letter.md).")
+    String deadLetter;
+
     @Option(names = "--schema-changes", paramLabel = "fail|ignore|apply",
             description = "A schema change in the input (a Debezium/Maxwell DDL event, or a row with a column the "
                     + "target table lacks): fail = stop after committing the transactions before it, naming the "
@@ -281,6 +291,16 @@ public final class RunCommand implements Callable<Integer> {
         if (input == null && kafkaCheckTimeoutMs > 0) {
             try {
                 TopicCheck.partitions(kafkaBootstrap, topic, config.kafkaProperties(), kafkaCheckTimeoutMs);
+                DeadLetterTarget letters = config.assembler().deadLetter();
+                if (letters != null && letters.kind() == DeadLetterTarget.Kind.TOPIC) {
+                    try {
+                        TopicCheck.partitions(kafkaBootstrap, letters.name(), config.kafkaProperties(),
+                                kafkaCheckTimeoutMs);
+                    } catch (IllegalStateException e) {
+                        throw new IllegalStateException("--dead-letter: " + e.getMessage()
+                                .replace("check --topic;", "check --dead-letter;"), e);
+                    }
+                }
             } catch (IllegalStateException e) {
                 err.println("lockstep run: " + e.getMessage());
                 err.flush();
@@ -289,6 +309,18 @@ public final class RunCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
                 return CommandLine.ExitCode.SOFTWARE;
             }
+        }
+        if (targetCheck) {
+            StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+            TargetCheck.Result checked = TargetCheck.check(options, TableRouter.parse(tableMap, database, unknownTable),
+                    ExactlyOnceAcrossTables.enabled(config)
+                            ? new ProgressTable(database, options.getMultiTableProgressTable()) : null);
+            if (!checked.problems().isEmpty()) {
+                checked.problems().forEach(problem -> err.println("lockstep run: " + problem));
+                err.flush();
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+            config = config.withTargetTables(checked.tables());
         }
         CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(topic);
         if (input == null && ExactlyOnceAcrossTables.enabled(config) && kafkaCheckTimeoutMs > 0) {
@@ -313,15 +345,6 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         env.configure(restarts.applyTo(new Configuration()));
-        if (targetCheck) {
-            List<String> problems = TargetCheck.problems(LockstepPipeline.sinkOptions(config),
-                    TableRouter.parse(tableMap, database, unknownTable).targetDatabases());
-            if (!problems.isEmpty()) {
-                problems.forEach(problem -> err.println("lockstep run: " + problem));
-                err.flush();
-                return CommandLine.ExitCode.SOFTWARE;
-            }
-        }
         String jobName = "lockstep " + config.topic();
         if (local) {
             RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
@@ -343,7 +366,9 @@ public final class RunCommand implements Callable<Integer> {
         String source = input != null ? "file " + input
                 : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
         return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
-                + " database '" + database + "' as " + user + ", parallelism " + parallelism + ", checkpoint every "
+                + " database '" + database + "' as " + user
+                + (deadLetter != null ? ", dead letters to " + deadLetter : "")
+                + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
                 + restored.map(path -> "restoring " + path).orElse(input != null && stateDir == null
                         ? "no state kept" : "no state to restore (state dir " + stateDirectory().root() + ")");
@@ -410,13 +435,41 @@ public final class RunCommand implements Callable<Integer> {
             keys.put(entry.getKey(), columns);
         }
         AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
-                maxTransactionOpenMs, onBound, badInput, schemaChanges);
+                maxTransactionOpenMs, onBound, badInput, schemaChanges).withDeadLetter(deadLetterTarget(kafka));
         // with --input the Kafka settings are unused; the topic names the file in positions and the job name
         return new PipelineConfig(input != null ? "none" : kafkaBootstrap,
                 input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
                 format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, semanticSinkOptions(), target);
+    }
+
+    /**
+     * @return {@code --dead-letter}, a topic on the source's brokers, or {@code null}
+     * @throws ParameterException for a malformed value, or a topic without Kafka input
+     */
+    private DeadLetterTarget deadLetterTarget(Properties kafka) {
+        if (deadLetter == null) {
+            return null;
+        }
+        DeadLetterTarget target;
+        try {
+            target = DeadLetterTarget.parse(deadLetter);
+        } catch (IllegalArgumentException e) {
+            throw usage("--dead-letter: " + e.getMessage());
+        }
+        if (target.kind() == DeadLetterTarget.Kind.FILE) {
+            Path parent = Path.of(target.name()).toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                throw usage("--dead-letter " + deadLetter + ": directory " + parent + " does not exist or is not "
+                        + "writable");
+            }
+            return target;
+        }
+        if (input != null) {
+            throw usage("--dead-letter topic:NAME writes to the source's Kafka brokers; with --input use file:PATH");
+        }
+        return target.onBrokers(kafkaBootstrap, kafka);
     }
 
     /** @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option} */

@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
  * becomes an {@link SourceEventKind#UNDECODABLE} event, so the complete transactions before it still load
  * before the job fails;
  * or ({@link BadInputMode#SKIP}) is dropped with a WARN naming the position and the reason, never the
- * row content. Messages that decode to nothing (tombstones, DDL) are dropped silently.
+ * row content. Messages that decode to nothing (tombstones, DDL) are dropped silently. With a dead letter
+ * configured, every event also keeps its message's key and value as read ({@link SourceEvent#getRawValue()}), so a
+ * dead-lettered transaction can be written as it arrived.
  */
 public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
 
@@ -21,14 +23,25 @@ public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
 
     private final SourceEventDecoder decoder;
     private final BadInputMode badInputMode;
+    private final boolean keepRaw;
 
     /**
      * @param decoder the format's decoder
      * @param badInputMode fail or skip on a message that cannot be decoded
      */
     public DecodeFunction(SourceEventDecoder decoder, BadInputMode badInputMode) {
+        this(decoder, badInputMode, false);
+    }
+
+    /**
+     * @param decoder the format's decoder
+     * @param badInputMode fail or skip on a message that cannot be decoded
+     * @param keepRaw whether each event keeps its message's key and value (for a dead letter)
+     */
+    public DecodeFunction(SourceEventDecoder decoder, BadInputMode badInputMode, boolean keepRaw) {
         this.decoder = Objects.requireNonNull(decoder, "decoder");
         this.badInputMode = Objects.requireNonNull(badInputMode, "badInputMode");
+        this.keepRaw = keepRaw;
     }
 
     @Override
@@ -41,6 +54,7 @@ public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
                 // in order with the partition's events: the assembler stops the job after what came before
                 SourceEvent undecodable = SourceEvent.at(SourceEventKind.UNDECODABLE, record);
                 undecodable.setRow(e.getMessage());
+                keepRaw(undecodable, record);
                 out.collect(undecodable);
                 return;
             }
@@ -48,7 +62,15 @@ public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
             return;
         }
         if (event != null) {
+            keepRaw(event, record);
             out.collect(event);
+        }
+    }
+
+    private void keepRaw(SourceEvent event, SourceRecord record) {
+        if (keepRaw) {
+            event.setRawKey(record.getKey());
+            event.setRawValue(record.getValue());
         }
     }
 }

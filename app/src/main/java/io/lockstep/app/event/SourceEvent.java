@@ -53,6 +53,10 @@ public class SourceEvent {
     private long eventCount = -1;
     private HashMap<String, Long> tableEventCounts;
 
+    /** The message's key and value as read; kept only while a dead letter is configured ({@link DecodeFunction}). */
+    private String rawKey;
+    private String rawValue;
+
     /** Creates an empty event (Flink POJO constructor). */
     public SourceEvent() {
     }
@@ -224,6 +228,24 @@ public class SourceEvent {
 
     public void setTableEventCounts(HashMap<String, Long> tableEventCounts) {
         this.tableEventCounts = tableEventCounts;
+    }
+
+    /** @return the message key as read, when kept for a dead letter; else {@code null} */
+    public String getRawKey() {
+        return rawKey;
+    }
+
+    public void setRawKey(String rawKey) {
+        this.rawKey = rawKey;
+    }
+
+    /** @return the message value as read, when kept for a dead letter; else {@code null} */
+    public String getRawValue() {
+        return rawValue;
+    }
+
+    public void setRawValue(String rawValue) {
+        this.rawValue = rawValue;
     }
 
     /** @param counts data collection to event count; copied into a {@link HashMap} */

@@ -117,7 +117,8 @@ public final class LockstepPipeline {
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, String source) {
         StarRocksSinkOptions sinkOptions = sinkOptions(config);
-        TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode());
+        TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
+                .withTargetTables(config.targetTables());
         Configuration settings = new Configuration();
         settings.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, config.restartAttempts());

@@ -2,6 +2,7 @@ package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.route.TargetTables;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.LinkedHashMap;
@@ -41,13 +42,15 @@ import java.util.Properties;
  * @param sinkProperties further sink options ({@code docs/options.md}), applied last; may be empty
  * @param target the server family: {@link SinkTarget#STARROCKS} (multi-table transactions) or
  *     {@link SinkTarget#DORIS} (per-table two-phase commit, docs/doris.md)
+ * @param targetTables the target's tables as the pre-flight check listed them ({@code TargetCheck}), so rows of
+ *     tables the target lacks are caught before they are sent; {@code null} when not listed (nothing checked)
  */
 public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
         boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-        SinkTarget target) {
+        SinkTarget target, TargetTables targetTables) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -85,6 +88,31 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             throw new IllegalArgumentException("restart attempts and delay must not be negative, got "
                     + restartAttempts + " and " + restartDelayMs);
         }
+    }
+
+    /**
+     * A job whose target tables are not listed; the other parameters as in the canonical constructor.
+     *
+     * @throws NullPointerException for a missing required value
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
+    public PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
+            boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
+            String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
+            String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
+            int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
+            SinkTarget target) {
+        this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
+                tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null);
+    }
+
+    /** @return this config with the target's tables as listed by the pre-flight check */
+    public PipelineConfig withTargetTables(TargetTables tables) {
+        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
+                jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
+                checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
+                target, tables);
     }
 
     /**

@@ -1,63 +1,153 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.route.TargetTable;
+import io.lockstep.app.route.TargetTables;
 import io.lockstep.core.client.FailureClass;
+import io.lockstep.core.client.SqlResult;
+import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pre-flight check of {@code lockstep run} against the target, before a Flink job is started (as
- * {@code io.lockstep.app.kafka.TopicCheck} checks Kafka): the credentials are accepted and every target database
- * exists. It asks the FE for the state of a label no one uses ({@code GET /api/{db}/get_load_state}, StarRocks
- * {@code GetStreamLoadState}; Doris the same path) in each database, with the sink's own client, user and
- * password: HTTP 401/403 means the credentials are refused, an {@code unknown database} reply that the database
- * does not exist, an unreachable address that the retries of {@code sink.max-retries} ran out. Tables are
- * checked by the first load into each (a missing table then fails the job at once, in one line).
+ * {@code io.lockstep.app.kafka.TopicCheck} checks Kafka), with the sink's own addresses, user and password:
+ * <ol>
+ *   <li>credentials and databases: the FE is asked for the state of a label no one uses
+ *       ({@code GET /api/{db}/get_load_state}, StarRocks {@code GetStreamLoadState}; Doris the same path) in each
+ *       target database: HTTP 401/403 means the credentials are refused, an {@code unknown database} reply that
+ *       the database does not exist, an unreachable address that the retries of {@code sink.max-retries} ran out;</li>
+ *   <li>tables (StarRocks): each existing target database's tables are listed through the HTTP SQL API
+ *       ({@code SELECT TABLE_NAME FROM information_schema.tables WHERE TABLE_SCHEMA = 'db'}, StarRocks 3.2+,
+ *       docs {@code docs/en/sql-reference/http_sql_api.md}); every table the table map names and, in the exactly-once
+ *       mode, the progress table must be among them. The list is handed to the job ({@link TargetTables}) so that
+ *       rows of tables the target lacks are caught before they are sent. Apache Doris offers no SQL over this HTTP
+ *       interface, so on Doris (and on a StarRocks without the SQL API) tables are not checked here: a missing table
+ *       fails the job at its first load, in one line.</li>
+ * </ol>
  *
- * <p>Stateless; the client is closed before returning. Never logs the password.
+ * <p>Stateless; the clients are closed before returning. Never logs the password.
  */
 public final class TargetCheck {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TargetCheck.class);
 
     private TargetCheck() {
     }
 
     /**
-     * @param options the sink's options (load-url, user, password, target, retries)
-     * @param databases the target databases rows may be routed to
-     * @return one line per problem, empty when the target is ready
+     * What the check found.
+     *
+     * @param problems one line per problem, empty when the target is ready
+     * @param tables the tables of the databases that could be listed (the others are not checked at run time)
      */
-    public static List<String> problems(StarRocksSinkOptions options, Collection<String> databases) {
+    public record Result(List<String> problems, TargetTables tables) {
+    }
+
+    /**
+     * @param options the sink's options (load-url, user, password, target, retries)
+     * @param router the job's routing: its target databases and the tables its table map names
+     * @param progressTable the progress table of the exactly-once mode, or {@code null} when the job has none
+     * @return the problems, one line each, and the tables listed
+     */
+    public static Result check(StarRocksSinkOptions options, TableRouter router, ProgressTable progressTable) {
+        Set<String> databases = new LinkedHashSet<>(router.targetDatabases());
+        if (progressTable != null) {
+            databases.add(progressTable.database());
+        }
         List<String> problems = new ArrayList<>();
+        Set<String> existing = existingDatabases(options, databases, problems);
+        Map<String, Set<String>> listed = new LinkedHashMap<>();
+        if (options.getTarget() == SinkTarget.STARROCKS && !existing.isEmpty()) {
+            try (StarRocksSqlClient sql = new StarRocksSqlClient(SinkSettings.from(options).clientConfig(),
+                    LoadMetrics.noop())) {
+                for (String database : existing) {
+                    listTables(sql, database).ifPresent(tables -> listed.put(database, tables));
+                }
+            }
+        }
+        TargetTables tables = new TargetTables(listed);
+        for (TargetTable target : router.mappedTargets()) {
+            if (tables.listed(target.database()) && !tables.mayExist(target)) {
+                problems.add("target table '" + target + "' does not exist at " + urls(options)
+                        + " (check --table-map)");
+            }
+        }
+        if (progressTable != null && tables.listed(progressTable.database())
+                && !tables.mayExist(new TargetTable(progressTable.database(), progressTable.table()))) {
+            problems.add("progress table " + progressTable.qualifiedName() + " does not exist at " + urls(options)
+                    + ": the exactly-once mode keeps the committed positions there (or use --semantic at-least-once);"
+                    + " create it with: " + progressTable.createTableSql().replaceAll("\\s*\\n\\s*", " "));
+        }
+        return new Result(problems, tables);
+    }
+
+    /** Adds a line per refused credential or missing database to {@code problems}; returns the databases found. */
+    private static Set<String> existingDatabases(StarRocksSinkOptions options, Set<String> databases,
+            List<String> problems) {
+        Set<String> existing = new LinkedHashSet<>();
         String probe = "lockstep-preflight-" + UUID.randomUUID();
         try (TransactionClient client = SinkSettings.from(options).newTransactionClient(LoadMetrics.noop())) {
             for (String database : databases) {
                 try {
                     client.labelState(database, probe);
+                    existing.add(database);
                 } catch (TransactionException e) {
                     if (e.failureClass() == FailureClass.ACCESS_DENIED) {
-                        problems.add("target " + String.join(";", options.getLoadUrls()) + " refuses user '"
-                                + options.getUsername() + "' (HTTP 401/403): check --user and --password");
-                        return problems; // the same for every database
+                        problems.add("target " + urls(options) + " refuses user '" + options.getUsername()
+                                + "' (HTTP 401/403): check --user and --password");
+                        return Set.of(); // the same for every database
                     }
                     if (e.failureClass() == FailureClass.DATA_ERROR) {
-                        problems.add("target database '" + database + "' does not exist at "
-                                + String.join(";", options.getLoadUrls()) + " (check --database or --table-map)");
+                        problems.add("target database '" + database + "' does not exist at " + urls(options)
+                                + " (check --database or --table-map)");
                     } else {
-                        problems.add("target " + String.join(";", options.getLoadUrls()) + " cannot be asked about "
-                                + "database '" + database + "': " + e.getMessage());
-                        return problems;
+                        problems.add("target " + urls(options) + " cannot be asked about database '" + database
+                                + "': " + e.getMessage());
+                        return Set.of();
                     }
                 }
             }
         } catch (Exception e) { // closing the client
-            problems.add("target " + String.join(";", options.getLoadUrls()) + " cannot be checked: " + e);
+            problems.add("target " + urls(options) + " cannot be checked: " + e);
+            return Set.of();
         }
-        return problems;
+        return existing;
+    }
+
+    /** @return the tables of {@code database}, or empty when the server cannot list them (no SQL API) */
+    private static Optional<Set<String>> listTables(StarRocksSqlClient sql, String database) {
+        try {
+            SqlResult result = sql.select(database, "SELECT TABLE_NAME FROM information_schema.tables WHERE "
+                    + "TABLE_SCHEMA = '" + database.replace("'", "''") + "'");
+            Set<String> tables = new LinkedHashSet<>();
+            for (List<Object> row : result.rows()) {
+                tables.add(String.valueOf(row.get(0)));
+            }
+            return Optional.of(tables);
+        } catch (TransactionException e) {
+            LOG.warn("Tables of target database '{}' not checked: the HTTP SQL API cannot list them ({})", database,
+                    e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static String urls(StarRocksSinkOptions options) {
+        return String.join(";", options.getLoadUrls());
     }
 }

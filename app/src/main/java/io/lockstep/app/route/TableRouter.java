@@ -13,7 +13,8 @@ import java.util.Set;
  *
  * <p>Without a table map every source table loads into the table of the same name in the default
  * database. With a map, only mapped tables load; rows of other tables fail the job or are dropped,
- * per {@link UnknownTableMode}.
+ * per {@link UnknownTableMode}. With the target's table list ({@link #withTargetTables}, from the pre-flight
+ * check), a route to a table the target database lacks is unknown in the same way, map or not.
  */
 public final class TableRouter implements Serializable {
 
@@ -22,6 +23,8 @@ public final class TableRouter implements Serializable {
     private final String defaultDatabase;
     private final LinkedHashMap<String, TargetTable> tableMap;
     private final UnknownTableMode unknownTableMode;
+    /** The target's tables as listed at start, or {@code null} when not known (nothing checked). */
+    private final TargetTables targetTables;
 
     /**
      * @param defaultDatabase target database when no table map is given
@@ -29,6 +32,12 @@ public final class TableRouter implements Serializable {
      * @param unknownTableMode what to do with tables not in a non-empty map
      */
     public TableRouter(String defaultDatabase, Map<String, TargetTable> tableMap, UnknownTableMode unknownTableMode) {
+        this(defaultDatabase, tableMap, unknownTableMode, null);
+    }
+
+    private TableRouter(String defaultDatabase, Map<String, TargetTable> tableMap, UnknownTableMode unknownTableMode,
+            TargetTables targetTables) {
+        this.targetTables = targetTables;
         this.defaultDatabase = defaultDatabase;
         this.tableMap = new LinkedHashMap<>(tableMap);
         this.unknownTableMode = Objects.requireNonNull(unknownTableMode, "unknownTableMode");
@@ -77,24 +86,56 @@ public final class TableRouter implements Serializable {
     }
 
     /**
+     * @param tables the target's tables as listed before the job started, or {@code null} to check none
+     * @return this router, also treating a route to a table that {@code tables} lacks as unknown
+     */
+    public TableRouter withTargetTables(TargetTables tables) {
+        return new TableRouter(defaultDatabase, tableMap, unknownTableMode, tables);
+    }
+
+    /**
      * @param sourceDatabase source database (Debezium: schema for PostgreSQL)
      * @param sourceTable source table
-     * @return the target table, or {@code null} when the table is unmapped and
-     *     {@link UnknownTableMode#SKIP} is configured
-     * @throws UnknownTableException when the table is unmapped and {@link UnknownTableMode#FAIL} is
+     * @return the target table, or {@code null} when the table is unknown (unmapped, or missing from the
+     *     target's table list) and {@link UnknownTableMode#SKIP} is configured
+     * @throws UnknownTableException when the table is unknown and {@link UnknownTableMode#FAIL} is
      *     configured
      */
     public TargetTable route(String sourceDatabase, String sourceTable) {
-        if (tableMap.isEmpty()) {
-            return new TargetTable(defaultDatabase, sourceTable);
+        String unknown = unknownReason(sourceDatabase, sourceTable);
+        if (unknown == null) {
+            return tableMap.isEmpty() ? new TargetTable(defaultDatabase, sourceTable)
+                    : tableMap.get(sourceDatabase + "." + sourceTable);
         }
+        if (unknownTableMode == UnknownTableMode.SKIP) {
+            return null;
+        }
+        throw new UnknownTableException(unknown + "; " + (tableMap.isEmpty() || unknown.contains("does not exist")
+                ? "create it, or skip unknown tables (--unknown-table skip)" : "map it, or skip unknown tables"));
+    }
+
+    /**
+     * @param sourceDatabase source database
+     * @param sourceTable source table
+     * @return why rows of the table cannot load (not in the table map; the target table does not exist), or
+     *     {@code null} when they route to a table that exists or may exist
+     */
+    public String unknownReason(String sourceDatabase, String sourceTable) {
         String source = sourceDatabase + "." + sourceTable;
-        TargetTable target = tableMap.get(source);
-        if (target != null || unknownTableMode == UnknownTableMode.SKIP) {
-            return target;
+        TargetTable target = tableMap.isEmpty() ? new TargetTable(defaultDatabase, sourceTable) : tableMap.get(source);
+        if (target == null) {
+            return "source table '" + source + "' is not in the table map (mapped: "
+                    + String.join(", ", tableMap.keySet()) + ")";
         }
-        throw new UnknownTableException("source table '" + source + "' is not in the table map (mapped: "
-                + String.join(", ", tableMap.keySet()) + "); map it, or skip unknown tables");
+        if (targetTables != null && !targetTables.mayExist(target)) {
+            return "target table '" + target + "' of source table '" + source + "' does not exist";
+        }
+        return null;
+    }
+
+    /** @return the target tables the table map names, in map order; empty for the same-name routing */
+    public Set<TargetTable> mappedTargets() {
+        return new LinkedHashSet<>(tableMap.values());
     }
 
     /** @return the target databases rows can be routed to: the default one, or those the table map names */

@@ -3,6 +3,8 @@ package io.lockstep.app.route;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TableRouterTest {
@@ -55,5 +57,25 @@ class TableRouterTest {
                 .hasMessage("invalid table map entry 'a.b=c.d=e.f': expected src_db.src_table=target_db.target_table");
         assertThatThrownBy(() -> TableRouter.parse("", " ", UnknownTableMode.FAIL))
                 .hasMessage("a target database is required when no table map is given");
+    }
+
+    @Test
+    void withTheTargetsTableListATableTheTargetLacksIsUnknownWithOrWithoutAMap() {
+        TargetTables tables = new TargetTables(Map.of("dw", List.of("orders", "payments")));
+        TableRouter sameName = TableRouter.parse(null, "dw", UnknownTableMode.FAIL).withTargetTables(tables);
+        TableRouter mapped = TableRouter.parse("shop.orders=dw.orders,shop.items=dw.items,shop.log=ops.log", null,
+                UnknownTableMode.FAIL).withTargetTables(tables);
+        TableRouter skipping = TableRouter.parse(null, "dw", UnknownTableMode.SKIP).withTargetTables(tables);
+
+        assertThat(sameName.route("shop", "orders")).isEqualTo(new TargetTable("dw", "orders"));
+        assertThatThrownBy(() -> sameName.route("shop", "ledger")).isInstanceOf(UnknownTableException.class)
+                .hasMessage("target table 'dw.ledger' of source table 'shop.ledger' does not exist; create it, or skip "
+                        + "unknown tables (--unknown-table skip)");
+        assertThatThrownBy(() -> mapped.route("shop", "items")).isInstanceOf(UnknownTableException.class)
+                .hasMessageStartingWith("target table 'dw.items' of source table 'shop.items' does not exist");
+        assertThat(mapped.route("shop", "log")).as("database not listed: not checked")
+                .isEqualTo(new TargetTable("ops", "log"));
+        assertThat(skipping.route("shop", "ledger")).isNull();
+        assertThat(skipping.route("shop", "payments")).isEqualTo(new TargetTable("dw", "payments"));
     }
 }

@@ -17,14 +17,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterEach;
@@ -34,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The multi-table sink in exactly-once mode on a MiniCluster against the emulator: the commit timer makes source
- * transactions visible between checkpoints, then a task failure, a restore from an older savepoint at a higher
- * parallelism, or a second job with the same job id. Replays of committed transactions must be dropped: the DUPLICATE
+ * transactions visible between checkpoints, then a task failure, a restore from an older savepoint or retained
+ * checkpoint at a higher parallelism, or a second job with the same job id. Replays of committed transactions must be dropped: the DUPLICATE
  * KEY {@code order_log} would show any of them twice.
  */
 class MultiTableExactlyOnceIT {
@@ -105,13 +109,25 @@ class MultiTableExactlyOnceIT {
         }
     }
 
-    @SuppressWarnings("deprecation")
     private StreamGraph graph(PositionedOrderSource source, String jobId, int sinkParallelism, long checkpointMs,
                               int restarts, FailOnce fail) {
+        return graph(source, jobId, sinkParallelism, checkpointMs, restarts, fail, null);
+    }
+
+    /** @param checkpointDir where checkpoints are written and kept after a cancel, or null for the default */
+    @SuppressWarnings("deprecation")
+    private StreamGraph graph(PositionedOrderSource source, String jobId, int sinkParallelism, long checkpointMs,
+                              int restarts, FailOnce fail, Path checkpointDir) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(sinkParallelism);
         env.enableCheckpointing(checkpointMs);
         Configuration conf = new Configuration();
+        if (checkpointDir != null) {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toUri().toString());
+            conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        }
         if (restarts > 0) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
@@ -161,32 +177,60 @@ class MultiTableExactlyOnceIT {
         assertExactlyOnce(300);
     }
 
+    /** Takes a snapshot of the running job and returns the path to restore it from. */
+    private interface Snapshot {
+        String take(JobClient running) throws Exception;
+    }
+
     @Test
     void aRestoreFromAnOlderSavepointAtHigherParallelismDropsWhatWasCommittedSince(@TempDir Path dir)
             throws Exception {
-        String key = "rescale-" + System.nanoTime();
-        // the first job stops emitting at 300 and idles, so it is still running when the test cancels it
-        job = start(graph(new PositionedOrderSource(key, PARTITIONS, 400, 2, 300), "it-rescale", 2, 60_000, 0,
-                null));
+        rescaleFromAnOlderSnapshot("savepoint", null, running -> running.triggerSavepoint(dir.toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aRescaleFromAnOlderRetainedCheckpointDropsWhatWasCommittedSince(
+            @TempDir Path dir, @InjectMiniCluster MiniCluster cluster) throws Exception {
+        // the checkpoint interval is long: the only checkpoint of the first job is the one triggered here, so the
+        // transactions the commit timer makes visible afterwards are not covered by it
+        rescaleFromAnOlderSnapshot("checkpoint", dir, running -> cluster.triggerCheckpoint(running.getJobID())
+                .get(60, TimeUnit.SECONDS));
+    }
+
+    /**
+     * Runs a job at parallelism 2, snapshots it, lets the commit timer make more transactions visible, cancels it
+     * and restores the snapshot at parallelism 3: the transactions committed after the snapshot are replayed by the
+     * source and must be dropped, the rest loaded once.
+     */
+    private void rescaleFromAnOlderSnapshot(String kind, Path checkpointDir, Snapshot snapshot) throws Exception {
+        String key = "rescale-" + kind + "-" + System.nanoTime();
+        String jobId = "it-rescale-" + kind;
+        // the first job emits slowly (the snapshot must fall mid-stream), stops at 300 and idles, so it is still
+        // running when the test cancels it
+        job = start(graph(new PositionedOrderSource(key, PARTITIONS, 400, 20, 300), jobId, 2, 600_000, 0,
+                null, checkpointDir));
         // every sink subtask is open once both have committed (the partitions spread over both)
         await().atMost(Duration.ofSeconds(60)).until(() -> scalar("SELECT COUNT(DISTINCT run_id) FROM "
                 + "shop.lockstep_progress WHERE source = '" + PositionedOrderSource.SOURCE + "'") == 2
                 && scalar("SELECT COUNT(*) FROM shop.order_log") >= 100);
-        String savepoint = job.triggerSavepoint(dir.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(60, TimeUnit.SECONDS);
-        // the commit timer makes more transactions visible after the savepoint
+        String path = snapshot.take(job);
+        long coveredBySnapshot = scalar("SELECT COUNT(*) FROM shop.order_log");
+        // the commit timer makes more transactions visible after the snapshot
         await().atMost(Duration.ofSeconds(60)).until(() -> scalar("SELECT COUNT(*) FROM shop.order_log")
                 >= PositionedOrderSource.emitted(key) - 20 && PositionedOrderSource.emitted(key) >= 200);
         job.cancel().get();
         long visibleBefore = scalar("SELECT COUNT(*) FROM shop.order_log");
 
-        StreamGraph rescaled = graph(new PositionedOrderSource(key, PARTITIONS, 400, 0), "it-rescale", 3, 60_000, 0,
-                null);
-        rescaled.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
+        StreamGraph rescaled = graph(new PositionedOrderSource(key, PARTITIONS, 400, 0), jobId, 3, 600_000, 0,
+                null, checkpointDir);
+        rescaled.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(path, false));
         job = start(rescaled);
         job.getJobExecutionResult().get(120, TimeUnit.SECONDS);
 
-        assertThat(visibleBefore).as("transactions committed after the savepoint").isGreaterThan(110);
+        assertThat(visibleBefore).as("transactions committed after the " + kind).isGreaterThan(coveredBySnapshot);
+        assertThat(PositionedOrderSource.emitted(key)).as("the restored source replayed committed transactions")
+                .isGreaterThan(400 - visibleBefore);
         assertExactlyOnce(400);
     }
 
