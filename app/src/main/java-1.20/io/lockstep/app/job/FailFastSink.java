@@ -4,9 +4,9 @@ import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.sink.MultiTableSinkFunction;
 import java.sql.SQLException;
 import java.util.List;
-import io.lockstep.flink.sink.MultiTableSinkFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFunction;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -21,22 +21,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wraps the job's sink so that errors that can never heal end the job at once and cleanly:
- * <ul>
- *   <li>a failure of the sink that can never heal ({@link NonRetryableFailure#canNeverHeal}: access denied, a data
- *       error, an unknown table) is rethrown as {@link NonRetryableFailure}, so the job fails without going
- *       through the restart strategy; others are rethrown as they were;</li>
- *   <li>an {@link InputStop} (bad input upstream) first commits everything the sink buffered before it (with the
- *       multi-table sink: its {@code finish}, the same flush as at the end of bounded input; those are whole
- *       source transactions), then fails the job with the input's error. If that commit fails, the input's error
- *       is still the one reported, with the commit failure attached as suppressed;</li>
- *   <li>a {@link SchemaChangeBarrier} ({@code --schema-changes apply}) commits everything buffered
- *       ({@link MultiTableSinkFunction#commitBuffered}), applies the change through {@link SchemaApplier} (skipping
- *       what the target already has), then the rows after it go on. A refused statement ends the job in one line
- *       ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds
- *       what was already applied.</li>
- * </ul>
- * Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
+ * Wraps the job's sink so that bad input upstream ends the job cleanly: an {@link InputStop} first commits
+ * everything the sink buffered before it (with the multi-table sink: its {@code finish}, the same flush as at the
+ * end of bounded input; those are whole source transactions), then fails the job with the input's error, whose
+ * class Flink treats as non-recoverable (no restart). If that commit fails, the input's error is still the one
+ * reported, with the commit failure attached as suppressed. Failures of the sink that can never heal need no
+ * wrapper: the sink raises them as {@code io.lockstep.flink.sink.NonRecoverableSinkFailure} itself.
+ *
+ * <p>A {@link SchemaChangeBarrier} ({@code --schema-changes apply}) commits everything buffered
+ * ({@link MultiTableSinkFunction#commitBuffered}), applies the change through {@link SchemaApplier} (skipping what the
+ * target already has), then the rows after it go on. A refused statement ends the job in one line
+ * ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds what was
+ * already applied.
+ *
+ * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
  * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
  * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
@@ -67,11 +65,6 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     public FailFastSink(SinkFunction<T> sink, SchemaApplier schemaApplier) {
         this.sink = sink;
         this.schemaApplier = schemaApplier;
-        if (sink instanceof MultiTableSinkFunction<?> multiTable) {
-            // the sink's failure watch throws from a timer, outside the calls wrapped here
-            multiTable.setFailureMapper((java.util.function.UnaryOperator<Exception> & java.io.Serializable)
-                    FailFastSink::classified);
-        }
     }
 
     @Override
@@ -84,11 +77,7 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        try {
-            FunctionUtils.openFunction(sink, openContext);
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        FunctionUtils.openFunction(sink, openContext);
     }
 
     @Override
@@ -113,52 +102,32 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
             applySchemaChange(barrier);
             return;
         }
-        try {
-            sink.invoke(value, context);
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        sink.invoke(value, context);
     }
 
     @Override
     public void finish() throws Exception {
-        try {
-            sink.finish();
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        sink.finish();
     }
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         if (sink instanceof CheckpointedFunction checkpointed) {
-            try {
-                checkpointed.initializeState(context);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            checkpointed.initializeState(context);
         }
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         if (sink instanceof CheckpointedFunction checkpointed) {
-            try {
-                checkpointed.snapshotState(context);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            checkpointed.snapshotState(context);
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         if (sink instanceof CheckpointListener listener) {
-            try {
-                listener.notifyCheckpointComplete(checkpointId);
-            } catch (Exception e) {
-                throw classified(e);
-            }
+            listener.notifyCheckpointComplete(checkpointId);
         }
     }
 
@@ -176,11 +145,7 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
             throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " needs a schema change "
                     + "and this sink cannot apply it (--schema-changes apply needs --jdbc-url and --target starrocks)");
         }
-        try {
-            multiTable.commitBuffered("schema change of " + table);
-        } catch (Exception e) {
-            throw classified(e);
-        }
+        multiTable.commitBuffered("schema change of " + table);
         try {
             List<String> issued = schemaApplier.apply(barrier);
             LOG.info("Schema change of {} ({}): {}", table, barrier.getCause(),
@@ -193,10 +158,5 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
             }
             throw new SchemaChangeException(line + ": change the table yourself, then start again");
         }
-    }
-
-    private static Exception classified(Exception e) {
-        return NonRetryableFailure.canNeverHeal(e) && !(e instanceof NonRetryableFailure)
-                ? new NonRetryableFailure(e) : e;
     }
 }

@@ -2,8 +2,8 @@ package io.lockstep.app.cli;
 
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.job.JobFailures;
-import io.lockstep.app.job.NonRetryableFailure;
 import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +157,7 @@ final class RunSession {
             print(out, "lockstep run: summary: " + progress.summary() + "; end of input");
             return 0;
         }
-        boolean notHealing = NonRetryableFailure.canNeverHeal(failure);
+        boolean notHealing = NonRecoverableSinkFailure.canNeverHeal(failure);
         LOG.warn("lockstep run: job failed{}:{}", notHealing ? " (not restarted: it cannot heal)" : "",
                 JobFailures.causeChain(failure, 6));
         print(out, "lockstep run: summary: " + progress.summary() + "; failed");

@@ -1,6 +1,7 @@
 package io.lockstep.app.job;
 
 import io.lockstep.core.client.TransactionException;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public final class JobFailures {
         Throwable root = failure;
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
             if (t.getClass().getName().startsWith("io.lockstep.") && t.getMessage() != null
-                    && !(t instanceof NonRetryableFailure)) { // the wrapper: describe what it wraps
+                    && !(t instanceof NonRecoverableSinkFailure)) { // the wrapper: describe what it wraps
                 return t.getClass().getSimpleName() + ": " + t.getMessage();
             }
             root = t;

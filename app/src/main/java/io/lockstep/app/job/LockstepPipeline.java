@@ -31,10 +31,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
  * parallelism; checkpointing is exactly-once mode (aligned barriers keep the assemblers' state consistent with
- * the Kafka offsets), and the sink commits everything buffered at each checkpoint. On Flink 1.20 the sink is
- * wrapped in {@code FailFastSink}: a failure that can never heal (access denied, a data error) fails the job
- * without restarts, as bad input does (the Flink 2.x build fails on bad input but still restarts on such
- * failures: docs/sink-v2.md).
+ * the Kafka offsets), and the sink commits everything buffered at each checkpoint. A failure that can never heal
+ * (access denied, a data error, the progress table) fails the job without restarts on both Flink lines (the sink
+ * raises it as {@code NonRecoverableSinkFailure}), as bad input does; on Flink 1.20 the sink is wrapped in
+ * {@code FailFastSink}, which commits what is complete before bad input fails the job.
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.

@@ -10,7 +10,8 @@ import org.apache.flink.configuration.RestartStrategyOptions;
  * twice as long up to {@code maxDelayMs}; after {@code attempts} restarts without a healthy period the job
  * fails. A job that then runs for {@code resetAfterMs} without failing starts over with a fresh budget and the
  * initial delay, so outages weeks apart each get the whole budget (a fixed-delay budget counts over the job's
- * whole life). Failures that can never heal skip this entirely ({@link NonRetryableFailure}).
+ * whole life). Failures that can never heal skip this entirely: the sink raises them as
+ * {@code io.lockstep.flink.sink.NonRecoverableSinkFailure}, bad input as exceptions marked non-recoverable.
  *
  * <p>Flink options set (docs: "Task Failure Recovery", {@code restart-strategy.exponential-delay.*}):
  * {@code initial-backoff}, {@code max-backoff}, {@code backoff-multiplier} 2, {@code reset-backoff-threshold},

@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.annotation.concurrent.ThreadSafe;
@@ -70,40 +69,27 @@ public final class DorisStreamLoader implements StreamLoader {
         String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label "
                 + label;
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("PUT", path, headers, body, true);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                if (settle(TransactionRef.singleTable(database, table, label), "I/O error " + e.getMessage(),
-                        FailureClass.CONNECTION, budget)) {
-                    return new LoadReply(body.length, budget.attempts());
-                }
-                continue;
+        TransactionRef txn = TransactionRef.singleTable(database, table, label);
+        return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
+            if (reply == null) {
+                return settle(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, body.length,
+                        budget);
             }
             if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
                 FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
-                if (settle(TransactionRef.singleTable(database, table, label), "reply " + reply.describe(),
-                        troubleClass, budget)) {
-                    return new LoadReply(body.length, budget.attempts());
-                }
-                continue;
+                return settle(txn, "reply " + reply.describe(), troubleClass, body.length, budget);
             }
             if (reply.statusIn(DorisProtocol.SUCCESS, DorisProtocol.PUBLISH_TIMEOUT)) {
-                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
             }
             if (reply.statusIn(DorisProtocol.LABEL_ALREADY_EXISTS)) {
                 String existing = DorisProtocol.existingJobStatus(reply);
                 if (existing.equals("FINISHED")) {
                     LOG.info("{}: an earlier load with this label already committed (label dedup)", what);
-                    return new LoadReply(body.length, budget.attempts());
+                    return RetryBudget.done(new LoadReply(body.length, budget.attempts()));
                 }
                 if (existing.equals("RUNNING") || existing.isEmpty()) {
-                    budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
-                    continue;
+                    return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
                 }
                 throw new TransactionException(what + " failed: the label is held by a transaction in state "
                         + existing + " that this loader did not make: " + reply.describe()
@@ -111,22 +97,21 @@ public final class DorisStreamLoader implements StreamLoader {
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.errorLog(reply),
                     reply.status(), failureClass, null);
-        }
+        });
     }
 
     /**
-     * After an unclear outcome: true when the label is COMMITTED or VISIBLE (the load was applied); otherwise waits
-     * the backoff so the caller sends the load again under the same label (ABORTED, UNKNOWN, or still PREPARE after
-     * {@code labelStateTimeoutMs}), or throws for a label held PRECOMMITTED, which this loader never makes.
+     * After an unclear outcome: done when the label is COMMITTED or VISIBLE (the load was applied); otherwise a retry,
+     * so the load is sent again under the same label after the backoff (ABORTED, UNKNOWN, or still PREPARE after
+     * {@code labelStateTimeoutMs}); throws for a label held PRECOMMITTED, which this loader never makes.
      */
-    private boolean settle(TransactionRef txn, String trouble, FailureClass troubleClass, RetryBudget budget)
-            throws TransactionException {
+    private RetryBudget.Step<LoadReply> settle(TransactionRef txn, String trouble, FailureClass troubleClass,
+                                               int bodyBytes, RetryBudget budget) throws TransactionException {
         LabelState state;
         try {
             state = labels.pollWhilePrepare(txn);
@@ -136,16 +121,15 @@ public final class DorisStreamLoader implements StreamLoader {
         }
         if (state.isCommitted()) {
             LOG.info("stream load of {}: settled as committed by label state {} after {}", txn, state, trouble);
-            return true;
+            return RetryBudget.done(new LoadReply(bodyBytes, budget.attempts()));
         }
         if (state == LabelState.PREPARED) {
             throw new TransactionException("stream load of " + txn + " failed: its label is held PRECOMMITTED by a"
                     + " two-phase transaction this loader did not make (after " + trouble + "); use a"
                     + " sink.label-prefix no other writer uses", null);
         }
-        budget.retryOrFail(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
+        return RetryBudget.retry(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
                 trouble + "; label state " + state, null, null);
-        return false;
     }
 
     @Override

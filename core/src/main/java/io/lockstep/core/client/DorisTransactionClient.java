@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.metrics.LoadMetrics;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -125,20 +124,13 @@ public final class DorisTransactionClient implements TransactionClient {
         String what = "two-phase stream load of " + body.length + " bytes into " + txn.database() + "." + table
                 + " under " + txn;
         RetryBudget budget = endpoint.budget(what);
-        boolean mayHaveLoaded = false;
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("PUT", DorisProtocol.streamLoadPath(txn.database(), table), headers, body, true);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                mayHaveLoaded = true;
-                if (settleLoad(txn, "I/O error " + e.getMessage(), FailureClass.CONNECTION, budget)) {
-                    return new LoadReply(body.length, budget.attempts());
-                }
-                continue;
+        boolean[] mayHaveLoaded = {false}; // an attempt broke after it may have reached the server
+        String path = DorisProtocol.streamLoadPath(txn.database(), table);
+        return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
+            if (reply == null) {
+                mayHaveLoaded[0] = true;
+                return settleLoad(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, body.length,
+                        budget);
             }
             if (reply.statusIn(DorisProtocol.SUCCESS)) {
                 if (!"true".equalsIgnoreCase(String.valueOf(reply.text("TwoPhaseCommit")).trim())) {
@@ -148,39 +140,32 @@ public final class DorisTransactionClient implements TransactionClient {
                             + " is Apache Doris with stream load 2PC and that no group_commit is configured",
                             reply.status());
                 }
-                return new LoadReply(reply.number("LoadBytes", body.length), budget.attempts());
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
             }
             if (reply.statusIn(DorisProtocol.LABEL_ALREADY_EXISTS)) {
-                if (labelConflict(txn, reply, mayHaveLoaded, budget, what)) {
-                    return new LoadReply(body.length, budget.attempts());
-                }
-                continue;
+                return labelConflict(txn, reply, mayHaveLoaded[0], body.length, budget, what);
             }
             if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
-                mayHaveLoaded = true;
+                mayHaveLoaded[0] = true;
                 FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
-                if (settleLoad(txn, "reply " + reply.describe(), troubleClass, budget)) {
-                    return new LoadReply(body.length, budget.attempts());
-                }
-                continue;
+                return settleLoad(txn, "reply " + reply.describe(), troubleClass, body.length, budget);
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
             }
             throw new TransactionException(what + " failed (" + failureClass + "): " + reply.describe()
                     + endpoint.accessHint(failureClass) + endpoint.errorLog(reply), reply.status(), failureClass,
                     null);
-        }
+        });
     }
 
     /**
-     * After an unclear load outcome: true when the label is PRECOMMITTED (the load was taken); otherwise waits the
-     * backoff so the caller sends the load again, or throws when the label says it never can.
+     * After an unclear load outcome: done when the label is PRECOMMITTED (the load was taken); otherwise a retry, so
+     * the load is sent again after the backoff; throws when the label says it never can.
      */
-    private boolean settleLoad(TransactionRef txn, String trouble, FailureClass troubleClass, RetryBudget budget)
-            throws TransactionException {
+    private RetryBudget.Step<LoadReply> settleLoad(TransactionRef txn, String trouble, FailureClass troubleClass,
+                                                   int bodyBytes, RetryBudget budget) throws TransactionException {
         LabelState state;
         try {
             state = twoPhase.pollWhilePrepare(txn);
@@ -190,21 +175,21 @@ public final class DorisTransactionClient implements TransactionClient {
         }
         if (state == LabelState.PREPARED) {
             LOG.info("load of {}: settled as pre-committed by label state after {}", txn, trouble);
-            return true;
+            return RetryBudget.done(new LoadReply(bodyBytes, budget.attempts()));
         }
         if (state.isCommitted()) {
             throw new TransactionException("load of " + txn + " failed: label " + txn.label() + " is already " + state
                     + " in database " + txn.database() + " after " + trouble + "; a label this sink has not committed"
                     + " yet was committed by someone else: use a sink.label-prefix no other writer uses", null);
         }
-        budget.retryOrFail(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
+        return RetryBudget.retry(state == LabelState.PREPARE ? FailureClass.LABEL_STILL_OPEN : troubleClass,
                 trouble + "; label state " + state, null, null);
-        return false;
     }
 
-    /** "Label Already Exists": true = it is this call's earlier attempt, pre-committed; false = send again. */
-    private boolean labelConflict(TransactionRef txn, ServerReply reply, boolean mayHaveLoaded, RetryBudget budget,
-                                  String what) throws TransactionException {
+    /** "Label Already Exists": done = it is this call's earlier attempt, pre-committed; retry = send again. */
+    private RetryBudget.Step<LoadReply> labelConflict(TransactionRef txn, ServerReply reply, boolean mayHaveLoaded,
+                                                      int bodyBytes, RetryBudget budget, String what)
+            throws TransactionException {
         String existing = DorisProtocol.existingJobStatus(reply);
         OptionalLong txnId = DorisProtocol.conflictingTxnId(reply.message());
         if (existing.equals("FINISHED")) {
@@ -216,10 +201,9 @@ public final class DorisTransactionClient implements TransactionClient {
         if (mayHaveLoaded) {
             if (existing.equals("PRECOMMITTED")) {
                 LOG.info("{}: an earlier attempt of this load is pre-committed ({})", what, reply.describe());
-                return true;
+                return RetryBudget.done(new LoadReply(bodyBytes, budget.attempts()));
             }
-            budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
-            return false;
+            return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
         }
         // First attempt: an orphan of an earlier run holds the label. Nobody will commit it: abort it, load again.
         LOG.warn("{}: label held by an orphan transaction ({}, txn {}) of an earlier run; aborting it and loading"
@@ -231,9 +215,8 @@ public final class DorisTransactionClient implements TransactionClient {
             headers.put("label", txn.label());
         }
         twoPhase.send(SettledOp.ROLLBACK, txn, headers);
-        budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, "orphan transaction aborted: " + reply.describe(),
+        return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, "orphan transaction aborted: " + reply.describe(),
                 reply.status(), null);
-        return false;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.lockstep.core.client;
 
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.annotation.concurrent.ThreadSafe;
@@ -43,22 +42,13 @@ final class DorisTwoPhaseCommit {
         headers.put(DorisProtocol.TXN_OPERATION, commit ? "commit" : "abort");
         headers.put("Expect", "100-continue");
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            ServerReply reply = null;
+        String path = DorisProtocol.twoPhaseCommitPath(txn.database());
+        budget.run(() -> endpoint.call("PUT", path, headers, null, false), (reply, ioFailure) -> {
             String trouble;
-            IOException ioFailure = null;
-            try {
-                reply = endpoint.call("PUT", DorisProtocol.twoPhaseCommitPath(txn.database()), headers, null, false);
-            } catch (NotSentException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            } catch (IOException e) {
-                ioFailure = e;
-            }
             String serverStatus = null;
             if (reply != null) {
                 if (reply.statusIn(DorisProtocol.SUCCESS)) {
-                    return;
+                    return RetryBudget.done(null);
                 }
                 FailureClass failureClass = FailureClass.classify(reply);
                 if (failureClass == FailureClass.ACCESS_DENIED) {
@@ -66,8 +56,7 @@ final class DorisTwoPhaseCommit {
                             + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
                 }
                 if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
-                    budget.retryOrFail(failureClass, reply.describe(), reply.status(), null);
-                    continue;
+                    return RetryBudget.retry(failureClass, reply.describe(), reply.status(), null);
                 }
                 trouble = "reply " + reply.describe();
                 serverStatus = reply.status();
@@ -83,18 +72,17 @@ final class DorisTwoPhaseCommit {
             }
             if (op.succeededIn(state)) {
                 LOG.info("{}: settled as success by label state {} after {}", what, state, trouble);
-                return;
+                return RetryBudget.done(null);
             }
             if (state == LabelState.PREPARE || state == LabelState.PREPARED) {
-                budget.retryOrFail(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state, serverStatus,
-                        ioFailure);
-                continue;
+                return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state,
+                        serverStatus, ioFailure);
             }
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
                     + " is " + state + " after " + trouble + ". " + (commit ? likelyCause(state)
                     : "Likely cause: the transaction was already committed, so it cannot be aborted."),
                     serverStatus, ioFailure);
-        }
+        });
     }
 
     /** Label state, re-polled with backoff while PREPARE (a load still running), up to labelStateTimeoutMs. */
@@ -124,17 +112,12 @@ final class DorisTwoPhaseCommit {
     LabelState labelState(String database, String label) throws TransactionException {
         String path = DorisProtocol.loadStatePath(database, label);
         RetryBudget budget = endpoint.budget("label-state query for label " + label + " in database " + database);
-        while (true) {
-            ServerReply reply;
-            try {
-                reply = endpoint.call("GET", path, Map.of(), null, false);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
+        return budget.run(() -> endpoint.call("GET", path, Map.of(), null, false), (reply, failure) -> {
+            if (reply == null) {
+                return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
-                budget.retryOrFail(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
-                continue;
+                return RetryBudget.retry(FailureClass.HTTP_5XX, reply.describe(), reply.status(), null);
             }
             String data = reply.text("data");
             if (reply.httpStatus() != 200 || reply.number("code", -1) != 0 || data == null) {
@@ -145,7 +128,7 @@ final class DorisTwoPhaseCommit {
                         + " failed (" + failureClass + "): " + reply.describe() + ", code " + code + ", data '"
                         + data + "'" + endpoint.accessHint(failureClass), reply.status(), failureClass, null);
             }
-            return DorisProtocol.labelState(data);
-        }
+            return RetryBudget.done(DorisProtocol.labelState(data));
+        });
     }
 }

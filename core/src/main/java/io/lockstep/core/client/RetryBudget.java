@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * {@code retryBackoffInitialMs} before the first retry and doubling up to {@code retryBackoffMaxMs}. Each retry
  * is counted under {@code retries.<class>}. Confined to the calling thread.
  *
- * <p>{@link #run} is the one retry loop of the client's operations: send, let the operation decide on the reply (or
+ * <p>{@link #run} is the one retry loop of the client's operations (both dialects' load protocol and the SQL API;
+ * {@code R} is the reply type): send, let the operation decide on the reply (or
  * the I/O error), and wait out the backoff before the next attempt. A request that never left the client
  * ({@link NotSentException}) is retried as a {@link FailureClass#CONNECTION} failure by the loop itself.
  */
@@ -48,7 +49,7 @@ final class RetryBudget {
      * @throws TransactionException when the retries are used up (naming the attempts and the last failure), or
      *                              when interrupted while waiting (the interrupt flag is restored)
      */
-    void retryOrFail(FailureClass failureClass, String failure, String serverStatus, Throwable cause)
+    private void retryOrFail(FailureClass failureClass, String failure, String serverStatus, Throwable cause)
             throws TransactionException {
         if (attempts > config.maxRetries()) {
             throw new TransactionException(operation + " failed after " + attempts + " attempt(s); last failure ("
@@ -86,16 +87,16 @@ final class RetryBudget {
     record Again<T>() implements Step<T> {
     }
 
-    /** Sends one attempt's request. */
+    /** Sends one attempt's request; {@code R} is the reply type ({@link ServerReply} for the load protocol). */
     @FunctionalInterface
-    interface Call {
-        ServerReply send() throws IOException;
+    interface Call<R> {
+        R send() throws IOException;
     }
 
     /** Decides on one attempt: {@code reply} when the request got one, else the {@code failure} that ended it. */
     @FunctionalInterface
-    interface Decision<T> {
-        Step<T> decide(ServerReply reply, IOException failure) throws TransactionException;
+    interface Decision<R, T> {
+        Step<T> decide(R reply, IOException failure) throws TransactionException;
     }
 
     /**
@@ -106,9 +107,9 @@ final class RetryBudget {
      * @return the value of the {@link Done} step
      * @throws TransactionException from {@code decision}, or when the retries are used up (see {@link #retryOrFail})
      */
-    <T> T run(Call call, Decision<T> decision) throws TransactionException {
+    <R, T> T run(Call<R> call, Decision<R, T> decision) throws TransactionException {
         while (true) {
-            ServerReply reply = null;
+            R reply = null;
             IOException failure = null;
             try {
                 reply = call.send();

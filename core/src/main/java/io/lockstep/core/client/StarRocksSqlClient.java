@@ -64,29 +64,26 @@ public final class StarRocksSqlClient implements AutoCloseable {
         byte[] body = request.toString().getBytes(StandardCharsets.UTF_8);
         String what = "SQL query in database " + database;
         RetryBudget budget = endpoint.budget(what);
-        while (true) {
-            StarRocksHttp.HttpReply reply;
-            try {
-                reply = endpoint.callRaw("POST", path, Map.of("Content-Type", "application/json"), body);
-            } catch (IOException e) {
-                budget.retryOrFail(FailureClass.CONNECTION, e.getMessage(), null, e);
-                continue;
-            }
-            if (reply.statusCode() == 503) {
-                budget.retryOrFail(FailureClass.HTTP_5XX, "HTTP 503: " + reply.preview(300), null, null);
-                continue;
-            }
-            if (reply.statusCode() != 200) {
-                throw new TransactionException(what + " failed: HTTP " + reply.statusCode() + ": "
-                        + failureMessage(reply) + (reply.statusCode() == 401 ? endpoint.accessHint(
-                        FailureClass.ACCESS_DENIED) : "") + " [query: " + sql + "]", null);
-            }
-            try {
-                return parse(reply.body());
-            } catch (BrokenReply e) {
-                budget.retryOrFail(FailureClass.CONNECTION, what + ": " + e.getMessage(), null, null);
-            }
-        }
+        return budget.run(() -> endpoint.callRaw("POST", path, Map.of("Content-Type", "application/json"), body),
+                (StarRocksHttp.HttpReply reply, IOException failure) -> {
+                    if (reply == null) {
+                        return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
+                    }
+                    if (reply.statusCode() == 503) {
+                        return RetryBudget.retry(FailureClass.HTTP_5XX, "HTTP 503: " + reply.preview(300), null,
+                                null);
+                    }
+                    if (reply.statusCode() != 200) {
+                        throw new TransactionException(what + " failed: HTTP " + reply.statusCode() + ": "
+                                + failureMessage(reply) + (reply.statusCode() == 401 ? endpoint.accessHint(
+                                FailureClass.ACCESS_DENIED) : "") + " [query: " + sql + "]", null);
+                    }
+                    try {
+                        return RetryBudget.done(parse(reply.body()));
+                    } catch (BrokenReply e) {
+                        return RetryBudget.retry(FailureClass.CONNECTION, what + ": " + e.getMessage(), null, null);
+                    }
+                });
     }
 
     private String failureMessage(StarRocksHttp.HttpReply reply) {

@@ -1,12 +1,7 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.client.StreamLoader;
-import io.lockstep.core.engine.DeliverySemantic;
-import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
-import io.lockstep.core.engine.LoadMethod;
-import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
@@ -34,6 +29,9 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
  * ({@code DorisStreamLoader}, engine load method CLASSIC); its label is kept on every retry of that load, so Doris
  * deduplicates a retry after a lost reply (docs/doris.md).
  *
+ * <p>The subtask itself (client, engine, row routing) is {@link AtLeastOnceSubtask}, shared with the Sink V2 writer;
+ * this class adds the SinkFunction lifecycle and its {@link EngineFailureWatch}.
+ *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads.
  *
  * @param <T> a {@code StarRocksRowData} type
@@ -45,13 +43,9 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
     private final StarRocksSinkOptions options;
     private final RowRouting routing;
     /** Task thread: set in open(), cleared in close(). */
-    private transient SinkRuntime runtime;
-    private transient SingleTableLoadEngine engine;
-    private transient RowDispatcher dispatcher;
+    private transient AtLeastOnceSubtask subtask;
     /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
     private transient EngineFailureWatch failureWatch;
-    /** Doris: the plain stream loader of the CLASSIC engine (null for StarRocks). */
-    private transient StreamLoader streamLoader;
 
     /**
      * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the
@@ -69,45 +63,14 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        SinkSettings settings = SinkSettings.from(options);
-        runtime = SinkRuntime.open(settings, getRuntimeContext());
-        try {
-            LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
-            if (config.loadMethod() == LoadMethod.CLASSIC) {
-                streamLoader = settings.newStreamLoader(runtime.metrics());
-                engine = SingleTableLoadEngine.startClassic(config, streamLoader, runtime.metrics());
-            } else {
-                engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
-                        DeliverySemantic.AT_LEAST_ONCE, 0);
-            }
-        } catch (RuntimeException e) {
-            if (streamLoader != null) {
-                streamLoader.close();
-                streamLoader = null;
-            }
-            runtime.close();
-            runtime = null;
-            throw e;
-        }
-        SingleTableLoadEngine e = engine;
-        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
-        dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
-            @Override
-            public void write(int partition, String database, String table, byte[] row)
-                    throws InterruptedException {
-                e.write(database, table, row);
-            }
-
-            @Override
-            public void txnEnd(int partition) {
-                // single-table modes commit per flush, not per source transaction
-            }
-        });
+        subtask = AtLeastOnceSubtask.open(SinkSettings.from(options), routing,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), getRuntimeContext().getMetricGroup());
+        failureWatch = EngineFailureWatch.start(getRuntimeContext(), subtask::checkFailure);
     }
 
     @Override
     public void invoke(T value, Context context) throws Exception {
-        dispatcher.dispatch(value);
+        subtask.write(value);
     }
 
     /** No state to restore: every checkpoint commits. */
@@ -122,22 +85,13 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
      */
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        flush("checkpoint " + context.getCheckpointId());
+        subtask.flush("checkpoint " + context.getCheckpointId());
     }
 
     /** End of bounded input: flushes and commits everything buffered. */
     @Override
     public void finish() throws Exception {
-        flush("end of input");
-    }
-
-    private void flush(String what) throws InterruptedException {
-        try {
-            engine.flush();
-        } catch (LoadEngineException e) {
-            throw new LoadEngineException(what + " of at-least-once sink subtask " + runtime.subtaskIndex()
-                    + " failed: " + e.getMessage(), e);
-        }
+        subtask.flush("end of input");
     }
 
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
@@ -146,15 +100,11 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
         EngineFailureWatch.stop(failureWatch);
         failureWatch = null;
         try {
-            SinkRuntime.close(engine, runtime);
-        } finally {
-            if (streamLoader != null) {
-                streamLoader.close();
+            if (subtask != null) {
+                subtask.close();
             }
-            streamLoader = null;
-            engine = null;
-            dispatcher = null;
-            runtime = null;
+        } finally {
+            subtask = null;
         }
     }
 }

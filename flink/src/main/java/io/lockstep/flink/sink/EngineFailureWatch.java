@@ -65,7 +65,11 @@ final class EngineFailureWatch {
         if (stopped) {
             return;
         }
-        check.run(); // throws the engine's failure: Flink fails the task with it
+        try {
+            check.run(); // throws the engine's failure: Flink fails the task with it
+        } catch (Exception failure) {
+            throw NonRecoverableSinkFailure.classify(failure);
+        }
         schedule();
     }
 

@@ -182,6 +182,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         String runId;
         try (TransactionClient recoveryClient = settings.newTransactionClient(LoadMetrics.noop())) {
             runId = recover(recoveryClient, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+        } catch (Exception e) {
+            throw NonRecoverableSinkFailure.classify(e);
         }
         runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
         try {
@@ -189,7 +191,11 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
             commitTimeoutMs = config.flushTimeoutMs();
             engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
                     DeliverySemantic.EXACTLY_ONCE, restoredCheckpointId);
-        } catch (Exception | Error e) {
+        } catch (Exception e) {
+            runtime.close();
+            runtime = null;
+            throw NonRecoverableSinkFailure.classify(e);
+        } catch (Error e) {
             runtime.close();
             runtime = null;
             throw e;
@@ -285,8 +291,9 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         try {
             prepared = engine.prepare(checkpointId);
         } catch (LoadEngineException | IllegalStateException | IllegalArgumentException e) {
-            throw new LoadEngineException("checkpoint " + checkpointId + " of exactly-once sink subtask "
-                    + runtime.subtaskIndex() + " failed to prepare: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException("checkpoint " + checkpointId
+                    + " of exactly-once sink subtask " + runtime.subtaskIndex() + " failed to prepare: "
+                    + e.getMessage(), e));
         }
         for (PreparedTransaction txn : prepared) {
             pending.add(CheckpointedTransaction.of(txn, checkpointId, runtime.runId()));
@@ -317,8 +324,9 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         try {
             engine.requestCommit(txns).get(commitTimeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new LoadEngineException("commit after checkpoint " + checkpointId + " of exactly-once sink subtask "
-                    + runtime.subtaskIndex() + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException("commit after checkpoint " + checkpointId
+                    + " of exactly-once sink subtask " + runtime.subtaskIndex() + " failed: "
+                    + e.getCause().getMessage(), e.getCause()));
         } catch (TimeoutException e) {
             throw new LoadEngineException("commit after checkpoint " + checkpointId + " of exactly-once sink subtask "
                     + runtime.subtaskIndex() + " did not finish within " + commitTimeoutMs + " ms: " + due);

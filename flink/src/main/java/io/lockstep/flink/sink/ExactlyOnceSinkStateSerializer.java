@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
@@ -19,7 +18,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>Version 1, big-endian ({@link DataOutputSerializer}): UTF labelPrefix, int subtaskIndex, UTF runId, long
  * checkpointId; int table count, then per table UTF database, UTF table; int pending count, then per transaction
- * UTF database, UTF table, UTF label, long checkpointId, UTF runId. Stateless and thread-safe.
+ * its {@link CheckpointedTransactionFormat} record (the Sink V2 committable's bytes). Stateless and thread-safe.
  */
 public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSerializer<ExactlyOnceSinkState> {
     /** The version this class writes. */
@@ -46,11 +45,7 @@ public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSeri
         }
         out.writeInt(state.pending().size());
         for (CheckpointedTransaction txn : state.pending()) {
-            out.writeUTF(txn.database());
-            out.writeUTF(txn.table());
-            out.writeUTF(txn.label());
-            out.writeLong(txn.checkpointId());
-            out.writeUTF(txn.runId());
+            CheckpointedTransactionFormat.write(txn, out);
         }
         return out.getCopyOfBuffer();
     }
@@ -61,36 +56,24 @@ public final class ExactlyOnceSinkStateSerializer implements SimpleVersionedSeri
      */
     @Override
     public ExactlyOnceSinkState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("exactly-once sink state has version " + version + ", but this Lockstep reads only "
-                    + "version " + VERSION + "; restore with the Lockstep release that wrote it, or start without "
-                    + "state");
-        }
-        DataInputDeserializer in = new DataInputDeserializer(serialized);
-        try {
-            String prefix = in.readUTF();
-            int subtask = in.readInt();
-            String runId = in.readUTF();
-            long checkpointId = in.readLong();
-            int tableCount = count(in.readInt(), "table");
-            List<TableId> tables = new ArrayList<>(tableCount);
-            for (int i = 0; i < tableCount; i++) {
-                tables.add(new TableId(in.readUTF(), in.readUTF()));
-            }
-            int pendingCount = count(in.readInt(), "pending transaction");
-            List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
-            for (int i = 0; i < pendingCount; i++) {
-                pending.add(new CheckpointedTransaction(in.readUTF(), in.readUTF(), in.readUTF(), in.readLong(),
-                        in.readUTF()));
-            }
-            if (in.available() > 0) {
-                throw new IOException(in.available() + " unexpected bytes after the exactly-once sink state");
-            }
-            return new ExactlyOnceSinkState(prefix, subtask, runId, checkpointId, tables, pending);
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("exactly-once sink state (version " + version + ", " + serialized.length
-                    + " bytes) is malformed: " + e.getMessage(), e);
-        }
+        return CheckpointedTransactionFormat.readWhole("exactly-once sink state", version, VERSION,
+                "restore with the Lockstep release that wrote it, or start without state", serialized, in -> {
+                    String prefix = in.readUTF();
+                    int subtask = in.readInt();
+                    String runId = in.readUTF();
+                    long checkpointId = in.readLong();
+                    int tableCount = count(in.readInt(), "table");
+                    List<TableId> tables = new ArrayList<>(tableCount);
+                    for (int i = 0; i < tableCount; i++) {
+                        tables.add(new TableId(in.readUTF(), in.readUTF()));
+                    }
+                    int pendingCount = count(in.readInt(), "pending transaction");
+                    List<CheckpointedTransaction> pending = new ArrayList<>(pendingCount);
+                    for (int i = 0; i < pendingCount; i++) {
+                        pending.add(CheckpointedTransactionFormat.read(in));
+                    }
+                    return new ExactlyOnceSinkState(prefix, subtask, runId, checkpointId, tables, pending);
+                });
     }
 
     private static int count(int value, String what) throws IOException {

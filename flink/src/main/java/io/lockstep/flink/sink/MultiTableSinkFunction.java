@@ -126,7 +126,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         } catch (Exception e) {
             runtime.close();
             runtime = null;
-            throw e;
+            throw NonRecoverableSinkFailure.classify(e);
         }
         MultiTableLoadEngine e = engine;
         java.util.function.UnaryOperator<Exception> mapper = failureMapper;
@@ -255,8 +255,8 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         try {
             engine.flush();
         } catch (LoadEngineException e) {
-            throw new LoadEngineException(what + " of multi-table sink subtask " + runtime.subtaskIndex()
-                    + " failed: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException(what + " of multi-table sink subtask "
+                    + runtime.subtaskIndex() + " failed: " + e.getMessage(), e));
         }
     }
 

@@ -78,6 +78,7 @@ public final class RowDispatcher {
      * @throws IllegalArgumentException if the element is not a {@link StarRocksRowData}, has neither data nor a
      *                                  transaction end, cannot be routed, or (multi-table) has no source partition;
      *                                  nothing of the element is buffered then
+     * @throws NonRecoverableSinkFailure around the engine's failure when no restart can heal it
      * @throws InterruptedException     if interrupted while the engine blocks on memory
      */
     public void dispatch(Object element) throws InterruptedException {
@@ -107,16 +108,22 @@ public final class RowDispatcher {
                 () -> RowRouting.describe(row)) == PositionGate.Decision.DROP) {
             return;
         }
-        if (data != null) {
-            RowRouting.Target target = routing.route(row);
-            engine.write(partition, target.database(), target.table(), data);
-        }
-        if (multiTable && end) {
-            if (gate != null) {
-                engine.txnEnd(partition, new SourcePartition(row.getSource(), partition), row.getSourcePosition());
-            } else {
-                engine.txnEnd(partition);
+        RowRouting.Target target = data != null ? routing.route(row) : null;
+        try {
+            if (target != null) {
+                engine.write(partition, target.database(), target.table(), data);
             }
+            if (multiTable && end) {
+                if (gate != null) {
+                    engine.txnEnd(partition, new SourcePartition(row.getSource(), partition),
+                            row.getSourcePosition());
+                } else {
+                    engine.txnEnd(partition);
+                }
+            }
+        } catch (RuntimeException engineFailure) {
+            // the engine's first failure surfaces here when a row comes after it
+            throw NonRecoverableSinkFailure.classify(engineFailure);
         }
     }
 }

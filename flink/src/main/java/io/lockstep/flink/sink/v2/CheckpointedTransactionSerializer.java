@@ -1,16 +1,17 @@
 package io.lockstep.flink.sink.v2;
 
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.flink.sink.CheckpointedTransactionFormat;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * Versioned binary form of the exactly-once committable, a {@link CheckpointedTransaction} (no Kryo).
  *
- * <p>Version 1, big-endian: UTF database, UTF table, UTF label, long checkpointId (the writer's epoch that prepared
- * it), UTF runId. Stateless and thread-safe.
+ * <p>Version 1: one {@link CheckpointedTransactionFormat} record (UTF database, UTF table, UTF label, long
+ * checkpointId, UTF runId), the bytes the SinkFunction's state keeps per pending transaction. Stateless and
+ * thread-safe.
  */
 public final class CheckpointedTransactionSerializer implements SimpleVersionedSerializer<CheckpointedTransaction> {
     /** The version this class writes. */
@@ -24,11 +25,7 @@ public final class CheckpointedTransactionSerializer implements SimpleVersionedS
     @Override
     public byte[] serialize(CheckpointedTransaction txn) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(128);
-        out.writeUTF(txn.database());
-        out.writeUTF(txn.table());
-        out.writeUTF(txn.label());
-        out.writeLong(txn.checkpointId());
-        out.writeUTF(txn.runId());
+        CheckpointedTransactionFormat.write(txn, out);
         return out.getCopyOfBuffer();
     }
 
@@ -38,21 +35,7 @@ public final class CheckpointedTransactionSerializer implements SimpleVersionedS
      */
     @Override
     public CheckpointedTransaction deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("exactly-once committable has version " + version + ", but this Lockstep reads only "
-                    + "version " + VERSION + "; restore with the Lockstep release that wrote it");
-        }
-        DataInputDeserializer in = new DataInputDeserializer(serialized);
-        try {
-            CheckpointedTransaction txn = new CheckpointedTransaction(in.readUTF(), in.readUTF(), in.readUTF(),
-                    in.readLong(), in.readUTF());
-            if (in.available() > 0) {
-                throw new IOException(in.available() + " unexpected bytes after the committable");
-            }
-            return txn;
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("exactly-once committable (version " + version + ", " + serialized.length
-                    + " bytes) is malformed: " + e.getMessage(), e);
-        }
+        return CheckpointedTransactionFormat.readWhole("exactly-once committable", version, VERSION,
+                "restore with the Lockstep release that wrote it", serialized, CheckpointedTransactionFormat::read);
     }
 }

@@ -15,6 +15,7 @@ import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.RowDispatcher;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkRuntime;
@@ -91,7 +92,10 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
         try {
             engine = SingleTableLoadEngine.start(settings.engineConfig(subtaskIndex, runId), runtime.client(),
                     runtime.metrics(), DeliverySemantic.EXACTLY_ONCE, epoch);
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw NonRecoverableSinkFailure.classify(e);
+        } catch (Error e) {
             runtime.close();
             throw e;
         }
@@ -154,7 +158,11 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     /** Reports a stored asynchronous failure; the loads themselves wait for {@link #prepareCommit}. */
     @Override
     public void flush(boolean endOfInput) {
-        engine.checkFailure();
+        try {
+            engine.checkFailure();
+        } catch (RuntimeException failure) {
+            throw NonRecoverableSinkFailure.classify(failure);
+        }
     }
 
     /**
@@ -172,8 +180,9 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
         try {
             prepared = engine.prepare(next);
         } catch (LoadEngineException | IllegalStateException | IllegalArgumentException e) {
-            throw new LoadEngineException("epoch " + next + " of exactly-once sink subtask " + runtime.subtaskIndex()
-                    + " failed to prepare: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException("epoch " + next
+                    + " of exactly-once sink subtask " + runtime.subtaskIndex() + " failed to prepare: "
+                    + e.getMessage(), e));
         }
         epoch = next;
         List<CheckpointedTransaction> committables = new ArrayList<>(prepared.size());

@@ -13,6 +13,7 @@ import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.RunIds;
 import io.lockstep.core.progress.SourcePartition;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.RowDispatcher;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkRuntime;
@@ -81,14 +82,15 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
             engine = MultiTableLoadEngine.start(config, runtime.client(), runtime.metrics());
         } catch (RuntimeException e) {
             runtime.close();
-            throw e;
+            throw NonRecoverableSinkFailure.classify(e);
         } catch (Exception e) {
             runtime.close();
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new LoadEngineException("multi-table exactly-once sink subtask " + subtaskIndex + " could not "
-                    + "settle earlier runs and read its committed positions: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException("multi-table exactly-once sink subtask "
+                    + subtaskIndex + " could not settle earlier runs and read its committed positions: "
+                    + e.getMessage(), e));
         }
         MultiTableLoadEngine e = engine;
         failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
@@ -155,8 +157,9 @@ final class MultiTableSinkWriter<T> implements SinkWriter<T> {
         try {
             engine.flush();
         } catch (LoadEngineException e) {
-            throw new LoadEngineException((endOfInput ? "end of input" : "checkpoint") + " of multi-table sink "
-                    + "subtask " + runtime.subtaskIndex() + " failed: " + e.getMessage(), e);
+            throw NonRecoverableSinkFailure.classify(new LoadEngineException((endOfInput ? "end of input"
+                    : "checkpoint") + " of multi-table sink subtask " + runtime.subtaskIndex() + " failed: "
+                    + e.getMessage(), e));
         }
     }
 

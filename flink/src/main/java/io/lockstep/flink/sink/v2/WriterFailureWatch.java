@@ -1,5 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -51,7 +52,11 @@ final class WriterFailureWatch {
         if (stopped) {
             return;
         }
-        check.run();
+        try {
+            check.run();
+        } catch (Exception failure) {
+            throw NonRecoverableSinkFailure.classify(failure); // no restart for what cannot heal
+        }
         schedule();
     }
 

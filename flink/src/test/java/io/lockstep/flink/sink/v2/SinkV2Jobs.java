@@ -1,12 +1,18 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.emulator.StarRocksEmulator;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -33,6 +39,8 @@ public final class SinkV2Jobs {
     public static final Map<String, AtomicInteger> FAILURES = new ConcurrentHashMap<>();
     /** Completed checkpoints seen by the flatMap, by test key. */
     public static final Map<String, AtomicInteger> COMPLETED_CHECKPOINTS = new ConcurrentHashMap<>();
+    /** Attempt numbers {@link AttemptRecorder} saw start, by test key: {0} when the job never restarted. */
+    public static final Map<String, Set<Integer>> ATTEMPTS = new ConcurrentHashMap<>();
 
     private SinkV2Jobs() {
     }
@@ -95,10 +103,56 @@ public final class SinkV2Jobs {
         COMPLETED_CHECKPOINTS.get(key).incrementAndGet();
     }
 
+    /**
+     * Options of an at-least-once sink into {@code database.table} of {@code emulator} as user {@code root} with the
+     * password {@code wrong} (the emulator is built with another), flushing every 100 ms.
+     */
+    public static StarRocksSinkOptions.Builder refusedPassword(StarRocksEmulator emulator, String database,
+                                                               String table, String labelPrefix) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", emulator.feUrl().replace("http://", ""))
+                .withProperty("database-name", database)
+                .withProperty("table-name", table)
+                .withProperty("username", "root")
+                .withProperty("password", "wrong")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.semantic", "at-least-once")
+                .withProperty("sink.label-prefix", labelPrefix)
+                .withProperty("sink.buffer-flush.interval-ms", "100")
+                .withProperty("sink.retry.interval-ms", "100")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.properties.strip_outer_array", "true");
+    }
+
     /** Resets the counters of {@code key}. */
     public static void reset(String key) {
         FAILURES.put(key, new AtomicInteger());
         COMPLETED_CHECKPOINTS.put(key, new AtomicInteger());
+        ATTEMPTS.put(key, new ConcurrentSkipListSet<>());
+    }
+
+    /**
+     * Passes elements through and records, at every start of its subtask, the task's attempt number under
+     * {@code key} in {@link #ATTEMPTS}; in the same failover region as the sink, so a restart after a sink failure
+     * starts it again with the next attempt number.
+     */
+    public static final class AttemptRecorder<T> extends RichMapFunction<T, T> {
+        private static final long serialVersionUID = 1L;
+        private final String key;
+
+        public AttemptRecorder(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            ATTEMPTS.get(key).add(getRuntimeContext().getTaskInfo().getAttemptNumber());
+        }
+
+        @Override
+        public T map(T value) {
+            return value;
+        }
     }
 
     /** How source transaction {@code n} becomes rows. */
