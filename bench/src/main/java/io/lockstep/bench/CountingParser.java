@@ -1,5 +1,6 @@
 package io.lockstep.bench;
 
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.catalog.TableSchema;
@@ -26,20 +27,38 @@ final class CountingParser implements LoadBodyParser {
         return StarRocksEmulator.builder().storage("none").parser(new CountingParser()).ddl(ddl).build().start();
     }
 
+    /**
+     * A started emulator with the {@code none} store and this parser that keeps the exactly-once progress table
+     * ({@code lockstep_progress}, parsed row by row) queryable in H2, for the sink to read back.
+     */
+    static StarRocksEmulator emulatorKeepingProgress(String ddl) throws DdlException {
+        return StarRocksEmulator.builder().storage("none").keepTables(ProgressTable.DEFAULT_NAME)
+                .parser(new CountingParser()).ddl(ddl).build().start();
+    }
+
     @Override
     public ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body) throws LoadFormatException {
+        if (table.name().equals(ProgressTable.DEFAULT_NAME)) {
+            return parser.parse(table, format, body); // stored and read back: every row as it is
+        }
         return slim(parser.parse(table, format, body));
     }
 
     @Override
     public ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body, LoadStreamCarry carry)
             throws LoadFormatException {
+        if (table.name().equals(ProgressTable.DEFAULT_NAME)) {
+            return parser.parse(table, format, body, carry);
+        }
         return slim(parser.parse(table, format, body, carry));
     }
 
     @Override
     public ParsedBatch finish(TableSchema table, LoadFormat format, LoadStreamCarry carry)
             throws LoadFormatException {
+        if (table.name().equals(ProgressTable.DEFAULT_NAME)) {
+            return parser.finish(table, format, carry);
+        }
         return slim(parser.finish(table, format, carry));
     }
 

@@ -49,8 +49,8 @@ record Figures(String name, long rows, long bytes, double seconds, long sourceTx
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "%s: %d rows, %.1f MB in %.2f s => %.0f rows/s, %.1f MB/s, "
-                        + "%.1f requests/1000 txns, CPU %.1f s/GB (client %.1f s/GB), GC %d ms", name, rows,
+                        + "%.1f requests/1000 txns, CPU %.1f s/GB (client %.1f s/GB), GC %d ms, JIT %d ms", name, rows,
                 bytes / 1e6, seconds, rowsPerSecond(), megabytesPerSecond(), requestsPerThousandTxns(),
-                cpuSecondsPerGb(), clientCpuSecondsPerGb(), cpu.gcMs());
+                cpuSecondsPerGb(), clientCpuSecondsPerGb(), cpu.gcMs(), cpu.jitMs());
     }
 }

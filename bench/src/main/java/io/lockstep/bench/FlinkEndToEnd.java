@@ -64,6 +64,57 @@ final class FlinkEndToEnd {
         return execute(name, env, emulator, storedBefore, sumEmitted());
     }
 
+    /**
+     * The order workload ({@link OrderTxnSource}: {@code txns} source transactions over its 2 partitions) at
+     * {@code parallelism}, into the multi-table sink at-least-once ({@code client} {@value #AT_LEAST_ONCE}), exactly-once
+     * across tables ({@value #EXACTLY_ONCE}, with {@code jobId}) or Flink's {@code DiscardingSink} ({@value #DISCARDING}:
+     * what the source, keyBy and Flink cost without a sink). The CPU is the whole job's, MiniCluster start included;
+     * the seconds run from the first emission to the job's end (the last commit). The figures' {@code requests} are
+     * the HTTP requests the emulator served (a redirected request counts at the FE and at the BE), {@code loads} the
+     * sink's load requests.
+     */
+    static Figures orders(String client, StarRocksEmulator emulator, int parallelism, long txns, String jobId)
+            throws Exception {
+        OrderTxnSource.reset();
+        BenchMetricReporter.reset();
+        List<String> tables = List.of(OrderTxnSource.ORDERS, OrderTxnSource.ORDER_ITEMS);
+        long storedBefore = EngineScenario.storedRows(emulator, tables);
+        long requestsBefore = emulator.httpRequests();
+        StreamExecutionEnvironment env = environment(parallelism);
+        int[] partitions = spreadPartitions(OrderTxnSource.PARTITIONS, parallelism);
+        DataStream<DefaultStarRocksRowData> rows = env.addSource(
+                new OrderTxnSource(partitions, txns / OrderTxnSource.PARTITIONS), "order-source");
+        var keyed = rows.keyBy(DefaultStarRocksRowData::getSourcePartition);
+        switch (client) {
+            case DISCARDING -> keyed.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
+                    .name("discarding");
+            case AT_LEAST_ONCE -> keyed.addSink(SinkFunctionFactory.createSinkFunction(
+                    multiTableOptions(emulator, 1000, null))).name("starrocks");
+            case EXACTLY_ONCE -> keyed.addSink(SinkFunctionFactory.createSinkFunction(
+                    multiTableOptions(emulator, 1000, jobId))).name("starrocks");
+            default -> throw new IllegalArgumentException("unknown client " + client);
+        }
+        ProcessCpu.Sample cpuStart = ProcessCpu.sample();
+        env.execute(client + " p" + parallelism);
+        long end = System.nanoTime();
+        ProcessCpu.Sample cpu = ProcessCpu.sample().minus(cpuStart);
+        long emitted = OrderTxnSource.ROWS.get();
+        long stored = EngineScenario.storedRows(emulator, tables) - storedBefore;
+        long expected = client.equals(DISCARDING) ? 0 : emitted;
+        if (stored != expected) {
+            throw new IllegalStateException(client + " p" + parallelism + ": the source emitted " + emitted
+                    + " rows, the emulator stored " + stored + " (expected " + expected + ")");
+        }
+        double seconds = (end - OrderTxnSource.FIRST_EMIT_NANOS.get()) / 1e9;
+        return new Figures(client + " p" + parallelism, emitted, OrderTxnSource.BYTES.get(), seconds,
+                OrderTxnSource.TXNS.get(), emulator.httpRequests() - requestsBefore,
+                BenchMetricReporter.sum(MetricNames.LOADS), cpu);
+    }
+
+    static final String DISCARDING = "discarding sink";
+    static final String AT_LEAST_ONCE = "at-least-once";
+    static final String EXACTLY_ONCE = "exactly-once";
+
     /** An exactly-once single-table run into {@code bench.eo} with checkpoints every {@code checkpointMs}. */
     static Figures exactlyOnce(String name, StarRocksEmulator emulator, int rowBytes, long checkpointMs,
                                long durationMs) throws Exception {

@@ -33,6 +33,7 @@ final class HotSpots implements AutoCloseable {
         Files.createDirectories(dir);
         this.file = dir.resolve(phase + ".jfr");
         recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+        recording.enable("jdk.ObjectAllocationSample").with("throttle", "200/s");
         recording.setToDisk(true);
         recording.start();
     }

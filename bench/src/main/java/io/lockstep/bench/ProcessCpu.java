@@ -39,18 +39,22 @@ final class ProcessCpu {
         for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             gcMs += Math.max(0, gc.getCollectionTime());
         }
-        return new Sample(process, server, gcMs);
+        long jitMs = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+        return new Sample(process, server, gcMs, jitMs);
     }
 
     /**
      * @param processNs whole process CPU time
      * @param serverNs  CPU time of the emulator's server threads alive now
      * @param gcMs      time the collectors report as spent collecting (elapsed, not CPU), ms
+     * @param jitMs     time the JIT compiler threads report as spent compiling, ms (CPU of the process, on no Java
+     *                  thread: a run that still compiles pays it)
      */
-    record Sample(long processNs, long serverNs, long gcMs) {
+    record Sample(long processNs, long serverNs, long gcMs, long jitMs) {
         /** CPU spent between {@code start} and this sample. */
         Sample minus(Sample start) {
-            return new Sample(processNs - start.processNs, Math.max(0, serverNs - start.serverNs), gcMs - start.gcMs);
+            return new Sample(processNs - start.processNs, Math.max(0, serverNs - start.serverNs), gcMs - start.gcMs,
+                    jitMs - start.jitMs);
         }
 
         /** Process CPU outside the server threads. */

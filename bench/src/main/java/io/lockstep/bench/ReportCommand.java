@@ -44,8 +44,16 @@ public final class ReportCommand implements Callable<Integer> {
     double scale = 1.0;
 
     @Option(names = "--skip", split = ",", description = "Sections to skip: jmh, engine, e2e, freshness, eo, "
-            + "eo-multi, memory.")
+            + "eo-multi, cost, memory.")
     List<String> skip = new ArrayList<>();
+
+    @Option(names = "--txns", description = "Source transactions per run of the cost section (order workload), "
+            + "before --scale (default: ${DEFAULT-VALUE}; the issue's full run: 1000000).")
+    long txns = 200_000;
+
+    @Option(names = "--repeats", description = "Repeats of every run of the cost section; the report shows the "
+            + "median and the spread (default: ${DEFAULT-VALUE}; the issue's full run: 5).")
+    int repeats = 2;
 
     @Option(names = "--profile", negatable = true, description = "Record JFR hot spots of the engine and end-to-end "
             + "runs (default: ${DEFAULT-VALUE}).")
@@ -66,6 +74,7 @@ public final class ReportCommand implements Callable<Integer> {
         section("freshness", this::freshness);
         section("eo", this::exactlyOnce);
         section("eo-multi", this::multiTableModes);
+        section("cost", this::cost);
         section("memory", this::memory);
         results.loadAtEnd = MachineInfo.loadAverage();
         results.totalSeconds = (System.nanoTime() - start) / 1e9;
@@ -211,18 +220,27 @@ public final class ReportCommand implements Callable<Integer> {
         long interval = 1000;
         long rate = 2000;
         long pollMicros = 1000;
-        // Warm-up, not recorded: the first mode would otherwise pay for the JIT and Flink's class loading.
+        // Warm-up of both modes, not recorded: the first measured run pays for the JIT of everything it runs (the
+        // H2 store's publish path included) and for class loading; with a 3 s warm-up of one mode, whichever mode ran
+        // first measured about half the rows/s and twice the CPU per GB of the other, in either order.
         try (StarRocksEmulator emulator = StarRocksEmulator.builder().storage("h2")
                 .ddl(BenchTables.duplicateKeyDdl(FlinkEndToEnd.TABLES) + BenchTables.progressTableDdl()).build()
                 .start()) {
-            FlinkEndToEnd.multiTable("warm-up", emulator, 2, 200, interval, 0, ms(3000), false, "bench-warm-up");
+            FlinkEndToEnd.multiTable("warm-up", emulator, 2, 200, interval, 0, ms(6000), false, null);
+            FlinkEndToEnd.multiTable("warm-up", emulator, 2, 200, interval, 0, ms(6000), false, "bench-warm-up");
         }
         for (String mode : new String[] {"at-least-once", "exactly-once"}) {
             String jobId = mode.equals("exactly-once") ? "bench-eo-multi" : null;
             try (StarRocksEmulator emulator = StarRocksEmulator.builder().storage("h2")
                     .ddl(BenchTables.duplicateKeyDdl(FlinkEndToEnd.TABLES) + BenchTables.progressTableDdl()).build().start()) {
-                Figures throughput = FlinkEndToEnd.multiTable(mode + " throughput p2", emulator, 2, 200, interval,
-                        0, ms(10_000), false, jobId);
+                HotSpots hotSpots = profiler("eo-multi-" + mode);
+                Figures throughput;
+                try {
+                    throughput = FlinkEndToEnd.multiTable(mode + " throughput p2", emulator, 2, 200, interval, 0,
+                            ms(10_000), false, jobId);
+                } finally {
+                    closeProfiler(hotSpots);
+                }
                 System.out.println("  " + throughput);
                 String label = mode + " freshness p2, interval " + interval + " ms";
                 FreshnessProbe probe = new FreshnessProbe(emulator, TxnSource.PARTITIONS_MAX, pollMicros);
@@ -241,6 +259,43 @@ public final class ReportCommand implements Callable<Integer> {
                         f.budgetMs());
                 results.modes.add(new RunResults.Mode(mode, throughput, f));
             }
+        }
+    }
+
+    /**
+     * (7) the order workload (1 order + 3 order_items rows of ~194 B per source transaction, 2 source partitions,
+     * commit interval 1 s) at p = 1, 2, 4 into the multi-table sink at-least-once and exactly-once across tables and
+     * into Flink's DiscardingSink, {@code repeats} times; within a repeat the three clients run back to back at each
+     * parallelism, their order rotating from repeat to repeat so that none always runs first. One emulator with the
+     * {@code none} store (progress table kept) serves every run; an unrecorded warm-up of every client comes first.
+     */
+    private void cost() throws Exception {
+        long perRun = Math.max(OrderTxnSource.PARTITIONS, Math.round(txns * scale));
+        results.costTxns = perRun;
+        results.costRepeats = repeats;
+        String[] clients = {FlinkEndToEnd.DISCARDING, FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE};
+        HotSpots hotSpots = profiler("cost");
+        try (StarRocksEmulator emulator = CountingParser.emulatorKeepingProgress(BenchTables.duplicateKeyDdl(
+                List.of(OrderTxnSource.ORDERS, OrderTxnSource.ORDER_ITEMS)) + BenchTables.progressTableDdl())) {
+            int job = 0;
+            for (String client : clients) {
+                FlinkEndToEnd.orders(client, emulator, 2, Math.max(2, perRun / 4), "bench-cost-" + job++);
+            }
+            for (int repeat = 0; repeat < repeats; repeat++) {
+                for (int parallelism : new int[] {1, 2, 4}) {
+                    for (int i = 0; i < clients.length; i++) {
+                        String client = clients[(i + repeat) % clients.length];
+                        Figures f = FlinkEndToEnd.orders(client, emulator, parallelism, perRun, "bench-cost-" + job++);
+                        System.out.printf(Locale.ROOT, "  repeat %d: %s; HTTP %.2f / 1,000 txns, loads %.2f / 1,000, "
+                                + "client CPU %.2f s, JIT %d ms (load %s)%n", repeat, f, f.requestsPerThousandTxns(),
+                                f.loads() * 1000.0 / f.sourceTxns(), f.cpu().clientNs() / 1e9, f.cpu().jitMs(),
+                                MachineInfo.loadAverage());
+                        results.costs.add(new RunResults.CostRun(client, parallelism, repeat, f));
+                    }
+                }
+            }
+        } finally {
+            closeProfiler(hotSpots);
         }
     }
 

@@ -55,6 +55,7 @@ final class ReportWriter {
         freshness();
         exactlyOnce();
         modes();
+        cost();
         memory();
         jmh();
         hotSpots();
@@ -87,6 +88,21 @@ final class ReportWriter {
             double ratio = r.modes.get(1).throughput().rowsPerSecond() / r.modes.get(0).throughput().rowsPerSecond();
             line(String.format(Locale.ROOT, "| exactly-once across tables >= 90%% of at-least-once throughput | "
                     + "%.0f%% | %s |", 100 * ratio, yes(ratio >= 0.9)));
+        }
+        for (CostRow c : costRows()) {
+            if (c.client().equals(FlinkEndToEnd.DISCARDING)) {
+                continue;
+            }
+            line(String.format(Locale.ROOT, "| sink CPU <= %.0f s/GB (order workload, %s, p%d) | %.1f s/GB | %s |",
+                    SINK_CPU_GOAL, c.client(), c.parallelism(), c.sinkCpuPerGb().median(),
+                    yes(c.sinkCpuPerGb().median() <= SINK_CPU_GOAL)));
+            line(String.format(Locale.ROOT, "| HTTP requests <= %.1f / 1,000 source txns (order workload, %s, p%d) | "
+                    + "%.2f | %s |", REQUESTS_GOAL, c.client(), c.parallelism(), c.httpPerThousand().median(),
+                    yes(c.httpPerThousand().median() <= REQUESTS_GOAL)));
+            double official = officialRowsPerSecond(c.parallelism());
+            line(String.format(Locale.ROOT, "| rows/s >= the official connector's %,.0f (order workload, %s, p%d) | "
+                    + "%,.0f | %s |", official, c.client(), c.parallelism(), c.rowsPerSecond().median(),
+                    yes(c.rowsPerSecond().median() >= official)));
         }
         for (Map.Entry<String, Map<String, String>> m : r.memory.entrySet()) {
             long buffer = Long.parseLong(m.getValue().get("bufferBytes"));
@@ -225,6 +241,123 @@ final class ReportWriter {
             line("");
             line(String.format(Locale.ROOT, "Exactly-once throughput = %.0f%% of at-least-once (goal >= 90%%): %s.",
                     100 * ratio, yes(ratio >= 0.9)));
+        }
+        line("");
+    }
+
+    /** Goal of the order workload: sink CPU per GB at most half the official connector's (~17 s/GB). */
+    static final double SINK_CPU_GOAL = 8;
+    /** Goal of the order workload: HTTP requests per 1,000 source transactions, half the official connector's. */
+    static final double REQUESTS_GOAL = 0.9;
+
+    /**
+     * The official StarRocks connector's rows/s on the same workload (multi-table mode, quiet machine, median of 3;
+     * measured outside this repository because its jar is not served here), by parallelism.
+     */
+    static double officialRowsPerSecond(int parallelism) {
+        return switch (parallelism) {
+            case 1 -> 150_263;
+            case 2 -> 158_927;
+            default -> 149_558;
+        };
+    }
+
+    /** Median and spread (min, max) of some repeats. */
+    record Spread(double median, double min, double max) {
+        static Spread of(List<Double> values) {
+            if (values.isEmpty()) {
+                return new Spread(Double.NaN, Double.NaN, Double.NaN);
+            }
+            List<Double> sorted = values.stream().sorted().toList();
+            int n = sorted.size();
+            double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+            return new Spread(median, sorted.get(0), sorted.get(n - 1));
+        }
+
+        String format(String pattern) {
+            String m = String.format(Locale.ROOT, pattern, median);
+            return min == max ? m : m + " (" + String.format(Locale.ROOT, pattern, min) + "–"
+                    + String.format(Locale.ROOT, pattern, max) + ")";
+        }
+    }
+
+    /**
+     * One (client, parallelism) of the order workload over its repeats. Sink CPU per GB: per repeat, the job's client
+     * CPU minus the discarding job's (same parallelism, same repeat), per GB of rows.
+     */
+    record CostRow(String client, int parallelism, int runs, Spread rowsPerSecond, Spread httpPerThousand,
+                   Spread loadsPerThousand, Spread clientCpuSeconds, Spread sinkCpuPerGb) {
+    }
+
+    List<CostRow> costRows() {
+        List<CostRow> rows = new ArrayList<>();
+        Map<String, List<RunResults.CostRun>> groups = new LinkedHashMap<>();
+        for (RunResults.CostRun run : r.costs) {
+            groups.computeIfAbsent(run.parallelism() + "/" + run.client(), k -> new ArrayList<>()).add(run);
+        }
+        List<String> keys = new ArrayList<>(groups.keySet());
+        keys.sort(java.util.Comparator.comparing((String k) -> Integer.parseInt(k.substring(0, k.indexOf('/'))))
+                .thenComparing(k -> clientOrder(k.substring(k.indexOf('/') + 1))));
+        for (String key : keys) {
+            List<RunResults.CostRun> runs = groups.get(key);
+            List<Double> rate = new ArrayList<>();
+            List<Double> http = new ArrayList<>();
+            List<Double> loads = new ArrayList<>();
+            List<Double> cpu = new ArrayList<>();
+            List<Double> sink = new ArrayList<>();
+            for (RunResults.CostRun run : runs) {
+                Figures f = run.figures();
+                rate.add(f.rowsPerSecond());
+                http.add(f.requestsPerThousandTxns());
+                loads.add(f.loads() * 1000.0 / f.sourceTxns());
+                cpu.add(f.cpu().clientNs() / 1e9);
+                for (RunResults.CostRun d : r.costs) {
+                    if (d.client().equals(FlinkEndToEnd.DISCARDING) && d.parallelism() == run.parallelism()
+                            && d.repeat() == run.repeat()) {
+                        sink.add((f.cpu().clientNs() - d.figures().cpu().clientNs()) / 1e9 / (f.bytes() / 1e9));
+                    }
+                }
+            }
+            RunResults.CostRun first = runs.get(0);
+            rows.add(new CostRow(first.client(), first.parallelism(), runs.size(), Spread.of(rate), Spread.of(http),
+                    Spread.of(loads), Spread.of(cpu), Spread.of(sink)));
+        }
+        return rows;
+    }
+
+    private static int clientOrder(String client) {
+        return client.equals(FlinkEndToEnd.DISCARDING) ? 0 : client.equals(FlinkEndToEnd.AT_LEAST_ONCE) ? 1 : 2;
+    }
+
+    private void cost() {
+        line("## Cost: the order workload");
+        line("");
+        line(String.format(Locale.ROOT, "Source transactions of 1 `orders` + 3 `order_items` rows of ~194 B JSON, 2 "
+                + "source partitions, commit interval 1 s, %,d source transactions per run, %d repeat(s): median "
+                + "(min–max). Each parallelism runs Flink's DiscardingSink (what the source, keyBy and Flink cost), "
+                + "the multi-table sink at-least-once and exactly-once across tables back to back, into the emulator's "
+                + "`none` store (the progress table kept). **HTTP requests**: what the emulator served (a request "
+                + "the FE redirects counts at the FE and the BE); **loads**: the sink's load requests; **client CPU**: "
+                + "the process minus the emulator's threads, MiniCluster start included; **sink CPU/GB**: client CPU "
+                + "minus the discarding job's in the same repeat, per GB of rows. Goals: sink CPU <= %.0f s/GB, HTTP "
+                + "requests <= %.1f / 1,000 source txns, rows/s >= the official connector's (150,263 / 158,927 / "
+                + "149,558 at p = 1 / 2 / 4).", r.costTxns, r.costRepeats, SINK_CPU_GOAL, REQUESTS_GOAL));
+        line("");
+        List<CostRow> rows = costRows();
+        if (rows.isEmpty()) {
+            line("(not measured)");
+            line("");
+            return;
+        }
+        line("| client | p | rows/s | HTTP requests / 1,000 txns | loads / 1,000 txns | client CPU s | sink CPU s/GB |");
+        line("|---|---|---|---|---|---|---|");
+        for (CostRow c : rows) {
+            boolean discarding = c.client().equals(FlinkEndToEnd.DISCARDING);
+            line("| " + c.client() + " | " + c.parallelism() + " | " + c.rowsPerSecond().format("%,.0f") + " | "
+                    + (discarding ? "—" : c.httpPerThousand().format("%.2f")) + " | "
+                    + (discarding ? "—" : c.loadsPerThousand().format("%.2f")) + " | "
+                    + c.clientCpuSeconds().format("%.2f") + " | "
+                    + (discarding ? "—" : c.sinkCpuPerGb().format("%.1f")) + " |");
         }
         line("");
     }

@@ -47,6 +47,13 @@ final class RunResults {
     record ExactlyOnce(long checkpointMs, Figures figures, double emitSeconds) {
     }
 
+    /**
+     * One run of the order workload (issue-sized cost comparison): {@code client} is the discarding sink or a mode of
+     * the multi-table sink, {@code repeat} counts from 0; the figures' requests are HTTP requests the emulator served.
+     */
+    record CostRun(String client, int parallelism, int repeat, Figures figures) {
+    }
+
     String startedAt;
     String loadAtStart;
     String loadAtEnd;
@@ -57,6 +64,11 @@ final class RunResults {
     final List<ExactlyOnce> exactlyOnce = new ArrayList<>();
     /** At-least-once and exactly-once across tables, side by side. */
     final List<Mode> modes = new ArrayList<>();
+    /** The order workload: every client, parallelism and repeat. */
+    final List<CostRun> costs = new ArrayList<>();
+    /** Source transactions per run of the order workload, and its repeats. */
+    long costTxns;
+    int costRepeats;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.lockstep.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,14 +39,14 @@ class ReportArithmeticTest {
     @Test
     void figuresDivideByTimeBytesAndTransactions() {
         Figures f = new Figures("x", 1_000_000, 2_000_000_000L, 4.0, 250_000, 500, 400,
-                new ProcessCpu.Sample(10_000_000_000L, 4_000_000_000L, 0));
+                new ProcessCpu.Sample(10_000_000_000L, 4_000_000_000L, 0, 0));
         assertThat(f.rowsPerSecond()).isEqualTo(250_000);
         assertThat(f.megabytesPerSecond()).isEqualTo(500);
         assertThat(f.requestsPerThousandTxns()).isEqualTo(2.0);
         assertThat(f.cpuSecondsPerGb()).isCloseTo(5.0, within(1e-9));
         assertThat(f.clientCpuSecondsPerGb()).as("process minus server threads").isCloseTo(3.0, within(1e-9));
         assertThat(f.averageLoadBytes()).isEqualTo(5_000_000);
-        assertThat(new Figures("c", 1, 1, 1, 0, 1, 1, new ProcessCpu.Sample(0, 0, 0)).requestsPerThousandTxns())
+        assertThat(new Figures("c", 1, 1, 1, 0, 1, 1, new ProcessCpu.Sample(0, 0, 0, 0)).requestsPerThousandTxns())
                 .as("no source transactions").isNaN();
     }
 
@@ -57,5 +58,37 @@ class ReportArithmeticTest {
         assertThat(fields).containsEntry("mode", "one-txn").containsEntry("bufferBytes", "134217728")
                 .containsEntry("peakLiveHeapBytes", "5")
                 .containsEntry("outcome", "refused: source transactions in progress hold 268434516 bytes");
+    }
+
+    @Test
+    void spreadIsTheMedianWithMinAndMax() {
+        assertThat(ReportWriter.Spread.of(java.util.List.of(3.0, 1.0, 2.0)))
+                .isEqualTo(new ReportWriter.Spread(2.0, 1.0, 3.0));
+        assertThat(ReportWriter.Spread.of(java.util.List.of(4.0, 1.0, 2.0, 3.0)).median()).isEqualTo(2.5);
+        assertThat(ReportWriter.Spread.of(java.util.List.of(5.0)).format("%.1f")).as("one run: no spread")
+                .isEqualTo("5.0");
+        assertThat(ReportWriter.Spread.of(java.util.List.of(1.0, 3.0)).format("%.1f")).isEqualTo("2.0 (1.0–3.0)");
+    }
+
+    @Test
+    void sinkCpuIsTheJobsClientCpuMinusTheDiscardingJobsOfTheSameRepeatPerGigabyte() {
+        RunResults results = new RunResults();
+        results.costs.add(new RunResults.CostRun(FlinkEndToEnd.DISCARDING, 2, 0, cost(3_000_000_000L, 0, 0)));
+        results.costs.add(new RunResults.CostRun(FlinkEndToEnd.DISCARDING, 2, 1, cost(4_000_000_000L, 0, 0)));
+        // 0.5 GB of rows, 1,000 source transactions
+        results.costs.add(new RunResults.CostRun(FlinkEndToEnd.AT_LEAST_ONCE, 2, 0, cost(5_000_000_000L, 800, 300)));
+        results.costs.add(new RunResults.CostRun(FlinkEndToEnd.AT_LEAST_ONCE, 2, 1, cost(8_000_000_000L, 600, 200)));
+        java.util.List<ReportWriter.CostRow> rows = new ReportWriter(results, Path.of("."), "d").costRows();
+        assertThat(rows).extracting(ReportWriter.CostRow::client)
+                .containsExactly(FlinkEndToEnd.DISCARDING, FlinkEndToEnd.AT_LEAST_ONCE);
+        ReportWriter.CostRow sink = rows.get(1);
+        assertThat(sink.sinkCpuPerGb()).as("(5-3)/0.5 and (8-4)/0.5").isEqualTo(new ReportWriter.Spread(6, 4, 8));
+        assertThat(sink.httpPerThousand()).isEqualTo(new ReportWriter.Spread(700, 600, 800));
+        assertThat(sink.loadsPerThousand()).isEqualTo(new ReportWriter.Spread(250, 200, 300));
+    }
+
+    private static Figures cost(long clientCpuNs, long requests, long loads) {
+        return new Figures("x", 1000, 500_000_000L, 1.0, 1000, requests, loads,
+                new ProcessCpu.Sample(clientCpuNs, 0, 0, 0));
     }
 }

@@ -33,7 +33,6 @@ final class EndToEndChecks {
         cli.setErr(new PrintWriter(err, true));
         int code = cli.execute("run", "--kafka-bootstrap", bootstrap, "--topic", topic,
                 "--format", "debezium", "--load-url", target.feUrl(), "--database", OltpSchema.TARGET_DATABASE,
-                "--semantic", "at-least-once",
                 "--parallelism", "2", "--checkpoint-interval", "1s", "--commit-interval", "300ms",
                 "--restart-attempts", "0", "--group-id", "it-" + topic);
         return code + " " + err;

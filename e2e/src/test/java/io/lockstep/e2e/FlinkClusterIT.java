@@ -54,8 +54,7 @@ class FlinkClusterIT {
             kafka.createTopic(topic, 1);
             List<String> job = List.of("-c", "io.lockstep.app.cli.LockstepMain", JOB_JAR.toString(), "run",
                     "--kafka-bootstrap", kafka.bootstrapServers(), "--topic", topic, "--format", "debezium",
-                    "--load-url", target.feUrl(), "--database", OltpSchema.TARGET_DATABASE, "--semantic", "at-least-once",
-                    "--parallelism", "2",
+                    "--load-url", target.feUrl(), "--database", OltpSchema.TARGET_DATABASE, "--parallelism", "2",
                     "--checkpoint-interval", "1s", "--commit-interval", "5m", "--restart-attempts", "10",
                     "--restart-delay", "1s", "--group-id", "cluster-it");
             AtomicityReader reader = new AtomicityReader(target, ledger);

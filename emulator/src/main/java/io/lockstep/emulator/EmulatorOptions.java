@@ -4,6 +4,7 @@ import io.lockstep.emulator.catalog.Catalog;
 import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.catalog.InMemoryCatalog;
 import io.lockstep.emulator.storage.H2TableStore;
+import io.lockstep.emulator.storage.KeepingNoneTableStore;
 import io.lockstep.emulator.storage.NoneTableStore;
 import io.lockstep.emulator.storage.TableStore;
 import java.io.IOException;
@@ -31,6 +32,8 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
     final Map<String, String> users = new LinkedHashMap<>(Map.of("root", ""));
     private boolean usersCustomized;
     String storage = "h2";
+    /** With the {@code none} store: unqualified names of tables still stored (in H2) and queryable. */
+    final java.util.Set<String> keptTables = new java.util.LinkedHashSet<>();
     /** Prefix of the file-backed storage value, {@code h2:file:PATH}. */
     static final String FILE_STORAGE = "h2:file:";
     Clock clock = Clock.systemUTC();
@@ -113,6 +116,16 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
         return self();
     }
 
+    /**
+     * With the {@code none} store: tables of these unqualified names (in any database) are still stored, in an
+     * in-memory H2 store, and can be queried (e.g. a sink's exactly-once progress table while data rows are only
+     * counted). Ignored by the H2 stores, which keep everything.
+     */
+    public B keepTables(String... tableNames) {
+        keptTables.addAll(List.of(tableNames));
+        return self();
+    }
+
     /** The clock of every timer; give a {@link ManualClock} in tests. */
     public B clock(Clock value) {
         this.clock = value;
@@ -158,12 +171,16 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
      */
     Data createData() throws DdlException {
         Catalog catalog = new InMemoryCatalog();
-        TableStore store = "none".equals(storage) ? new NoneTableStore()
-                : H2TableStore.attachedTo(catalog, isFileStorage(storage)
-                        ? H2TableStore.inFile(Path.of(storage.substring(FILE_STORAGE.length())))
-                        : new H2TableStore());
-        if ("none".equals(storage)) {
+        TableStore store;
+        if ("none".equals(storage) && !keptTables.isEmpty()) {
+            store = KeepingNoneTableStore.attachedTo(catalog, keptTables);
+        } else if ("none".equals(storage)) {
+            store = new NoneTableStore();
             catalog.addListener(store);
+        } else {
+            store = H2TableStore.attachedTo(catalog, isFileStorage(storage)
+                    ? H2TableStore.inFile(Path.of(storage.substring(FILE_STORAGE.length())))
+                    : new H2TableStore());
         }
         try {
             for (DdlSource source : ddl) {

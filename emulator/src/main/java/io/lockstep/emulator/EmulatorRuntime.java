@@ -136,6 +136,12 @@ final class EmulatorRuntime implements AutoCloseable {
         return server.beUrl();
     }
 
+    /** HTTP requests the FE and BE listeners took since start; 0 before start. */
+    long requestsServed() {
+        EmulatorServer s = server;
+        return s == null ? 0 : s.requestsServed();
+    }
+
     Catalog catalog() {
         return catalog;
     }

@@ -131,6 +131,14 @@ public final class StarRocksEmulator implements AutoCloseable {
         return runtime.store().query(sql);
     }
 
+    /**
+     * HTTP requests the FE and BE listeners took since start: a request the FE redirects to the BE counts twice, as
+     * on the wire (benchmarks count a client's requests with it).
+     */
+    public long httpRequests() {
+        return runtime.requestsServed();
+    }
+
     /** Committed rows of a table (with the {@code none} store: rows published). */
     public long rowCount(String database, String table) {
         return runtime.store().rowCount(database, table);

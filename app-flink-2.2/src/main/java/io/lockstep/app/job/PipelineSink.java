@@ -3,6 +3,9 @@ package io.lockstep.app.job;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.flink.sink.v2.LockstepSinks;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -19,10 +22,11 @@ final class PipelineSink {
     /**
      * @param rows    the routed rows (partitioned by source partition)
      * @param options the sink options
+     * @param schemaApplier unused: this build cannot apply schema changes (a barrier fails the job)
      * @return the sink, for its name and uid
      */
     static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
-                                                          StarRocksSinkOptions options) {
+                                                          StarRocksSinkOptions options, SchemaApplier schemaApplier) {
         return rows.filter(PipelineSink::failOnInputStop).name("input stop check").uid("lockstep-input-stop-check")
                 .sinkTo(LockstepSinks.<DefaultStarRocksRowData>createSink(options));
     }
@@ -37,6 +41,11 @@ final class PipelineSink {
     private static boolean failOnInputStop(DefaultStarRocksRowData row) {
         if (row instanceof InputStop stop) {
             throw stop.toException();
+        }
+        if (row instanceof SchemaChangeBarrier barrier) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + barrier.getDatabase() + "."
+                    + barrier.getTable() + " needs a schema change; --schema-changes apply is available in the Flink "
+                    + "1.20 build only: change the table yourself, then start again");
         }
         return true;
     }

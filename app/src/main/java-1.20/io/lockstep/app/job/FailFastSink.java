@@ -1,7 +1,12 @@
 package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
+import java.sql.SQLException;
+import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFunction;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -12,6 +17,8 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wraps the job's sink so that bad input upstream ends the job cleanly: an {@link InputStop} first commits
@@ -20,6 +27,12 @@ import org.apache.flink.streaming.api.functions.sink.SinkFunction;
  * class Flink treats as non-recoverable (no restart). If that commit fails, the input's error is still the one
  * reported, with the commit failure attached as suppressed. Failures of the sink that can never heal need no
  * wrapper: the sink raises them as {@code io.lockstep.flink.sink.NonRecoverableSinkFailure} itself.
+ *
+ * <p>A {@link SchemaChangeBarrier} ({@code --schema-changes apply}) commits everything buffered
+ * ({@link MultiTableSinkFunction#commitBuffered}), applies the change through {@link SchemaApplier} (skipping what the
+ * target already has), then the rows after it go on. A refused statement ends the job in one line
+ * ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds what was
+ * already applied.
  *
  * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
  * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
@@ -34,11 +47,24 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
 
     private static final long serialVersionUID = 1L;
 
+    private static final Logger LOG = LoggerFactory.getLogger(FailFastSink.class);
+
     private final SinkFunction<T> sink;
+    /** Applies schema-change barriers, or {@code null} when {@code --schema-changes apply} is off. */
+    private final SchemaApplier schemaApplier;
 
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
     public FailFastSink(SinkFunction<T> sink) {
+        this(sink, null);
+    }
+
+    /**
+     * @param sink the sink to forward to
+     * @param schemaApplier applies {@link SchemaChangeBarrier}s, or {@code null} (a barrier then fails the job)
+     */
+    public FailFastSink(SinkFunction<T> sink, SchemaApplier schemaApplier) {
         this.sink = sink;
+        this.schemaApplier = schemaApplier;
     }
 
     @Override
@@ -71,6 +97,10 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
                 }
             }
             throw failure;
+        }
+        if (value instanceof SchemaChangeBarrier barrier) {
+            applySchemaChange(barrier);
+            return;
         }
         sink.invoke(value, context);
     }
@@ -105,6 +135,28 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     public void notifyCheckpointAborted(long checkpointId) throws Exception {
         if (sink instanceof CheckpointListener listener) {
             listener.notifyCheckpointAborted(checkpointId);
+        }
+    }
+
+    /** Commit what is buffered, apply the change, go on (see the class comment). */
+    private void applySchemaChange(SchemaChangeBarrier barrier) throws Exception {
+        String table = barrier.getDatabase() + "." + barrier.getTable();
+        if (schemaApplier == null || !(sink instanceof MultiTableSinkFunction<?> multiTable)) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " needs a schema change "
+                    + "and this sink cannot apply it (--schema-changes apply needs --jdbc-url and --target starrocks)");
+        }
+        multiTable.commitBuffered("schema change of " + table);
+        try {
+            List<String> issued = schemaApplier.apply(barrier);
+            LOG.info("Schema change of {} ({}): {}", table, barrier.getCause(),
+                    issued.isEmpty() ? "the table already had it" : String.join("; ", issued));
+        } catch (SQLException e) {
+            String line = barrier.getCause() + ": schema change of target table " + table + " failed: "
+                    + e.getMessage() + "; the transactions before it are committed";
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw new IllegalStateException(line, e); // the connection: may heal, so restart
+            }
+            throw new SchemaChangeException(line + ": change the table yourself, then start again");
         }
     }
 }

@@ -13,11 +13,19 @@ import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
+import io.lockstep.app.schema.ColumnReader;
+import io.lockstep.app.schema.ColumnTypes;
+import io.lockstep.app.schema.RowColumns;
+import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.app.schema.TargetColumns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -49,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * bound the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
  * their own transaction. Rows are never dropped silently.
  *
+ * <p>With {@link #checkingColumns} the rows are checked against the target tables' columns
+ * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as
+ * {@link AssemblerOptions#schemaChangeMode()} says (stop before its transaction, leave the column out, or send a
+ * {@link SchemaChangeBarrier} that adds it ahead of the transaction); DDL events are compared with the target too.
+ *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
  * a transaction routed to two fails with {@link TransactionAssemblyException}.
  *
@@ -74,6 +87,8 @@ public abstract class TransactionAssembler
 
     private final TableRouter router;
     private final AssemblerOptions options;
+    /** Reads the target tables' columns, or {@code null}: rows are not checked. Set before the job runs. */
+    private ColumnReader columnReader;
 
     private transient ValueState<OpenTransaction> openTransaction;
     private transient ListState<DefaultStarRocksRowData> bufferedRows;
@@ -81,6 +96,10 @@ public abstract class TransactionAssembler
     private transient Set<String> warnedSkippedTables;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
     private transient Counter sourceTransactions;
+    /** Task thread only: the target tables' columns as this subtask knows them ({@code null} without a reader). */
+    private transient TargetColumns targetColumns;
+    /** Task thread only: {@code db.table.column} already reported as left out, so the WARN appears once. */
+    private transient Set<String> warnedLeftOutColumns;
     /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
     private transient boolean stopped;
 
@@ -107,8 +126,22 @@ public abstract class TransactionAssembler
         this.options = Objects.requireNonNull(options, "options");
     }
 
+    /**
+     * Checks every row against its target table's columns, read through {@code reader} (once per table and
+     * subtask, again after a DDL event of the table). Call before the job is defined.
+     *
+     * @param reader reads a target table's columns, e.g. {@link io.lockstep.app.schema.HttpSqlColumnReader}
+     * @return this assembler
+     */
+    public TransactionAssembler checkingColumns(ColumnReader reader) {
+        this.columnReader = Objects.requireNonNull(reader, "reader");
+        return this;
+    }
+
     @Override
     public void open(OpenContext openContext) {
+        targetColumns = columnReader == null ? null : new TargetColumns(columnReader);
+        warnedLeftOutColumns = new HashSet<>();
         openTransaction = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("open-transaction", TypeInformation.of(OpenTransaction.class)));
         bufferedRows = getRuntimeContext().getListState(
@@ -152,6 +185,8 @@ public abstract class TransactionAssembler
             }
             handle(event, ctx, out);
             keepForDeadLetter(event);
+        } catch (SchemaChangeException e) {
+            stop(e, ctx, out); // never skipped nor dead-lettered as bad input: --schema-changes decides
         } catch (BadSourceEventException e) {
             if (deadLetters != null
                     && (options.badInputMode() == BadInputMode.FAIL || e instanceof RowTooLargeException)) {
@@ -268,16 +303,164 @@ public abstract class TransactionAssembler
     }
 
     /**
-     * A schema change between source transactions: with {@link SchemaChangeMode#FAIL} the stop (the transactions
-     * before it load, the job fails naming the table and the DDL); with {@link SchemaChangeMode#IGNORE} a WARN.
+     * A schema change between source transactions. Its target table's columns are compared with the table's columns
+     * after the change (when the event lists them and the table is loaded). With {@link SchemaChangeMode#FAIL} the
+     * stop (the transactions before it load, the job fails naming the table and the DDL), unless the target already
+     * has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with {@link SchemaChangeMode#APPLY} a
+     * {@link SchemaChangeBarrier} carrying the columns to add and drop.
      */
     private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
-        if (options.schemaChangeMode() == SchemaChangeMode.FAIL) {
-            stop(SchemaChangeException.of(event), ctx, out);
-            return;
+        TargetTable target = targetOfSchemaChange(event);
+        SchemaChangeBarrier change = target == null ? null : barrierFor(event, target, sourcePartition(ctx));
+        switch (options.schemaChangeMode()) {
+            case FAIL -> {
+                if (change != null && change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
+                    LOG.info("Schema change of table {} at {}: target table {}.{} already has it; going on ({})",
+                            event.dataCollection(), event.describePosition(), target.database(), target.table(),
+                            event.getRow());
+                    return;
+                }
+                stop(SchemaChangeException.of(event), ctx, out);
+            }
+            case IGNORE -> {
+                LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
+                        event.describePosition(), event.getRow());
+                if (target != null && targetColumns != null) {
+                    targetColumns.forget(target);
+                }
+            }
+            case APPLY -> {
+                if (change == null) {
+                    if (target == null && event.getSchemaColumns() != null && targetColumns != null
+                            && routesNowhere(event)) {
+                        LOG.warn("Ignoring a schema change of table {} at {}: its rows are not loaded ({})",
+                                event.dataCollection(), event.describePosition(), event.getRow());
+                        return;
+                    }
+                    stop(SchemaChangeException.notApplicable(event), ctx, out);
+                    return;
+                }
+                if (change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
+                    LOG.info("Schema change of table {} at {}: target table {}.{} already has it ({})",
+                            event.dataCollection(), event.describePosition(), target.database(), target.table(),
+                            event.getRow());
+                    return;
+                }
+                sendBarrier(change, target, out);
+            }
+            default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
         }
-        LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
-                event.describePosition(), event.getRow());
+    }
+
+    /** @return the target of a DDL event's table when rows are checked and the event lists the columns, else null */
+    private TargetTable targetOfSchemaChange(SourceEvent event) {
+        if (targetColumns == null || event.getSchemaColumns() == null || event.getSourceTable() == null
+                || "?".equals(event.getSourceTable())) {
+            return null;
+        }
+        try {
+            return router.route(event.getSourceDatabase(), event.getSourceTable());
+        } catch (UnknownTableException e) {
+            return null;
+        }
+    }
+
+    private boolean routesNowhere(SourceEvent event) {
+        try {
+            return router.route(event.getSourceDatabase(), event.getSourceTable()) == null;
+        } catch (UnknownTableException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @return the columns {@code target} must gain and lose to match the table after {@code event}; {@code null} if
+     *     the target's columns cannot be read (the target table does not exist, say)
+     */
+    private SchemaChangeBarrier barrierFor(SourceEvent event, TargetTable target, int partition) {
+        targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
+        Set<String> known = targetColumns.of(target);
+        if (known == null) {
+            return null;
+        }
+        List<String> add = new ArrayList<>();
+        for (String line : event.getSchemaColumns().split("\n")) {
+            String[] column = line.split("\t", 2);
+            if (!column[0].isEmpty() && !known.contains(column[0].toLowerCase(Locale.ROOT))) {
+                add.add(column[0] + " " + ColumnTypes.starRocksType(column.length > 1 ? column[1] : ""));
+            }
+        }
+        List<String> drop = new ArrayList<>();
+        if (event.getDroppedColumns() != null) {
+            for (String column : event.getDroppedColumns().split("\n")) {
+                if (!column.isEmpty() && known.contains(column.toLowerCase(Locale.ROOT))) {
+                    drop.add(column);
+                }
+            }
+        }
+        return new SchemaChangeBarrier(target, add, drop, event.describePosition() + ": " + event.getRow(),
+                partition);
+    }
+
+    /** Sends {@code barrier} ahead of what follows and counts its columns as the target's. */
+    private void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<DefaultStarRocksRowData> out) {
+        LOG.info("Schema change of target table {}.{}: add {}, drop {} ({})", target.database(), target.table(),
+                barrier.columnsToAdd(), barrier.columnsToDrop(), barrier.getCause());
+        out.collect(barrier);
+        targetColumns.added(target, barrier.columnsToAdd().stream().map(c -> c.split(" ", 2)[0]).toList());
+        targetColumns.dropped(target, barrier.columnsToDrop());
+    }
+
+    /**
+     * Checks {@code rows} of {@code event} against {@code target}'s columns (nothing to do without a reader).
+     *
+     * @return the rows to load: as they were, or without the columns the target lacks ({@code ignore})
+     * @throws SchemaChangeException with {@link SchemaChangeMode#FAIL}, naming the position, the tables and the
+     *     columns; nothing has changed then
+     */
+    private List<DefaultStarRocksRowData> checkedColumns(SourceEvent event, TargetTable target,
+            List<DefaultStarRocksRowData> rows, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        if (targetColumns == null) {
+            return rows;
+        }
+        Set<String> known = targetColumns.of(target);
+        if (known == null) {
+            return rows; // unreadable: its loads report the problem
+        }
+        Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
+        for (DefaultStarRocksRowData row : rows) {
+            for (String column : RowColumns.unknown(row.getRow(), known)) {
+                unknown.putIfAbsent(column, row.getRow());
+            }
+        }
+        if (unknown.isEmpty()) {
+            return rows;
+        }
+        switch (options.schemaChangeMode()) {
+            case FAIL -> throw SchemaChangeException.unknownColumns(event, target, unknown.keySet());
+            case IGNORE -> {
+                for (String column : unknown.keySet()) {
+                    if (warnedLeftOutColumns.add(target.database() + "." + target.table() + "." + column)) {
+                        LOG.warn("Target table {}.{} has no column '{}' (source table {}, first at {}); loading "
+                                + "without it (--schema-changes ignore)", target.database(), target.table(), column,
+                                event.dataCollection(), event.describePosition());
+                    }
+                }
+                for (DefaultStarRocksRowData row : rows) {
+                    row.setRow(RowColumns.without(row.getRow(), unknown.keySet()));
+                }
+            }
+            case APPLY -> {
+                List<String> add = new ArrayList<>();
+                unknown.forEach((column, row) -> add.add(column + " "
+                        + ColumnTypes.inferred(RowColumns.value(row, column))));
+                sendBarrier(new SchemaChangeBarrier(target, add, List.of(), event.describePosition()
+                        + ": row of source table " + event.dataCollection() + " with new column(s) "
+                        + unknown.keySet(), sourcePartition(ctx)), target, out);
+            }
+            default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
+        }
+        return rows;
     }
 
     private static String reasonOf(SourceEvent undecodable) {
@@ -335,6 +518,10 @@ public abstract class TransactionAssembler
                     + " is " + sizeBytes + " bytes, over the size limit of " + options.maxSizeBytes()
                     + " bytes (--max-transaction-bytes)");
         }
+        if (target != null) {
+            rows = checkedColumns(event, target, rows, ctx, out);
+            sizeBytes = sizeBytes(rows);
+        }
         t.countReceived(event);
         if (target != null) {
             if (t.getTargetDatabase() == null) {
@@ -390,7 +577,8 @@ public abstract class TransactionAssembler
         if (target == null) {
             return;
         }
-        List<DefaultStarRocksRowData> rows = sinkRows(event, target, sourcePartition(ctx));
+        List<DefaultStarRocksRowData> rows = checkedColumns(event, target,
+                sinkRows(event, target, sourcePartition(ctx)), ctx, out);
         rows.get(rows.size() - 1).setTransactionEnd(true);
         for (DefaultStarRocksRowData row : rows) {
             row.setSource(event.getTopic());

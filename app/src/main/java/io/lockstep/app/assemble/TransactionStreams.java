@@ -8,6 +8,7 @@ import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventDecoder;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.schema.ColumnReader;
 import java.util.Locale;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -48,6 +49,23 @@ public final class TransactionStreams {
      */
     public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
             CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options) {
+        return assemble(records, format, decoder, router, options, null);
+    }
+
+    /**
+     * As {@link #assemble(DataStream, CdcFormat, SourceEventDecoder, TableRouter, AssemblerOptions)}, with the rows
+     * checked against the target tables' columns ({@link TransactionAssembler#checkingColumns}) when
+     * {@code columns} is given.
+     *
+     * @param columns reads a target table's columns, or {@code null} to load rows unchecked
+     */
+    public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
+            CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options,
+            ColumnReader columns) {
+        TransactionAssembler assembler = TransactionAssemblers.forFormat(format, router, options);
+        if (columns != null) {
+            assembler.checkingColumns(columns);
+        }
         BadInputMode badInputMode = options.badInputMode();
         DataStream<SourceEvent> events = records
                 .process(new DecodeFunction(decoder, badInputMode, options.deadLetter() != null),
@@ -58,8 +76,7 @@ public final class TransactionStreams {
         SourcePartitionKey key = keyFor(events.getExecutionEnvironment());
         return events
                 .keyBy(key, Types.LONG)
-                .process(TransactionAssemblers.forFormat(format, router, options),
-                        TypeInformation.of(DefaultStarRocksRowData.class))
+                .process(assembler, TypeInformation.of(DefaultStarRocksRowData.class))
                 .setParallelism(key.parallelism())
                 .setMaxParallelism(key.maxParallelism())
                 .name("assemble source transactions")

@@ -3,11 +3,13 @@ package io.lockstep.app.cli;
 import io.lockstep.app.job.JobFailures;
 import io.lockstep.emulator.cli.EmulatorMain;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code lockstep}: the command line of the runnable jar ({@code java -jar app/target/lockstep.jar ...}).
@@ -47,7 +49,7 @@ public final class LockstepMain implements Runnable {
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println(qualifiedName(ex.getCommandLine()) + ": " + ex.getMessage());
+            err.println(qualifiedName(ex.getCommandLine()) + ": " + usageMessage(ex));
             err.flush();
             return CommandLine.ExitCode.USAGE;
         });
@@ -58,6 +60,94 @@ public final class LockstepMain implements Runnable {
             return CommandLine.ExitCode.SOFTWARE;
         });
         return cli;
+    }
+
+    /**
+     * @return the usage error's message; when the arguments hold an option the command does not know (a typo), that
+     *     option with the closest known one instead ({@code unknown option '--kafka-bootstap', did you mean
+     *     --kafka-bootstrap?}), even when picocli first noticed a required option missing (the typo'd one, often)
+     */
+    static String usageMessage(ParameterException ex) {
+        CommandLine commandLine = ex.getCommandLine();
+        List<String> unmatched = ex instanceof UnmatchedArgumentException u ? u.getUnmatched()
+                : commandLine.getUnmatchedArguments();
+        List<String> unknown = unmatched.stream().filter(a -> a.startsWith("-") && a.length() > 1)
+                .map(a -> a.split("=", 2)[0]).toList();
+        if (unknown.isEmpty()) {
+            return ex.getMessage();
+        }
+        StringBuilder message = new StringBuilder();
+        for (String option : unknown) {
+            String closest = closest(option, commandLine.getCommandSpec().optionsMap().keySet());
+            message.append(message.length() == 0 ? "" : "; ").append("unknown option '").append(option).append('\'')
+                    .append(closest == null ? "" : ", did you mean " + closest + "?");
+        }
+        return message.toString();
+    }
+
+    /**
+     * @return the option name nearest to {@code typed} by edit distance (Levenshtein), if at most a third of its
+     *     length away; else {@code null}. (picocli's own suggestions rank by cosine similarity of letter pairs, which
+     *     offers {@code --password} for {@code --paralelism}.)
+     */
+    static String closest(String typed, Iterable<String> names) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String name : names) {
+            int distance = distance(typed, name);
+            if (distance < bestDistance) {
+                best = name;
+                bestDistance = distance;
+            }
+        }
+        return best != null && bestDistance <= Math.max(2, best.length() / 3) ? best : null;
+    }
+
+    /**
+     * Edit distance, except that a name the typed option contains or is contained in ({@code --kafka-bootstrap} in
+     * {@code --kafka-bootstrap-servers}) counts 1, and one sharing a run of 9 or more characters with it
+     * ({@code bootstrap} of {@code --bootstrap-server}) counts 2.
+     */
+    private static int distance(String typed, String name) {
+        String a = typed.replaceFirst("^-+", "");
+        String b = name.replaceFirst("^-+", "");
+        if (!a.isEmpty() && !b.isEmpty() && (a.contains(b) || b.contains(a))) {
+            return 1;
+        }
+        return Math.min(editDistance(typed, name), commonRun(a, b) >= 9 ? 2 : Integer.MAX_VALUE);
+    }
+
+    private static int commonRun(String a, String b) {
+        int longest = 0;
+        for (int i = 0; i < a.length(); i++) {
+            for (int j = 0; j < b.length(); j++) {
+                int k = 0;
+                while (i + k < a.length() && j + k < b.length() && a.charAt(i + k) == b.charAt(j + k)) {
+                    k++;
+                }
+                longest = Math.max(longest, k);
+            }
+        }
+        return longest;
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /** {@code lockstep run}, {@code lockstep demo}, ... (the emulator calls itself lockstep-emulator). */

@@ -133,7 +133,8 @@ public final class RunCommand implements Callable<Integer> {
     String loadUrl;
 
     @Option(names = "--jdbc-url", paramLabel = "jdbc:mysql://HOST:PORT",
-            description = "StarRocks MySQL-protocol URL (optional; used for probes only).")
+            description = "StarRocks MySQL-protocol URL; --schema-changes apply issues ALTER TABLE through it "
+                    + "(otherwise optional).")
     String jdbcUrl;
 
     @Option(names = "--database", required = true,
@@ -233,10 +234,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "such input stops the job after the complete transactions before it (docs/dead-letter.md).")
     String deadLetter;
 
-    @Option(names = "--schema-changes", paramLabel = "fail|ignore",
-            description = "A schema change in the input (Debezium/Maxwell DDL event): stop after committing the "
-                    + "transactions before it, naming the table and the DDL; or go past it with a warning "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--schema-changes", paramLabel = "fail|ignore|apply",
+            description = "A schema change in the input (a Debezium/Maxwell DDL event, or a row with a column the "
+                    + "target table lacks): fail = stop after committing the transactions before it, naming the "
+                    + "table and the DDL or column; ignore = go on with a warning (such columns are not loaded); apply "
+                    + "= commit what came before, ADD/DROP COLUMN through --jdbc-url, go on (default: ${DEFAULT-VALUE}).")
     SchemaChangeMode schemaChanges = SchemaChangeMode.FAIL;
 
     @Option(names = "--max-transaction-rows", description = "Most rows one source transaction may buffer "
@@ -402,6 +404,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (input != null && !Files.isReadable(input)) {
             throw usage("--input " + input + ": no such readable file");
+        }
+        if (schemaChanges == SchemaChangeMode.APPLY && (jdbcUrl == null || target != SinkTarget.STARROCKS)) {
+            throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
+                    + "jdbc:mysql://fe1:9030) and --target starrocks");
         }
         requirePositive("--parallelism", parallelism);
         requirePositive("--checkpoint-interval", checkpointIntervalMs);

@@ -53,12 +53,17 @@ final class RunProgress {
     /**
      * @return e.g. {@code 12 source transactions read, 12 committed, 340 rows, 4 StarRocks transactions, 0
      *     restarts in 12.3 s}; dead letters written and rows of unknown tables skipped are named when there were
-     *     any
+     *     any; in the exactly-once mode, when the run met source transactions an earlier run had committed (a file
+     *     loaded again, a replay), {@code 12 source transactions read, 12 skipped as committed by an earlier run, 0
+     *     committed, ...}
      */
     String summary() {
         long now = nanoTime.getAsLong();
+        long alreadyCommitted = metrics.counter(MetricNames.SOURCE_TRANSACTIONS_SKIPPED);
         String committed = target == SinkTarget.DORIS ? ""
-                : String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
+                : (alreadyCommitted > 0 ? String.format(Locale.ROOT, ", %,d skipped as committed by an earlier run",
+                        alreadyCommitted) : "")
+                + String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
         long deadLetters = metrics.counter(TransactionAssembler.DEAD_LETTERS_METRIC);
         long skipped = metrics.counter(TransactionAssembler.SKIPPED_ROWS_METRIC);
         String badInput = (deadLetters > 0 ? String.format(Locale.ROOT, ", %,d dead letters", deadLetters) : "")

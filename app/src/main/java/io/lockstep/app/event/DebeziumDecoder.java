@@ -2,9 +2,14 @@ package io.lockstep.app.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Decodes Debezium JSON: data change events and, with {@code provide.transaction.metadata=true}, the BEGIN/END records
@@ -26,8 +31,9 @@ import java.util.Map;
  *       {@link SourceEvent#isStandalone() standalone}: loaded as its own transaction.
  *   <li>The source table is {@code source.schema} (PostgreSQL, SQL Server) or else {@code source.db}
  *       (MySQL), plus {@code source.table}: the same name Debezium uses as data collection in END.
- *   <li>A {@code null} value (a tombstone), a schema change event ({@code ddl}, {@code tableChanges}) and a
- *       heartbeat ({@code ts_ms} only) decode to nothing.
+ *   <li>A schema change event ({@code ddl}, {@code tableChanges}) is a {@link SourceEventKind#SCHEMA_CHANGE}
+ *       with the table's columns after the change; a {@code null} value (a tombstone) and a heartbeat
+ *       ({@code ts_ms} only) decode to nothing.
  *   <li>{@code transaction.total_order} is kept ({@link SourceEvent#getTotalOrder()}) so that the
  *       assembler can drop events the connector sends twice after a restart.
  * </ul>
@@ -194,7 +200,9 @@ public final class DebeziumDecoder implements SourceEventDecoder {
     /**
      * A schema change event (Debezium's schema change topic format): database {@code databaseName} (else
      * {@code source.db}), table the last part of {@code tableChanges[0].id} (e.g. {@code "shop"."orders"}), the
-     * statement {@code ddl}.
+     * statement {@code ddl}; the columns after the change from {@code tableChanges[0].table.columns} ({@code typeName},
+     * {@code length}, {@code scale}) and the columns the statement drops ({@code DROP [COLUMN] name} in the DDL text,
+     * for names no longer among the columns).
      */
     private static SourceEvent schemaChange(SourceRecord record, JsonNode body, String position) {
         SourceEvent event = SourceEvent.at(SourceEventKind.SCHEMA_CHANGE, record);
@@ -213,7 +221,45 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         }
         event.setSourceDatabase(database);
         event.setSourceTable(table);
-        event.setRow(SourceEvent.ddlExcerpt(body.path("ddl").asText("(no ddl text)")));
+        String ddl = body.path("ddl").asText("(no ddl text)");
+        event.setRow(SourceEvent.ddlExcerpt(ddl));
+        JsonNode columns = changes.isArray() && !changes.isEmpty()
+                ? changes.get(0).path("table").path("columns") : null;
+        if (columns != null && columns.isArray() && !columns.isEmpty()) {
+            StringBuilder list = new StringBuilder();
+            Set<String> names = new HashSet<>();
+            for (JsonNode column : columns) {
+                String name = column.path("name").asText("");
+                if (name.isEmpty()) {
+                    continue;
+                }
+                names.add(name.toLowerCase(Locale.ROOT));
+                String type = column.path("typeName").asText("").toLowerCase(Locale.ROOT);
+                if (column.path("length").isIntegralNumber()) {
+                    type += "(" + column.path("length").asInt()
+                            + (column.path("scale").isIntegralNumber() ? "," + column.path("scale").asInt() : "") + ")";
+                }
+                list.append(list.length() == 0 ? "" : "\n").append(name).append('\t').append(type);
+            }
+            event.setSchemaColumns(list.toString());
+            StringBuilder dropped = new StringBuilder();
+            Matcher drop = DROP_COLUMN.matcher(ddl);
+            while (drop.find()) {
+                String name = drop.group(1);
+                if (!NOT_A_COLUMN.contains(name.toUpperCase(Locale.ROOT))
+                        && !names.contains(name.toLowerCase(Locale.ROOT))) {
+                    dropped.append(dropped.length() == 0 ? "" : "\n").append(name);
+                }
+            }
+            event.setDroppedColumns(dropped.length() == 0 ? null : dropped.toString());
+        }
         return event;
     }
+
+    /** {@code DROP [COLUMN] [IF EXISTS] name} inside an {@code ALTER TABLE} statement (MySQL and PostgreSQL syntax). */
+    private static final Pattern DROP_COLUMN = Pattern.compile(
+            "(?i)\\bDROP\\s+(?:COLUMN\\s+)?(?:IF\\s+EXISTS\\s+)?[`\"]?([A-Za-z0-9_$]+)[`\"]?");
+    /** Words after {@code DROP} that name something other than a column. */
+    private static final Set<String> NOT_A_COLUMN = Set.of("PRIMARY", "INDEX", "KEY", "FOREIGN", "CONSTRAINT",
+            "TABLE", "CHECK", "DEFAULT", "PARTITION", "NOT", "EXPRESSION", "IDENTITY");
 }

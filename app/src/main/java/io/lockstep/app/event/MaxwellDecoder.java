@@ -3,8 +3,11 @@ package io.lockstep.app.event;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decodes Maxwell's daemon JSON rows (docs/input-formats.md#maxwell): {@code database}, {@code table}, {@code type},
@@ -13,8 +16,9 @@ import java.util.Map;
  *
  * <p>Mapping: {@code insert}, {@code update} upsert {@code data}; {@code delete} deletes {@code data}
  * ({@code "__op":1}); {@code bootstrap-insert} upserts {@code data} as its own transaction
- * ({@link SourceEvent#isStandalone()}); {@code bootstrap-start}, {@code bootstrap-complete} and DDL
- * types ({@code table-*}, {@code database-*}) decode to nothing. An update whose {@code old} holds a key
+ * ({@link SourceEvent#isStandalone()}); {@code bootstrap-start} and {@code bootstrap-complete} decode to nothing;
+ * DDL types ({@code table-*}, {@code database-*}) to a {@link SourceEventKind#SCHEMA_CHANGE}, whose columns come from
+ * {@code def.columns} and whose dropped columns are those of {@code old.columns} missing there. An update whose {@code old} holds a key
  * column also carries the delete of the old key. Key columns come from the row's
  * {@code primary_key_columns}, else from the Maxwell record key ({@code "pk.<column>"} fields), else
  * from the configured key columns of the table.
@@ -52,6 +56,27 @@ public final class MaxwellDecoder implements SourceEventDecoder {
             change.setSourceDatabase(root.path("database").asText("?"));
             change.setSourceTable(root.path("table").asText("?"));
             change.setRow(SourceEvent.ddlExcerpt(root.path("sql").asText(type)));
+            JsonNode after = root.path("def").path("columns");
+            if (after.isArray() && !after.isEmpty()) {
+                StringBuilder list = new StringBuilder();
+                Set<String> names = new HashSet<>();
+                for (JsonNode column : after) {
+                    String name = column.path("name").asText("");
+                    if (!name.isEmpty()) {
+                        names.add(name.toLowerCase(Locale.ROOT));
+                        list.append(list.length() == 0 ? "" : "\n").append(name).append('\t').append(maxwellType(column));
+                    }
+                }
+                change.setSchemaColumns(list.toString());
+                StringBuilder dropped = new StringBuilder();
+                for (JsonNode column : root.path("old").path("columns")) {
+                    String name = column.path("name").asText("");
+                    if (!name.isEmpty() && !names.contains(name.toLowerCase(Locale.ROOT))) {
+                        dropped.append(dropped.length() == 0 ? "" : "\n").append(name);
+                    }
+                }
+                change.setDroppedColumns(dropped.length() == 0 ? null : dropped.toString());
+            }
             return change;
         }
         if ("bootstrap-start".equals(type) || "bootstrap-complete".equals(type)) {
@@ -133,5 +158,22 @@ public final class MaxwellDecoder implements SourceEventDecoder {
             }
         }
         return keyColumns.of(event.dataCollection());
+    }
+
+    /**
+     * A Maxwell column definition's type as MySQL spells it: {@code type}, with {@code (precision,scale)} for
+     * decimals, {@code (column-length)} for character columns, and {@code unsigned} when {@code signed} is false.
+     */
+    private static String maxwellType(JsonNode column) {
+        String type = column.path("type").asText("").toLowerCase(Locale.ROOT);
+        if (column.path("precision").isIntegralNumber()) {
+            type += "(" + column.path("precision").asInt() + "," + column.path("scale").asInt(0) + ")";
+        } else if (column.path("column-length").isIntegralNumber()) {
+            type += "(" + column.path("column-length").asInt() + ")";
+        }
+        if (column.has("signed") && !column.path("signed").asBoolean(true)) {
+            type += " unsigned";
+        }
+        return type;
     }
 }

@@ -47,6 +47,9 @@ public class SourceEvent {
 
     private long totalOrder = -1;
 
+    private String schemaColumns;
+    private String droppedColumns;
+
     private long eventCount = -1;
     private HashMap<String, Long> tableEventCounts;
 
@@ -284,5 +287,27 @@ public class SourceEvent {
                 + (previousKeyDeleteRow != null ? ", keyChange" : "")
                 + (kind == SourceEventKind.END ? ", eventCount=" + eventCount + ", tables=" + tableEventCounts : "")
                 + "}";
+    }
+
+    /**
+     * @return for a {@link SourceEventKind#SCHEMA_CHANGE} that describes its table: the table's columns after the
+     *     change, one {@code name<TAB>source type} per line in table order (e.g. {@code note\tvarchar(64)}); else
+     *     {@code null}
+     */
+    public String getSchemaColumns() {
+        return schemaColumns;
+    }
+
+    public void setSchemaColumns(String schemaColumns) {
+        this.schemaColumns = schemaColumns;
+    }
+
+    /** @return for a {@link SourceEventKind#SCHEMA_CHANGE}: the columns it drops, one name per line; else {@code null} */
+    public String getDroppedColumns() {
+        return droppedColumns;
+    }
+
+    public void setDroppedColumns(String droppedColumns) {
+        this.droppedColumns = droppedColumns;
     }
 }

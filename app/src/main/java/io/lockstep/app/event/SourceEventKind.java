@@ -17,7 +17,8 @@ public enum SourceEventKind {
     /**
      * A schema change (Debezium {@code ddl}/{@code tableChanges}, Maxwell {@code table-*}/{@code database-*}):
      * {@code sourceDatabase}, {@code sourceTable} (when the event names one) and {@code row} = the DDL statement
-     * (at most 200 characters). What happens to it is {@code SchemaChangeMode}'s choice, in the assembler.
+     * (at most 200 characters); when the event describes the table, also {@code schemaColumns} (its columns
+     * after the change) and {@code droppedColumns}. What happens to it is {@code SchemaChangeMode}'s choice, in the assembler.
      */
     SCHEMA_CHANGE
 }

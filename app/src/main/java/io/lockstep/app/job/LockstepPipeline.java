@@ -3,10 +3,14 @@ package io.lockstep.app.job;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
+import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.kafka.CdcKafkaSource;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.app.schema.ColumnReader;
+import io.lockstep.app.schema.HttpSqlColumnReader;
+import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
 import java.util.Map;
@@ -34,6 +38,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
+ *
+ * <p>Schema changes (docs/schema-changes.md): on StarRocks the assemblers check every row against its target table's
+ * columns (read through the HTTP SQL API) and handle a DDL event or a column the target lacks as
+ * {@code --schema-changes} says; with {@code apply} the sink applies the change through {@code jdbc-url} as a barrier.
  */
 public final class LockstepPipeline {
 
@@ -49,6 +57,9 @@ public final class LockstepPipeline {
     public static final String SOURCE_IDENTITY_UID = "lockstep-source-identity";
     /** Uid of the {@link DorisDeleteSign} step (stateless; fixed like the others). */
     public static final String DORIS_DELETE_SIGN_UID = "lockstep-doris-delete-sign";
+
+    /** Longest wait for one applied column change to show in the target's {@code SHOW COLUMNS}: 10 minutes. */
+    static final long SCHEMA_CHANGE_TIMEOUT_MS = 600_000L;
 
     private LockstepPipeline() {
     }
@@ -117,8 +128,10 @@ public final class LockstepPipeline {
         env.setParallelism(config.parallelism());
         env.enableCheckpointing(config.checkpointIntervalMs()); // exactly-once mode (aligned barriers), the default
 
+        // StarRocks ignores JSON keys a table lacks: the rows are checked against the target's columns instead
+        ColumnReader columns = config.target() == SinkTarget.STARROCKS ? new HttpSqlColumnReader(sinkOptions) : null;
         DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
-                config.format().decoder(config.keyColumns()), router, config.assembler());
+                config.format().decoder(config.keyColumns()), router, config.assembler(), columns);
         if (!source.equals(config.topic())) {
             rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
                     .uid(SOURCE_IDENTITY_UID);
@@ -129,9 +142,19 @@ public final class LockstepPipeline {
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        PipelineSink.attach(routed, sinkOptions)
+        PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
+    }
+
+    /**
+     * @return the applier of {@code --schema-changes apply} (through {@link PipelineConfig#jdbcUrl()}), or
+     *     {@code null} in the other modes or without a JDBC URL
+     */
+    private static SchemaApplier schemaApplier(PipelineConfig config) {
+        return config.assembler().schemaChangeMode() == SchemaChangeMode.APPLY && config.jdbcUrl() != null
+                ? new SchemaApplier(config.jdbcUrl(), config.username(), config.password(), SCHEMA_CHANGE_TIMEOUT_MS)
+                : null;
     }
 
     /**

@@ -139,8 +139,25 @@ class LockstepCliTest {
     }
 
     @Test
-    void unknownOptionsAreNamed() {
-        assertUsageError(CliRun.of(with("--paralelism", "2")), "Unknown options: '--paralelism', '2'");
+    void unknownOptionsAreNamedWithTheClosestKnownOne() {
+        assertUsageError(CliRun.of(with("--paralelism", "2")),
+                "lockstep run: unknown option '--paralelism', did you mean --parallelism?");
+    }
+
+    @Test
+    void aMisspeltRequiredOptionIsNamedAsUnknownNotAsMissing() {
+        CliRun run = CliRun.of("run", "--kafka-bootstrap", "localhost:9092", "--topic", "t", "--format", "debezium",
+                "--load-ulr", "127.0.0.1:8030", "--database", "shop");
+        assertUsageError(run, "lockstep run: unknown option '--load-ulr', did you mean --load-url?");
+        assertThat(run.err()).doesNotContain("Missing");
+
+        CliRun kafka = CliRun.of("run", "--kafka-bootstrap-servers=localhost:9092", "--topic", "t", "--format",
+                "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop");
+        assertUsageError(kafka, "unknown option '--kafka-bootstrap-servers', did you mean --kafka-bootstrap?");
+
+        CliRun kafkaWords = CliRun.of("run", "--bootstrap-server", "localhost:9092", "--topic", "t", "--format",
+                "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop");
+        assertUsageError(kafkaWords, "unknown option '--bootstrap-server', did you mean --kafka-bootstrap?");
     }
 
     @Test

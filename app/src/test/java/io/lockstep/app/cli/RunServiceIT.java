@@ -244,7 +244,8 @@ class RunServiceIT {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertOneLine(run.err(), "topic 'svc.ddl' partition 0 offset " + offset + ": schema change of table "
-                + "'src.accounts': ALTER TABLE accounts ADD COLUMN email VARCHAR(128); the target was not changed");
+                + "'src.accounts': ALTER TABLE accounts ADD COLUMN email VARCHAR(128); the transactions before it are "
+                + "committed, the target was not changed");
         assertThat(run.err()).contains("--schema-changes ignore");
         assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
     }

@@ -175,6 +175,19 @@ class DebeziumDecoderTest {
     }
 
     @Test
+    void aSchemaChangeCarriesTheTablesColumnsAfterItAndTheColumnsItDrops() {
+        SourceEvent change = decode(0, null, "{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"shop\","
+                + "\"ddl\":\"ALTER TABLE orders DROP COLUMN `legacy`, ADD COLUMN note VARCHAR(64), DROP PRIMARY KEY\","
+                + "\"tableChanges\":[{\"type\":\"ALTER\",\"id\":\"\\\"shop\\\".\\\"orders\\\"\",\"table\":{\"columns\":["
+                + "{\"name\":\"id\",\"typeName\":\"INT UNSIGNED\",\"length\":10},"
+                + "{\"name\":\"total\",\"typeName\":\"DECIMAL\",\"length\":12,\"scale\":2},"
+                + "{\"name\":\"note\",\"typeName\":\"VARCHAR\",\"length\":64}]}}]}");
+
+        assertThat(change.getSchemaColumns()).isEqualTo("id\tint unsigned(10)\ntotal\tdecimal(12,2)\nnote\tvarchar(64)");
+        assertThat(change.getDroppedColumns()).isEqualTo("legacy");
+    }
+
+    @Test
     void schemaChangesDecodeToTheirTableAndDdlAndHeartbeatsToNothing() {
         SourceEvent change = decode(0, null, "{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"shop\","
                 + "\"ddl\":\"ALTER TABLE orders\\n  ADD note TEXT\",\"tableChanges\":[{\"type\":\"ALTER\","

@@ -104,6 +104,20 @@ class MaxwellDecoderTest {
     }
 
     @Test
+    void aTableAlterCarriesTheColumnsOfDefAndTheColumnsMissingFromOld() {
+        SourceEvent change = decode(0, null, "{\"type\":\"table-alter\",\"database\":\"shop\",\"table\":\"t\","
+                + "\"sql\":\"ALTER TABLE t ADD note TEXT, DROP legacy\","
+                + "\"old\":{\"columns\":[{\"type\":\"int\",\"name\":\"id\",\"signed\":false},"
+                + "{\"type\":\"varchar\",\"name\":\"legacy\"}]},"
+                + "\"def\":{\"columns\":[{\"type\":\"int\",\"name\":\"id\",\"signed\":false},"
+                + "{\"type\":\"decimal\",\"name\":\"total\",\"precision\":12,\"scale\":2},"
+                + "{\"type\":\"text\",\"name\":\"note\"}]}}");
+
+        assertThat(change.getSchemaColumns()).isEqualTo("id\tint unsigned\ntotal\tdecimal(12,2)\nnote\ttext");
+        assertThat(change.getDroppedColumns()).isEqualTo("legacy");
+    }
+
+    @Test
     void bootstrapRowsAreStandaloneMarkersDecodeToNothingAndDdlToASchemaChange() {
         SourceEvent row = decode(0, null, "{\"database\":\"shop\",\"table\":\"orders\",\"type\":\"bootstrap-insert\","
                 + "\"ts\":1,\"data\":{\"order_id\":1}}");

@@ -24,6 +24,13 @@ public final class Region {
     private final Deque<Chunk> frozen = new ArrayDeque<>();
     private boolean cleanBoundary = true;
     private long lastSwitchTimeMs;
+    /** Row bytes of the frozen chunks. */
+    private long frozenRowBytes;
+    /**
+     * When the frozen FIFO last became non-empty (ticker ms): its oldest chunk froze then or later, so "waited at least
+     * since" is never overstated in the wrong direction (a load cut short keeps the older time).
+     */
+    private long frozenSinceMs;
 
     /** An empty region: clean, last switched at 0. */
     public Region(RegionKey key) {
@@ -57,7 +64,11 @@ public final class Region {
             return false;
         }
         active.freeze(sequence);
+        if (frozen.isEmpty()) {
+            frozenSinceMs = nowMs;
+        }
         frozen.addLast(active);
+        frozenRowBytes += active.rowBytes();
         active = new Chunk(key);
         lastSwitchTimeMs = nowMs;
         return true;
@@ -84,6 +95,7 @@ public final class Region {
             taken.add(chunk);
             takenBytes += chunk.rowBytes();
         }
+        frozenRowBytes -= takenBytes;
         return taken;
     }
 
@@ -104,6 +116,7 @@ public final class Region {
             chunk.moveTo(ChunkState.DISCARDED);
         }
         frozen.clear();
+        frozenRowBytes = 0;
         bytes += active.rowBytes();
         active.moveTo(ChunkState.DISCARDED);
         active = new Chunk(key);
@@ -128,6 +141,16 @@ public final class Region {
     /** Row bytes in the active chunk. */
     public long activeRowBytes() {
         return active.rowBytes();
+    }
+
+    /** Row bytes of the frozen chunks waiting for a load. */
+    public long frozenRowBytes() {
+        return frozenRowBytes;
+    }
+
+    /** When the oldest frozen chunk waiting froze, at the latest (ticker ms); meaningless without frozen chunks. */
+    public long frozenSinceMs() {
+        return frozenSinceMs;
     }
 
     /** Frozen chunks waiting for a load. */

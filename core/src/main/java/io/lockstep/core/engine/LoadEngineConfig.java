@@ -26,6 +26,8 @@ public final class LoadEngineConfig {
     private final long bufferSizeBytes;
     private final int serverTimeoutSeconds;
     private final long maxBlockMs;
+    /** -1: derived from the buffer size. */
+    private final long minLoadRowBytes;
     private final long flushTimeoutMs;
     private final long closeTimeoutMs;
     private final int ioThreads;
@@ -45,6 +47,7 @@ public final class LoadEngineConfig {
         this.bufferSizeBytes = b.bufferSizeBytes;
         this.serverTimeoutSeconds = b.serverTimeoutSeconds;
         this.maxBlockMs = b.maxBlockMs;
+        this.minLoadRowBytes = b.minLoadRowBytes;
         this.flushTimeoutMs = b.flushTimeoutMs;
         this.closeTimeoutMs = b.closeTimeoutMs;
         this.ioThreads = b.ioThreads;
@@ -103,6 +106,24 @@ public final class LoadEngineConfig {
     /** The soft limit; the hard limit is twice this. */
     public long bufferSizeBytes() {
         return bufferSizeBytes;
+    }
+
+    /**
+     * Row bytes one multi-table load takes at most (more only when a single chunk is larger): a load's body is a copy
+     * of its chunks, held next to them until the reply, so this bounds the heap a load adds to the buffered bytes:
+     * buffer-size / 8, between 1 and 16 MiB.
+     */
+    public long maxLoadRowBytes() {
+        return Math.min(16L << 20, Math.max(1L << 20, bufferSizeBytes / 8));
+    }
+
+    /**
+     * Row bytes a table's frozen chunks must hold before the open shared transaction loads them; below it they wait
+     * for the commit, memory pressure, or at most a second. Default: a quarter of {@link #maxLoadRowBytes()}, at most buffer-size / 8
+     * (4 MiB at the default buffer-size).
+     */
+    public long minLoadRowBytes() {
+        return minLoadRowBytes >= 0 ? minLoadRowBytes : Math.min(maxLoadRowBytes() / 4, bufferSizeBytes / 8);
     }
 
     /** Hard buffer limit: 2 × {@link #bufferSizeBytes()}. */
@@ -178,6 +199,7 @@ public final class LoadEngineConfig {
         private long bufferSizeBytes = DEFAULT_BUFFER_SIZE_BYTES;
         private int serverTimeoutSeconds = 600;
         private long maxBlockMs = 300_000;
+        private long minLoadRowBytes = -1;
         private long flushTimeoutMs = 600_000;
         private long closeTimeoutMs = 30_000;
         private int ioThreads = 2;
@@ -244,6 +266,19 @@ public final class LoadEngineConfig {
         /** Server-side transaction timeout sent on begin ({@code timeout} header), default 600 s. */
         public Builder serverTimeoutSeconds(int value) {
             this.serverTimeoutSeconds = value;
+            return this;
+        }
+
+        /**
+         * Multi-table engine: row bytes a table's frozen chunks must hold before the open shared transaction loads
+         * them (fewer, larger loads; the commit loads the rest); 0 loads every frozen chunk at once. Default: derived
+         * from the buffer size ({@link LoadEngineConfig#minLoadRowBytes()}).
+         */
+        public Builder minLoadRowBytes(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("minLoadRowBytes must be >= 0, got " + value);
+            }
+            this.minLoadRowBytes = value;
             return this;
         }
 

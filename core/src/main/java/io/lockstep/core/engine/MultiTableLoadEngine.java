@@ -59,6 +59,11 @@ public final class MultiTableLoadEngine implements AutoCloseable {
     private volatile String database;
     /** Task thread only: the column-set check of partial-update tables. */
     private final PartialUpdateRows partialUpdates;
+    /**
+     * Under memory pressure, the row bytes of a partition's active chunks that switch at its next transaction end
+     * inside the mini interval: buffer-size / 64, at most 1 MiB (at least 1 byte: every transaction end).
+     */
+    private final long pressureSwitchBytes;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -79,6 +84,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.ownedIoPool = ownedIoPool;
         this.database = config.database();
         this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
+        this.pressureSwitchBytes = Math.max(1, Math.min(1L << 20, config.bufferSizeBytes() / 64));
         this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(),
                 config.scanningFrequencyMs(), this::runOnce, this::crash, this::shutdownOnManager);
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
@@ -134,7 +140,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             JsonRows.checkObject(row, where(partition, database, table));
         }
         checkDatabase(database, table);
-        partialUpdates.check(database, table, row, where(partition, database, table));
+        partialUpdates.check(database, table, row, () -> where(partition, database, table));
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();
@@ -162,8 +168,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     /**
      * Task thread: the source transaction of {@code partition} ended (its last row had {@code transactionEnd=true}).
-     * Marks every region of the partition clean and freezes the ones last switched at least a mini interval ago, or at
-     * once while buffered bytes are at or above {@code buffer-size} (the soft limit).
+     * Marks every region of the partition clean and freezes the ones last switched at least a mini interval ago, or,
+     * while buffered bytes are at or above {@code buffer-size} (the soft limit), once the partition's active chunks
+     * hold buffer-size / 64 (at most 1 MiB) of rows.
      * Non-blocking; no HTTP.
      *
      * @throws LoadEngineException if the engine failed earlier
@@ -196,11 +203,15 @@ public final class MultiTableLoadEngine implements AutoCloseable {
                     + "position: the exactly-once engine commits one for every source transaction");
         }
         checkUsable("transaction end of partition " + partition);
-        // Above the soft limit a transaction end switches at once: batching inside the mini interval must not let
-        // whole transactions pile up in an active chunk until a writer blocks mid-transaction, when nothing of that
-        // partition could be frozen any more (the partition is unclean) and no load could drain the buffer.
-        long miniIntervalMs = budget.underPressure() ? 0 : config.miniIntervalMs();
-        if (regions.txnEnd(partition, source, position, ticker.nowMs(), miniIntervalMs) > 0) {
+        // Above the soft limit a transaction end switches inside the mini interval once the partition's active
+        // chunks hold pressureSwitchBytes: batching must not let whole transactions pile up in an active chunk until a
+        // writer blocks mid-transaction, when nothing of that partition could be frozen any more (the partition is
+        // unclean) and no load could drain the buffer; but a chunk per source transaction costs a chunk, a freeze and
+        // a lock round per transaction just when the engine is busiest. What stays active is at most
+        // pressureSwitchBytes plus one source transaction per partition, far below the buffer-size between the soft
+        // and the hard limit, so a writer blocked at the hard limit always finds frozen chunks to drain.
+        long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
+        if (regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes) > 0) {
             managerThread.wake();
         }
     }

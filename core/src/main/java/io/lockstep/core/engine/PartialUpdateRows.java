@@ -30,8 +30,11 @@ final class PartialUpdateRows {
     private static final JsonFactory JSON = JsonFactory.builder()
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
-    /** Declared source columns (lower case) per "db.table"; empty when the table is not a partial update. */
-    private final Map<String, Optional<TreeSet<String>>> declared = new HashMap<>();
+    /**
+     * Declared source columns (lower case) per database, then table; empty when the table is not a partial update.
+     * Two lookups instead of a "db.table" key: the task thread asks once per row, and must not build a string for it.
+     */
+    private final Map<String, Map<String, Optional<TreeSet<String>>>> declared = new HashMap<>();
     private final BiFunction<String, String, Map<String, String>> loadProperties;
 
     /** @param loadProperties the stream load headers of a (database, table) */
@@ -46,15 +49,31 @@ final class PartialUpdateRows {
      *                                  no {@code columns}
      */
     void check(String database, String table, byte[] row, String where) {
-        Optional<TreeSet<String>> columns = declared.computeIfAbsent(database + "." + table,
-                k -> declaredColumns(loadProperties.apply(database, table), database + "." + table));
+        check(database, table, row, () -> where);
+    }
+
+    /**
+     * Like {@link #check(String, String, byte[], String)}, with the row's description built only when a message
+     * needs it (rows of tables that are no partial update cost two map lookups).
+     */
+    void check(String database, String table, byte[] row, java.util.function.Supplier<String> where) {
+        Map<String, Optional<TreeSet<String>>> tables = declared.get(database);
+        if (tables == null) {
+            tables = new HashMap<>();
+            declared.put(database, tables);
+        }
+        Optional<TreeSet<String>> columns = tables.get(table);
+        if (columns == null) {
+            columns = declaredColumns(loadProperties.apply(database, table), database + "." + table);
+            tables.put(table, columns);
+        }
         if (columns.isEmpty()) {
             return;
         }
-        TreeSet<String> keys = topLevelKeys(row, where);
+        TreeSet<String> keys = topLevelKeys(row, where.get());
         if (!keys.equals(columns.get())) {
-            throw new IllegalArgumentException("row for " + where + " has keys " + keys + " but the partial update of "
-                    + database + "." + table + " declares columns " + columns.get() + " (sink.properties.columns): "
+            throw new IllegalArgumentException("row for " + where.get() + " has keys " + keys + " but the partial "
+                    + "update of " + database + "." + table + " declares columns " + columns.get() + " (sink.properties.columns): "
                     + "a transaction carries one column set per table, and a row with other keys would lose columns"
                     + " or overwrite them; send these rows to a sink whose columns match them");
         }

@@ -120,6 +120,19 @@ final class RegionTable {
      * @param source null when positions are not tracked
      */
     int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs) {
+        return txnEnd(partition, source, position, nowMs, miniIntervalMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #txnEnd(int, SourcePartition, long, long, long)}, also switching inside the mini interval once the
+     * partition's active chunks hold at least {@code switchBytes} row bytes together (under memory pressure: whole
+     * source transactions become loadable without a chunk per transaction).
+     *
+     * @param switchBytes row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}: only
+     *                    the mini interval decides
+     */
+    int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
+               long switchBytes) {
         lock.lock();
         try {
             if (source != null) {
@@ -131,8 +144,9 @@ final class RegionTable {
             }
             tracker.onTxnEnd(partition);
             endsNotFrozen.merge(partition, 1L, Long::sum);
-            return nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
-                    ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
+            boolean due = nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
+                    || switchBytes != Long.MAX_VALUE && activeRowBytes(partitionRegions) >= switchBytes;
+            return due ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
         } finally {
             lock.unlock();
         }
@@ -163,6 +177,14 @@ final class RegionTable {
         } finally {
             lock.unlock();
         }
+    }
+
+    private static long activeRowBytes(List<Region> partitionRegions) {
+        long bytes = 0;
+        for (Region region : partitionRegions) {
+            bytes += region.activeRowBytes();
+        }
+        return bytes;
     }
 
     /**
@@ -250,6 +272,37 @@ final class RegionTable {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Manager thread: the tables whose frozen chunks (every partition) hold at least {@code minRowBytes} row bytes
+     * together, or of which a chunk has waited since {@code waitedSinceMs} or earlier, in region order; with
+     * {@code minRowBytes} 0, every table with a frozen chunk. No sequence cut: for the open shared transaction, which
+     * takes every frozen chunk.
+     */
+    Set<String> tablesReadyToLoad(long minRowBytes, long waitedSinceMs) {
+        lock.lock();
+        try {
+            Map<String, Long> bytes = new LinkedHashMap<>();
+            Set<String> waited = new LinkedHashSet<>();
+            for (Region region : regions.values()) {
+                if (region.frozenCount() > 0) {
+                    bytes.merge(region.key().table(), region.frozenRowBytes(), Long::sum);
+                    if (region.frozenSinceMs() <= waitedSinceMs) {
+                        waited.add(region.key().table());
+                    }
+                }
+            }
+            Set<String> tables = new LinkedHashSet<>();
+            bytes.forEach((table, b) -> {
+                if (b >= minRowBytes || waited.contains(table)) {
+                    tables.add(table);
+                }
+            });
+            return tables;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Manager thread: the tables with a frozen chunk of sequence at most {@code maxSequence}, in region order. */

@@ -52,12 +52,20 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     private final Ticker ticker;
     /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
     private final java.time.Clock wallClock = java.time.Clock.systemUTC();
-    /**
-     * Row bytes one load takes at most (more only when a single chunk is larger): a load's body is a copy of its
-     * chunks, held next to them until the reply, so this bounds the heap a load adds to the buffered bytes:
-     * buffer-size / 8, between 1 and 16 MiB.
-     */
+    /** Row bytes one load takes at most ({@link LoadEngineConfig#maxLoadRowBytes()}). */
     private final long maxLoadRowBytes;
+    /**
+     * Row bytes a table's frozen chunks must hold before the open shared transaction loads them
+     * ({@link LoadEngineConfig#minLoadRowBytes()}): fewer, larger loads. Each subtask freezes every mini interval, so
+     * loading every frozen chunk at once sent up to one load per table per mini interval and subtask (two subtasks
+     * sent almost twice the loads of one).
+     */
+    private final long minLoadRowBytes;
+    /**
+     * Longest time a frozen chunk waits for the minimum load while no commit is due, ms: a long commit interval must
+     * not hold rows back from the server until the commit (they would all load at once then).
+     */
+    static final long MAX_LOAD_HOLD_MS = 1000;
 
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
@@ -84,7 +92,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
         this.database = database;
         this.ticker = ticker;
-        this.maxLoadRowBytes = Math.min(16L << 20, Math.max(1L << 20, config.bufferSizeBytes() / 8));
+        this.maxLoadRowBytes = config.maxLoadRowBytes();
+        this.minLoadRowBytes = config.minLoadRowBytes();
     }
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -101,9 +110,9 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             ensureTransaction(nowMs);
             maybeStartCommit(nowMs);
-            flushFrozen();
+            flushFrozen(nowMs);
             if (maybeFinishCommit(nowMs)) {
-                flushFrozen(); // chunks that waited for the next label go out under it now
+                flushFrozen(nowMs); // chunks that waited for the next label go out under it now
             }
             completeFlushes();
         } catch (TransactionException | RuntimeException e) {
@@ -193,17 +202,25 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         moveTo(SharedTransactionState.DRAINING);
     }
 
-    /** Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. */
-    private void flushFrozen() {
+    /**
+     * Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. While the
+     * shared transaction is open (no commit due), a table loads only once its frozen chunks hold
+     * {@link #minLoadRowBytes} or one of them has waited {@value #MAX_LOAD_HOLD_MS} ms, or at once under memory
+     * pressure; a commit loads everything of its cut.
+     */
+    private void flushFrozen(long nowMs) {
         long maxSequence;
+        java.util.Set<String> tables;
         if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
+            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - MAX_LOAD_HOLD_MS);
         } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
+            tables = regions.tablesWithFrozen(maxSequence);
         } else {
             return;
         }
-        for (String table : regions.tablesWithFrozen(maxSequence)) {
+        for (String table : tables) {
             if (handOff.busy(table)) {
                 continue;
             }

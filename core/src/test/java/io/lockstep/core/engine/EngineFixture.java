@@ -16,10 +16,14 @@ final class EngineFixture implements AutoCloseable {
     final InMemoryLoadMetrics metrics = new InMemoryLoadMetrics();
     final MultiTableLoadEngine engine;
 
-    /** commit interval 1000 ms (mini interval 100 ms), server timeout 600 s, buffer 1 MiB, prefix "t", run "r1". */
+    /**
+     * commit interval 1000 ms (mini interval 100 ms), server timeout 600 s, buffer 1 MiB, prefix "t", run "r1"; every
+     * frozen chunk loads at once under the open shared transaction (minimum load 0), so a test sees each load as it
+     * steps the engine (the default minimum is pinned by {@code MultiTableLoadBatchingTest}).
+     */
     EngineFixture(Consumer<LoadEngineConfig.Builder> tweak) {
         LoadEngineConfig.Builder b = LoadEngineConfig.builder().labelPrefix("t").runId("r1").commitIntervalMs(1000)
-                .bufferSizeBytes(1 << 20).maxBlockMs(5_000);
+                .bufferSizeBytes(1 << 20).maxBlockMs(5_000).minLoadRowBytes(0);
         tweak.accept(b);
         engine = new MultiTableLoadEngine(b.build(), client, metrics, clock, io);
     }

@@ -146,7 +146,7 @@ class MultiTableEngineEmulatorTest {
                     .loadUrls(sr.feUrl()).username("root").password("").maxRetries(0).build(), metrics);
             // a long commit interval: the first label, opened for the first row, stays open while the server's clock
             // passes its timeout
-            MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("exp")
+            MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().minLoadRowBytes(0).labelPrefix("exp")
                     .database("shop").commitIntervalMs(60_000).serverTimeoutSeconds(600).scanningFrequencyMs(5)
                     .build(), client, metrics);
             try {

@@ -63,7 +63,7 @@ class MultiTableEngineFaultTest {
                 .loadUrls(sr.feUrl()).username("root").password("").maxRetries(10).retryBackoff(1, 5).build(),
                 metrics);
         toClose.add(client);
-        MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix(labelPrefix)
+        MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().minLoadRowBytes(0).labelPrefix(labelPrefix)
                 .database("shop").commitIntervalMs(commitIntervalMs).scanningFrequencyMs(5).build(), client, metrics);
         toClose.add(engine);
         return engine;

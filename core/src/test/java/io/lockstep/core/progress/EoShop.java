@@ -122,7 +122,7 @@ final class EoShop {
             sql.close();
             throw e;
         }
-        MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().labelPrefix("eo")
+        MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().minLoadRowBytes(0).labelPrefix("eo")
                 .subtaskIndex(subtask).runId(runId).commitIntervalMs(commitIntervalMs).scanningFrequencyMs(5)
                 .progress(new ProgressSettings(JOB, PROGRESS)).build(), client, metrics);
         return new Run(client, sql, engine, new PositionGate(opened.positions(), metrics), runId, opened);

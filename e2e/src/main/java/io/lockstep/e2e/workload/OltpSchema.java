@@ -1,5 +1,6 @@
 package io.lockstep.e2e.workload;
 
+import io.lockstep.core.progress.ProgressTable;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -99,7 +100,10 @@ public final class OltpSchema {
                         + " attachment BLOB, version INT NOT NULL, txn_id BIGINT NOT NULL) CHARACTER SET utf8mb4");
     }
 
-    /** @return the StarRocks DDL of the target tables (Primary Key tables) in {@link #TARGET_DATABASE} */
+    /**
+     * @return the StarRocks DDL of the target tables (Primary Key tables) in {@link #TARGET_DATABASE}, and the
+     *     progress table of the exactly-once mode ({@link ProgressTable}, docs/exactly-once.md)
+     */
     public static String targetDdl() {
         String db = TARGET_DATABASE;
         return "CREATE DATABASE " + db + ";"
@@ -113,6 +117,9 @@ public final class OltpSchema {
                 + " sku VARCHAR(160), qty INT, price DECIMAL(10, 2), txn_id BIGINT)"
                 + " PRIMARY KEY (order_id, line) DISTRIBUTED BY HASH(order_id) BUCKETS 1;"
                 + "CREATE TABLE " + db + ".documents (id BIGINT NOT NULL, title STRING, body STRING,"
-                + " attachment STRING, version INT, txn_id BIGINT) PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
+                + " attachment STRING, version INT, txn_id BIGINT) PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
+                // lockstep run's default mode, exactly-once across tables, commits its positions here (as
+                // examples/shop.sql does)
+                + new ProgressTable(db, ProgressTable.DEFAULT_NAME).createTableSql();
     }
 }

@@ -14,6 +14,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * from one thread.
  */
 public final class EmulatorServer implements AutoCloseable {
+    private final JettyHandler feHandler;
+    private final JettyHandler beHandler;
     private final Server fe;
     private final Server be;
     private final ServerConnector feConnector;
@@ -57,8 +59,18 @@ public final class EmulatorServer implements AutoCloseable {
         this.be = newServer("lockstep-be");
         this.feConnector = connector(fe, host, fePort, tls);
         this.beConnector = connector(be, host, bePort, tls);
-        fe.setHandler(new JettyHandler(feRouter));
-        be.setHandler(new JettyHandler(beRouter));
+        this.feHandler = new JettyHandler(feRouter);
+        this.beHandler = new JettyHandler(beRouter);
+        fe.setHandler(feHandler);
+        be.setHandler(beHandler);
+    }
+
+    /**
+     * HTTP requests the FE and BE listeners took since start (any thread): a request the FE redirects counts once at
+     * the FE and once at the BE, as on the wire.
+     */
+    public long requestsServed() {
+        return feHandler.requests() + beHandler.requests();
     }
 
     /**

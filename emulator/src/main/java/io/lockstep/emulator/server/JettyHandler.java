@@ -28,6 +28,8 @@ import org.eclipse.jetty.util.Fields;
  */
 final class JettyHandler extends Handler.Abstract {
     private final RequestHandler dispatcher;
+    /** Requests handled since start; any Jetty thread adds. */
+    private final java.util.concurrent.atomic.LongAdder requests = new java.util.concurrent.atomic.LongAdder();
 
     JettyHandler(RequestHandler dispatcher) {
         this.dispatcher = dispatcher;
@@ -35,6 +37,7 @@ final class JettyHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        requests.increment();
         Map<String, String> headers = new HashMap<>();
         for (HttpField f : request.getHeaders()) {
             headers.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), utf8Value(f.getValue()));
@@ -68,6 +71,11 @@ final class JettyHandler extends Handler.Abstract {
         }
         Content.Sink.write(response, true, reply.body(), callback);
         return true;
+    }
+
+    /** Requests this handler took since start (any thread). */
+    long requests() {
+        return requests.sum();
     }
 
     /**
@@ -104,6 +112,24 @@ final class JettyHandler extends Handler.Abstract {
         }
     }
 
+    /** Largest declared body read into one array of its length (above it: the stream's own growing read). */
+    static final long MAX_KNOWN_LENGTH = Integer.MAX_VALUE - 8;
+
+    /**
+     * A body of declared length {@code length} read straight into one array of that size (one copy from the
+     * connection's buffers; {@code readAllBytes} would copy it twice).
+     *
+     * @throws IOException if the stream ends before {@code length} bytes, naming both counts
+     */
+    static byte[] readKnownLength(InputStream in, int length) throws IOException {
+        byte[] body = new byte[length];
+        int read = in.readNBytes(body, 0, length);
+        if (read != length) {
+            throw new IOException("request body ended after " + read + " of its Content-Length " + length + " bytes");
+        }
+        return body;
+    }
+
     /** Reads the body on first use and returns the same bytes afterwards; used by one request thread. */
     private static final class OnceBody implements ServerRequest.BodySource {
         private final Request request;
@@ -116,8 +142,10 @@ final class JettyHandler extends Handler.Abstract {
         @Override
         public byte[] read() throws IOException {
             if (bytes == null) {
+                long length = request.getLength();
                 try (InputStream in = Request.asInputStream(request)) {
-                    bytes = in.readAllBytes();
+                    bytes = length >= 0 && length <= MAX_KNOWN_LENGTH ? readKnownLength(in, (int) length)
+                            : in.readAllBytes();
                 }
             }
             return bytes;

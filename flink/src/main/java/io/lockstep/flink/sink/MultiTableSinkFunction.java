@@ -202,6 +202,19 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         return runtime;
     }
 
+    /**
+     * Loads and commits everything buffered now, as a checkpoint would, and goes on (the job's schema-change barrier
+     * commits what came before a DDL this way). Task thread only, like {@code invoke}.
+     *
+     * @param what why, for the error message (e.g. {@code "schema change of shop.orders"})
+     * @throws LoadEngineException naming {@code what} and the partitions in the middle of a source transaction, or
+     *                             the engine's first asynchronous failure
+     * @throws InterruptedException if interrupted while waiting for the commit
+     */
+    public void commitBuffered(String what) throws InterruptedException {
+        runtime.flush(what);
+    }
+
     /** Rolls back what is open and releases buffers and threads; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {

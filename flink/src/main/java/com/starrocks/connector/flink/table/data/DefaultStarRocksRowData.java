@@ -1,11 +1,15 @@
 package com.starrocks.connector.flink.table.data;
 
+import io.lockstep.flink.types.DefaultStarRocksRowDataTypeInfoFactory;
 import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * Mutable {@link StarRocksRowData} with setters for all six documented fields and the two additions
  * {@code sourcePosition} and {@code source}; a Flink POJO (public no-arg
- * constructor, getters and setters), so it travels between operators without Kryo.
+ * constructor, getters and setters). Between operators it travels in its own Flink serializer
+ * ({@code io.lockstep.flink.types.DefaultStarRocksRowDataSerializer}, named through {@code @TypeInfo}), not Flink's
+ * generic POJO serializer; state written by the POJO serializer restores and is migrated.
  *
  * <p>Defaults: every string field {@code null}, {@code transactionEnd = false},
  * {@code sourcePartition = -1}, {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no
@@ -14,6 +18,7 @@ import java.util.Objects;
  * <p>Source: the {@code DefaultStarRocksRowData} of StarRocks' multi-table transaction guide
  * (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/; same constructors, setters and getters).
  */
+@TypeInfo(DefaultStarRocksRowDataTypeInfoFactory.class)
 public class DefaultStarRocksRowData implements StarRocksRowData {
 
     private String uniqueKey;
@@ -148,6 +153,14 @@ public class DefaultStarRocksRowData implements StarRocksRowData {
     @Override
     public String getSource() {
         return source;
+    }
+
+    /**
+     * True if a unique key was set (constructor or {@link #setUniqueKey}); false while {@link #getUniqueKey()} derives
+     * {@code database.table}. Lets a serializer keep the difference.
+     */
+    public boolean hasExplicitUniqueKey() {
+        return uniqueKey != null;
     }
 
     @Override

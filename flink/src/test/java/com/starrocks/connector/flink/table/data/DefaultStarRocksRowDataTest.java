@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import io.lockstep.flink.types.DefaultStarRocksRowDataTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
@@ -64,7 +64,7 @@ class DefaultStarRocksRowDataTest {
         assertThat(row.toString()).contains("source=oltp.all").contains("sourcePosition=42");
 
         TypeInformation<DefaultStarRocksRowData> info = TypeInformation.of(DefaultStarRocksRowData.class);
-        assertThat(info).isInstanceOf(PojoTypeInfo.class);
+        assertThat(info).isInstanceOf(DefaultStarRocksRowDataTypeInfo.class);
         TypeSerializer<DefaultStarRocksRowData> serializer = info.createSerializer(new ExecutionConfig().getSerializerConfig());
         DataOutputSerializer out = new DataOutputSerializer(64);
         serializer.serialize(row, out);
@@ -193,9 +193,10 @@ class DefaultStarRocksRowDataTest {
     }
 
     @Test
-    void isAFlinkPojoAndSurvivesItsSerializer() throws Exception {
+    void travelsInItsOwnSerializerAndSurvivesIt() throws Exception {
         TypeInformation<DefaultStarRocksRowData> type = TypeInformation.of(DefaultStarRocksRowData.class);
-        assertThat(type).as("travels between operators without Kryo").isInstanceOf(PojoTypeInfo.class);
+        assertThat(type).as("travels between operators without Kryo or the generic POJO serializer")
+                .isInstanceOf(DefaultStarRocksRowDataTypeInfo.class);
 
         TypeSerializer<DefaultStarRocksRowData> serializer = type.createSerializer(new ExecutionConfig().getSerializerConfig());
         DefaultStarRocksRowData original = row(null, "test", "orders", "{\"order_id\":1}", true, 5);

@@ -1,0 +1,253 @@
+package io.lockstep.flink.types;
+
+import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import javax.annotation.concurrent.NotThreadSafe;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.java.typeutils.TypeExtractor;
+import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * Flink's serializer of {@link DefaultStarRocksRowData} (the rows of every multi-table job cross a keyBy): the eight
+ * fields written one after the other, without the reflection and per-field null flags of Flink's generic POJO
+ * serializer that used to carry the class.
+ *
+ * <p>Format, version 1: a tag byte; {@value #PLAIN}: {@code uniqueKey} (only an explicitly set one, null while it is
+ * derived), {@code database}, {@code table}, {@code row}, {@code source} (each a Flink {@link StringValue} string,
+ * null allowed), then {@code transactionEnd} (boolean), {@code sourcePartition} (int), {@code sourcePosition} (long);
+ * {@value #SUBCLASS}: an instance of a subclass (e.g. a job's own marker rows): its class name, then the record in the
+ * serializer Flink's type analysis gives that class (as the POJO serializer did), so it keeps its class and fields.
+ *
+ * <p>Not thread-safe (it caches the subclasses' serializers): Flink {@linkplain #duplicate() duplicates} it per thread.
+ */
+@NotThreadSafe
+public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<DefaultStarRocksRowData> {
+    private static final long serialVersionUID = 1L;
+    static final byte PLAIN = 0;
+    static final byte SUBCLASS = 1;
+
+    /** Configures the subclasses' serializers (Kryo registrations of the job). */
+    private final SerializerConfig config;
+    /** Serializers of the subclasses met so far, by class name; this instance's thread only. */
+    private transient Map<String, TypeSerializer<DefaultStarRocksRowData>> subclasses;
+
+    /** With the job's serializer configuration. */
+    public DefaultStarRocksRowDataSerializer(SerializerConfig config) {
+        this.config = config;
+    }
+
+    /** With Flink's default serializer configuration (a restore before the job's is known). */
+    public DefaultStarRocksRowDataSerializer() {
+        this(new SerializerConfigImpl());
+    }
+
+    @Override
+    public boolean isImmutableType() {
+        return false;
+    }
+
+    @Override
+    public TypeSerializer<DefaultStarRocksRowData> duplicate() {
+        return new DefaultStarRocksRowDataSerializer(config);
+    }
+
+    @Override
+    public DefaultStarRocksRowData createInstance() {
+        return new DefaultStarRocksRowData();
+    }
+
+    @Override
+    public DefaultStarRocksRowData copy(DefaultStarRocksRowData from) {
+        if (from.getClass() != DefaultStarRocksRowData.class) {
+            return subclassSerializer(from.getClass()).copy(from);
+        }
+        return copyFields(from, new DefaultStarRocksRowData());
+    }
+
+    @Override
+    public DefaultStarRocksRowData copy(DefaultStarRocksRowData from, DefaultStarRocksRowData reuse) {
+        if (from.getClass() != DefaultStarRocksRowData.class || reuse.getClass() != DefaultStarRocksRowData.class) {
+            return copy(from);
+        }
+        return copyFields(from, reuse);
+    }
+
+    private static DefaultStarRocksRowData copyFields(DefaultStarRocksRowData from, DefaultStarRocksRowData to) {
+        to.setUniqueKey(explicitUniqueKey(from));
+        to.setDatabase(from.getDatabase());
+        to.setTable(from.getTable());
+        to.setRow(from.getRow());
+        to.setSource(from.getSource());
+        to.setTransactionEnd(from.isTransactionEnd());
+        to.setSourcePartition(from.getSourcePartition());
+        to.setSourcePosition(from.getSourcePosition());
+        return to;
+    }
+
+    /** The unique key set on the row, or null while {@code getUniqueKey()} derives it from database and table. */
+    private static String explicitUniqueKey(DefaultStarRocksRowData row) {
+        return row.hasExplicitUniqueKey() ? row.getUniqueKey() : null;
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(DefaultStarRocksRowData record, DataOutputView target) throws IOException {
+        if (record.getClass() != DefaultStarRocksRowData.class) {
+            target.writeByte(SUBCLASS);
+            target.writeUTF(record.getClass().getName());
+            subclassSerializer(record.getClass()).serialize(record, target);
+            return;
+        }
+        target.writeByte(PLAIN);
+        StringValue.writeString(explicitUniqueKey(record), target);
+        StringValue.writeString(record.getDatabase(), target);
+        StringValue.writeString(record.getTable(), target);
+        StringValue.writeString(record.getRow(), target);
+        StringValue.writeString(record.getSource(), target);
+        target.writeBoolean(record.isTransactionEnd());
+        target.writeInt(record.getSourcePartition());
+        target.writeLong(record.getSourcePosition());
+    }
+
+    @Override
+    public DefaultStarRocksRowData deserialize(DataInputView source) throws IOException {
+        return deserialize(null, source);
+    }
+
+    /**
+     * @throws IOException for an unknown tag or a subclass that cannot be loaded (named)
+     */
+    @Override
+    public DefaultStarRocksRowData deserialize(DefaultStarRocksRowData reuse, DataInputView source)
+            throws IOException {
+        byte tag = source.readByte();
+        if (tag == SUBCLASS) {
+            return subclassSerializer(source.readUTF()).deserialize(source);
+        }
+        if (tag != PLAIN) {
+            throw new IOException("unknown DefaultStarRocksRowData record tag " + tag + " (expected " + PLAIN + " or "
+                    + SUBCLASS + ")");
+        }
+        DefaultStarRocksRowData row = reuse != null && reuse.getClass() == DefaultStarRocksRowData.class ? reuse
+                : new DefaultStarRocksRowData();
+        row.setUniqueKey(StringValue.readString(source));
+        row.setDatabase(StringValue.readString(source));
+        row.setTable(StringValue.readString(source));
+        row.setRow(StringValue.readString(source));
+        row.setSource(StringValue.readString(source));
+        row.setTransactionEnd(source.readBoolean());
+        row.setSourcePartition(source.readInt());
+        row.setSourcePosition(source.readLong());
+        return row;
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        byte tag = source.readByte();
+        target.writeByte(tag);
+        if (tag == SUBCLASS) {
+            String name = source.readUTF();
+            target.writeUTF(name);
+            subclassSerializer(name).copy(source, target);
+            return;
+        }
+        for (int i = 0; i < 5; i++) {
+            StringValue.copyString(source, target);
+        }
+        target.writeBoolean(source.readBoolean());
+        target.writeInt(source.readInt());
+        target.writeLong(source.readLong());
+    }
+
+    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(Class<?> type) {
+        return subclassSerializer(type.getName(), type);
+    }
+
+    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(String name) throws IOException {
+        try {
+            return subclassSerializer(name, null);
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(String name, Class<?> known) {
+        if (subclasses == null) {
+            subclasses = new HashMap<>();
+        }
+        TypeSerializer<DefaultStarRocksRowData> serializer = subclasses.get(name);
+        if (serializer == null) {
+            Class<?> type = known != null ? known : load(name);
+            if (!DefaultStarRocksRowData.class.isAssignableFrom(type)) {
+                throw new IllegalStateException("class " + name + " is not a DefaultStarRocksRowData");
+            }
+            serializer = (TypeSerializer<DefaultStarRocksRowData>) TypeExtractor.createTypeInfo(type)
+                    .createSerializer(config);
+            subclasses.put(name, serializer);
+        }
+        return serializer;
+    }
+
+    private static Class<?> load(String name) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try {
+            return Class.forName(name, false, loader != null ? loader
+                    : DefaultStarRocksRowData.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("cannot load DefaultStarRocksRowData subclass " + name + " of a "
+                    + "serialized record: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof DefaultStarRocksRowDataSerializer;
+    }
+
+    @Override
+    public int hashCode() {
+        return DefaultStarRocksRowDataSerializer.class.hashCode();
+    }
+
+    @Override
+    public TypeSerializerSnapshot<DefaultStarRocksRowData> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /**
+     * The serializer's snapshot (version 1). State written by the generic POJO serializer the class had before (a
+     * {@link PojoSerializerSnapshot} in a savepoint or checkpoint) is compatible after migration: Flink reads it with
+     * the POJO serializer restored from that snapshot and writes it again with this one.
+     */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<DefaultStarRocksRowData> {
+        public Snapshot() {
+            super(DefaultStarRocksRowDataSerializer::new);
+        }
+
+        @Override
+        public TypeSerializerSchemaCompatibility<DefaultStarRocksRowData> resolveSchemaCompatibility(
+                TypeSerializerSnapshot<DefaultStarRocksRowData> oldSerializerSnapshot) {
+            if (oldSerializerSnapshot instanceof PojoSerializerSnapshot
+                    && oldSerializerSnapshot.restoreSerializer().createInstance().getClass()
+                            == DefaultStarRocksRowData.class) {
+                return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+            }
+            return super.resolveSchemaCompatibility(oldSerializerSnapshot);
+        }
+    }
+}
