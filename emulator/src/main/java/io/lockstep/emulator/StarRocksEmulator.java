@@ -156,6 +156,15 @@ public final class StarRocksEmulator implements AutoCloseable {
     }
 
     /**
+     * Every transaction of a database the FE remembers (running and finished, until their labels are forgotten), by
+     * id, after evaluating timers: what {@code SHOW PROC '/transactions/<db>'} lists.
+     */
+    public java.util.List<TransactionSnapshot> transactions(String database) {
+        parts.tick();
+        return transactions.transactions(database);
+    }
+
+    /**
      * Transactions of a database that are still open or not yet visible (PREPARE, PREPARED, COMMITTED): what
      * counts against StarRocks' {@code max_running_txn_num_per_db}. A client that stopped cleanly leaves none.
      */

@@ -327,6 +327,14 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         return cycle.state();
     }
 
+    /**
+     * The database of this engine's shared transactions: the configured one, or the first row's when the sink
+     * routes by {@code *} (null before that row).
+     */
+    public String database() {
+        return database;
+    }
+
     /** The current (last begun) shared transaction, or null before the first begin. */
     public TransactionRef currentTransaction() {
         return cycle.transaction();

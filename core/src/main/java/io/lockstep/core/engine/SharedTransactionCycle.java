@@ -302,11 +302,15 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     /**
-     * Rolls back a shared transaction that may be open: up to {@value #ROLLBACK_ROUNDS} rounds of the client's rollback
-     * (each with its own retries and backoff), so a FE that is briefly unreachable does not leave the transaction
-     * holding a running-transaction slot until the server timeout; bounded further by the engine's close timeout
-     * (the closing thread interrupts the manager thread). When every round fails the label is named at WARN. Never one
-     * whose commit was sent: the client has settled that one.
+     * Rolls back a shared transaction that may be open (docs/reliability.md#open-transactions-left-behind): up to
+     * {@value #ROLLBACK_ROUNDS} rounds of the client's rollback, each with its own retries and backoff (the client's
+     * retry budget: {@code sink.max-retries}, {@code sink.retry.interval-ms}), so a FE that is briefly unreachable
+     * does not leave the transaction holding a running-transaction slot until the server timeout. No round starts once
+     * the engine's close timeout ({@code closeTimeoutMs}) has passed on the engine's ticker since the first one began;
+     * on the manager thread the closing thread also interrupts it after that timeout. When every round fails the
+     * label is named at WARN; a later run restored from a checkpoint rolls it back
+     * ({@code io.lockstep.core.recovery.EarlierRunSettlement}). Never one whose commit was sent: the client has settled
+     * that one.
      */
     @Override
     void rollBackOpen(String when) {
@@ -315,17 +319,20 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             return;
         }
         txnMayBeOpen = false;
-        for (int round = 1; round <= ROLLBACK_ROUNDS; round++) {
+        long startMs = ticker.nowMs();
+        for (int round = 1; ; round++) {
             try {
                 client.rollback(open);
                 metrics.counter(MetricNames.ROLLBACKS).inc();
                 LOG.info("rolled back shared transaction {} {}", open, when);
                 return;
             } catch (TransactionException | RuntimeException e) {
-                if (round == ROLLBACK_ROUNDS || Thread.currentThread().isInterrupted()) {
-                    LOG.warn("rollback of shared transaction {} {} failed {} time(s); the label stays open until the "
-                            + "server timeout (sink.properties.timeout) unless rolled back by hand: {}", open, when,
-                            round, e.getMessage());
+                long spentMs = ticker.nowMs() - startMs;
+                if (round >= ROLLBACK_ROUNDS || spentMs >= config.closeTimeoutMs()
+                        || Thread.currentThread().isInterrupted()) {
+                    LOG.warn("rollback of shared transaction {} {} failed {} time(s) in {} ms; the label stays open "
+                            + "until a run restored from a checkpoint rolls it back, or the server timeout "
+                            + "(sink.properties.timeout): {}", open, when, round, spentMs, e.getMessage());
                     return;
                 }
                 LOG.info("rollback of shared transaction {} {} failed, trying again: {}", open, when, e.getMessage());

@@ -7,7 +7,8 @@ import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
-import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.recovery.SharedLabelRun;
+import io.lockstep.core.recovery.SharedLabelWalk;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
 public final class ProgressOpening {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
     /** Consecutive unknown labels that end the walk over a run's labels. */
-    static final int UNKNOWN_LABELS_TO_STOP = 2;
+    static final int UNKNOWN_LABELS_TO_STOP = SharedLabelWalk.UNKNOWN_LABELS_TO_STOP;
 
     /** Settings of one open. */
     public record Params(String jobId, String labelPrefix, int subtaskIndex, String runId, int serverTimeoutSeconds,
@@ -71,24 +72,8 @@ public final class ProgressOpening {
     public record Result(CommittedPositions positions, String registrationLabel, List<String> settledRuns) {
     }
 
-    /** What the walk over one earlier run found. */
-    private static final class RunWalk {
-        final ProgressRow row;
-        final String base;
-        long lastCommittedCycle;
-        long highestSeenCycle;
-        final List<String> open = new ArrayList<>();
-
-        RunWalk(ProgressRow row) {
-            this.row = row;
-            this.base = labelBase(row.label());
-            this.lastCommittedCycle = row.position();
-            this.highestSeenCycle = row.position();
-        }
-
-        String label(long cycle) {
-            return base + cycle;
-        }
+    /** An earlier run being settled: its run row and what the walk over its labels found. */
+    private record RunWalk(ProgressRow row, SharedLabelRun labels) {
     }
 
     private final TransactionClient client;
@@ -98,6 +83,7 @@ public final class ProgressOpening {
     private final Clock wallClock;
     private final LoadMetrics metrics;
     private final String database;
+    private final SharedLabelWalk walk;
 
     /**
      * @param wallClock the clock of {@code committed_at} (informational)
@@ -111,6 +97,7 @@ public final class ProgressOpening {
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.database = store.table().database();
+        this.walk = new SharedLabelWalk(client, sleeper, metrics, params.visibleTimeoutMs(), true);
     }
 
     /**
@@ -134,11 +121,12 @@ public final class ProgressOpening {
         List<RunWalk> runs = new ArrayList<>();
         for (ProgressRow row : rows) {
             if (row.isRunRow() && row.position() != ProgressTable.RUN_CLOSED && mustSettle(row)) {
-                runs.add(new RunWalk(row));
+                runs.add(new RunWalk(row, new SharedLabelRun(row.runId(), database, labelBase(row.label()),
+                        row.position())));
             }
         }
         for (RunWalk run : runs) {
-            walk(run);
+            walk.walk(run.labels());
         }
         settleOpen(runs);
         if (!runs.isEmpty()) {
@@ -181,7 +169,7 @@ public final class ProgressOpening {
         boolean closed = true;
         for (RunWalk run : runs) {
             ProgressRow row = runRows.get(run.row.runId());
-            if (row != null && row.position() > run.highestSeenCycle) {
+            if (row != null && row.position() > run.labels().highestSeenCycle()) {
                 throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
             }
             closed &= row != null && row.position() == ProgressTable.RUN_CLOSED;
@@ -194,7 +182,8 @@ public final class ProgressOpening {
         List<ProgressRow> rows = new ArrayList<>();
         for (RunWalk run : runs) {
             rows.add(new ProgressRow(params.jobId(), run.row.source(), run.row.sourcePartition(),
-                    ProgressTable.RUN_CLOSED, run.row.runId(), run.label(run.lastCommittedCycle), now));
+                    ProgressTable.RUN_CLOSED, run.row.runId(), run.labels().label(run.labels().lastCommittedCycle()),
+                    now));
         }
         return rows;
     }
@@ -205,37 +194,6 @@ public final class ProgressOpening {
             return false;
         }
         return !RunIds.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
-    }
-
-    /** Walks a run's labels after its last committed cycle: waits for COMMITTED ones, collects open ones. */
-    private void walk(RunWalk run) throws TransactionException, InterruptedException {
-        long cycle = run.lastCommittedCycle + 1;
-        int unknown = 0;
-        while (unknown < UNKNOWN_LABELS_TO_STOP) {
-            String label = run.label(cycle);
-            LabelState state = client.labelState(database, label);
-            switch (state) {
-                case UNKNOWN -> unknown++;
-                case PREPARE, PREPARED -> {
-                    unknown = 0;
-                    run.open.add(label);
-                    run.highestSeenCycle = cycle;
-                }
-                case COMMITTED, VISIBLE -> {
-                    unknown = 0;
-                    if (state == LabelState.COMMITTED) {
-                        awaitVisible(label);
-                    }
-                    run.lastCommittedCycle = cycle;
-                    run.highestSeenCycle = cycle;
-                }
-                case ABORTED -> {
-                    unknown = 0;
-                    run.highestSeenCycle = cycle;
-                }
-            }
-            cycle++;
-        }
     }
 
     /**
@@ -252,26 +210,14 @@ public final class ProgressOpening {
         long deadlineMs = sleeper.nowMs() + params.liveWriterGraceMs();
         while (true) {
             for (RunWalk run : runs) {
-                String next = run.label(run.highestSeenCycle + 1);
+                String next = run.labels().label(run.labels().highestSeenCycle() + 1);
                 if (client.labelState(database, next) != LabelState.UNKNOWN) {
                     throw new AnotherWriterException("job id " + params.jobId() + ": run " + run.row.runId()
                             + " began label " + next + " while subtask " + params.subtaskIndex() + " was settling "
                             + "it: another job with the same sink.transaction.multi-table.job-id is running (a "
                             + "second job is refused; stop it or give this job its own job id)");
                 }
-                for (java.util.Iterator<String> it = run.open.iterator(); it.hasNext(); ) {
-                    String label = it.next();
-                    LabelState state = client.labelState(database, label);
-                    if (state.isCommitted()) {
-                        if (state == LabelState.COMMITTED) {
-                            awaitVisible(label);
-                        }
-                        run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
-                        it.remove();
-                    } else if (state == LabelState.ABORTED) {
-                        it.remove();
-                    }
-                }
+                walk.refresh(run.labels());
             }
             long remainingMs = deadlineMs - sleeper.nowMs();
             if (remainingMs <= 0) {
@@ -280,41 +226,7 @@ public final class ProgressOpening {
             sleeper.sleep(Math.min(remainingMs, 200));
         }
         for (RunWalk run : runs) {
-            for (String label : run.open) {
-                TransactionRef ref = TransactionRef.multiTable(database, label);
-                try {
-                    client.rollback(ref);
-                    metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
-                    LOG.info("job {}: rolled back shared transaction {} left open by run {}", params.jobId(), label,
-                            run.row.runId());
-                } catch (TransactionException e) {
-                    // refused: typically a commit of the dead run is still being applied ("during committing")
-                    LabelState state = awaitNotOpen(label);
-                    if (state.isCommitted()) {
-                        if (state == LabelState.COMMITTED) {
-                            awaitVisible(label);
-                        }
-                        run.lastCommittedCycle = Math.max(run.lastCommittedCycle, cycleOf(label));
-                    } else if (state != LabelState.ABORTED && state != LabelState.UNKNOWN) {
-                        throw e;
-                    }
-                }
-            }
-        }
-    }
-
-    /** Polls a label whose rollback was refused until it leaves PREPARE, at most {@code visibleTimeoutMs}. */
-    private LabelState awaitNotOpen(String label) throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + params.visibleTimeoutMs();
-        long waitMs = 50;
-        while (true) {
-            LabelState state = client.labelState(database, label);
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if ((state != LabelState.PREPARE && state != LabelState.PREPARED) || remainingMs <= 0) {
-                return state;
-            }
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
+            walk.rollBackOpen(run.labels(), "job " + params.jobId());
         }
     }
 
@@ -334,7 +246,7 @@ public final class ProgressOpening {
             throw e;
         }
         client.commit(ref);
-        awaitVisible(label);
+        walk.awaitVisible(database, label);
     }
 
     /**
@@ -387,7 +299,7 @@ public final class ProgressOpening {
                 if (!knownBefore) {
                     throw anotherWriter(row, "registered while this subtask opened");
                 }
-            } else if (run != null && cycleOf(row.label()) > run.highestSeenCycle) {
+            } else if (run != null && cycleOf(row.label()) > run.labels().highestSeenCycle()) {
                 throw anotherWriter(row, "advanced " + row.source() + "/" + row.sourcePartition() + " with label "
                         + row.label() + " after this subtask settled it");
             }
@@ -398,30 +310,6 @@ public final class ProgressOpening {
         return new AnotherWriterException("job id " + params.jobId() + ": run " + row.runId() + " " + what
                 + ": another job with the same sink.transaction.multi-table.job-id is writing the progress table "
                 + store.table().qualifiedName() + " (a second job is refused; stop it or give this job its own job id)");
-    }
-
-    private void awaitVisible(String label) throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + params.visibleTimeoutMs();
-        long waitMs = 50;
-        while (true) {
-            LabelState state = client.labelState(database, label);
-            if (state == LabelState.VISIBLE) {
-                metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
-                return;
-            }
-            if (state != LabelState.COMMITTED) {
-                throw new TransactionException("label " + label + " in database " + database + " went from COMMITTED "
-                        + "to " + state + " while waiting for it to become VISIBLE", null);
-            }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                throw new TransactionException("label " + label + " in database " + database + " is COMMITTED but not "
-                        + "VISIBLE after " + params.visibleTimeoutMs() + " ms (publish is slow); positions are read "
-                        + "only once it is visible, the next start settles it again", null);
-            }
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
-        }
     }
 
     /** {@code prefix-3-runid-m17} → {@code prefix-3-runid-m}. */
@@ -436,14 +324,6 @@ public final class ProgressOpening {
 
     /** The cycle of a shared label, or -1 when it is not one. */
     static long cycleOf(String label) {
-        int m = label.lastIndexOf("-m");
-        if (m < 0) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(label.substring(m + 2));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return SharedLabelRun.cycleOf(label);
     }
 }

@@ -148,6 +148,30 @@ class MultiTableFailureTest {
     }
 
     @Test
+    void closeStartsNoRollbackRoundOnceTheCloseTimeoutPassedOnTheTicker() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.drive();
+        long closeTimeoutMs = f.engine.config().closeTimeoutMs();
+        // each failed round takes (on the engine's ticker) 60% of the close timeout: the client's own retries
+        for (int i = 0; i < SharedTransactionCycle.ROLLBACK_ROUNDS; i++) {
+            f.client.failOnce(c -> {
+                if (!c.op().equals("rollback")) {
+                    return false;
+                }
+                f.clock.advanceMs(closeTimeoutMs * 6 / 10);
+                return true;
+            }, null, "rollback of t-0-r1-m1 failed after 4 attempt(s): connect refused");
+        }
+
+        f.engine.close();
+
+        assertThat(f.client.calls("rollback")).as("a second round starts at 60%%, no third after 120%%")
+                .hasSize(2);
+        assertThat(f.client.state(f.label(1))).isEqualTo(io.lockstep.core.client.LabelState.PREPARE);
+    }
+
+    @Test
     void beginFailureFailsTheEngine() throws Exception {
         f.client.failOnce(op("begin"), "ANALYSIS_ERROR", "current running txns on db 10 is 1000, larger than limit");
         f.write(0, "orders", "a");

@@ -2,6 +2,7 @@ package io.lockstep.flink.sink.v2;
 
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.flink.sink.AtLeastOnceSubtask;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -13,7 +14,7 @@ import org.apache.flink.metrics.MetricGroup;
  * The writer of {@link AtLeastOnceSink}: the Sink V2 lifecycle around an {@link AtLeastOnceSubtask}, the same
  * subtask {@code AtLeastOnceSinkFunction} runs. {@link #flush} (before each checkpoint barrier, and at the end of
  * input) loads and commits everything buffered and fails on any stored asynchronous failure, so a checkpoint never
- * completes over a lost load; between rows a {@link WriterFailureWatch} fails the task soon after an asynchronous
+ * completes over a lost load; between rows a {@link EngineFailureWatch} fails the task soon after an asynchronous
  * failure; {@link #close} rolls back what is still open (replayed from the last checkpoint), bounded by the engine's
  * close timeout.
  *
@@ -24,12 +25,12 @@ import org.apache.flink.metrics.MetricGroup;
 @NotThreadSafe
 final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
     private final AtLeastOnceSubtask subtask;
-    private final WriterFailureWatch failureWatch;
+    private final EngineFailureWatch failureWatch;
 
     AtLeastOnceSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                           ProcessingTimeService timers) {
         subtask = AtLeastOnceSubtask.open(settings, routing, subtaskIndex, metricGroup);
-        failureWatch = WriterFailureWatch.start(timers, subtask::checkFailure);
+        failureWatch = EngineFailureWatch.start(timers, subtask::checkFailure);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.lockstep.core.exactlyonce.TableId;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.RowDispatcher;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * ({@link DerivedRunId}: derived from the job, the restored runs and epoch with a fixed target table, so the next
  * attempt from the same checkpoint finds what this one leaves open; random with {@code *} routing).
  *
- * <p>Between rows a {@link WriterFailureWatch} fails the task soon after an asynchronous failure. {@link #close}
+ * <p>Between rows a {@link EngineFailureWatch} fails the task soon after an asynchronous failure. {@link #close}
  * never flushes: it rolls back only the transactions not yet prepared (prepared ones belong to a
  * checkpoint: the committer commits them, or the next restore rolls them back as lingering).
  *
@@ -68,7 +69,7 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     private final SinkRuntime runtime;
     private final SingleTableLoadEngine engine;
     private final RowDispatcher dispatcher;
-    private final WriterFailureWatch failureWatch;
+    private final EngineFailureWatch failureWatch;
     /** Every table written by this run and the runs it restored, so a later restore can name their labels. */
     private final Set<TableId> tables = new LinkedHashSet<>();
     /** The last epoch prepared (or restored). */
@@ -100,7 +101,7 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
             throw e;
         }
         SingleTableLoadEngine e = engine;
-        failureWatch = WriterFailureWatch.start(timers, e::checkFailure);
+        failureWatch = EngineFailureWatch.start(timers, e::checkFailure);
         dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
             @Override
             public void write(int partition, String database, String table, byte[] row)

@@ -6,8 +6,15 @@ import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.core.progress.RunIds;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
-import org.apache.flink.api.connector.sink2.SinkWriter;
+import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.flink.sink.MultiTableRuntime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The multi-table transaction sink on Flink's Sink V2 API ({@code DataStream#sinkTo}), with the behaviour of
@@ -17,13 +24,17 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * {@code StarRocksRowData::getSourcePartition}:
  * {@code rows.keyBy(StarRocksRowData::getSourcePartition).sinkTo(LockstepSinks.createSink(options))}.
  *
- * <p>At-least-once: no state, a restart replays from the last checkpoint under a fresh run identity.
+ * <p>At-least-once: a restart replays from the last checkpoint under a fresh run identity; each writer keeps its run
+ * in writer state ({@link MultiTableRunStateSerializer}), so a restored writer rolls back the shared transactions the
+ * earlier runs it is handed left open after the checkpoint (docs/reliability.md#open-transactions-left-behind). After
+ * a rescale Flink spreads the writer states over the new subtasks, each to one of them, so every earlier run is
+ * settled once.
  * {@code sink.semantic=exactly-once}: exactly-once across tables through the progress table, as
  * {@code MultiTableSinkFunction} (docs/exactly-once.md); see {@link MultiTableSinkWriter}.
  *
  * @param <T> a {@code StarRocksRowData} type
  */
-public final class MultiTableSink<T> implements CompatibleSink<T> {
+public final class MultiTableSink<T> implements CompatibleSink<T>, SupportsWriterState<T, MultiTableRunState> {
     private static final long serialVersionUID = 1L;
 
     private final StarRocksSinkOptions options;
@@ -42,12 +53,25 @@ public final class MultiTableSink<T> implements CompatibleSink<T> {
         this.routing = RowRouting.from(options);
     }
 
-    /** Opens the subtask's client and multi-table engine. */
+    /** A fresh start: opens the subtask's client and multi-table engine. */
     @Override
-    public SinkWriter<T> createWriter(WriterInitContext context) {
-        return new MultiTableSinkWriter<>(SinkSettings.from(options), routing, WriterContexts.subtaskIndex(context),
-                context.metricGroup(), context.getProcessingTimeService(), RunIds.attemptKey(
+    public StatefulSinkWriter<T, MultiTableRunState> createWriter(WriterInitContext context) {
+        return restoreWriter(context, List.of());
+    }
+
+    /** A restore: settles what the handed earlier runs left open (at-least-once), then opens the engine. */
+    @Override
+    public StatefulSinkWriter<T, MultiTableRunState> restoreWriter(WriterInitContext context,
+                                                                  Collection<MultiTableRunState> recoveredState) {
+        return new MultiTableSinkWriter<>(new MultiTableRuntime.Start(SinkSettings.from(options), routing,
+                WriterContexts.subtaskIndex(context), context.metricGroup(), RunIds.attemptKey(
                         context.getJobInfo().getJobId().toString(), context.getRestoredCheckpointId().orElse(-1L),
-                        context.getTaskInfo().getAttemptNumber()));
+                        context.getTaskInfo().getAttemptNumber()), new ArrayList<>(recoveredState),
+                context.getProcessingTimeService(), e -> e));
+    }
+
+    @Override
+    public SimpleVersionedSerializer<MultiTableRunState> getWriterStateSerializer() {
+        return new MultiTableRunStateSerializer();
     }
 }
