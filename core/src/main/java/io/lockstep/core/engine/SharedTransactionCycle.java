@@ -66,6 +66,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      * not hold rows back from the server until the commit (they would all load at once then).
      */
     static final long MAX_LOAD_HOLD_MS = 1000;
+    /** How long a frozen chunk below the minimum load waits while no commit is due, ms ({@link #loadHoldMs}). */
+    private final long loadHoldMs;
 
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
@@ -94,6 +96,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         this.ticker = ticker;
         this.maxLoadRowBytes = config.maxLoadRowBytes();
         this.minLoadRowBytes = config.minLoadRowBytes();
+        this.loadHoldMs = loadHoldMs(config);
     }
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -203,9 +206,22 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     /**
+     * How long a frozen chunk below the minimum load waits for more rows while no commit is due, ms: a quarter of the
+     * commit interval, at least the mini interval and at most {@value #MAX_LOAD_HOLD_MS} ms. Whatever has not loaded
+     * when the commit falls due loads before it, so the hold bounds how many rows the commit waits to load (at a 1 s
+     * commit interval, 250 ms of rows at most), which keeps freshness within commit interval + mini interval.
+     *
+     * @param config the engine's configuration
+     * @return the hold, ms
+     */
+    static long loadHoldMs(LoadEngineConfig config) {
+        return Math.min(MAX_LOAD_HOLD_MS, Math.max(config.miniIntervalMs(), config.commitIntervalMs() / 4));
+    }
+
+    /**
      * Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. While the
      * shared transaction is open (no commit due), a table loads only once its frozen chunks hold
-     * {@link #minLoadRowBytes} or one of them has waited {@value #MAX_LOAD_HOLD_MS} ms, or at once under memory
+     * {@link #minLoadRowBytes} or one of them has waited {@link #loadHoldMs} ms, or at once under memory
      * pressure; a commit loads everything of its cut.
      */
     private void flushFrozen(long nowMs) {
@@ -213,7 +229,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         java.util.Set<String> tables;
         if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - MAX_LOAD_HOLD_MS);
+            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - loadHoldMs);
         } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
             tables = regions.tablesWithFrozen(maxSequence);

@@ -48,17 +48,17 @@ class MultiTableLoadBatchingTest {
 
     @Test
     void smallFrozenChunksWaitForTheCommitAndGoOutInOneLoadPerTable() throws Exception {
-        for (int id = 0; id < 8; id++) {
-            txn(id, 1000); // every transaction end is a mini interval after the last switch: 8 chunks per table
+        for (int id = 0; id < 2; id++) {
+            txn(id, 1000); // a mini interval apart: 2 chunks per table, both within the load hold
         }
-        assertThat(f.region(0, "orders").frozenChunks()).isEqualTo(8);
-        assertThat(f.client.calls("load")).as("8 KB per table is below the minimum load").isEmpty();
+        assertThat(f.region(0, "orders").frozenChunks()).isEqualTo(2);
+        assertThat(f.client.calls("load")).as("2 KB per table is below the minimum load").isEmpty();
 
         f.advanceAndDrive(f.engine.config().commitIntervalMs());
         List<FakeTransactionClient.Call> loads = f.client.calls("load");
         assertThat(loads).as("one load per table at the commit").hasSize(2);
         for (FakeTransactionClient.Call load : loads) {
-            assertThat(FakeTransactionClient.splitRows(load.body())).hasSize(8);
+            assertThat(FakeTransactionClient.splitRows(load.body())).hasSize(2);
         }
         assertThat(f.client.calls("commit")).hasSize(1);
         assertThat(f.engine.bufferedBytes()).isZero();
@@ -75,6 +75,21 @@ class MultiTableLoadBatchingTest {
             slow.advanceAndDrive(1);
             assertThat(slow.client.calls("load")).as("waited a second: loaded under the open label").hasSize(1);
             assertThat(slow.client.calls("commit")).isEmpty();
+        }
+    }
+
+    @Test
+    void aSmallFrozenChunkWaitsAQuarterOfAShortCommitInterval() throws Exception {
+        try (EngineFixture quick = new EngineFixture(b -> b.commitIntervalMs(1000).minLoadRowBytes(128 * 1024))) {
+            assertThat(SharedTransactionCycle.loadHoldMs(quick.engine.config())).isEqualTo(250);
+            quick.engine.write(0, "db", "orders", row(1, 1000));
+            quick.engine.txnEnd(0); // freezes at T0
+            quick.drive();
+            quick.advanceAndDrive(249);
+            assertThat(quick.client.calls("load")).as("below the minimum, waited 249 ms").isEmpty();
+            quick.advanceAndDrive(1);
+            assertThat(quick.client.calls("load")).as("waited 250 ms: loaded under the open label").hasSize(1);
+            assertThat(quick.client.calls("commit")).as("the commit is not due yet").isEmpty();
         }
     }
 
