@@ -22,7 +22,6 @@ import io.lockstep.core.recovery.SharedLabelWalk;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.metrics.MetricGroup;
@@ -63,17 +62,15 @@ public final class MultiTableRuntime implements AutoCloseable {
      *                       a fresh start); ignored exactly-once
      * @param timers         the task's processing-time service for the failure watch, or null for none (a unit test
      *                       opening a SinkFunction by hand)
-     * @param failureMapper  maps the engine's failure before the failure watch throws it (identity by default)
      */
     public record Start(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                         @Nullable String attemptKey, List<MultiTableRunState> earlierRuns,
-                        @Nullable ProcessingTimeService timers, UnaryOperator<Exception> failureMapper) {
+                        @Nullable ProcessingTimeService timers) {
         public Start {
             Objects.requireNonNull(settings, "settings");
             Objects.requireNonNull(routing, "routing");
             Objects.requireNonNull(metricGroup, "metricGroup");
             earlierRuns = List.copyOf(earlierRuns);
-            Objects.requireNonNull(failureMapper, "failureMapper");
         }
     }
 
@@ -85,8 +82,7 @@ public final class MultiTableRuntime implements AutoCloseable {
     private final EngineFailureWatch failureWatch;
 
     private MultiTableRuntime(SinkSettings settings, SinkRuntime runtime, MultiTableLoadEngine engine,
-                              @Nullable PositionGate gate, RowRouting routing, @Nullable ProcessingTimeService timers,
-                              UnaryOperator<Exception> failureMapper) {
+                              @Nullable PositionGate gate, RowRouting routing, @Nullable ProcessingTimeService timers) {
         this.settings = settings;
         this.runtime = runtime;
         this.engine = engine;
@@ -106,13 +102,7 @@ public final class MultiTableRuntime implements AutoCloseable {
                 engine.txnEnd(partition, source, position);
             }
         }, gate);
-        this.failureWatch = timers == null ? null : EngineFailureWatch.start(timers, () -> {
-            try {
-                engine.checkFailure();
-            } catch (Exception failure) {
-                throw failureMapper.apply(failure);
-            }
-        });
+        this.failureWatch = timers == null ? null : EngineFailureWatch.start(timers, engine::checkFailure);
     }
 
     /**
@@ -139,8 +129,7 @@ public final class MultiTableRuntime implements AutoCloseable {
                         "multi-table sink subtask " + runtime.subtaskIndex());
             }
             MultiTableLoadEngine engine = MultiTableLoadEngine.start(config, runtime.client(), runtime.metrics());
-            return new MultiTableRuntime(settings, runtime, engine, gate, start.routing(), start.timers(),
-                    start.failureMapper());
+            return new MultiTableRuntime(settings, runtime, engine, gate, start.routing(), start.timers());
         } catch (Exception e) {
             runtime.close();
             throw NonRecoverableSinkFailure.classify(e); // no restart for what cannot heal

@@ -9,11 +9,8 @@ import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
@@ -86,11 +83,6 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private transient List<MultiTableRunState> earlierRuns;
     /** The checkpoint this attempt restored, or -1 (set in initializeState, before open). Task thread. */
     private transient long restoredCheckpointId = -1;
-    /**
-     * Maps the engine's failure before the failure watch throws it (identity by default). Set before the job
-     * starts (it is serialized with the function); read by the task thread.
-     */
-    private UnaryOperator<Exception> failureMapper = (UnaryOperator<Exception> & Serializable) e -> e;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
@@ -112,18 +104,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 RunIds.attemptKey(context.getJobInfo().getJobId().toString(), restoredCheckpointId,
                         context.getTaskInfo().getAttemptNumber()),
-                earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.timersOf(context), failureMapper));
-    }
-
-    /**
-     * Lets a wrapper classify the engine's failure when the failure watch (not a row or a checkpoint) surfaces it,
-     * e.g. to mark failures that can never heal as non-recoverable for Flink.
-     *
-     * @param mapper mapping from the engine's failure to the exception the task fails with; must be
-     *               {@link Serializable} (it travels with the function)
-     */
-    public void setFailureMapper(UnaryOperator<Exception> mapper) {
-        this.failureMapper = Objects.requireNonNull(mapper, "mapper");
+                earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.timersOf(context)));
     }
 
     @Override

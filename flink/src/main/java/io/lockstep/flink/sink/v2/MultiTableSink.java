@@ -67,7 +67,7 @@ public final class MultiTableSink<T> implements CompatibleSink<T>, SupportsWrite
                 WriterContexts.subtaskIndex(context), context.metricGroup(), RunIds.attemptKey(
                         context.getJobInfo().getJobId().toString(), context.getRestoredCheckpointId().orElse(-1L),
                         context.getTaskInfo().getAttemptNumber()), new ArrayList<>(recoveredState),
-                context.getProcessingTimeService(), e -> e));
+                context.getProcessingTimeService()));
     }
 
     @Override

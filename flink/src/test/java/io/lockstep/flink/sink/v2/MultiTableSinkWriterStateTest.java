@@ -56,7 +56,7 @@ class MultiTableSinkWriterStateTest {
         StarRocksSinkOptions options = options(loadUrl);
         return new MultiTableSinkWriter<>(new MultiTableRuntime.Start(SinkSettings.from(options),
                 RowRouting.from(options), 0, UnregisteredMetricsGroup.createOperatorMetricGroup(), null, recovered,
-                null, e -> e));
+                null));
     }
 
     private static void transaction(MultiTableSinkWriter<DefaultStarRocksRowData> w, long id) throws Exception {
