@@ -4,6 +4,7 @@ import io.lockstep.app.job.JobFailures;
 import io.lockstep.emulator.cli.EmulatorMain;
 import java.io.PrintWriter;
 import java.util.List;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -114,7 +115,7 @@ public final class LockstepMain implements Runnable {
         if (!a.isEmpty() && !b.isEmpty() && (a.contains(b) || b.contains(a))) {
             return 1;
         }
-        return Math.min(editDistance(typed, name), commonRun(a, b) >= 9 ? 2 : Integer.MAX_VALUE);
+        return Math.min(LevenshteinDistance.getDefaultInstance().apply(typed, name), commonRun(a, b) >= 9 ? 2 : Integer.MAX_VALUE);
     }
 
     private static int commonRun(String a, String b) {
@@ -129,25 +130,6 @@ public final class LockstepMain implements Runnable {
             }
         }
         return longest;
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 
     /** {@code lockstep run}, {@code lockstep demo}, ... (the emulator calls itself lockstep-emulator). */

@@ -17,6 +17,7 @@ import static io.lockstep.flink.options.SinkOptionDefinitions.WILDCARD;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * Checks a sink option map against the catalogue ({@link SinkOptionDefinitions}) and the rules that
@@ -293,23 +294,8 @@ public final class SinkOptionsValidator {
         return bestDistance <= MAX_SUGGESTION_DISTANCE ? best : null;
     }
 
-    /** Levenshtein distance (insert, delete, substitute; each costs 1). */
+    /** Levenshtein distance (insert, delete, substitute; each costs 1), by Apache Commons Text. */
     static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return LevenshteinDistance.getDefaultInstance().apply(a, b);
     }
 }
