@@ -2,7 +2,6 @@ package io.lockstep.app.assemble;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.deadletter.DeadLetter;
-import io.lockstep.app.deadletter.DeadLetterEvent;
 import io.lockstep.app.deadletter.DeadLetterWriter;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
@@ -10,6 +9,7 @@ import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
+import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
@@ -109,7 +109,7 @@ public abstract class TransactionAssembler
     public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
 
     /** Raw events of the open transaction, kept only with a dead letter; task thread only. */
-    private transient ListState<DeadLetterEvent> transactionEvents;
+    private transient ListState<SourceRecord> transactionEvents;
     /** The dead letter's writer, or {@code null} without one; opened and used on the task thread only. */
     private transient DeadLetterWriter deadLetters;
     /** Task thread only. */
@@ -152,7 +152,7 @@ public abstract class TransactionAssembler
         skippedRows = getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC);
         if (options.deadLetter() != null) {
             transactionEvents = getRuntimeContext().getListState(new ListStateDescriptor<>("dead-letter-events",
-                    TypeInformation.of(DeadLetterEvent.class)));
+                    TypeInformation.of(SourceRecord.class)));
             deadLetters = options.deadLetter().open();
         }
     }
@@ -213,7 +213,7 @@ public abstract class TransactionAssembler
     private void keepForDeadLetter(SourceEvent event) throws Exception {
         if (deadLetters != null && !event.isStandalone() && event.getKind() != SourceEventKind.SCHEMA_CHANGE
                 && current() != null) {
-            transactionEvents.add(DeadLetterEvent.of(event));
+            transactionEvents.add(event.rawRecord());
         }
     }
 
@@ -224,7 +224,7 @@ public abstract class TransactionAssembler
     private void deadLetter(SourceEvent event, String reason, Context ctx) throws Exception {
         OpenTransaction t = current();
         if (t == null || event.isStandalone()) {
-            write(new DeadLetter(reason, event.getTransactionId(), List.of(DeadLetterEvent.of(event))));
+            write(new DeadLetter(reason, event.getTransactionId(), List.of(event.rawRecord())));
             return;
         }
         if (t.getDeadLetterReason() == null) {
@@ -233,7 +233,7 @@ public abstract class TransactionAssembler
             t.setBufferedRows(0);
             t.setBufferedSizeBytes(0);
         }
-        transactionEvents.add(DeadLetterEvent.of(event));
+        transactionEvents.add(event.rawRecord());
         openTransaction.update(t);
         if (closes(t, event)) {
             writeDeadLetter(t, ctx);
@@ -262,7 +262,7 @@ public abstract class TransactionAssembler
             writeDeadLetter(t, ctx); // its end never came
             return false;
         }
-        transactionEvents.add(DeadLetterEvent.of(event));
+        transactionEvents.add(event.rawRecord());
         if (closes(t, event)) {
             writeDeadLetter(t, ctx);
         }
@@ -276,8 +276,8 @@ public abstract class TransactionAssembler
 
     /** Writes the marked transaction's events to the dead letter and drops its state. */
     private void writeDeadLetter(OpenTransaction t, Context ctx) throws Exception {
-        List<DeadLetterEvent> events = new ArrayList<>();
-        for (DeadLetterEvent event : transactionEvents.get()) {
+        List<SourceRecord> events = new ArrayList<>();
+        for (SourceRecord event : transactionEvents.get()) {
             events.add(event);
         }
         write(new DeadLetter(t.getDeadLetterReason(), t.getTransactionId(), events));

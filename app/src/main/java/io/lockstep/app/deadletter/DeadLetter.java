@@ -1,5 +1,6 @@
 package io.lockstep.app.deadletter;
 
+import io.lockstep.app.event.SourceRecord;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,7 +14,7 @@ import java.util.Objects;
  *     that could not be decoded
  * @param events the raw events in source order, at least one
  */
-public record DeadLetter(String reason, String transactionId, List<DeadLetterEvent> events) {
+public record DeadLetter(String reason, String transactionId, List<SourceRecord> events) {
 
     /** @throws IllegalArgumentException without events */
     public DeadLetter {
@@ -26,8 +27,8 @@ public record DeadLetter(String reason, String transactionId, List<DeadLetterEve
 
     /** @return e.g. {@code transaction 't2' (5 events, topic 'cdc' partition 0 offsets 10..14)}, without content */
     public String describe() {
-        DeadLetterEvent first = events.get(0);
-        DeadLetterEvent last = events.get(events.size() - 1);
+        SourceRecord first = events.get(0);
+        SourceRecord last = events.get(events.size() - 1);
         return (transactionId == null ? "event" : "transaction '" + transactionId + "'") + " (" + events.size()
                 + (events.size() == 1 ? " event" : " events") + ", topic '" + first.getTopic() + "' partition "
                 + first.getPartition() + (events.size() == 1 ? " offset " + first.getOffset()

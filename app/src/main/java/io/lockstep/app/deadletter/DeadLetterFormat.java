@@ -2,6 +2,7 @@ package io.lockstep.app.deadletter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lockstep.app.event.SourceRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class DeadLetterFormat {
     public static List<String> records(DeadLetter letter, Instant at) {
         List<String> records = new ArrayList<>(letter.events().size());
         for (int i = 0; i < letter.events().size(); i++) {
-            DeadLetterEvent event = letter.events().get(i);
+            SourceRecord event = letter.events().get(i);
             ObjectNode record = JSON.createObjectNode();
             record.put("reason", letter.reason());
             record.put("transaction", letter.transactionId());

@@ -230,6 +230,14 @@ public class SourceEvent {
         this.tableEventCounts = tableEventCounts;
     }
 
+    /**
+     * @return the message as read (coordinates, key and value text): what a dead letter keeps of this event; key and
+     *     value are {@code null} unless they were kept for a dead letter
+     */
+    public SourceRecord rawRecord() {
+        return new SourceRecord(getTopic(), getPartition(), getOffset(), rawKey, rawValue);
+    }
+
     /** @return the message key as read, when kept for a dead letter; else {@code null} */
     public String getRawKey() {
         return rawKey;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.app.event.SourceRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,14 +28,8 @@ class FileDeadLetterWriterTest {
     @TempDir
     Path dir;
 
-    private static DeadLetterEvent event(String topic, long offset, String key, String value) {
-        DeadLetterEvent event = new DeadLetterEvent();
-        event.setTopic(topic);
-        event.setPartition(3);
-        event.setOffset(offset);
-        event.setKey(key);
-        event.setValue(value);
-        return event;
+    private static SourceRecord event(String topic, long offset, String key, String value) {
+        return new SourceRecord(topic, 3, offset, key, value);
     }
 
     @Test
@@ -87,7 +82,7 @@ class FileDeadLetterWriterTest {
                 DeadLetterWriter writer = DeadLetterTarget.parse("file:" + file).open();
                 start.await();
                 for (int l = 0; l < lettersEach; l++) {
-                    List<DeadLetterEvent> events = new ArrayList<>();
+                    List<SourceRecord> events = new ArrayList<>();
                     for (int e = 0; e < 5; e++) {
                         events.add(event(topic, l * 5L + e, null, "v".repeat(2_000)));
                     }
