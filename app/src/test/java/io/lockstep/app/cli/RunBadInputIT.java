@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
@@ -21,10 +21,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,22 +38,11 @@ class RunBadInputIT {
             + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     @TempDir
     Path workDir;
     private StarRocksEmulator starRocks;
-
-    @BeforeAll
-    static void startKafka() throws InterruptedException {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     @AfterEach
     void stopStarRocks() {
@@ -66,12 +54,12 @@ class RunBadInputIT {
     @Test
     void aTransactionWithAnUndecodableEventGoesWholeToTheDeadLetterFileAndTheOthersLoad() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.dl.file", 1);
+        KAFKA.createTopic("bad.dl.file", 1);
         List<String> bad = new ArrayList<>(new DebeziumTxn("t2").insert("accounts", account(2))
                 .insert("accounts", account(22)).messages());
         bad.set(2, "{\"payload\":{\"op\":\"c\",\"after\":"); // the second data event, cut off
         long firstBad;
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.dl.file")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.dl.file")) {
             writer.sendAll(insert("t1", 1));
             firstBad = writer.sendAll(bad) - bad.size() + 1;
             writer.sendAll(insert("t3", 3));
@@ -96,12 +84,12 @@ class RunBadInputIT {
     @Test
     void aTransactionTouchingATableTheTargetLacksGoesWholeToTheDeadLetterTopic() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.dl.topic", 1);
-        kafka.createTopic("bad.dl.letters", 1);
+        KAFKA.createTopic("bad.dl.topic", 1);
+        KAFKA.createTopic("bad.dl.letters", 1);
         List<String> bad = new DebeziumTxn("t2").insert("accounts", account(2)).insert("ledger", "{\"id\":1}")
                 .messages();
         long firstBad;
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.dl.topic")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.dl.topic")) {
             writer.sendAll(insert("t1", 1));
             firstBad = writer.sendAll(bad) - bad.size() + 1;
             writer.sendAll(insert("t3", 3));
@@ -125,8 +113,8 @@ class RunBadInputIT {
     @Test
     void unknownTableSkipAloneSkipsTablesTheTargetLacks() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.skip", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.skip")) {
+        KAFKA.createTopic("bad.skip", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.skip")) {
             writer.sendAll(new DebeziumTxn("t1").insert("accounts", account(1)).insert("ledger", "{\"id\":1}")
                     .insert("ledger", "{\"id\":2}").messages());
             writer.sendAll(insert("t2", 2));
@@ -144,9 +132,9 @@ class RunBadInputIT {
     @Test
     void aTableTheTargetLacksStopsTheJobInOneLineAfterCommittingTheTransactionsBeforeIt() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.unknown", 1);
+        KAFKA.createTopic("bad.unknown", 1);
         long offset;
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.unknown")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.unknown")) {
             writer.sendAll(insert("t1", 1));
             List<String> ledger = new DebeziumTxn("t2").insert("accounts", account(2)).insert("ledger", "{\"id\":1}")
                     .messages();
@@ -169,7 +157,7 @@ class RunBadInputIT {
     @Test
     void thePreFlightCheckNamesEveryProblemOfTheTargetInOneLineEach() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).user("root", "secret").build().start();
-        kafka.createTopic("bad.preflight", 1);
+        KAFKA.createTopic("bad.preflight", 1);
 
         CliRun refused = CliRun.of(args("bad.preflight", "--password", "wrong"));
         CliRun missing = CliRun.of(args("bad.preflight", "--password", "secret", "--semantic", "exactly-once",
@@ -209,7 +197,7 @@ class RunBadInputIT {
     }
 
     private static List<ConsumerRecord<String, String>> consume(String topic, int count) {
-        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings, new StringDeserializer(),
@@ -224,7 +212,7 @@ class RunBadInputIT {
     }
 
     private String[] args(String topic, String... more) {
-        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
+        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", KAFKA.bootstrapServers(),
                 "--topic", topic, "--format", "debezium", "--load-url", starRocks.feUrl(), "--database", "bank",
                 "--group-id", "bad-" + topic, "--restart-attempts", "0"));
         List<String> given = List.of(more);

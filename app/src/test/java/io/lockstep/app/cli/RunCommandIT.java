@@ -3,7 +3,7 @@ package io.lockstep.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.core.progress.ProgressTable;
@@ -20,10 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,20 +39,9 @@ class RunCommandIT {
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("bank");
     @TempDir
     static Path stateDirs;
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     private StarRocksEmulator starRocks;
-
-    @BeforeAll
-    static void startKafka() throws InterruptedException {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     @AfterEach
     void stopStarRocks() {
@@ -67,8 +55,8 @@ class RunCommandIT {
         starRocks = StarRocksEmulator.builder().ddl("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
                 + "id INT NOT NULL, name VARCHAR(255), description VARCHAR(512), weight DECIMAL(10, 3))"
                 + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("inventory")).build().start();
-        kafka.createTopic("maxwell.test", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "maxwell.test")) {
+        KAFKA.createTopic("maxwell.test", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "maxwell.test")) {
             writer.sendAll(Samples.lines(Samples.MAXWELL)); // apache/flink's maxwell-data.txt
         }
 
@@ -92,7 +80,7 @@ class RunCommandIT {
     @Test
     void debeziumTransactionsWithDeletesAndAPrimaryKeyChangeGiveTheFinalState() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("debezium.bank", 1);
+        KAFKA.createTopic("debezium.bank", 1);
         List<String> messages = new ArrayList<>();
         messages.addAll(new DebeziumTxn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
                 .insert("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"50.00\"}")
@@ -109,7 +97,7 @@ class RunCommandIT {
         // The key changes from 2 to 20 in one update event (no record key: --key-columns names the key).
         messages.addAll(new DebeziumTxn("t4").update("accounts", "{\"id\":2,\"owner\":\"bob\",\"balance\":\"80.00\"}",
                 "{\"id\":20,\"owner\":\"bob\",\"balance\":\"80.00\"}").messages());
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "debezium.bank")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "debezium.bank")) {
             writer.sendAll(messages);
         }
 
@@ -131,14 +119,14 @@ class RunCommandIT {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err().strip()).isEqualTo("lockstep run: topic 'no.such.topic' does not exist at "
-                + kafka.bootstrapServers() + " (check --topic; Lockstep does not create it)");
+                + KAFKA.bootstrapServers() + " (check --topic; Lockstep does not create it)");
     }
 
     @Test
     void malformedEventFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.json", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.json")) {
+        KAFKA.createTopic("bad.json", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.json")) {
             writer.sendAll(firstTransaction());
             CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.json", "debezium", "bank"));
             awaitFirstTransactionVisible();
@@ -154,8 +142,8 @@ class RunCommandIT {
     @Test
     void unknownTableFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.table", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.table")) {
+        KAFKA.createTopic("bad.table", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.table")) {
             writer.sendAll(firstTransaction());
             CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.table", "debezium", "bank",
                     "--table-map", "src.accounts=bank.accounts,src.transfers=bank.transfers"));
@@ -174,8 +162,8 @@ class RunCommandIT {
     @Test
     void transactionWithoutEndFailsNamingBothPositionsAndKeepsWhatWasCommitted() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("bad.end", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "bad.end")) {
+        KAFKA.createTopic("bad.end", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.end")) {
             writer.sendAll(firstTransaction());
             CompletableFuture<CliRun> job = startUnbounded(runArgs("bad.end", "debezium", "bank"));
             awaitFirstTransactionVisible();
@@ -200,22 +188,22 @@ class RunCommandIT {
     @Test
     void aRecreatedTopicIsRefusedNamingTheTopicTheJobAndBothTopicIds() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("recreated", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "recreated")) {
+        KAFKA.createTopic("recreated", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "recreated")) {
             writer.sendAll(firstTransaction());
         }
         CliRun first = CliRun.of(runArgs("recreated", "debezium", "bank", "--bounded"));
         assertThat(first.exitCode()).as(first.err()).isZero();
         String oldId = topicId("recreated");
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()))) {
             admin.deleteTopics(List.of("recreated")).all().get(30, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-                kafka.createTopic("recreated", 1);
+                KAFKA.createTopic("recreated", 1);
                 return true;
             });
         }
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "recreated")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "recreated")) {
             writer.sendAll(firstTransaction());
         }
         String newId = topicId("recreated");
@@ -234,14 +222,14 @@ class RunCommandIT {
     }
 
     private static String topicId(String topic) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()))) {
             return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
                     .toString();
         }
     }
 
     private String[] runArgs(String topic, String format, String database, String... more) {
-        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
+        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", KAFKA.bootstrapServers(),
                 "--topic", topic, "--format", format, "--load-url", starRocks.feUrl(), "--database", database,
                 "--parallelism", "1", "--checkpoint-interval", "1s", "--commit-interval", "300ms",
                 "--restart-attempts", "0", "--group-id", "it-" + topic,

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lockstep.app.job.StateDirectory;
 import io.lockstep.app.file.JsonLinesInput;
-import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.kafka.JsonLinesLoader;
 import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.app.testing.JobProcess;
@@ -21,10 +21,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,22 +36,11 @@ class RunServiceIT {
     private static final String BANK_DDL = "CREATE DATABASE bank;"
             + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
             + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
-    private static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     @TempDir
     Path workDir;
     private StarRocksEmulator starRocks;
-
-    @BeforeAll
-    static void startKafka() throws InterruptedException {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     @AfterEach
     void stopStarRocks() {
@@ -64,10 +52,10 @@ class RunServiceIT {
     @Test
     void aKilledProcessResumesFromItsLastCheckpointNotFromOffsetZero() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.resume", 1);
+        KAFKA.createTopic("svc.resume", 1);
         Path stateDir = workDir.resolve("state");
         StateDirectory state = new StateDirectory(stateDir);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.resume")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.resume")) {
             writer.sendAll(account("t1", 1, "100.00"));
             writer.sendAll(account("t2", 2, "50.00"));
             try (JobProcess first = JobProcess.start(workDir, args("svc.resume", "--state-dir", stateDir.toString()))) {
@@ -98,8 +86,8 @@ class RunServiceIT {
     @Test
     void ctrlCRollsBackTheOpenTransactionAndPrintsTheSummary() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.stop", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.stop");
+        KAFKA.createTopic("svc.stop", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.stop");
                 JobProcess job = JobProcess.start(workDir, args("svc.stop", "--commit-interval", "5m",
                         "--checkpoint-interval", "5m", "--stop-timeout", "20s"))) {
             writer.sendAll(account("t1", 1, "100.00"));
@@ -120,9 +108,9 @@ class RunServiceIT {
     @Test
     void theFourthTransientOutageOfALongRunIsSurvived() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.outages", 1);
+        KAFKA.createTopic("svc.outages", 1);
         // one restart allowed between healthy periods of 2 s: without the reset the second outage would end it
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.outages");
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.outages");
                 JobProcess job = JobProcess.start(workDir, args("svc.outages", "--restart-attempts", "1",
                         "--restart-delay", "200ms", "--restart-max-delay", "200ms", "--restart-reset-after", "2s",
                         "--sink-option", "sink.max-retries=0"))) {
@@ -146,7 +134,7 @@ class RunServiceIT {
     @Test
     void aWrongPasswordAndAMissingDatabaseAreNamedBeforeAnyJobStarts() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).user("root", "secret").build().start();
-        kafka.createTopic("svc.preflight", 1);
+        KAFKA.createTopic("svc.preflight", 1);
 
         CliRun refused = CliRun.of(args("svc.preflight", "--password", "wrong"));
         CliRun missing = CliRun.of(args("svc.preflight", "--password", "secret", "--table-map",
@@ -164,8 +152,8 @@ class RunServiceIT {
     @Test
     void aWrongPasswordInTheRunningJobFailsItAtOnceInOneLine() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).user("root", "secret").build().start();
-        kafka.createTopic("svc.auth", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.auth")) {
+        KAFKA.createTopic("svc.auth", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.auth")) {
             writer.sendAll(account("t1", 1, "100.00"));
         }
 
@@ -182,8 +170,8 @@ class RunServiceIT {
     @Test
     void aTableMissingInTheTargetFailsAtOnceInOneLine() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.table", 1);
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.table")) {
+        KAFKA.createTopic("svc.table", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.table")) {
             writer.sendAll(new DebeziumTxn("t1").insert("ledger", "{\"id\":1}").messages());
         }
 
@@ -207,9 +195,9 @@ class RunServiceIT {
     @Test
     void aBoundedBackfillCommitsTheTransactionsBeforeAMalformedEventThenFailsInOneLine() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.backfill", 1);
+        KAFKA.createTopic("svc.backfill", 1);
         long offset;
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.backfill")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.backfill")) {
             writer.sendAll(account("t1", 1, "100.00"));
             writer.sendAll(account("t2", 2, "50.00"));
             offset = writer.send("{\"status\":\"BEGIN\",\"id\":\"t3\""); // cut off
@@ -229,9 +217,9 @@ class RunServiceIT {
     @Test
     void anAddColumnUpstreamStopsAfterTheTransactionsBeforeItWithTheTableAndTheDdl() throws Exception {
         starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
-        kafka.createTopic("svc.ddl", 1);
+        KAFKA.createTopic("svc.ddl", 1);
         long offset;
-        try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), "svc.ddl")) {
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "svc.ddl")) {
             writer.sendAll(account("t1", 1, "100.00"));
             offset = writer.send("{\"source\":{\"server\":\"oltp\"},\"databaseName\":\"src\","
                     + "\"ddl\":\"ALTER TABLE accounts ADD COLUMN email VARCHAR(128)\",\"tableChanges\":"
@@ -269,8 +257,8 @@ class RunServiceIT {
     @Test
     void theSampleFileLoadedIntoKafkaByLockstepKafkaLoadsInABoundedRun() throws Exception {
         starRocks = StarRocksEmulator.builder().ddlFile(Path.of("..", "examples", "bank.sql")).build().start();
-        kafka.createTopic("svc.bank", 1);
-        long messages = JsonLinesLoader.load(kafka.bootstrapServers(), "svc.bank",
+        KAFKA.createTopic("svc.bank", 1);
+        long messages = JsonLinesLoader.load(KAFKA.bootstrapServers(), "svc.bank",
                 JsonLinesInput.read(Path.of("..", "examples", "bank.jsonl")));
 
         CliRun run = CliRun.of(args("svc.bank", "--bounded"));
@@ -288,7 +276,7 @@ class RunServiceIT {
     }
 
     private String[] args(String topic, String... more) {
-        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", kafka.bootstrapServers(),
+        List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", KAFKA.bootstrapServers(),
                 "--topic", topic, "--format", "debezium", "--load-url", starRocks.feUrl(), "--database", "bank",
                 "--group-id", "svc-" + topic));
         List<String> given = List.of(more);
