@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.assemble.OpenTransaction;
+import io.lockstep.flink.types.DefaultStarRocksRowDataTypeInfo;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -13,15 +14,19 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-/** The types that cross operators or live in state are Flink POJOs and survive a serializer round trip. */
+/**
+ * The types that cross operators or live in state are Flink POJOs (the rows: their own type information) and survive a
+ * serializer round trip; none falls back to Kryo.
+ */
 class FlinkTypesTest {
 
     @Test
-    void eventsRowsAndStateAreFlinkPojos() {
+    void eventsAndStateAreFlinkPojosAndRowsHaveTheirOwnType() {
         assertThat(TypeInformation.of(SourceRecord.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(SourceEvent.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(OpenTransaction.class)).isInstanceOf(PojoTypeInfo.class);
-        assertThat(TypeInformation.of(DefaultStarRocksRowData.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(DefaultStarRocksRowData.class))
+                .isInstanceOf(DefaultStarRocksRowDataTypeInfo.class);
     }
 
     @Test
