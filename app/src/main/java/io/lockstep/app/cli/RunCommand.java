@@ -110,7 +110,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean targetCheck = true;
 
     @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "
-            + "then ends and the command exits 0.")
+            + "then ends and the command exits 0. Starts without state (exactly-once: at the committed positions).")
     boolean bounded;
 
     @Option(names = "--target", paramLabel = "starrocks|doris",
@@ -272,8 +272,10 @@ public final class RunCommand implements Callable<Integer> {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = env instanceof LocalStreamEnvironment;
         Optional<Path> restored = Optional.empty();
-        // a file is read whole each time unless a state directory is asked for explicitly
-        boolean keepState = local && (input == null || stateDir != null || fromSavepoint != null);
+        // a file is read whole each time unless a state directory is asked for explicitly; a bounded run neither
+        // restores nor keeps state: a restored Kafka split keeps the stopping offset (or none) it was saved with, so
+        // it would never end, and its own final checkpoint would stop a later unbounded run
+        boolean keepState = local && !bounded && (input == null || stateDir != null || fromSavepoint != null);
         if (keepState) {
             try {
                 restored = stateDirectory().configure(settings, fromSavepoint);
@@ -370,8 +372,9 @@ public final class RunCommand implements Callable<Integer> {
                 + (deadLetter != null ? ", dead letters to " + deadLetter : "")
                 + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
-                + restored.map(path -> "restoring " + path).orElse(input != null && stateDir == null
-                        ? "no state kept" : "no state to restore (state dir " + stateDirectory().root() + ")");
+                + restored.map(path -> "restoring " + path).orElse(bounded ? "no state kept (--bounded)"
+                        : input != null && stateDir == null ? "no state kept"
+                        : "no state to restore (state dir " + stateDirectory().root() + ")");
     }
 
     /** @return {@code --state-dir}, or its default {@code lockstep-state/<group id>} */
@@ -401,6 +404,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (input != null && (kafkaBootstrap != null || topic != null || bounded)) {
             throw usage("--input reads a file: it goes without --kafka-bootstrap, --topic and --bounded");
+        }
+        if (bounded && fromSavepoint != null) {
+            // a restored Kafka split keeps the stopping offset (or none) it was checkpointed with, not this run's
+            throw usage("--bounded reads up to the end offsets seen at start and cannot restore --from-savepoint "
+                    + "(a restored Kafka split keeps the end it was saved with): use one of them");
         }
         if (input != null && !Files.isReadable(input)) {
             throw usage("--input " + input + ": no such readable file");

@@ -7,6 +7,7 @@ import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.TypeConversionException;
@@ -218,6 +219,15 @@ class LockstepCliTest {
         System.arraycopy(VALID_RUN, 0, args, 0, VALID_RUN.length);
         System.arraycopy(more, 0, args, VALID_RUN.length, more.length);
         return args;
+    }
+
+    @Test
+    void aBoundedRunCannotRestoreASavepoint() {
+        String[] args = Stream.concat(Stream.of(VALID_RUN), Stream.of("--bounded", "--from-savepoint",
+                "/tmp/savepoint-1")).toArray(String[]::new);
+        assertUsageError(CliRun.of(args),
+                "lockstep run: --bounded reads up to the end offsets seen at start and cannot restore "
+                        + "--from-savepoint");
     }
 
     private static void assertUsageError(CliRun run, String expected) {

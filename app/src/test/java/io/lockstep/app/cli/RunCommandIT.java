@@ -217,6 +217,32 @@ class RunCommandIT {
         assertThat(second.err().strip().lines()).as("one line").hasSize(1);
     }
 
+    /**
+     * A backfill run twice on one state directory: the second run must not restore the first one's final checkpoint
+     * (its Kafka split would keep the old end and never stop); it starts at the committed positions and ends.
+     */
+    @Test
+    void aSecondBoundedRunStartsAtTheCommittedPositionsAndEnds() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        KAFKA.createTopic("backfill.again", 1);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "backfill.again")) {
+            writer.sendAll(firstTransaction());
+        }
+        CliRun first = CliRun.of(runArgs("backfill.again", "debezium", "bank", "--bounded"));
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "backfill.again")) {
+            writer.sendAll(new DebeziumTxn("t2").insert("accounts",
+                    "{\"id\":3,\"owner\":\"cy\",\"balance\":\"7.00\"}").messages());
+        }
+
+        CliRun second = CliRun.of(runArgs("backfill.again", "debezium", "bank", "--bounded"));
+
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(second.out()).contains("no state kept (--bounded)")
+                .contains("summary: 1 source transactions read, 1 committed");
+        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2", "3");
+    }
+
     private static String progressDdl(String database) {
         return new ProgressTable(database, ProgressTable.DEFAULT_NAME).createTableSql();
     }
