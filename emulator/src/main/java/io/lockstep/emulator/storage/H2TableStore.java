@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
+import org.h2.api.ErrorCode;
 
 /**
  * A {@link TableStore} in an in-memory H2 database (one per store): one schema per StarRocks database, one table
@@ -502,6 +503,10 @@ public final class H2TableStore implements TableStore {
             try (Statement statement = writer.createStatement()) {
                 statement.execute("SHUTDOWN");
             } catch (SQLException e) {
+                if (e.getErrorCode() == ErrorCode.DATABASE_IS_CLOSED
+                        || e.getErrorCode() == ErrorCode.DATABASE_CALLED_AT_SHUTDOWN) {
+                    return; // H2 closed it already (e.g. its own hook at JVM exit): a file store is on disk
+                }
                 throw new StoreException("cannot shut down the H2 store: " + e.getMessage(), e);
             } finally {
                 try {

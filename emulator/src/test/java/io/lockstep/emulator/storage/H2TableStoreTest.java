@@ -8,12 +8,14 @@ import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.load.RowChange;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class H2TableStoreTest {
     private InMemoryCatalog catalog;
@@ -167,5 +169,23 @@ class H2TableStoreTest {
                 .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
         assertThatThrownBy(() -> store.query("SELECT 1"))
                 .isInstanceOf(StoreException.class).hasMessage("the H2 store is closed");
+    }
+
+    @Test
+    void closingAFileStoreThatH2AlreadyShutDownIsQuiet(@TempDir Path dir) throws Exception {
+        H2TableStore file = H2TableStore.inFile(dir.resolve("emulator"));
+        java.util.Properties sa = new java.util.Properties();
+        sa.setProperty("user", "SA");
+        sa.setProperty("password", "");
+        // what H2's own hook does at JVM exit: the database goes before the emulator's shutdown closes the store
+        try (java.sql.Connection other = new org.h2.Driver().connect("jdbc:h2:file:"
+                + dir.resolve("emulator").toAbsolutePath(), sa);
+                java.sql.Statement statement = other.createStatement()) {
+            statement.execute("SHUTDOWN");
+        }
+
+        file.close();
+
+        assertThat(dir.resolve("emulator.mv.db")).as("the data stays on disk").exists();
     }
 }
