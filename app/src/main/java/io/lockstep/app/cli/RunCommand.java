@@ -147,8 +147,8 @@ public final class RunCommand implements Callable<Integer> {
     String tableMap;
 
     @Option(names = "--unknown-table", paramLabel = "fail|skip",
-            description = "A source table missing from --table-map: fail the job or skip its rows "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "A source table missing from --table-map, or whose target table does not exist in the "
+                    + "target database: fail the job or skip its rows (default: ${DEFAULT-VALUE}).")
     UnknownTableMode unknownTable = UnknownTableMode.FAIL;
 
     @Option(names = "--key-columns", paramLabel = "SRC_DB.T=COL[+COL...]",
