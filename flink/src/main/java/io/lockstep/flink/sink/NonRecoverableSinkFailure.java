@@ -18,8 +18,10 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  *       filtered rows, a malformed load): a {@link TransactionException} of class {@link FailureClass#ACCESS_DENIED}
  *       or {@link FailureClass#DATA_ERROR}. Other refusals ({@link FailureClass#OTHER}, e.g. a transaction the server
  *       expired or forgot) end the client's call but may heal when the job restarts and begins anew;</li>
- *   <li>the exactly-once progress table is missing or unusable ({@link ProgressTableException}), or another job
- *       writes it ({@link AnotherWriterException});</li>
+ *   <li>the exactly-once progress table is missing or unusable ({@link ProgressTableException}). An
+ *       {@link AnotherWriterException} is not among them: when several subtasks of one job fail over together, one
+ *       can see a sibling's new run register while it opens, and the next attempt heals it; a real second job fails
+ *       again at every restart until the restart strategy gives up;</li>
  *   <li>anything whose class already carries the annotation below (e.g. a bad-input exception of the source side).</li>
  * </ul>
  *
@@ -64,7 +66,7 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
 
     /**
      * Whether no restart can heal {@code failure}: its cause chain holds an access-denied or data-error
-     * {@link TransactionException}, a {@link ProgressTableException}, an {@link AnotherWriterException}, or a
+     * {@link TransactionException}, a {@link ProgressTableException}, or a
      * throwable marked non-recoverable.
      */
     public static boolean canNeverHeal(Throwable failure) {
@@ -79,7 +81,7 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
                     || te.failureClass() == FailureClass.DATA_ERROR)) {
                 return t;
             }
-            if (t instanceof ProgressTableException || t instanceof AnotherWriterException) {
+            if (t instanceof ProgressTableException) {
                 return t;
             }
         }
