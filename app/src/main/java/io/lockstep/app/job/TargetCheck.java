@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *       the database does not exist, an unreachable address that the retries of {@code sink.max-retries} ran out;</li>
  *   <li>tables (StarRocks): each existing target database's tables are listed through the HTTP SQL API
  *       ({@code SELECT TABLE_NAME FROM information_schema.tables WHERE TABLE_SCHEMA = 'db'}, StarRocks 3.2+,
- *       docs {@code docs/en/sql-reference/http_sql_api.md}); every table the table map names and, in the exactly-once
+ *       the StarRocks repository's {@code docs/en/sql-reference/http_sql_api.md});
+ *       every table the table map names and, in the exactly-once
  *       mode, the progress table must be among them. The list is handed to the job ({@link TargetTables}) so that
  *       rows of tables the target lacks are caught before they are sent. Apache Doris offers no SQL over this HTTP
  *       interface, so on Doris (and on a StarRocks without the SQL API) tables are not checked here: a missing table
