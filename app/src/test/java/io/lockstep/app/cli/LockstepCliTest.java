@@ -154,6 +154,14 @@ class LockstepCliTest {
     }
 
     @Test
+    void anUnknownCommandIsNamedWithTheClosestKnownOne() {
+        assertUsageError(CliRun.of("rn", "--topic", "t"), "lockstep: unknown command 'rn', did you mean run?");
+        assertUsageError(CliRun.of("emultor"), "lockstep: unknown command 'emultor', did you mean emulator?");
+        assertUsageError(CliRun.of("replicate"), "lockstep: unknown command 'replicate' (commands: run, demo, kafka, "
+                + "emulator)");
+    }
+
+    @Test
     void aMisspeltRequiredOptionIsNamedAsUnknownNotAsMissing() {
         CliRun run = CliRun.of("run", "--kafka-bootstrap", "localhost:9092", "--topic", "t", "--format", "debezium",
                 "--load-ulr", "127.0.0.1:8030", "--database", "shop");
@@ -215,10 +223,11 @@ class LockstepCliTest {
     void emulatorDelegatesToTheEmulatorsOwnCommand() {
         CliRun run = CliRun.of("emulator", "--fe-port", "70000");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().strip()).isEqualTo("lockstep-emulator: --fe-port must be 0-65535 (0 = random), got 70000");
+        assertThat(run.err().strip()).isEqualTo("lockstep emulator: --fe-port must be 0-65535 (0 = random), got 70000");
         CliRun help = CliRun.of("emulator", "--help");
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("--ddl").contains("--fe-port");
+        assertThat(help.out()).contains("--ddl").contains("--fe-port").contains("Usage: lockstep emulator ")
+                .doesNotContain("lockstep-emulator");
     }
 
     @Test
