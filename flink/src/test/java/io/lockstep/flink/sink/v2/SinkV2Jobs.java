@@ -109,12 +109,21 @@ public final class SinkV2Jobs {
      */
     public static StarRocksSinkOptions.Builder refusedPassword(StarRocksEmulator emulator, String database,
                                                                String table, String labelPrefix) {
+        return options(emulator, database, table, labelPrefix, "wrong");
+    }
+
+    /**
+     * Options of an at-least-once sink into {@code database.table} of {@code emulator} as user {@code root} with
+     * {@code password}, flushing every 100 ms, retrying every 100 ms.
+     */
+    public static StarRocksSinkOptions.Builder options(StarRocksEmulator emulator, String database, String table,
+                                                       String labelPrefix, String password) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", emulator.feUrl().replace("http://", ""))
                 .withProperty("database-name", database)
                 .withProperty("table-name", table)
                 .withProperty("username", "root")
-                .withProperty("password", "wrong")
+                .withProperty("password", password)
                 .withProperty("sink.version", "V2")
                 .withProperty("sink.semantic", "at-least-once")
                 .withProperty("sink.label-prefix", labelPrefix)
