@@ -7,8 +7,6 @@ import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.core.exactlyonce.DerivedRunId;
 import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,11 +101,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      *                                    engine
      */
     public ExactlyOnceSinkFunction(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.EXACTLY_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "ExactlyOnceSinkFunction needs 'sink.semantic' = 'exactly-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
+        SinkMode.EXACTLY_ONCE.check(options, "ExactlyOnceSinkFunction");
         this.options = options;
         this.routing = RowRouting.from(options);
     }

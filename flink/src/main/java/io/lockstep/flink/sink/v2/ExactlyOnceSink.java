@@ -3,11 +3,10 @@ package io.lockstep.flink.sink.v2;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
 import io.lockstep.flink.sink.ExactlyOnceSinkStateSerializer;
 import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Collection;
 import java.util.List;
@@ -52,11 +51,7 @@ public final class ExactlyOnceSink<T> implements CompatibleSink<T>,
      *                                    engine
      */
     public ExactlyOnceSink(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.EXACTLY_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "ExactlyOnceSink needs 'sink.semantic' = 'exactly-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
+        SinkMode.EXACTLY_ONCE.check(options, "ExactlyOnceSink");
         this.options = options;
         this.routing = RowRouting.from(options);
     }

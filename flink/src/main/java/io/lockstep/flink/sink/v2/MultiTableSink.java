@@ -2,9 +2,9 @@ package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.core.progress.RunIds;
 import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.flink.sink.MultiTableRuntime;
@@ -44,11 +44,7 @@ public final class MultiTableSink<T> implements CompatibleSink<T>, SupportsWrite
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
      */
     public MultiTableSink(StarRocksSinkOptions options) {
-        if (!options.isMultiTableTransactionEnabled()) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(),
-                    "MultiTableSink needs 'sink.transaction.multi-table.enabled' = 'true'");
-        }
-        SinkSettings.from(options);
+        SinkMode.MULTI_TABLE.check(options, "MultiTableSink");
         this.options = options;
         this.routing = RowRouting.from(options);
     }
