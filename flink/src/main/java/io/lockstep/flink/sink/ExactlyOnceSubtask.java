@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -76,14 +75,6 @@ public final class ExactlyOnceSubtask implements AutoCloseable {
     public record Start(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                         String jobId, List<ExactlyOnceSinkState> restored, long restoredEpoch, String epochName,
                         @Nullable ProcessingTimeService timers) {
-        public Start {
-            Objects.requireNonNull(settings, "settings");
-            Objects.requireNonNull(routing, "routing");
-            Objects.requireNonNull(metricGroup, "metricGroup");
-            Objects.requireNonNull(jobId, "jobId");
-            Objects.requireNonNull(epochName, "epochName");
-            restored = List.copyOf(restored);
-        }
     }
 
     private final String labelPrefix;

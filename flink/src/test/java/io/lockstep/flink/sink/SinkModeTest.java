@@ -7,34 +7,36 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The one choice of sink both factories make, and the check every sink's constructor makes with it. */
 class SinkModeTest {
-    private static StarRocksSinkOptions.Builder base() {
-        return StarRocksSinkOptions.builder().withProperty("load-url", "127.0.0.1:8030")
-                .withProperty("database-name", "db").withProperty("table-name", "t")
-                .withProperty("username", "root").withProperty("password", "")
-                .withProperty("sink.properties.format", "json");
+    /** StarRocks options for table db.t with {@code extra} on top. */
+    private static StarRocksSinkOptions options(String... extra) {
+        Map<String, String> options = new HashMap<>(Map.of("load-url", "127.0.0.1:8030", "database-name", "db",
+                "table-name", "t", "username", "root", "password", "", "sink.properties.format", "json"));
+        for (int i = 0; i < extra.length; i += 2) {
+            options.put(extra[i], extra[i + 1]);
+        }
+        return SinkMode.optionsFor(SinkTarget.STARROCKS, options);
     }
 
-    private static final StarRocksSinkOptions AT_LEAST_ONCE = base().build();
-    private static final StarRocksSinkOptions EXACTLY_ONCE = base().withProperty("sink.semantic", "exactly-once")
-            .build();
-    private static final StarRocksSinkOptions MULTI_TABLE = base().withProperty("sink.version", "V2")
-            .withProperty("sink.transaction.multi-table.enabled", "true").build();
+    private static final StarRocksSinkOptions AT_LEAST_ONCE = options();
+    private static final StarRocksSinkOptions EXACTLY_ONCE = options("sink.semantic", "exactly-once");
+    private static final StarRocksSinkOptions MULTI_TABLE = options("sink.version", "V2",
+            "sink.transaction.multi-table.enabled", "true");
 
     @Test
     void theOptionsSelectOneMode() {
         assertThat(SinkMode.select(AT_LEAST_ONCE)).isEqualTo(SinkMode.AT_LEAST_ONCE);
         assertThat(SinkMode.select(EXACTLY_ONCE)).isEqualTo(SinkMode.EXACTLY_ONCE);
         assertThat(SinkMode.select(MULTI_TABLE)).isEqualTo(SinkMode.MULTI_TABLE);
-        assertThat(SinkMode.select(base().withProperty("sink.version", "V2").withProperty("sink.semantic",
-                "exactly-once").withProperty("sink.transaction.multi-table.enabled", "true")
-                .withProperty("sink.transaction.multi-table.job-id", "j").build()))
+        assertThat(SinkMode.select(options("sink.version", "V2", "sink.semantic", "exactly-once",
+                "sink.transaction.multi-table.enabled", "true", "sink.transaction.multi-table.job-id", "j")))
                 .as("multi-table wins over the semantic").isEqualTo(SinkMode.MULTI_TABLE);
-        assertThatThrownBy(() -> SinkMode.select(base().withProperty("sink.version", "V1").build()))
+        assertThatThrownBy(() -> SinkMode.select(options("sink.version", "V1")))
                 .isInstanceOf(InvalidSinkOptionException.class).hasMessageContaining("'sink.version' = 'V1'");
     }
 

@@ -25,11 +25,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SinkV2NonRecoverableFailureIT {
     private static final int RESTARTS_ALLOWED = 5;
-    /** Commits the emulator refuses in the commit test: more than any attempt makes. */
-    private static final int REFUSED_COMMITS = 1_000;
-    /** What StarRocks replies when the user lacks the privilege to commit. */
-    private static final String ACCESS_DENIED_AT_COMMIT =
-            "Access denied; you need (at least one of) the INSERT privilege(s) on TABLE events for this operation";
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = SinkV2Jobs.miniCluster();
@@ -88,13 +83,13 @@ class SinkV2NonRecoverableFailureIT {
 
     @Test
     void aRefusedCommitFailsTheExactlyOnceCommitterWithoutRestarts() {
-        sr.emulator().faults().failNext(FaultOp.COMMIT, REFUSED_COMMITS, "FAILED", ACCESS_DENIED_AT_COMMIT);
+        SinkV2Jobs.refuseCommits(sr.emulator());
         Throwable failure = failure("v2-401-eo", SinkV2Jobs.singleRow("al", "events"), false,
                 SinkV2Jobs.options(sr.emulator(), "al", "events", "v2401eo", "secret")
                         .withProperty("sink.semantic", "exactly-once").build(), 200, 100);
 
         assertThat(sr.emulator().faults().pending(FaultOp.COMMIT)).as("refused commits sent")
-                .isLessThan(REFUSED_COMMITS);
+                .isLessThan(SinkV2Jobs.REFUSED_COMMITS);
         assertThat(SinkV2Jobs.ATTEMPTS.get("v2-401-eo")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
                 .extracting(Throwable::getMessage).asString().contains("ACCESS_DENIED").contains("commit");
