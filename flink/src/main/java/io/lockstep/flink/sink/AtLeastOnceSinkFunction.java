@@ -3,8 +3,6 @@ package io.lockstep.flink.sink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -52,11 +50,7 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
      *                                    engine
      */
     public AtLeastOnceSinkFunction(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.AT_LEAST_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "AtLeastOnceSinkFunction needs 'sink.semantic' = 'at-least-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
+        SinkMode.AT_LEAST_ONCE.check(options, "AtLeastOnceSinkFunction");
         this.options = options;
         this.routing = RowRouting.from(options);
     }

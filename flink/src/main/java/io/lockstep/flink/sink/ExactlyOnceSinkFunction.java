@@ -1,37 +1,17 @@
 package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.client.TransactionClient;
-import io.lockstep.core.client.TransactionException;
-import io.lockstep.core.engine.DeliverySemantic;
-import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
-import io.lockstep.core.engine.PreparedTransaction;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.core.exactlyonce.DerivedRunId;
-import io.lockstep.core.exactlyonce.LingeringScope;
 import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
-import io.lockstep.core.exactlyonce.RestoredTransactionCommitter;
-import io.lockstep.core.exactlyonce.TableId;
-import io.lockstep.core.label.ExactlyOnceLabelScheme;
-import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
-
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -87,6 +67,10 @@ import org.slf4j.LoggerFactory;
  * At start it checks the checkpoint interval against Doris' pre-commit timeout instead of
  * {@code sink.properties.timeout}.
  *
+ * <p>The subtask itself (settling at open, client, engine, row routing, prepare, commit, failure watch) is
+ * {@link ExactlyOnceSubtask}, shared with the Sink V2 writer; this class adds the SinkFunction lifecycle, the
+ * operator state and the pending transactions it commits when a checkpoint completes.
+ *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads. Fields
  * below are task-thread only.
  *
@@ -107,30 +91,17 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     /** Restored state elements, consumed by {@link #open}. */
     private transient List<ExactlyOnceSinkState> restored;
     private transient long restoredCheckpointId;
-    private transient SinkRuntime runtime;
-    private transient SingleTableLoadEngine engine;
-    private transient RowDispatcher dispatcher;
-    /** Task thread: fails the task soon after the engine failed, without waiting for a row or checkpoint. */
-    private transient EngineFailureWatch failureWatch;
-    private transient long commitTimeoutMs;
-    private transient String labelPrefix;
-    /** How this target's labels are shaped (Doris: one per flush), for the lingering abort and the run-id claim. */
-    private transient ExactlyOnceLabelScheme labelScheme;
+    /** Set in open(), cleared in close(). */
+    private transient ExactlyOnceSubtask subtask;
     /** Prepared at a checkpoint, not yet committed, in checkpoint order. */
     private transient List<CheckpointedTransaction> pending;
-    /** Every table written by this run (and the runs it restored), so a later restore can name their labels. */
-    private transient Set<TableId> tables;
 
     /**
      * @throws InvalidSinkOptionException if the options are not exactly-once single-table, or cannot run on the
      *                                    engine
      */
     public ExactlyOnceSinkFunction(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.EXACTLY_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "ExactlyOnceSinkFunction needs 'sink.semantic' = 'exactly-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
+        SinkMode.EXACTLY_ONCE.check(options, "ExactlyOnceSinkFunction");
         this.options = options;
         this.routing = RowRouting.from(options);
     }
@@ -142,7 +113,6 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
                 new ListStateDescriptor<>(STATE_NAME, BytePrimitiveArraySerializer.INSTANCE));
         restored = new ArrayList<>();
         pending = new ArrayList<>();
-        tables = new LinkedHashSet<>();
         if (context.isRestored()) {
             for (byte[] element : state.get()) {
                 restored.add(SimpleVersionedSerialization.readVersionAndDeSerialize(SERIALIZER, element));
@@ -158,8 +128,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      *
      * @throws InvalidSinkOptionException if the job does not checkpoint, or {@code sink.properties.timeout} does not
      *                                    exceed the checkpoint interval
-     * @throws TransactionException       if a restored transaction cannot be committed (its label, table and
-     *                                    checkpoint are named)
+     * @throws LoadEngineException        if a restored transaction cannot be committed (its label, table and
+     *                                    checkpoint are named); see {@link ExactlyOnceSubtask#open}
      */
     @Override
     public void open(OpenContext openContext) throws Exception {
@@ -175,96 +145,12 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
             LOG.warn("execution.checkpointing.checkpoints-after-tasks-finish.enabled is off: when the input ends, rows "
                     + "after the last checkpoint are never committed by the exactly-once sink");
         }
-        SinkSettings settings = SinkSettings.from(options);
-        labelPrefix = settings.labelPrefix();
-        labelScheme = settings.labelScheme();
-        addFixedTarget();
-        String runId;
-        try (TransactionClient recoveryClient = settings.newTransactionClient(LoadMetrics.noop())) {
-            runId = recover(recoveryClient, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
-        } catch (Exception e) {
-            throw NonRecoverableSinkFailure.classify(e);
-        }
-        runtime = SinkRuntime.open(settings, getRuntimeContext(), runId);
-        try {
-            LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
-            commitTimeoutMs = config.flushTimeoutMs();
-            engine = SingleTableLoadEngine.start(config, runtime.client(), runtime.metrics(),
-                    DeliverySemantic.EXACTLY_ONCE, restoredCheckpointId);
-        } catch (Exception e) {
-            runtime.close();
-            runtime = null;
-            throw NonRecoverableSinkFailure.classify(e);
-        } catch (Error e) {
-            runtime.close();
-            runtime = null;
-            throw e;
-        }
-        SingleTableLoadEngine e = engine;
-        failureWatch = EngineFailureWatch.start(getRuntimeContext(), e::checkFailure);
-        dispatcher = new RowDispatcher(routing, false, new RowDispatcher.EngineCalls() {
-            @Override
-            public void write(int partition, String database, String table, byte[] row)
-                    throws InterruptedException {
-                tables.add(new TableId(database, table));
-                e.write(database, table, row);
-            }
-
-            @Override
-            public void txnEnd(int partition) {
-                // single-table exactly-once commits per checkpoint, not per source transaction
-            }
-        });
-    }
-
-    /**
-     * Commits the restored transactions, rolls back lingering ones of the restored runs, then claims this run's id
-     * ({@link DerivedRunId}: derived from the job, the restored runs and checkpoint, so the next start from the
-     * same checkpoint finds what this run leaves open; random when routing by {@code *}).
-     *
-     * @return the run id for this run's labels
-     */
-    private String recover(TransactionClient client, int subtask) throws TransactionException {
-        List<CheckpointedTransaction> held = new ArrayList<>();
-        List<LingeringScope> scopes = new ArrayList<>();
-        List<String> restoredRunIds = new ArrayList<>();
-        for (ExactlyOnceSinkState s : restored) {
-            held.addAll(s.pending());
-            scopes.add(s.lingeringScope());
-            tables.addAll(s.tables());
-            restoredRunIds.add(s.runId());
-        }
-        if (!restored.isEmpty()) {
-            LOG.info("exactly-once sink subtask {} restores checkpoint {}: committing {} transaction(s) of run(s) {}",
-                    subtask, restoredCheckpointId, held.size(), restoredRunIds);
-        }
-        RestoredTransactionCommitter.commitAll(client, held);
-        LingeringTransactionAborter aborter = LingeringTransactionAborter.forCheckNum(client,
-                options.isAbortLingeringTransactions() ? options.getCheckNumLingeringTransactions() : 0, labelScheme);
-        Set<String> heldLabels = new HashSet<>();
-        held.forEach(t -> heldLabels.add(t.label()));
-        aborter.abortLingering(scopes, heldLabels);
-        restored.clear();
-        List<TableId> fixed = fixedTarget() == null ? List.of() : List.of(fixedTarget());
-        return DerivedRunId.claim(client, aborter, labelPrefix, subtask,
-                getRuntimeContext().getJobInfo().getJobId().toHexString(), restoredRunIds, restoredCheckpointId,
-                fixed, heldLabels);
-    }
-
-    private void addFixedTarget() {
-        TableId fixed = fixedTarget();
-        if (fixed != null) {
-            tables.add(fixed);
-        }
-    }
-
-    /** The target table when {@code database-name} and {@code table-name} are both fixed, else null. */
-    private TableId fixedTarget() {
-        String database = options.getDatabaseName();
-        String table = options.getTableName();
-        boolean fixed = !SinkOptionDefinitions.WILDCARD.equals(database)
-                && !SinkOptionDefinitions.WILDCARD.equals(table);
-        return fixed ? new TableId(database, table) : null;
+        RuntimeContext context = getRuntimeContext();
+        subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(SinkSettings.from(options), routing,
+                context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
+                context.getJobInfo().getJobId().toHexString(), restored, restoredCheckpointId, "checkpoint",
+                EngineFailureWatch.timersOf(context)));
+        restored = List.of();
     }
 
     /**
@@ -275,7 +161,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      */
     @Override
     public void invoke(T value, Context context) throws Exception {
-        dispatcher.dispatch(value);
+        subtask.write(value);
     }
 
     /**
@@ -287,74 +173,43 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         long checkpointId = context.getCheckpointId();
-        List<PreparedTransaction> prepared;
-        try {
-            prepared = engine.prepare(checkpointId);
-        } catch (LoadEngineException | IllegalStateException | IllegalArgumentException e) {
-            throw NonRecoverableSinkFailure.classify(new LoadEngineException("checkpoint " + checkpointId
-                    + " of exactly-once sink subtask " + runtime.subtaskIndex() + " failed to prepare: "
-                    + e.getMessage(), e));
-        }
-        for (PreparedTransaction txn : prepared) {
-            pending.add(CheckpointedTransaction.of(txn, checkpointId, runtime.runId()));
-        }
+        pending.addAll(subtask.prepare(checkpointId));
         state.clear();
-        state.add(SimpleVersionedSerialization.writeVersionAndSerialize(SERIALIZER, new ExactlyOnceSinkState(
-                labelPrefix, runtime.subtaskIndex(), runtime.runId(), checkpointId,
-                new ArrayList<>(tables), pending)));
+        state.add(SimpleVersionedSerialization.writeVersionAndSerialize(SERIALIZER,
+                subtask.state(checkpointId, pending)));
     }
 
     /**
      * Commits every pending transaction prepared at a checkpoint &lt;= {@code checkpointId} and waits.
      *
-     * @throws LoadEngineException naming the label if a commit fails; the task fails and its restore commits again
+     * @throws LoadEngineException naming the checkpoint if a commit fails; the task fails and its restore commits
+     *                             again
      */
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
-        List<CheckpointedTransaction> due = new ArrayList<>();
-        for (CheckpointedTransaction txn : pending) {
-            if (txn.checkpointId() <= checkpointId) {
-                due.add(txn);
-            }
-        }
+        List<CheckpointedTransaction> due = pending.stream().filter(t -> t.checkpointId() <= checkpointId).toList();
         if (due.isEmpty()) {
             return;
         }
-        List<PreparedTransaction> txns = due.stream().map(CheckpointedTransaction::prepared).toList();
-        try {
-            engine.requestCommit(txns).get(commitTimeoutMs, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw NonRecoverableSinkFailure.classify(new LoadEngineException("commit after checkpoint " + checkpointId
-                    + " of exactly-once sink subtask " + runtime.subtaskIndex() + " failed: "
-                    + e.getCause().getMessage(), e.getCause()));
-        } catch (TimeoutException e) {
-            throw new LoadEngineException("commit after checkpoint " + checkpointId + " of exactly-once sink subtask "
-                    + runtime.subtaskIndex() + " did not finish within " + commitTimeoutMs + " ms: " + due);
-        }
-        for (Iterator<CheckpointedTransaction> it = pending.iterator(); it.hasNext(); ) {
-            if (it.next().checkpointId() <= checkpointId) {
-                it.remove();
-            }
-        }
+        subtask.commit(due, checkpointId);
+        pending.removeIf(t -> t.checkpointId() <= checkpointId);
     }
 
     /** Commits nothing (see the class comment: the final checkpoint prepares and commits); reports failures. */
     @Override
     public void finish() throws Exception {
-        engine.checkFailure();
+        subtask.checkFailure();
     }
 
     /** Rolls back the transactions not prepared at a checkpoint and releases everything; never flushes. */
     @Override
     public void close() throws Exception {
-        EngineFailureWatch.stop(failureWatch);
-        failureWatch = null;
         try {
-            SinkRuntime.close(engine, runtime);
+            if (subtask != null) {
+                subtask.close();
+            }
         } finally {
-            engine = null;
-            dispatcher = null;
-            runtime = null;
+            subtask = null;
         }
     }
 

@@ -7,7 +7,6 @@ import io.lockstep.core.progress.ProgressOpening;
 import io.lockstep.core.progress.RunIds;
 import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,11 +87,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
      */
     public MultiTableSinkFunction(StarRocksSinkOptions options) {
-        if (!options.isMultiTableTransactionEnabled()) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(),
-                    "MultiTableSinkFunction needs 'sink.transaction.multi-table.enabled' = 'true'");
-        }
-        SinkSettings.from(options);
+        SinkMode.MULTI_TABLE.check(options, "MultiTableSinkFunction");
         this.options = options;
         this.routing = RowRouting.from(options);
     }

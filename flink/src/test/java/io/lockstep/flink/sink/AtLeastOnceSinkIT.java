@@ -9,16 +9,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
-import io.lockstep.emulator.StarRocksEmulator;
-import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,24 +29,13 @@ class AtLeastOnceSinkIT {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ShopSinkJobs.miniCluster();
 
+    /** A fresh emulator with the shop tables per test; gates and the job are cleaned up after it. */
     @RegisterExtension
-    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(
-            StarRocksEmulator.builder().ddl(ShopSinkJobs.DDL));
-
-    private final List<String> gates = new ArrayList<>();
-    private JobClient job;
-
-    @AfterEach
-    void stopJob() throws Exception {
-        gates.forEach(Gates::open);
-        if (job != null && !job.getJobStatus().get().isGloballyTerminalState()) {
-            job.cancel().get();
-        }
-    }
+    final ShopJobFixture shop = new ShopJobFixture();
 
     private StarRocksSinkOptions options(long commitIntervalMs) {
         return StarRocksSinkOptions.builder()
-                .withProperty("load-url", sr.emulator().feUrl())
+                .withProperty("load-url", shop.emulator().feUrl())
                 .withProperty("database-name", "shop")
                 .withProperty("table-name", "*")
                 .withProperty("username", "root")
@@ -73,8 +58,7 @@ class AtLeastOnceSinkIT {
     private JobClient start(ScriptSource source, long commitIntervalMs, long checkpointMs) throws Exception {
         StreamExecutionEnvironment env = ShopSinkJobs.env(checkpointMs);
         ShopSinkJobs.pipeline(env, source, options(commitIntervalMs));
-        job = env.executeAsync("at-least-once sink IT");
-        return job;
+        return shop.start(env, "at-least-once sink IT");
     }
 
     /** Neither the timer (an hour) nor a checkpoint (none) can commit: finish() at the end of input does. */
@@ -82,34 +66,32 @@ class AtLeastOnceSinkIT {
     void aBoundedJobCommitsEverythingIntoBothTablesWhenItEnds() throws Exception {
         StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
         ShopSinkJobs.pipeline(env, orders(60, 2).build(), options(ONE_HOUR_MS));
-        job = env.executeAsync("at-least-once end of input");
-        ShopSinkJobs.awaitEnd(job);
+        shop.start(env, "at-least-once end of input");
+        ShopSinkJobs.awaitEnd(shop.job());
 
-        assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(60);
-        assertThat(count(sr.emulator(), "shop.order_items")).isEqualTo(120);
-        assertThat(scalar(sr.emulator(), "SELECT COUNT(DISTINCT order_id) FROM shop.order_items")).isEqualTo(60);
+        assertThat(count(shop.emulator(), "shop.orders")).isEqualTo(60);
+        assertThat(count(shop.emulator(), "shop.order_items")).isEqualTo(120);
+        assertThat(scalar(shop.emulator(), "SELECT COUNT(DISTINCT order_id) FROM shop.order_items")).isEqualTo(60);
     }
 
     @Test
     void theCommitTimerMakesRowsVisibleWhileTheJobRuns() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         start(orders(20, 1).await(hold).build(), 300, 0);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.order_items") == 20);
-        assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(20);
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+        await().atMost(Duration.ofSeconds(20)).until(() -> count(shop.emulator(), "shop.order_items") == 20);
+        assertThat(count(shop.emulator(), "shop.orders")).isEqualTo(20);
+        assertThat(shop.job().getJobStatus().get().isGloballyTerminalState()).isFalse();
     }
 
     @Test
     void checkpointsFlushAndCommitWhatIsBuffered() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         start(orders(20, 3).await(hold).build(), ONE_HOUR_MS, 200);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.order_items") == 60);
-        assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(20);
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+        await().atMost(Duration.ofSeconds(20)).until(() -> count(shop.emulator(), "shop.order_items") == 60);
+        assertThat(count(shop.emulator(), "shop.orders")).isEqualTo(20);
+        assertThat(shop.job().getJobStatus().get().isGloballyTerminalState()).isFalse();
     }
 
     /**
@@ -118,13 +100,12 @@ class AtLeastOnceSinkIT {
      */
     @Test
     void aFailedFlushFailsTheNextCheckpointNamingTheTable() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(List.of(TxnRow.data(0, "shop", "refunds", "{\"refund_id\":1}"))).await(hold).build();
         start(source, 300, 300);
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
                         .get().extracting(Throwable::getMessage).asString()
                         .startsWith("checkpoint ").contains("of at-least-once sink subtask", "refunds"));
@@ -136,8 +117,7 @@ class AtLeastOnceSinkIT {
      */
     @Test
     void aRejectedRowAtTheEndOfTheInputFailsTheTaskWithoutAnotherRowOrCheckpoint() throws Exception {
-        String stall = Gates.newName("stall");
-        gates.add(stall);
+        String stall = shop.newGate("stall");
         ScriptSource source = ScriptSource.script()
                 .emit(orderTxn(ShopSinkJobs.spreadPartitions(1)[0], 1, 1))
                 .emit(List.of(TxnRow.data(ShopSinkJobs.spreadPartitions(1)[0], "shop", "refunds",
@@ -146,7 +126,7 @@ class AtLeastOnceSinkIT {
                 .build();
         start(source, 100, 0);
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
                         .get().extracting(Throwable::getMessage).asString().contains("refunds"));
         assertThat(Gates.reached(stall)).as("the source had emitted everything and was stalled at the gate").isTrue();

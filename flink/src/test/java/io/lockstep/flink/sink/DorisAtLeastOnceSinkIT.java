@@ -6,6 +6,7 @@ import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.flink.sink.v2.SinkV2Jobs;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -30,8 +30,7 @@ class DorisAtLeastOnceSinkIT {
     private static final int BATCH = 100;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = SinkV2Jobs.miniCluster();
 
     /** Fails once right after a checkpoint's flush committed, after a first checkpoint: its rows are replayed. */
     static final class FailAfterFlushSink extends AtLeastOnceSinkFunction<DefaultStarRocksRowData> {
@@ -88,7 +87,7 @@ class DorisAtLeastOnceSinkIT {
     }
 
     private void run(String table, int restarts) throws Exception {
-        StreamExecutionEnvironment env = CheckpointedJobEnvironment.create(restarts, 200);
+        StreamExecutionEnvironment env = SinkV2Jobs.env(200, restarts);
         env.addSource(new CheckpointPacedSource("alo", table, 0, ROWS, BATCH))
                 .returns(TypeInformation.of(DefaultStarRocksRowData.class))
                 .setParallelism(1)

@@ -3,12 +3,12 @@ package io.lockstep.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.doris.DorisTxnStatus;
 import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.flink.sink.v2.SinkV2Jobs;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +16,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,11 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class DorisExactlyOnceSinkIT {
     private static final int ROWS = 600;
-    private static final int BATCH = 100;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = SinkV2Jobs.miniCluster();
 
     private DorisEmulator doris;
 
@@ -73,53 +68,24 @@ class DorisExactlyOnceSinkIT {
     }
 
     private void run(StarRocksSinkOptions options, long from, long to, int restarts) throws Exception {
-        StreamExecutionEnvironment env = CheckpointedJobEnvironment.create(restarts, 200);
-        env.addSource(new CheckpointPacedSource("eo", "events", from, to, BATCH))
-                .returns(TypeInformation.of(DefaultStarRocksRowData.class))
-                .setParallelism(1)
-                .rebalance()
-                .addSink(new FaultyExactlyOnceSink(options))
-                .name("doris exactly-once sink");
-        env.execute("doris exactly-once IT");
+        ExactlyOnceJobs.run(options, from, to, restarts, 200, "doris exactly-once");
     }
 
     /** id → how many times it is visible in eo.events. */
     private NavigableMap<Long, Long> idCounts() {
-        NavigableMap<Long, Long> counts = new TreeMap<>();
-        for (List<Object> row : doris.query("SELECT id, COUNT(*) FROM eo.events GROUP BY id").rows()) {
-            counts.put(((Number) row.get(0)).longValue(), ((Number) row.get(1)).longValue());
-        }
-        return counts;
-    }
-
-    private static Map<Long, Long> eachOnce(long from, long to) {
-        Map<Long, Long> expected = new TreeMap<>();
-        for (long id = from; id < to; id++) {
-            expected.put(id, 1L);
-        }
-        return expected;
+        return ExactlyOnceJobs.idCounts(doris.query(ExactlyOnceJobs.ID_COUNTS));
     }
 
     private DorisTxnStatus state(CheckpointedTransaction txn) {
         return doris.labelState(txn.database(), txn.label());
     }
 
-    private static List<CheckpointedTransaction> preparedExcept(long checkpointId) {
-        List<CheckpointedTransaction> all = new ArrayList<>();
-        FaultyExactlyOnceSink.PREPARED.forEach((id, txns) -> {
-            if (id != checkpointId) {
-                all.addAll(txns);
-            }
-        });
-        return all;
-    }
-
     @Test
     void everyRowIsCommittedExactlyOnceByLabelAfterItsCheckpoint() throws Exception {
         run(options("deo_a"), 0, ROWS, 0);
 
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
-        List<CheckpointedTransaction> prepared = preparedExcept(-1);
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
+        List<CheckpointedTransaction> prepared = ExactlyOnceJobs.preparedExcept(-1);
         assertThat(prepared).as("one pre-committed Doris transaction per table, subtask and flush")
                 .hasSizeGreaterThanOrEqualTo(2)
                 .extracting(CheckpointedTransaction::label).doesNotHaveDuplicates()
@@ -135,11 +101,11 @@ class DorisExactlyOnceSinkIT {
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
         assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt)).as("pre-committed at the failed checkpoint")
                 .isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.ABORTED));
-        assertThat(preparedExcept(failedAt))
+        assertThat(ExactlyOnceJobs.preparedExcept(failedAt))
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.VISIBLE));
     }
 
@@ -155,13 +121,13 @@ class DorisExactlyOnceSinkIT {
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
-        assertThat(preparedExcept(-1)).extracting(CheckpointedTransaction::label)
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
+        assertThat(ExactlyOnceJobs.preparedExcept(-1)).extracting(CheckpointedTransaction::label)
                 .as("memory pressure flushed more than once within a checkpoint")
                 .anySatisfy(label -> assertThat(label).endsWith("_2"));
         assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt)).isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.ABORTED));
-        assertThat(preparedExcept(failedAt))
+        assertThat(ExactlyOnceJobs.preparedExcept(failedAt))
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.VISIBLE));
     }
 
@@ -174,7 +140,7 @@ class DorisExactlyOnceSinkIT {
         assertThat(FaultyExactlyOnceSink.FAILED_AT.get()).as("the failure was injected").isPositive();
         assertThat(FaultyExactlyOnceSink.DUE_AT_FAILURE).isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.VISIBLE));
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
     }
 
     @Test
@@ -184,8 +150,8 @@ class DorisExactlyOnceSinkIT {
         run(options("deo_d"), 0, ROWS, 0);
 
         assertThat(doris.faults().pending(FaultOp.COMMIT)).as("both commit replies were dropped").isZero();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
-        assertThat(preparedExcept(-1))
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
+        assertThat(ExactlyOnceJobs.preparedExcept(-1))
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.VISIBLE));
     }
 
@@ -197,7 +163,7 @@ class DorisExactlyOnceSinkIT {
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
         assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt)).as("its derived run id names the failed attempt")
                 .isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(DorisTxnStatus.ABORTED));
@@ -216,7 +182,7 @@ class DorisExactlyOnceSinkIT {
         run(options("deo_f"), ROWS / 2, ROWS, 0);
 
         NavigableMap<Long, Long> counts = idCounts();
-        assertThat(new TreeMap<>(counts.tailMap((long) ROWS / 2))).isEqualTo(eachOnce(ROWS / 2, ROWS));
+        assertThat(new TreeMap<>(counts.tailMap((long) ROWS / 2))).isEqualTo(ExactlyOnceJobs.eachOnce(ROWS / 2, ROWS));
         assertThat(counts.headMap((long) ROWS / 2)).as("the first job's committed rows, unchanged")
                 .isEqualTo(firstJob).allSatisfy((id, n) -> assertThat(n).isEqualTo(1L));
         assertThat(leftBehind).as("new labels never collide with the first job's, which stay uncommitted")

@@ -152,8 +152,10 @@ class ExactlyOnceSinkFunctionHarnessTest {
                 .hasStackTraceContaining("too many filtered rows")
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class)).isPresent());
         assertThat(sink.pendingTransactions()).isEmpty();
-        assertThatThrownBy(h::close).as("the harness calls finish(), which reports the stored failure too")
-                .hasMessageContaining("the engine failed earlier");
+        assertThatThrownBy(h::close).as("the harness calls finish(), which reports the stored failure too, as one no "
+                        + "restart heals (a data error)")
+                .isInstanceOf(NonRecoverableSinkFailure.class).hasMessageContaining("too many filtered rows")
+                .hasStackTraceContaining("the engine failed earlier");
         assertThat(rows()).isZero();
     }
 

@@ -3,12 +3,12 @@ package io.lockstep.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.txn.TransactionStatus;
+import io.lockstep.flink.sink.v2.SinkV2Jobs;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +16,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,11 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ExactlyOnceSinkIT {
     private static final int ROWS = 600;
-    private static final int BATCH = 100;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = SinkV2Jobs.miniCluster();
 
     @RegisterExtension
     final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl(
@@ -69,53 +64,24 @@ class ExactlyOnceSinkIT {
     /** Runs one job: rows {@code [from, to)} through the faulty sink; {@code restarts} fixed-delay attempts. */
     private void run(StarRocksSinkOptions options, long from, long to, int restarts, long checkpointIntervalMs)
             throws Exception {
-        StreamExecutionEnvironment env = CheckpointedJobEnvironment.create(restarts, checkpointIntervalMs);
-        env.addSource(new CheckpointPacedSource("eo", "events", from, to, BATCH))
-                .returns(TypeInformation.of(DefaultStarRocksRowData.class))
-                .setParallelism(1)
-                .rebalance()
-                .addSink(new FaultyExactlyOnceSink(options))
-                .name("exactly-once sink");
-        env.execute("exactly-once IT");
+        ExactlyOnceJobs.run(options, from, to, restarts, checkpointIntervalMs, "exactly-once");
     }
 
     /** id → how many times it is visible in eo.events. */
     private NavigableMap<Long, Long> idCounts() {
-        NavigableMap<Long, Long> counts = new TreeMap<>();
-        for (List<Object> row : sr.emulator().query("SELECT id, COUNT(*) FROM eo.events GROUP BY id").rows()) {
-            counts.put(((Number) row.get(0)).longValue(), ((Number) row.get(1)).longValue());
-        }
-        return counts;
-    }
-
-    private static Map<Long, Long> eachOnce(long from, long to) {
-        Map<Long, Long> expected = new TreeMap<>();
-        for (long id = from; id < to; id++) {
-            expected.put(id, 1L);
-        }
-        return expected;
+        return ExactlyOnceJobs.idCounts(sr.emulator().query(ExactlyOnceJobs.ID_COUNTS));
     }
 
     private TransactionStatus state(CheckpointedTransaction txn) {
         return sr.emulator().labelState(txn.database(), txn.label());
     }
 
-    private static List<CheckpointedTransaction> preparedExcept(long checkpointId) {
-        List<CheckpointedTransaction> all = new ArrayList<>();
-        FaultyExactlyOnceSink.PREPARED.forEach((id, txns) -> {
-            if (id != checkpointId) {
-                all.addAll(txns);
-            }
-        });
-        return all;
-    }
-
     @Test
     void happyPathCommitsEveryRowExactlyOnceIncludingTheTailAtTheFinalCheckpoint() throws Exception {
         run(options("eo-a", 600), 0, ROWS, 0, 200);
 
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
-        List<CheckpointedTransaction> prepared = preparedExcept(-1);
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
+        List<CheckpointedTransaction> prepared = ExactlyOnceJobs.preparedExcept(-1);
         assertThat(prepared).as("one label per table, subtask and checkpoint").hasSizeGreaterThanOrEqualTo(2)
                 .extracting(CheckpointedTransaction::label).doesNotHaveDuplicates();
         assertThat(prepared).allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
@@ -130,11 +96,11 @@ class ExactlyOnceSinkIT {
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
         assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt)).as("prepared at the failed checkpoint")
                 .isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.ABORTED));
-        assertThat(preparedExcept(failedAt))
+        assertThat(ExactlyOnceJobs.preparedExcept(failedAt))
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
     }
 
@@ -147,7 +113,7 @@ class ExactlyOnceSinkIT {
         assertThat(FaultyExactlyOnceSink.FAILED_AT.get()).as("the failure was injected").isPositive();
         assertThat(FaultyExactlyOnceSink.DUE_AT_FAILURE).isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
     }
 
     @Test
@@ -158,12 +124,12 @@ class ExactlyOnceSinkIT {
 
         long failedAt = FaultyExactlyOnceSink.FAILED_AT.get();
         assertThat(failedAt).as("the failure was injected").isPositive();
-        assertThat(idCounts()).isEqualTo(eachOnce(0, ROWS));
+        assertThat(idCounts()).isEqualTo(ExactlyOnceJobs.eachOnce(0, ROWS));
         assertThat(FaultyExactlyOnceSink.PREPARED.get(failedAt))
                 .as("no state names the failed attempt; its derived run id does")
                 .isNotEmpty()
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.ABORTED));
-        assertThat(preparedExcept(failedAt))
+        assertThat(ExactlyOnceJobs.preparedExcept(failedAt))
                 .allSatisfy(t -> assertThat(state(t)).as(t.label()).isEqualTo(TransactionStatus.VISIBLE));
     }
 
@@ -181,7 +147,7 @@ class ExactlyOnceSinkIT {
 
         NavigableMap<Long, Long> counts = idCounts();
         Map<Long, Long> secondJob = new TreeMap<>(counts.tailMap((long) ROWS / 2));
-        assertThat(secondJob).isEqualTo(eachOnce(ROWS / 2, ROWS));
+        assertThat(secondJob).isEqualTo(ExactlyOnceJobs.eachOnce(ROWS / 2, ROWS));
         assertThat(counts.headMap((long) ROWS / 2)).as("the first job's committed rows, unchanged")
                 .isEqualTo(firstJob).allSatisfy((id, n) -> assertThat(n).isEqualTo(1L));
         assertThat(leftBehind).as("a stateless start cannot name another run's labels and leaves them alone")
@@ -191,7 +157,7 @@ class ExactlyOnceSinkIT {
 
     @Test
     void aTransactionTimeoutNotAboveTheCheckpointIntervalFailsTheStartNamingTheOption() {
-        assertThatThrownBy(() -> run(options("eo-e", 1), 0, BATCH, 0, 2_000))
+        assertThatThrownBy(() -> run(options("eo-e", 1), 0, ExactlyOnceJobs.BATCH, 0, 2_000))
                 .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
                         .contains("'sink.properties.timeout' = '1'")
                         .contains("checkpoint interval (2000 ms)"));

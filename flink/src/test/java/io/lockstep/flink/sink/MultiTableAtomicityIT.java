@@ -9,16 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import io.lockstep.emulator.StarRocksEmulator;
-import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,20 +26,9 @@ class MultiTableAtomicityIT {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ShopSinkJobs.miniCluster();
 
+    /** A fresh emulator with the shop tables per test; gates and the job are cleaned up after it. */
     @RegisterExtension
-    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(
-            StarRocksEmulator.builder().ddl(ShopSinkJobs.DDL));
-
-    private final List<String> gates = new ArrayList<>();
-    private JobClient job;
-
-    @AfterEach
-    void stopJob() throws Exception {
-        gates.forEach(Gates::open);
-        if (job != null && !job.getJobStatus().get().isGloballyTerminalState()) {
-            job.cancel().get();
-        }
-    }
+    final ShopJobFixture shop = new ShopJobFixture();
 
     /**
      * 4 partitions × 200 transactions of 1 order + 3 items, paced by a reader that samples both tables in one
@@ -54,29 +39,29 @@ class MultiTableAtomicityIT {
         String prefix = Gates.newName("batch");
         PacedOrderSource source = new PacedOrderSource(ShopSinkJobs.spreadPartitions(4), 200, 3, 10, prefix);
         for (int b = 0; b < source.batches(); b++) {
-            gates.add(PacedOrderSource.gateName(prefix, b));
+            shop.gate(PacedOrderSource.gateName(prefix, b));
         }
         StreamExecutionEnvironment env = ShopSinkJobs.env(500);
         env.addSource(source, "paced").setParallelism(1)
                 .keyBy(DefaultStarRocksRowData::getSourcePartition)
                 .addSink(com.starrocks.connector.flink.table.sink.SinkFunctionFactory.createSinkFunction(
-                        multiTableOptions(sr.emulator(), 100).build()));
-        job = env.executeAsync("atomic visibility");
+                        multiTableOptions(shop.emulator(), 100).build()));
+        shop.start(env, "atomic visibility");
 
-        AtomicVisibilityReader reader = new AtomicVisibilityReader(sr.emulator(), 3, prefix);
+        AtomicVisibilityReader reader = new AtomicVisibilityReader(shop.emulator(), 3, prefix);
         await().pollInterval(Duration.ofMillis(100)).atMost(Duration.ofSeconds(90)).until(() -> {
             reader.sample();
-            return job.getJobStatus().get().isGloballyTerminalState();
+            return shop.job().getJobStatus().get().isGloballyTerminalState();
         });
-        ShopSinkJobs.awaitEnd(job);
+        ShopSinkJobs.awaitEnd(shop.job());
         reader.sample();
 
         assertThat(reader.violations()).isEmpty();
         assertThat(reader.samplesInProgress()).as("samples that saw committed data")
                 .isGreaterThan(source.batches() / 4);
-        assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(800);
-        assertThat(count(sr.emulator(), "shop.order_items")).isEqualTo(2400);
-        assertThat(scalar(sr.emulator(), "SELECT COUNT(*) FROM shop.orders o WHERE (SELECT COUNT(*) FROM "
+        assertThat(count(shop.emulator(), "shop.orders")).isEqualTo(800);
+        assertThat(count(shop.emulator(), "shop.order_items")).isEqualTo(2400);
+        assertThat(scalar(shop.emulator(), "SELECT COUNT(*) FROM shop.orders o WHERE (SELECT COUNT(*) FROM "
                 + "shop.order_items i WHERE i.order_id = o.order_id) <> 3")).isZero();
     }
 
@@ -88,16 +73,16 @@ class MultiTableAtomicityIT {
         txn.add(TxnRow.data(0, "audit", "events", "{\"event_id\":1,\"note\":\"order 1 placed\"}").withEnd());
         ScriptSource source = ScriptSource.script().emit(orderTxn(0, 0, 1)).emit(txn).build();
         StreamExecutionEnvironment env = ShopSinkJobs.env(60_000);
-        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
-        job = env.executeAsync("cross-database");
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(shop.emulator(), 100).build());
+        shop.start(env, "cross-database");
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "cross-database write refused"))
                         .get().extracting(Throwable::getMessage).asString()
                         .contains("audit.events", "database 'audit'", "database 'shop'",
                                 "a StarRocks multi-table transaction covers one database"));
-        assertThat(count(sr.emulator(), "audit.events")).isZero();
-        assertThat(scalar(sr.emulator(), "SELECT COUNT(*) FROM shop.orders WHERE order_id = 1"))
+        assertThat(count(shop.emulator(), "audit.events")).isZero();
+        assertThat(scalar(shop.emulator(), "SELECT COUNT(*) FROM shop.orders WHERE order_id = 1"))
                 .as("nothing of the refused transaction").isZero();
     }
 
@@ -108,21 +93,20 @@ class MultiTableAtomicityIT {
      */
     @Test
     void aCheckpointInTheMiddleOfASourceTransactionFailsNamingThePartition() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(ShopSinkJobs.openOrderTxn(2, 7, 1))
                 .await(hold)
                 .build();
         StreamExecutionEnvironment env = ShopSinkJobs.env(200);
-        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
-        job = env.executeAsync("checkpoint mid-transaction");
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(shop.emulator(), 100).build());
+        shop.start(env, "checkpoint mid-transaction");
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "flush refused"))
                         .get().extracting(Throwable::getMessage).asString()
                         .contains("multi-table sink subtask " + ShopSinkJobs.sinkSubtaskOf(2),
                                 "source partitions [2] are in the middle of a source transaction"));
-        assertThat(count(sr.emulator(), "shop.orders")).isZero();
+        assertThat(count(shop.emulator(), "shop.orders")).isZero();
     }
 }

@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lockstep.emulator.StarRocksEmulator;
-import io.lockstep.emulator.StarRocksEmulatorExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +17,6 @@ import java.util.List;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,37 +32,18 @@ class MultiTableSinkIT {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ShopSinkJobs.miniCluster();
 
-    /** A fresh emulator per test. */
+    /** A fresh emulator with the shop tables per test; gates and the job are cleaned up after it. */
     @RegisterExtension
-    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(
-            StarRocksEmulator.builder().ddl(ShopSinkJobs.DDL));
-
-    private final List<String> gates = new ArrayList<>();
-    private JobClient job;
-
-    @AfterEach
-    void stopJob() throws Exception {
-        gates.forEach(Gates::open);
-        if (job != null && !job.getJobStatus().get().isGloballyTerminalState()) {
-            job.cancel().get();
-        }
-    }
-
-    private String gate(String what) {
-        String name = Gates.newName(what);
-        gates.add(name);
-        return name;
-    }
+    final ShopJobFixture shop = new ShopJobFixture();
 
     private StarRocksEmulator emulator() {
-        return sr.emulator();
+        return shop.emulator();
     }
 
     private JobClient start(ScriptSource source, long commitIntervalMs, long checkpointMs) throws Exception {
         StreamExecutionEnvironment env = ShopSinkJobs.env(checkpointMs);
         ShopSinkJobs.pipeline(env, source, multiTableOptions(emulator(), commitIntervalMs).build());
-        job = env.executeAsync("multi-table sink IT");
-        return job;
+        return shop.start(env, "multi-table sink IT");
     }
 
     @Test
@@ -99,8 +78,8 @@ class MultiTableSinkIT {
     @Test
     void noDataIsVisibleBeforeTheTransactionEndAndAllOfItSoonAfter() throws Exception {
         int[] ab = ShopSinkJobs.partitionsOnOneSubtask(2);
-        String endA = gate("end-a");
-        String hold = gate("hold");
+        String endA = shop.newGate("end-a");
+        String hold = shop.newGate("hold");
         List<TxnRow> rows = new ArrayList<>(openOrderTxn(ab[0], 1, 3));
         rows.addAll(orderTxn(ab[1], 2, 1));
         ScriptSource source = ScriptSource.script()
@@ -117,15 +96,15 @@ class MultiTableSinkIT {
         Gates.open(endA);
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.order_items") == 4);
         assertThat(count(emulator(), "shop.orders")).isEqualTo(2);
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("visible by the commit timer, the job "
-                + "still runs").isFalse();
+        assertThat(shop.job().getJobStatus().get().isGloballyTerminalState())
+                .as("visible by the commit timer, the job still runs").isFalse();
     }
 
     @Test
     void consecutiveTransactionsAreCommittedSeparately() throws Exception {
-        String second = gate("second");
-        String third = gate("third");
-        String hold = gate("hold");
+        String second = shop.newGate("second");
+        String third = shop.newGate("third");
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(orderTxn(0, 1, 2)).await(second)
                 .emit(orderTxn(0, 2, 2)).await(third)
@@ -146,7 +125,7 @@ class MultiTableSinkIT {
     /** A source transaction with no rows (only its end mark), on a partition with and without earlier data. */
     @Test
     void anEmptyTransactionCommitsNothingAndBlocksNothing() throws Exception {
-        String hold = gate("hold");
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(List.of(TxnRow.endOnly(3)))
                 .emit(orderTxn(0, 1, 1))
@@ -159,7 +138,7 @@ class MultiTableSinkIT {
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.orders") == 2);
         assertThat(count(emulator(), "shop.order_items")).isEqualTo(2);
         Gates.open(hold);
-        awaitEnd(job);
+        awaitEnd(shop.job());
         assertThat(count(emulator(), "shop.orders")).isEqualTo(2);
     }
 
@@ -167,7 +146,7 @@ class MultiTableSinkIT {
     @Test
     void aPartitionInTheMiddleOfATransactionDoesNotBlockAnothersCommits() throws Exception {
         int[] ab = ShopSinkJobs.partitionsOnOneSubtask(2);
-        String endA = gate("end-a");
+        String endA = shop.newGate("end-a");
         List<TxnRow> rows = new ArrayList<>(openOrderTxn(ab[0], 100, 2));
         for (int n = 1; n <= 3; n++) {
             rows.addAll(orderTxn(ab[1], n, 1));
@@ -181,7 +160,7 @@ class MultiTableSinkIT {
         assertThat(count(emulator(), "shop.order_items")).isEqualTo(3);
 
         Gates.open(endA);
-        awaitEnd(job);
+        awaitEnd(shop.job());
         assertThat(count(emulator(), "shop.orders")).isEqualTo(4);
         assertThat(count(emulator(), "shop.order_items")).isEqualTo(5);
     }
@@ -189,7 +168,7 @@ class MultiTableSinkIT {
     /** The commit timer is an hour away: only checkpoints (flushes of the engine) can make the rows visible. */
     @Test
     void checkpointsCommitWhatIsBuffered() throws Exception {
-        String hold = gate("hold");
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(orderTxn(0, 1, 2)).emit(orderTxn(1, 2, 2)).emit(orderTxn(2, 3, 2))
                 .await(hold)
@@ -197,11 +176,11 @@ class MultiTableSinkIT {
         StreamExecutionEnvironment env = ShopSinkJobs.env(200);
         ShopSinkJobs.pipeline(env, source, multiTableOptions(emulator(), 3_600_000)
                 .withProperty("sink.properties.timeout", "7200").build());
-        job = env.executeAsync("checkpoint-driven flush");
+        shop.start(env, "checkpoint-driven flush");
 
         await().atMost(VISIBLE_WITHIN).until(() -> count(emulator(), "shop.order_items") == 6);
         assertThat(count(emulator(), "shop.orders")).isEqualTo(3);
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("committed while running").isFalse();
+        assertThat(shop.job().getJobStatus().get().isGloballyTerminalState()).as("committed while running").isFalse();
     }
 
     /** Neither the timer (an hour) nor a checkpoint (none) can commit: finish() at the end of input does. */
@@ -215,8 +194,8 @@ class MultiTableSinkIT {
         StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
         ShopSinkJobs.pipeline(env, script.build(), multiTableOptions(emulator(), 3_600_000)
                 .withProperty("sink.properties.timeout", "7200").build());
-        job = env.executeAsync("finish commits");
-        awaitEnd(job);
+        shop.start(env, "finish commits");
+        awaitEnd(shop.job());
 
         assertThat(count(emulator(), "shop.orders")).isEqualTo(10);
         assertThat(count(emulator(), "shop.order_items")).isEqualTo(30);

@@ -10,8 +10,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.engine.LoadEngineException;
-import io.lockstep.emulator.StarRocksEmulator;
-import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
 import java.net.URI;
@@ -21,14 +19,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -37,20 +32,9 @@ class SinkFailureIT {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ShopSinkJobs.miniCluster();
 
+    /** A fresh emulator with the shop tables per test; gates and the job are cleaned up after it. */
     @RegisterExtension
-    final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(
-            StarRocksEmulator.builder().ddl(ShopSinkJobs.DDL));
-
-    private final List<String> gates = new ArrayList<>();
-    private JobClient job;
-
-    @AfterEach
-    void stopJob() throws Exception {
-        gates.forEach(Gates::open);
-        if (job != null && !job.getJobStatus().get().isGloballyTerminalState()) {
-            job.cancel().get();
-        }
-    }
+    final ShopJobFixture shop = new ShopJobFixture();
 
     /**
      * A transaction into a table the server does not have: its load fails on the engine's I/O thread while the source
@@ -60,15 +44,14 @@ class SinkFailureIT {
      */
     @Test
     void aFailedLoadFailsTheNextCheckpointNamingTheTable() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         List<TxnRow> txn = List.of(TxnRow.data(0, "shop", "refunds", "{\"refund_id\":1}").withEnd());
         ScriptSource source = ScriptSource.script().emit(txn).await(hold).build();
         StreamExecutionEnvironment env = ShopSinkJobs.env(300);
-        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
-        job = env.executeAsync("failed load");
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(shop.emulator(), 100).build());
+        shop.start(env, "failed load");
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, LoadEngineException.class))
                         .get().extracting(Throwable::getMessage).asString()
                         .satisfiesAnyOf(
@@ -87,24 +70,23 @@ class SinkFailureIT {
      */
     @Test
     void inputEndingInsideASourceTransactionFailsTheJobNamingThePartition() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script()
                 .emit(orderTxn(3, 1, 1))
                 .emitAroundGateHoldingLock(ShopSinkJobs.openOrderTxn(3, 2, 1), hold, List.of())
                 .build();
         StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
-        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 100).build());
-        job = env.executeAsync("input ends mid-transaction");
-        await().atMost(Duration.ofSeconds(20)).until(() -> count(sr.emulator(), "shop.orders") == 1);
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(shop.emulator(), 100).build());
+        shop.start(env, "input ends mid-transaction");
+        await().atMost(Duration.ofSeconds(20)).until(() -> count(shop.emulator(), "shop.orders") == 1);
         Gates.open(hold);
 
-        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(job))
+        assertThatThrownBy(() -> ShopSinkJobs.awaitEnd(shop.job()))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "end of input"))
                         .get().extracting(Throwable::getMessage).asString()
                         .contains("source partitions [3] are in the middle of a source transaction"));
-        assertThat(count(sr.emulator(), "shop.orders")).isEqualTo(1);
-        assertThat(count(sr.emulator(), "shop.order_items")).isEqualTo(1);
+        assertThat(count(shop.emulator(), "shop.orders")).isEqualTo(1);
+        assertThat(count(shop.emulator(), "shop.order_items")).isEqualTo(1);
     }
 
     /**
@@ -114,14 +96,13 @@ class SinkFailureIT {
      */
     @Test
     void cancellingRollsBackTheOpenSharedTransaction() throws Exception {
-        String hold = Gates.newName("hold");
-        gates.add(hold);
+        String hold = shop.newGate("hold");
         ScriptSource source = ScriptSource.script().emit(orderTxn(0, 1, 2)).await(hold).build();
         // No checkpoints here: Flink takes the first one after a random delay, and it would commit the rows.
         StreamExecutionEnvironment env = ShopSinkJobs.envWithoutCheckpoints();
-        ShopSinkJobs.pipeline(env, source, multiTableOptions(sr.emulator(), 3_600_000)
+        ShopSinkJobs.pipeline(env, source, multiTableOptions(shop.emulator(), 3_600_000)
                 .withProperty("sink.properties.timeout", "7200").build());
-        job = env.executeAsync("cancel with an open transaction");
+        shop.start(env, "cancel with an open transaction");
         AtomicReference<String> label = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             JsonNode open = liveTransactions();
@@ -132,19 +113,19 @@ class SinkFailureIT {
             return false;
         });
 
-        job.cancel().get();
+        shop.job().cancel().get();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> liveTransactions().isEmpty());
-        TransactionSnapshot txn = sr.emulator().transaction("shop", label.get()).orElseThrow();
+        TransactionSnapshot txn = shop.emulator().transaction("shop", label.get()).orElseThrow();
         assertThat(txn.status()).isEqualTo(TransactionStatus.ABORTED);
         assertThat(txn.reason()).isEqualTo("user abort");
-        assertThat(count(sr.emulator(), "shop.orders")).isZero();
-        assertThat(count(sr.emulator(), "shop.order_items")).isZero();
+        assertThat(count(shop.emulator(), "shop.orders")).isZero();
+        assertThat(count(shop.emulator(), "shop.order_items")).isZero();
     }
 
     /** The BE's live load contexts ({@code POST /api/transaction/list}), one per open transaction. */
     private JsonNode liveTransactions() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(sr.emulator().beUrl() + "/api/transaction/list"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(shop.emulator().beUrl() + "/api/transaction/list"))
                 .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
                         "root:".getBytes(StandardCharsets.UTF_8)))
                 .POST(HttpRequest.BodyPublishers.noBody()).build();

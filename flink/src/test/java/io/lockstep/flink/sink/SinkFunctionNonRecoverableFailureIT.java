@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.flink.sink.v2.SinkV2Jobs;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A password the target refuses (HTTP 401) can never heal: the SinkFunction sinks fail the job at once, with no
- * restart, although the restart strategy allows five.
+ * A password the target refuses (HTTP 401), or a commit it refuses for a privilege, can never heal: the SinkFunction
+ * sinks fail the job at once, with no restart, although the restart strategy allows five.
  */
 @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
 class SinkFunctionNonRecoverableFailureIT {
@@ -38,9 +39,15 @@ class SinkFunctionNonRecoverableFailureIT {
      * and returns the failure; the attempts its subtasks started are in {@code SinkV2Jobs.ATTEMPTS}.
      */
     private static Throwable failure(String key, SinkFunction<DefaultStarRocksRowData> sink) {
+        return failure(key, sink, 3_600_000, 1_000);
+    }
+
+    /** As {@link #failure(String, SinkFunction)}, checkpointing every {@code checkpointMs}, n per checkpoint. */
+    private static Throwable failure(String key, SinkFunction<DefaultStarRocksRowData> sink, long checkpointMs,
+                                     int perCheckpoint) {
         SinkV2Jobs.reset(key);
-        StreamExecutionEnvironment env = SinkV2Jobs.env(3_600_000, RESTARTS_ALLOWED);
-        DataStream<DefaultStarRocksRowData> rows = SinkV2Jobs.numbers(env, 1_000, 1_000)
+        StreamExecutionEnvironment env = SinkV2Jobs.env(checkpointMs, RESTARTS_ALLOWED);
+        DataStream<DefaultStarRocksRowData> rows = SinkV2Jobs.numbers(env, 1_000, perCheckpoint)
                 .map(new SinkV2Jobs.AttemptRecorder<>(key)).setParallelism(1)
                 .map(n -> {
                     DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, "al", "events",
@@ -74,5 +81,18 @@ class SinkFunctionNonRecoverableFailureIT {
         assertThat(SinkV2Jobs.ATTEMPTS.get("sf-401-mt")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
                 .extracting(Throwable::getMessage).asString().contains("ACCESS_DENIED");
+    }
+
+    @Test
+    void aRefusedCommitFailsTheExactlyOnceSinkFunctionWithoutRestarts() {
+        SinkV2Jobs.refuseCommits(sr.emulator());
+        Throwable failure = failure("sf-401-eo", new ExactlyOnceSinkFunction<>(SinkV2Jobs.options(sr.emulator(),
+                "al", "events", "sf401eo", "secret").withProperty("sink.semantic", "exactly-once").build()), 200, 100);
+
+        assertThat(sr.emulator().faults().pending(FaultOp.COMMIT)).as("refused commits sent")
+                .isLessThan(SinkV2Jobs.REFUSED_COMMITS);
+        assertThat(SinkV2Jobs.ATTEMPTS.get("sf-401-eo")).as("attempts started").isEqualTo(Set.of(0));
+        assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
+                .extracting(Throwable::getMessage).asString().contains("ACCESS_DENIED").contains("commit");
     }
 }

@@ -2,9 +2,7 @@ package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -18,23 +16,14 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  *
  * @param <T> a {@code StarRocksRowData} type
  */
-public final class AtLeastOnceSink<T> implements CompatibleSink<T> {
+public final class AtLeastOnceSink<T> extends LockstepSink<T> {
     private static final long serialVersionUID = 1L;
-
-    private final StarRocksSinkOptions options;
-    private final RowRouting routing;
 
     /**
      * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the engine
      */
     public AtLeastOnceSink(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.AT_LEAST_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "AtLeastOnceSink needs 'sink.semantic' = 'at-least-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        super(options, SinkMode.AT_LEAST_ONCE);
     }
 
     /** Opens the subtask's client and engine. */

@@ -5,8 +5,10 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.flink.sink.FlinkLoadMetrics;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.SinkSettings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Collection;
 import javax.annotation.concurrent.NotThreadSafe;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -20,9 +22,12 @@ import org.slf4j.LoggerFactory;
  * through any live FE. Flink hands back the committables of the restored checkpoint after a failover, so a label may
  * be committed twice: the client treats COMMITTED/VISIBLE as done (docs/exactly-once.md).
  *
- * <p>Every outcome falls in one of three classes:
+ * <p>Every outcome falls in one of four classes:
  * <ul>
  *   <li>committed (now or earlier): done;</li>
+ *   <li>a refusal no attempt or restart can heal (the credentials or a privilege refused, a data error: see
+ *       {@link NonRecoverableSinkFailure}): raised at once as a {@link NonRecoverableSinkFailure}, so Flink fails the
+ *       job without going through the restart strategy, as every other part of the sink does;</li>
  *   <li>the label is ABORTED or UNKNOWN (the server's prepared timeout ended it, or it was forgotten): that
  *       checkpoint's rows for the table are lost, and retrying cannot help: the commit throws, naming the label,
  *       table and the server settings to raise, and the job fails;</li>
@@ -57,7 +62,10 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
     /**
      * Commits each request's label.
      *
-     * @throws IOException naming the label and table if a label can no longer be committed, or attempts ran out
+     * @throws IOException                naming the label and table if a label can no longer be committed, or
+     *                                    attempts ran out
+     * @throws NonRecoverableSinkFailure around an {@link UncheckedIOException} naming the label and table if the
+     *                                    target refused the commit in a way no restart can heal
      */
     @Override
     public void commit(Collection<CommitRequest<CheckpointedTransaction>> requests) throws IOException {
@@ -67,6 +75,10 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
                 client().commit(txn.ref());
                 LOG.debug("committed {}", txn);
             } catch (TransactionException e) {
+                if (NonRecoverableSinkFailure.canNeverHeal(e)) {
+                    throw NonRecoverableSinkFailure.classify(new UncheckedIOException(new IOException("commit of "
+                            + txn + " was refused; no attempt or restart can heal it: " + e.getMessage(), e)));
+                }
                 LabelState state = stateOrNull(txn);
                 if (state != null && state.isCommitted()) {
                     request.signalAlreadyCommitted();

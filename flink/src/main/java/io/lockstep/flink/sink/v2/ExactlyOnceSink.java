@@ -3,19 +3,15 @@ package io.lockstep.flink.sink.v2;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
 import io.lockstep.flink.sink.ExactlyOnceSinkStateSerializer;
-import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Collection;
-import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -40,31 +36,16 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *
  * @param <T> a {@code StarRocksRowData} type
  */
-public final class ExactlyOnceSink<T> implements CompatibleSink<T>,
-        SupportsWriterState<T, ExactlyOnceSinkState>, SupportsCommitter<CheckpointedTransaction> {
+public final class ExactlyOnceSink<T> extends StatefulLockstepSink<T, ExactlyOnceSinkState>
+        implements SupportsCommitter<CheckpointedTransaction> {
     private static final long serialVersionUID = 1L;
-
-    private final StarRocksSinkOptions options;
-    private final RowRouting routing;
 
     /**
      * @throws InvalidSinkOptionException if the options are not exactly-once single-table, or cannot run on the
      *                                    engine
      */
     public ExactlyOnceSink(StarRocksSinkOptions options) {
-        if (options.isMultiTableTransactionEnabled() || options.getSemantic() != SinkSemantic.EXACTLY_ONCE) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_SEMANTIC.key(),
-                    "ExactlyOnceSink needs 'sink.semantic' = 'exactly-once' without multi-table mode");
-        }
-        SinkSettings.from(options);
-        this.options = options;
-        this.routing = RowRouting.from(options);
-    }
-
-    /** A fresh start: a writer with no earlier run to clean up after. */
-    @Override
-    public StatefulSinkWriter<T, ExactlyOnceSinkState> createWriter(WriterInitContext context) {
-        return restoreWriter(context, List.of());
+        super(options, SinkMode.EXACTLY_ONCE);
     }
 
     /**

@@ -2,19 +2,16 @@ package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
-import io.lockstep.flink.options.SinkVersion;
-import io.lockstep.flink.sink.SinkSettings;
+import io.lockstep.flink.sink.SinkMode;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
 
 /**
  * Creates Lockstep's Sink V2 sinks ({@code DataStream#sinkTo}), the entry point that works on Flink 1.20 and 2.x
  * alike (on 1.20 the documented {@code SinkFunctionFactory.createSinkFunction} stays, and
- * {@code SinkFunctionFactory.createSink} delegates here). The options and their validation are the SinkFunction's:
+ * {@code SinkFunctionFactory.createSink} delegates here). The options, their validation and the choice of sink
+ * ({@link SinkMode}) are the SinkFunction's:
  *
  * <pre>{@code
  * rows.keyBy(StarRocksRowData::getSourcePartition).sinkTo(LockstepSinks.createSink(options));  // multi-table
@@ -39,15 +36,11 @@ public final class LockstepSinks {
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
      */
     public static <T> Sink<T> createSink(StarRocksSinkOptions options) {
-        validate(options);
-        SinkSettings.from(options);
-        if (options.isMultiTableTransactionEnabled()) {
-            return new MultiTableSink<>(options);
-        }
-        if (options.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
-            return new AtLeastOnceSink<>(options);
-        }
-        return new ExactlyOnceSink<>(options);
+        return switch (SinkMode.select(options)) {
+            case MULTI_TABLE -> new MultiTableSink<>(options);
+            case AT_LEAST_ONCE -> new AtLeastOnceSink<>(options);
+            case EXACTLY_ONCE -> new ExactlyOnceSink<>(options);
+        };
     }
 
     /**
@@ -58,32 +51,17 @@ public final class LockstepSinks {
      * @throws InvalidSinkOptionException if the options do not build or fit no sink, or name another target
      */
     public static <T> Sink<T> createSink(SinkTarget target, Map<String, String> options) {
-        Objects.requireNonNull(target, "target");
-        String given = options.get(SinkOptionDefinitions.SINK_TARGET.key());
-        if (given != null && SinkTarget.fromOptionValue(given) != target) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Sink option "
-                    + "'sink.target' = '" + given + "' contradicts the target '" + target.optionValue()
-                    + "' the sink is created for; remove the option");
-        }
-        return createSink(StarRocksSinkOptions.builder().withProperties(options)
-                .withProperty(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue()).build());
+        return createSink(SinkMode.optionsFor(target, options));
     }
 
     /**
      * Checks what a sink needs beyond {@link StarRocksSinkOptions.Builder#build()}: options that parse but that no
-     * Lockstep sink implements.
+     * Lockstep sink implements ({@link SinkMode#validate}).
      *
      * @throws InvalidSinkOptionException if {@code sink.version} is {@code V1}
      * @throws NullPointerException       if {@code options} is null
      */
     public static void validate(StarRocksSinkOptions options) {
-        if (options == null) {
-            throw new NullPointerException("sinkOptions is null; build them with StarRocksSinkOptions.builder()");
-        }
-        if (options.getSinkVersion() == SinkVersion.V1) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_VERSION.key(),
-                    "Invalid sink option 'sink.version' = 'V1': Lockstep implements only the transaction "
-                            + "stream load sink; expected 'V2' or 'AUTO'");
-        }
+        SinkMode.validate(options);
     }
 }

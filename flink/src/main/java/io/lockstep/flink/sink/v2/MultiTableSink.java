@@ -2,17 +2,14 @@ package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.core.progress.RunIds;
-import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import io.lockstep.core.recovery.MultiTableRunState;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -34,29 +31,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *
  * @param <T> a {@code StarRocksRowData} type
  */
-public final class MultiTableSink<T> implements CompatibleSink<T>, SupportsWriterState<T, MultiTableRunState> {
+public final class MultiTableSink<T> extends StatefulLockstepSink<T, MultiTableRunState> {
     private static final long serialVersionUID = 1L;
-
-    private final StarRocksSinkOptions options;
-    private final RowRouting routing;
 
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
      */
     public MultiTableSink(StarRocksSinkOptions options) {
-        if (!options.isMultiTableTransactionEnabled()) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(),
-                    "MultiTableSink needs 'sink.transaction.multi-table.enabled' = 'true'");
-        }
-        SinkSettings.from(options);
-        this.options = options;
-        this.routing = RowRouting.from(options);
-    }
-
-    /** A fresh start: opens the subtask's client and multi-table engine. */
-    @Override
-    public StatefulSinkWriter<T, MultiTableRunState> createWriter(WriterInitContext context) {
-        return restoreWriter(context, List.of());
+        super(options, SinkMode.MULTI_TABLE);
     }
 
     /** A restore: settles what the handed earlier runs left open (at-least-once), then opens the engine. */

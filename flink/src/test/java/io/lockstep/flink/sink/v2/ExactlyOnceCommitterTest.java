@@ -3,12 +3,14 @@ package io.lockstep.flink.sink.v2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +25,9 @@ class ExactlyOnceCommitterTest {
     static final class ScriptedClient implements TransactionClient {
         final Map<String, LabelState> states = new HashMap<>();
         final Map<String, String> commitFailures = new HashMap<>();
+        /** The class of a label's commit failure (none: unclassified). */
+        final Map<String, FailureClass> failureClasses = new HashMap<>();
+        final List<String> stateReads = new ArrayList<>();
         final List<String> committed = new ArrayList<>();
         boolean closed;
 
@@ -30,13 +35,14 @@ class ExactlyOnceCommitterTest {
         public void commit(TransactionRef txn) throws TransactionException {
             String failure = commitFailures.get(txn.label());
             if (failure != null) {
-                throw new TransactionException(failure, "FAILED");
+                throw new TransactionException(failure, "FAILED", failureClasses.get(txn.label()), null);
             }
             committed.add(txn.label());
         }
 
         @Override
         public LabelState labelState(String database, String label) throws TransactionException {
+            stateReads.add(label);
             LabelState state = states.get(label);
             if (state == null) {
                 throw new TransactionException("label state of " + label + " unreadable", "TIMEOUT");
@@ -167,5 +173,37 @@ class ExactlyOnceCommitterTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("did not settle after " + ExactlyOnceCommitter.MAX_COMMIT_ATTEMPTS + " attempts")
                 .hasMessageContaining("label state unreadable");
+    }
+
+    @Test
+    void aRefusedCommitFailsTheJobAtOnceAsNonRecoverable() {
+        for (FailureClass refusal : List.of(FailureClass.ACCESS_DENIED, FailureClass.DATA_ERROR)) {
+            ScriptedClient client = new ScriptedClient();
+            client.commitFailures.put("l-denied", "commit of l-denied failed (" + refusal + "): HTTP 401");
+            client.failureClasses.put("l-denied", refusal);
+            Request request = new Request("l-denied", 0);
+
+            assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(request))).as("%s", refusal)
+                    .isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageContaining(refusal.name())
+                    .hasStackTraceContaining("commit of label l-denied (table db.t, checkpoint 3) was refused")
+                    .hasRootCauseInstanceOf(TransactionException.class);
+            assertThat(request.signal).as("no retry for %s", refusal).isEqualTo("none");
+            assertThat(client.stateReads).as("no label state read for %s", refusal).isEmpty();
+        }
+    }
+
+    @Test
+    void aCommitFailureThatMayHealIsStillRetried() throws IOException {
+        ScriptedClient client = new ScriptedClient();
+        client.commitFailures.put("l-busy", "commit of l-busy failed (HTTP_5XX): HTTP 503");
+        client.failureClasses.put("l-busy", FailureClass.HTTP_5XX);
+        client.states.put("l-busy", LabelState.PREPARED);
+        Request request = new Request("l-busy", 0);
+
+        new ExactlyOnceCommitter(client).commit(List.of(request));
+
+        assertThat(request.signal).isEqualTo("retry");
+        assertThat(client.stateReads).containsExactly("l-busy");
     }
 }

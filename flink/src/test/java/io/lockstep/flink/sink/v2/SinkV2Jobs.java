@@ -3,6 +3,7 @@ package io.lockstep.flink.sink.v2;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.fault.FaultOp;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -109,12 +110,21 @@ public final class SinkV2Jobs {
      */
     public static StarRocksSinkOptions.Builder refusedPassword(StarRocksEmulator emulator, String database,
                                                                String table, String labelPrefix) {
+        return options(emulator, database, table, labelPrefix, "wrong");
+    }
+
+    /**
+     * Options of an at-least-once sink into {@code database.table} of {@code emulator} as user {@code root} with
+     * {@code password}, flushing every 100 ms, retrying every 100 ms.
+     */
+    public static StarRocksSinkOptions.Builder options(StarRocksEmulator emulator, String database, String table,
+                                                       String labelPrefix, String password) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", emulator.feUrl().replace("http://", ""))
                 .withProperty("database-name", database)
                 .withProperty("table-name", table)
                 .withProperty("username", "root")
-                .withProperty("password", "wrong")
+                .withProperty("password", password)
                 .withProperty("sink.version", "V2")
                 .withProperty("sink.semantic", "at-least-once")
                 .withProperty("sink.label-prefix", labelPrefix)
@@ -122,6 +132,18 @@ public final class SinkV2Jobs {
                 .withProperty("sink.retry.interval-ms", "100")
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.properties.strip_outer_array", "true");
+    }
+
+    /** How many commits {@link #refuseCommits} refuses: more than any job of these tests attempts. */
+    public static final int REFUSED_COMMITS = 1_000;
+
+    /**
+     * Makes {@code emulator} refuse the next {@link #REFUSED_COMMITS} commits as StarRocks refuses a user without the
+     * privilege (HTTP 200, {@code Status: FAILED}, "Access denied; ...").
+     */
+    public static void refuseCommits(StarRocksEmulator emulator) {
+        emulator.faults().failNext(FaultOp.COMMIT, REFUSED_COMMITS, "FAILED", "Access denied; you need (at least one "
+                + "of) the INSERT privilege(s) on TABLE events for this operation");
     }
 
     /** Resets the counters of {@code key}. */

@@ -7,6 +7,7 @@ import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
+import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A password the target refuses (HTTP 401) can never heal: the Sink V2 writers fail the job at once, with no restart,
- * although the restart strategy allows five. The same source runs on Flink 1.20 and 2.x.
+ * A password the target refuses (HTTP 401), or a commit it refuses for a privilege, can never heal: the Sink V2 writers
+ * and the exactly-once committer fail the job at once, with no restart, although the restart strategy allows five.
+ * The same source runs on Flink 1.20 and 2.x.
  */
 class SinkV2NonRecoverableFailureIT {
     private static final int RESTARTS_ALLOWED = 5;
@@ -39,9 +41,15 @@ class SinkV2NonRecoverableFailureIT {
 
     /** Runs the job to its failure and returns it; the attempts its subtasks started are in {@code ATTEMPTS}. */
     private Throwable failure(String key, SinkV2Jobs.RowShape shape, boolean keyed, StarRocksSinkOptions options) {
+        return failure(key, shape, keyed, options, 3_600_000, 1_000);
+    }
+
+    /** As above, checkpointing every {@code checkpointMs}, {@code perCheckpoint} source transactions apart. */
+    private Throwable failure(String key, SinkV2Jobs.RowShape shape, boolean keyed, StarRocksSinkOptions options,
+                              long checkpointMs, int perCheckpoint) {
         SinkV2Jobs.reset(key);
-        StreamExecutionEnvironment env = SinkV2Jobs.env(3_600_000, RESTARTS_ALLOWED);
-        DataStream<DefaultStarRocksRowData> rows = SinkV2Jobs.numbers(env, 1_000, 1_000)
+        StreamExecutionEnvironment env = SinkV2Jobs.env(checkpointMs, RESTARTS_ALLOWED);
+        DataStream<DefaultStarRocksRowData> rows = SinkV2Jobs.numbers(env, 1_000, perCheckpoint)
                 .map(new SinkV2Jobs.AttemptRecorder<>(key)).setParallelism(1)
                 .flatMap(new SinkV2Jobs.TransactionRows(key, -1, shape))
                 .returns(TypeInformation.of(DefaultStarRocksRowData.class)).setParallelism(1);
@@ -71,5 +79,19 @@ class SinkV2NonRecoverableFailureIT {
         assertThat(SinkV2Jobs.ATTEMPTS.get("v2-401-mt")).as("attempts started").isEqualTo(Set.of(0));
         assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
                 .extracting(Throwable::getMessage).asString().contains("ACCESS_DENIED");
+    }
+
+    @Test
+    void aRefusedCommitFailsTheExactlyOnceCommitterWithoutRestarts() {
+        SinkV2Jobs.refuseCommits(sr.emulator());
+        Throwable failure = failure("v2-401-eo", SinkV2Jobs.singleRow("al", "events"), false,
+                SinkV2Jobs.options(sr.emulator(), "al", "events", "v2401eo", "secret")
+                        .withProperty("sink.semantic", "exactly-once").build(), 200, 100);
+
+        assertThat(sr.emulator().faults().pending(FaultOp.COMMIT)).as("refused commits sent")
+                .isLessThan(SinkV2Jobs.REFUSED_COMMITS);
+        assertThat(SinkV2Jobs.ATTEMPTS.get("v2-401-eo")).as("attempts started").isEqualTo(Set.of(0));
+        assertThat(ExceptionUtils.findThrowable(failure, NonRecoverableSinkFailure.class)).get()
+                .extracting(Throwable::getMessage).asString().contains("ACCESS_DENIED").contains("commit");
     }
 }

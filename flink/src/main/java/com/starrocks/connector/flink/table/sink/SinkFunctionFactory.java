@@ -1,16 +1,14 @@
 package com.starrocks.connector.flink.table.sink;
 
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkOptionDefinitions;
-import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
+import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import io.lockstep.flink.sink.v2.LockstepSinks;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.functions.sink.SinkFunction;
 
@@ -40,19 +38,15 @@ public final class SinkFunctionFactory {
      * @param <T> the element type; must be a {@code StarRocksRowData} implementation
      * @return the sink function
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink (see
-     *     {@link #validate} and {@link SinkSettings#from})
+     *     {@link #validate}, {@link SinkMode} and {@link SinkSettings#from})
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(StarRocksSinkOptions sinkOptions) {
-        validate(sinkOptions);
-        SinkSettings.from(sinkOptions);
-        if (sinkOptions.isMultiTableTransactionEnabled()) {
-            return new MultiTableSinkFunction<>(sinkOptions);
-        }
-        if (sinkOptions.getSemantic() == SinkSemantic.AT_LEAST_ONCE) {
-            return new AtLeastOnceSinkFunction<>(sinkOptions);
-        }
-        return new ExactlyOnceSinkFunction<>(sinkOptions);
+        return switch (SinkMode.select(sinkOptions)) {
+            case MULTI_TABLE -> new MultiTableSinkFunction<>(sinkOptions);
+            case AT_LEAST_ONCE -> new AtLeastOnceSinkFunction<>(sinkOptions);
+            case EXACTLY_ONCE -> new ExactlyOnceSinkFunction<>(sinkOptions);
+        };
     }
 
     /**
@@ -76,15 +70,7 @@ public final class SinkFunctionFactory {
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(SinkTarget target, Map<String, String> options) {
-        Objects.requireNonNull(target, "target");
-        String given = options.get(SinkOptionDefinitions.SINK_TARGET.key());
-        if (given != null && SinkTarget.fromOptionValue(given) != target) {
-            throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Sink option "
-                    + "'sink.target' = '" + given + "' contradicts the target '" + target.optionValue()
-                    + "' the sink is created for; remove the option");
-        }
-        return createSinkFunction(StarRocksSinkOptions.builder().withProperties(options)
-                .withProperty(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue()).build());
+        return createSinkFunction(SinkMode.optionsFor(target, options));
     }
 
     /**
@@ -107,6 +93,6 @@ public final class SinkFunctionFactory {
      * @throws NullPointerException if {@code sinkOptions} is null
      */
     public static void validate(StarRocksSinkOptions sinkOptions) {
-        LockstepSinks.validate(sinkOptions);
+        SinkMode.validate(sinkOptions);
     }
 }

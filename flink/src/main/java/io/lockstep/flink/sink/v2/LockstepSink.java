@@ -1,0 +1,32 @@
+package io.lockstep.flink.sink.v2;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.options.InvalidSinkOptionException;
+import io.lockstep.flink.sink.RowRouting;
+import io.lockstep.flink.sink.SinkMode;
+
+/**
+ * What the Sink V2 sinks ({@link AtLeastOnceSink}, {@link ExactlyOnceSink}, {@link MultiTableSink}) share: the options
+ * they were created with, checked for the sink's {@link SinkMode} when it is constructed (so a misconfiguration fails
+ * the job submission, not every subtask), and the row routing they give every writer.
+ *
+ * <p>Immutable after construction; shipped to the subtasks by Java serialization.
+ *
+ * @param <T> a {@code StarRocksRowData} type
+ */
+abstract class LockstepSink<T> implements CompatibleSink<T> {
+    private static final long serialVersionUID = 1L;
+
+    final StarRocksSinkOptions options;
+    final RowRouting routing;
+
+    /**
+     * @throws InvalidSinkOptionException if the options ask for another mode than {@code mode}, or cannot run on the
+     *                                    engine
+     */
+    LockstepSink(StarRocksSinkOptions options, SinkMode mode) {
+        mode.check(options, getClass().getSimpleName());
+        this.options = options;
+        this.routing = RowRouting.from(options);
+    }
+}
