@@ -11,8 +11,9 @@ import java.util.List;
  * is as large as the content so far (256 bytes first, at most {@value #MAX_SEGMENT_BYTES} bytes), so the spare
  * capacity stays below half the content or one segment, and no row is copied twice on its way into the chunk. (A
  * single array doubled on growth held up to twice a chunk's bytes and, while growing, three times: with a 128 MiB
- * buffer that alone could pass the heap a 2 x buffer-size bound allows; see bench/README.md.) Full-size segments come
- * from the engine's {@link SegmentPool} when it has room and go back to it when the chunk becomes
+ * buffer that alone could pass the heap a 2 x buffer-size bound allows; see bench/README.md.) Once the content passes
+ * {@value SegmentPool#SEGMENT_BYTES} bytes, the next segments come from the engine's {@link SegmentPool} while it has
+ * room (that size each, below the content, so the spare-capacity bound holds), and go back to it when the chunk becomes
  * {@link ChunkState#LOADED} or {@link ChunkState#DISCARDED}, its rows no longer needed by anyone; from then on the
  * chunk holds no segment and refuses to write a body. A chunk that freezes gives its partly filled last pooled
  * segment back at once, after copying its content to an exact-size array, so a frozen chunk holds no spare capacity.
@@ -52,7 +53,7 @@ public final class Chunk {
         this(region, SegmentPool.none());
     }
 
-    /** An empty active chunk of {@code region} that takes its full-size segments from {@code pool} while it can. */
+    /** An empty active chunk of {@code region} that takes its larger segments from {@code pool} while it can. */
     public Chunk(RegionKey region, SegmentPool pool) {
         this.region = region;
         this.pool = pool;
@@ -95,7 +96,7 @@ public final class Chunk {
     private void nextSegment() {
         fullSegments.add(current);
         int size = Math.min(MAX_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, contentBytes));
-        byte[] pooled = size == MAX_SEGMENT_BYTES ? pool.take() : null;
+        byte[] pooled = size >= SegmentPool.SEGMENT_BYTES ? pool.take() : null;
         if (pooled != null) {
             if (pooledSegments == null) {
                 pooledSegments = new ArrayList<>(8);
@@ -128,8 +129,8 @@ public final class Chunk {
         if (next == ChunkState.LOADED || next == ChunkState.DISCARDED) {
             releaseSegments();
         } else if (next != ChunkState.ACTIVE && currentBytes < current.length) {
-            // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied);
-            // a pooled one goes back to the pool for the next chunk
+            // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied,
+            // 32 KiB from a pooled one, which goes back to the pool for the next chunk)
             byte[] exact = plainSegment(currentBytes);
             System.arraycopy(current, 0, exact, 0, currentBytes);
             if (currentPooled) {

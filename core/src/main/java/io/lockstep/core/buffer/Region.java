@@ -39,7 +39,7 @@ public final class Region {
         this(key, SegmentPool.none());
     }
 
-    /** An empty region whose chunks take their full-size segments from {@code pool}. */
+    /** An empty region whose chunks take their larger segments from {@code pool}. */
     public Region(RegionKey key, SegmentPool pool) {
         this.key = key;
         this.pool = pool;

@@ -11,10 +11,11 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * The full-size segments ({@value Chunk#MAX_SEGMENT_BYTES} bytes) of one engine's chunks, kept for reuse once their
- * rows are loaded or discarded, so that a buffer held at its limit is not re-allocated for every load and a young
- * collection finds old segments instead of copying fresh ones (docs/architecture.md#memory-bound). Smaller segments
- * (the first ones of every chunk) are plain allocations: they are short-lived and cheap.
+ * The segments of {@value #SEGMENT_BYTES} bytes of one engine's chunks, kept for reuse once their rows are loaded or
+ * discarded, so that a buffer held at its limit is not re-allocated for every load and young collections find old
+ * segments instead of copying fresh ones (docs/architecture.md#the-buffer-chunks-segments-and-their-pool). A chunk
+ * takes pooled segments once its content passes {@value #SEGMENT_BYTES} bytes; its first, smaller segments are plain
+ * allocations: they are short-lived and cheap, and a chunk that stays small never holds a pooled one.
  *
  * <p>Bounds: at most {@code hardLimitBytes / segment} segments are owned by the pool at a time (in use by chunks or
  * free); past that, {@link #take} returns null and the chunk allocates a plain segment. At most
@@ -41,8 +42,14 @@ import javax.annotation.concurrent.ThreadSafe;
  */
 @ThreadSafe
 public final class SegmentPool {
-    /** Bytes of a pooled segment. */
-    public static final int SEGMENT_BYTES = Chunk.MAX_SEGMENT_BYTES;
+    /**
+     * Bytes of a pooled segment: 32 KiB with the array header. Small, because the engine's chunks are often only 100
+     * KB to 1 MB (under memory pressure a partition's chunks switch once they hold 1 MiB over all its tables): with
+     * segments of {@value Chunk#MAX_SEGMENT_BYTES} bytes the plain first segments (as large as the content before
+     * them) would hold most of such a chunk. With 32 KiB they hold at most about 32 KiB of it, the spare capacity of
+     * a pooled segment stays below its chunk's content, and one lock round per 32 KiB written is negligible.
+     */
+    public static final int SEGMENT_BYTES = (1 << 15) - 16;
     private static final byte POISON = '#';
 
     private final int maxOwned;
@@ -86,7 +93,7 @@ public final class SegmentPool {
     }
 
     /**
-     * Task thread: a full-size segment for a chunk, free or new, now in use; null if the pool owns its maximum
+     * Task thread: a segment of {@value #SEGMENT_BYTES} bytes for a chunk, free or new, now in use; null if the pool owns its maximum
      * already (the caller allocates a plain one). The content of a reused segment is undefined.
      */
     public synchronized byte[] take() {

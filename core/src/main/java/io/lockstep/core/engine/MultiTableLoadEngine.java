@@ -50,7 +50,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
     private final LoadEngineConfig config;
     private final Ticker ticker;
     /**
-     * The engine's full-size chunk segments for reuse: the task thread takes them while appending, the manager (or
+     * The engine's pooled chunk segments, for reuse: the task thread takes them while appending, the manager (or
      * an I/O, or the closing) thread returns them when their chunk is loaded or discarded (thread-safe).
      */
     private final SegmentPool segments;

@@ -72,7 +72,7 @@ final class RegionTable {
         this(SegmentPool.none());
     }
 
-    /** A table whose chunks take their full-size segments from {@code pool}. */
+    /** A table whose chunks take their larger segments from {@code pool}. */
     RegionTable(SegmentPool pool) {
         this.pool = pool;
     }

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-/** The engine's pool of full-size chunk segments: reuse, its two bounds, and the checks against use after return. */
+/** The engine's pool of chunk segments: reuse, its two bounds, and the checks against use after return. */
 class SegmentPoolTest {
     private static final int SEGMENT = SegmentPool.SEGMENT_BYTES;
 
