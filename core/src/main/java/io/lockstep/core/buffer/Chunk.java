@@ -130,7 +130,7 @@ public final class Chunk {
             releaseSegments();
         } else if (next != ChunkState.ACTIVE && currentBytes < current.length) {
             // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied,
-            // 32 KiB from a pooled one, which goes back to the pool for the next chunk)
+            // 8 KiB from a pooled one, which goes back to the pool for the next chunk)
             byte[] exact = plainSegment(currentBytes);
             System.arraycopy(current, 0, exact, 0, currentBytes);
             if (currentPooled) {

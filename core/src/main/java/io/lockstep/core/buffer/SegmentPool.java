@@ -43,13 +43,15 @@ import javax.annotation.concurrent.ThreadSafe;
 @ThreadSafe
 public final class SegmentPool {
     /**
-     * Bytes of a pooled segment: 32 KiB with the array header. Small, because the engine's chunks are often only 100
-     * KB to 1 MB (under memory pressure a partition's chunks switch once they hold 1 MiB over all its tables): with
-     * segments of {@value Chunk#MAX_SEGMENT_BYTES} bytes the plain first segments (as large as the content before
-     * them) would hold most of such a chunk. With 32 KiB they hold at most about 32 KiB of it, the spare capacity of
-     * a pooled segment stays below its chunk's content, and one lock round per 32 KiB written is negligible.
+     * Bytes of a pooled segment: 8 KiB with the array header. Small, because the engine's chunks are often only 100
+     * KB to 1 MB (under memory pressure a partition's chunks switch once they hold 1 MiB over all its tables), and
+     * what a chunk holds outside the pool is young memory that every young collection copies while the chunk waits
+     * for its load: its plain first segments (as large as the content before them, so about one pooled segment in
+     * all) and, once frozen, the exact-size copy of its last pooled segment's content. With 8 KiB that is at most
+     * about 16 KiB per chunk; the spare capacity of a pooled segment stays below its chunk's content; a take and a
+     * return (one uncontended lock each) per 8 KiB written cost little next to writing the 8 KiB.
      */
-    public static final int SEGMENT_BYTES = (1 << 15) - 16;
+    public static final int SEGMENT_BYTES = (1 << 13) - 16;
     private static final byte POISON = '#';
 
     private final int maxOwned;

@@ -142,7 +142,7 @@ class ChunkTest {
         List<byte[]> firstRows = megabyteOfRows("first");
         firstRows.forEach(first::append);
         int pooled = first.pooledSegmentCount();
-        assertThat(pooled).as("segments past the first 32 KiB come from the pool").isGreaterThan(20);
+        assertThat(pooled).as("segments past the first 8 KiB come from the pool").isGreaterThan(20);
         first.freeze(1);
         assertThat(first.capacityBytes()).as("frozen: no spare capacity, pooled or not")
                 .isEqualTo(first.rowBytes() + first.rowCount() - 1);
