@@ -73,6 +73,10 @@ final class ReportWriter {
             line(String.format(Locale.ROOT, "| engine >= 80%% of ceiling (%d tables, %d B) | %.0f%% | %s |",
                     p.tables(), p.rowBytes(), 100 * p.ratio(), yes(p.ratio() >= 0.8)));
         }
+        for (RunResults.EnginePair p : r.endToEnd) {
+            line(String.format(Locale.ROOT, "| end to end >= 70%% of ceiling (p%d, %d tables, %d B) | %.0f%% | %s |",
+                    p.parallelism(), p.tables(), p.rowBytes(), 100 * p.ratio(), yes(p.ratio() >= 0.7)));
+        }
         for (RunResults.Freshness f : r.freshness) {
             line(String.format(Locale.ROOT, "| p99 freshness <= %d + %d + 100 ms (p%d) | %.0f ms | %s |",
                     f.commitIntervalMs(), f.miniIntervalMs(), f.parallelism(), f.p(0.99),

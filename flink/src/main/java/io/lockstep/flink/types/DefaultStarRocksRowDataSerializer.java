@@ -2,6 +2,7 @@ package io.lockstep.flink.types;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -22,19 +23,32 @@ import org.apache.flink.types.StringValue;
  * fields written one after the other, without the reflection and per-field null flags of Flink's generic POJO
  * serializer that used to carry the class.
  *
- * <p>Format, version 1: a tag byte; {@value #PLAIN}: {@code uniqueKey} (only an explicitly set one, null while it is
- * derived), {@code database}, {@code table}, {@code row}, {@code source} (each a Flink {@link StringValue} string,
- * null allowed), then {@code transactionEnd} (boolean), {@code sourcePartition} (int), {@code sourcePosition} (long);
- * {@value #SUBCLASS}: an instance of a subclass (e.g. a job's own marker rows): its class name, then the record in the
- * serializer Flink's type analysis gives that class (as the POJO serializer did), so it keeps its class and fields.
+ * <p>Format, version 1: a tag byte; {@value #FIELDS}: {@code uniqueKey} (only an explicitly set one, null while it
+ * is derived), {@code database}, {@code table}, {@code row}, {@code source} (each a string: its UTF-8 length in bytes
+ * as an int, -1 for null, then the bytes), then {@code transactionEnd} (boolean), {@code sourcePartition} (int),
+ * {@code sourcePosition} (long); {@value #SUBCLASS}: an instance of a subclass (e.g. a job's own marker rows): its
+ * class name, then the record in the serializer Flink's type analysis gives that class (as the POJO serializer did),
+ * so it keeps its class and fields. {@value #FIELDS_STRING_VALUE} is what earlier versions wrote for a plain row (the
+ * same fields, the strings as Flink {@link StringValue}s): still read, never written, so that their savepoints
+ * restore with the same serializer snapshot.
+ *
+ * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
+ * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in
+ * the benchmark's multi-table job (200 B rows across a keyBy) the StringValue encoding and decoding were a quarter of
+ * all samples (the JFR hot spots of {@code ./bench/run report}, section end-to-end; see bench/README.md). A string
+ * with an unpaired surrogate char (not valid UTF-16) crosses with {@code ?} in its place, which is also what loading
+ * it as UTF-8 would make of it.
  *
  * <p>Not thread-safe (it caches the subclasses' serializers): Flink {@linkplain #duplicate() duplicates} it per thread.
  */
 @NotThreadSafe
 public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
-    static final byte PLAIN = 0;
+    /** A plain row as earlier versions wrote it (strings as {@link StringValue}s): read only. */
+    static final byte FIELDS_STRING_VALUE = 0;
     static final byte SUBCLASS = 1;
+    /** A plain row, strings as UTF-8. */
+    static final byte FIELDS = 2;
 
     /** Configures the subclasses' serializers (Kryo registrations of the job). */
     private final SerializerConfig config;
@@ -112,12 +126,12 @@ public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<Defa
             subclassSerializer(record.getClass()).serialize(record, target);
             return;
         }
-        target.writeByte(PLAIN);
-        StringValue.writeString(explicitUniqueKey(record), target);
-        StringValue.writeString(record.getDatabase(), target);
-        StringValue.writeString(record.getTable(), target);
-        StringValue.writeString(record.getRow(), target);
-        StringValue.writeString(record.getSource(), target);
+        target.writeByte(FIELDS);
+        writeString(explicitUniqueKey(record), target);
+        writeString(record.getDatabase(), target);
+        writeString(record.getTable(), target);
+        writeString(record.getRow(), target);
+        writeString(record.getSource(), target);
         target.writeBoolean(record.isTransactionEnd());
         target.writeInt(record.getSourcePartition());
         target.writeLong(record.getSourcePosition());
@@ -138,17 +152,14 @@ public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<Defa
         if (tag == SUBCLASS) {
             return subclassSerializer(source.readUTF()).deserialize(source);
         }
-        if (tag != PLAIN) {
-            throw new IOException("unknown DefaultStarRocksRowData record tag " + tag + " (expected " + PLAIN + " or "
-                    + SUBCLASS + ")");
-        }
+        boolean utf8 = checkFieldsTag(tag);
         DefaultStarRocksRowData row = reuse != null && reuse.getClass() == DefaultStarRocksRowData.class ? reuse
                 : new DefaultStarRocksRowData();
-        row.setUniqueKey(StringValue.readString(source));
-        row.setDatabase(StringValue.readString(source));
-        row.setTable(StringValue.readString(source));
-        row.setRow(StringValue.readString(source));
-        row.setSource(StringValue.readString(source));
+        row.setUniqueKey(readString(utf8, source));
+        row.setDatabase(readString(utf8, source));
+        row.setTable(readString(utf8, source));
+        row.setRow(readString(utf8, source));
+        row.setSource(readString(utf8, source));
         row.setTransactionEnd(source.readBoolean());
         row.setSourcePartition(source.readInt());
         row.setSourcePosition(source.readLong());
@@ -165,12 +176,59 @@ public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<Defa
             subclassSerializer(name).copy(source, target);
             return;
         }
+        boolean utf8 = checkFieldsTag(tag);
         for (int i = 0; i < 5; i++) {
-            StringValue.copyString(source, target);
+            if (utf8) {
+                int length = source.readInt();
+                target.writeInt(length);
+                if (length > 0) {
+                    // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
+                    byte[] bytes = new byte[length];
+                    source.readFully(bytes);
+                    target.write(bytes);
+                }
+            } else {
+                StringValue.copyString(source, target);
+            }
         }
         target.writeBoolean(source.readBoolean());
         target.writeInt(source.readInt());
         target.writeLong(source.readLong());
+    }
+
+    /**
+     * @return true for {@link #FIELDS} (UTF-8 strings), false for {@link #FIELDS_STRING_VALUE}
+     * @throws IOException for any other tag, naming it
+     */
+    private static boolean checkFieldsTag(byte tag) throws IOException {
+        if (tag != FIELDS && tag != FIELDS_STRING_VALUE) {
+            throw new IOException("unknown DefaultStarRocksRowData record tag " + tag + " (expected "
+                    + FIELDS_STRING_VALUE + ", " + SUBCLASS + " or " + FIELDS + ")");
+        }
+        return tag == FIELDS;
+    }
+
+    private static void writeString(String value, DataOutputView target) throws IOException {
+        if (value == null) {
+            target.writeInt(-1);
+            return;
+        }
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        target.writeInt(bytes.length);
+        target.write(bytes);
+    }
+
+    private static String readString(boolean utf8, DataInputView source) throws IOException {
+        if (!utf8) {
+            return StringValue.readString(source);
+        }
+        int length = source.readInt();
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        source.readFully(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(Class<?> type) {

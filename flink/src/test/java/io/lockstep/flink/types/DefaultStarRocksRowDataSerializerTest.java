@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HexFormat;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -24,6 +25,14 @@ class DefaultStarRocksRowDataSerializerTest {
      * {@link #sparseRow()}.
      */
     private static final String POJO_FIXTURE = "/serializer/default-row-data-pojo-flink-1.20.bin";
+
+    /**
+     * {@link #fullRow()} then {@link #sparseRow()} as the serializer wrote them before it wrote strings as UTF-8
+     * (record tag 0, strings as Flink StringValues).
+     */
+    private static final String STRING_VALUE_RECORDS = "00036b310573686f70076f7264657273097b226964223a317d0b73686f"
+            + "702d746f7069630100000003000000000000002a00000573686f700c6f726465725f6974656d73000000ffffffffffffffff"
+            + "ffffffff";
 
     private static DefaultStarRocksRowData fullRow() {
         DefaultStarRocksRowData row = new DefaultStarRocksRowData("k1", "shop", "orders", "{\"id\":1}");
@@ -112,7 +121,43 @@ class DefaultStarRocksRowDataSerializerTest {
     void anUnknownRecordTagFailsNamingIt() {
         assertThatThrownBy(() -> serializer().deserialize(new DataInputDeserializer(new byte[] {9})))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown DefaultStarRocksRowData record tag 9 (expected 0 or 1)");
+                .hasMessage("unknown DefaultStarRocksRowData record tag 9 (expected 0, 1 or 2)");
+    }
+
+    @Test
+    void recordsInTheEarlierStringValueFormatStillReadAndCopy() throws Exception {
+        byte[] old = HexFormat.of().parseHex(STRING_VALUE_RECORDS);
+        DataInputDeserializer in = new DataInputDeserializer(old);
+        assertThat(serializer().deserialize(in)).isEqualTo(fullRow());
+        DefaultStarRocksRowData sparse = serializer().deserialize(in);
+        assertThat(sparse).isEqualTo(sparseRow());
+        assertThat(sparse.hasExplicitUniqueKey()).isFalse();
+        assertThat(in.available()).isZero();
+
+        DataOutputSerializer copied = new DataOutputSerializer(64);
+        DataInputDeserializer again = new DataInputDeserializer(old);
+        serializer().copy(again, copied);
+        serializer().copy(again, copied);
+        assertThat(copied.getCopyOfBuffer()).isEqualTo(old);
+    }
+
+    @Test
+    void rowsWithCharsOutsideAsciiRoundTripAsUtf8() throws Exception {
+        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, "shöp", "orders",
+                "{\"name\":\"Zoë 東京 \uD83D\uDE80\",\"empty\":\"\"}");
+        row.setSource("");
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer().serialize(row, out);
+        byte[] bytes = out.getCopyOfBuffer();
+        assertThat(bytes[0]).isEqualTo((byte) 2);
+        DataInputDeserializer in = new DataInputDeserializer(bytes);
+        DefaultStarRocksRowData back = serializer().deserialize(in);
+        assertThat(back).isEqualTo(row);
+        assertThat(back.getSource()).isEmpty();
+        assertThat(in.available()).isZero();
+        DataOutputSerializer copied = new DataOutputSerializer(64);
+        serializer().copy(new DataInputDeserializer(bytes), copied);
+        assertThat(copied.getCopyOfBuffer()).isEqualTo(bytes);
     }
 
     @Test
