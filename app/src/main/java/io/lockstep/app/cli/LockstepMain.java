@@ -4,6 +4,7 @@ import io.lockstep.app.job.JobFailures;
 import io.lockstep.emulator.cli.EmulatorMain;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,7 +47,9 @@ public final class LockstepMain implements Runnable {
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new LockstepMain());
-        cli.addSubcommand("emulator", new EmulatorMain());
+        CommandLine emulator = new CommandLine(new EmulatorMain());
+        emulator.setCommandName("emulator"); // its usage line reads `lockstep emulator`, as it is typed here
+        cli.addSubcommand("emulator", emulator);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
@@ -66,12 +69,17 @@ public final class LockstepMain implements Runnable {
     /**
      * @return the usage error's message; when the arguments hold an option the command does not know (a typo), that
      *     option with the closest known one instead ({@code unknown option '--kafka-bootstap', did you mean
-     *     --kafka-bootstrap?}), even when picocli first noticed a required option missing (the typo'd one, often)
+     *     --kafka-bootstrap?}), even when picocli first noticed a required option missing (the typo'd one, often); an
+     *     unknown command likewise ({@code unknown command 'rn', did you mean run?})
      */
     static String usageMessage(ParameterException ex) {
         CommandLine commandLine = ex.getCommandLine();
         List<String> unmatched = ex instanceof UnmatchedArgumentException u ? u.getUnmatched()
                 : commandLine.getUnmatchedArguments();
+        Optional<String> command = unknownCommand(commandLine, unmatched);
+        if (command.isPresent()) {
+            return command.get(); // what follows it is the unknown command's arguments
+        }
         List<String> unknown = unmatched.stream().filter(a -> a.startsWith("-") && a.length() > 1)
                 .map(a -> a.split("=", 2)[0]).toList();
         if (unknown.isEmpty()) {
@@ -84,6 +92,21 @@ public final class LockstepMain implements Runnable {
                     .append(closest == null ? "" : ", did you mean " + closest + "?");
         }
         return message.toString();
+    }
+
+    /**
+     * @return for a command with subcommands whose first unmatched argument is a word, {@code unknown command 'rn',
+     *     did you mean run?} (the nearest subcommand, as {@link #closest} finds it) or {@code unknown command 'x'
+     *     (commands: run, demo, kafka, emulator)}; empty otherwise
+     */
+    private static Optional<String> unknownCommand(CommandLine commandLine, List<String> unmatched) {
+        if (commandLine.getSubcommands().isEmpty() || unmatched.isEmpty() || unmatched.get(0).startsWith("-")) {
+            return Optional.empty();
+        }
+        String typed = unmatched.get(0);
+        String closest = closest(typed, commandLine.getSubcommands().keySet());
+        return Optional.of("unknown command '" + typed + "'" + (closest != null ? ", did you mean " + closest + "?"
+                : " (commands: " + String.join(", ", commandLine.getSubcommands().keySet()) + ")"));
     }
 
     /**
@@ -132,7 +155,7 @@ public final class LockstepMain implements Runnable {
         return longest;
     }
 
-    /** {@code lockstep run}, {@code lockstep demo}, ... (the emulator calls itself lockstep-emulator). */
+    /** {@code lockstep run}, {@code lockstep demo}, {@code lockstep emulator}, ... */
     private static String qualifiedName(CommandLine commandLine) {
         CommandLine parent = commandLine.getParent();
         return parent == null ? commandLine.getCommandName()

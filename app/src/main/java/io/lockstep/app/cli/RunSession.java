@@ -40,6 +40,8 @@ final class RunSession {
     private static final Logger LOG = LoggerFactory.getLogger(RunSession.class);
     /** Exit code after a stop by signal (128 + SIGINT), as shells report Ctrl-C. */
     static final int EXIT_STOPPED = 130;
+    /** Period of the restart-count reading, ms. */
+    static final long OBSERVE_MS = 1_000;
 
     private final PrintWriter out;
     private final PrintWriter err;
@@ -90,18 +92,7 @@ final class RunSession {
                 previous.add(Signal.handle(signal, s -> requestStop(job, s.getName())));
                 signals.add(signal);
             }
-            long[] ticks = {0};
-            ticker.scheduleAtFixedRate(() -> {
-                try {
-                    progress.observe();
-                    ticks[0] += 1_000;
-                    if (progressMs > 0 && ticks[0] % progressMs < 1_000) {
-                        print(out, progress.line());
-                    }
-                } catch (RuntimeException e) { // a metric read went wrong: keep ticking (an escape would stop it)
-                    LOG.debug("progress line failed", e);
-                }
-            }, 1, 1, TimeUnit.SECONDS);
+            schedule(ticker, progressMs, progress::observe, () -> print(out, progress.line()));
             return await(job, progress);
         } finally {
             ticker.shutdownNow();
@@ -110,6 +101,31 @@ final class RunSession {
             }
             DemoMetricsReporter.forget(jobName);
         }
+    }
+
+    /**
+     * Schedules the ticker's two tasks on its one thread: {@code observe} every {@value #OBSERVE_MS} ms (the restart
+     * count is read while its gauge exists) and, when {@code progressMs > 0}, {@code print} every {@code progressMs}
+     * ms, first after one period. An exception in either is logged at DEBUG and the task keeps its schedule.
+     *
+     * @param ticker a single-threaded executor, so the two tasks never run at once
+     * @param progressMs period of the progress line in ms, 0 for none
+     */
+    static void schedule(ScheduledExecutorService ticker, long progressMs, Runnable observe, Runnable print) {
+        ticker.scheduleAtFixedRate(guarded(observe), OBSERVE_MS, OBSERVE_MS, TimeUnit.MILLISECONDS);
+        if (progressMs > 0) {
+            ticker.scheduleAtFixedRate(guarded(print), progressMs, progressMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) { // a metric read went wrong: keep ticking (an escape would stop it)
+                LOG.debug("progress task failed", e);
+            }
+        };
     }
 
     private void requestStop(JobClient job, String signal) {

@@ -145,13 +145,13 @@ public record DemoResult(long written, long read, long committed, long starRocks
     public void print(PrintStream out) {
         out.println();
         if (crossTableInvariantsRequired()) {
-            out.printf(Locale.ROOT, "Verification (%.1f s): %,d source transactions written, %,d read, %,d "
-                    + "committed in %,d %s transactions, %,d rows loaded%n", elapsedMs / 1000.0, written, read,
-                    committed, starRocksTransactions, serverName(), loadedRows);
+            out.printf(Locale.ROOT, "Verification (%.1f s): %s written, %,d read, %,d committed in %s, %s loaded%n",
+                    elapsedMs / 1000.0, Counts.of(written, "source transaction"), read, committed,
+                    Counts.of(starRocksTransactions, serverName() + " transaction"), Counts.of(loadedRows, "row"));
         } else {
-            out.printf(Locale.ROOT, "Verification (%.1f s): %,d source transactions written, %,d read, %,d %s "
-                    + "transactions committed (exactly-once per table), %,d rows loaded%n", elapsedMs / 1000.0,
-                    written, read, starRocksTransactions, serverName(), loadedRows);
+            out.printf(Locale.ROOT, "Verification (%.1f s): %s written, %,d read, %s committed (exactly-once per "
+                    + "table), %s loaded%n", elapsedMs / 1000.0, Counts.of(written, "source transaction"), read,
+                    Counts.of(starRocksTransactions, serverName() + " transaction"), Counts.of(loadedRows, "row"));
         }
         String format = "  %-58s %-5s %s%n";
         out.printf(Locale.ROOT, format, "check", "", "detail");

@@ -13,6 +13,10 @@ import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.SinkSettings;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -31,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *   <li>credentials and databases: the FE is asked for the state of a label no one uses
  *       ({@code GET /api/{db}/get_load_state}, StarRocks {@code GetStreamLoadState}; Doris the same path) in each
  *       target database: HTTP 401/403 means the credentials are refused, an {@code unknown database} reply that
- *       the database does not exist, an unreachable address that the retries of {@code sink.max-retries} ran out;</li>
+ *       the database does not exist, an address that does not answer is named with the reason
+ *       ({@code cannot reach StarRocks FE at URL: connection refused (check --load-url ...)}); the check asks once,
+ *       without the sink's retries, so no retry warnings come before that line;</li>
  *   <li>tables (StarRocks): each existing target database's tables are listed through the HTTP SQL API
  *       ({@code SELECT TABLE_NAME FROM information_schema.tables WHERE TABLE_SCHEMA = 'db'}, StarRocks 3.2+,
  *       the StarRocks repository's {@code docs/en/sql-reference/http_sql_api.md});
@@ -103,7 +109,8 @@ public final class TargetCheck {
             List<String> problems) {
         Set<String> existing = new LinkedHashSet<>();
         String probe = "lockstep-preflight-" + UUID.randomUUID();
-        try (TransactionClient client = SinkSettings.from(options).newTransactionClient(LoadMetrics.noop())) {
+        try (TransactionClient client = SinkSettings.from(withoutRetries(options))
+                .newTransactionClient(LoadMetrics.noop())) {
             for (String database : databases) {
                 try {
                     client.labelState(database, probe);
@@ -118,8 +125,12 @@ public final class TargetCheck {
                         problems.add("target database '" + database + "' does not exist at " + urls(options)
                                 + " (check --database or --table-map)");
                     } else {
-                        problems.add("target " + urls(options) + " cannot be asked about database '" + database
-                                + "': " + e.getMessage());
+                        Optional<String> unreachable = unreachable(e);
+                        problems.add(unreachable.isPresent()
+                                ? "cannot reach " + feName(options) + " at " + urls(options) + ": " + unreachable.get()
+                                        + " (check --load-url and that the FE is up)"
+                                : "target " + urls(options) + " cannot be asked about database '" + database + "': "
+                                        + e.getMessage());
                         return Set.of();
                     }
                 }
@@ -129,6 +140,44 @@ public final class TargetCheck {
             return Set.of();
         }
         return existing;
+    }
+
+    /**
+     * @return the sink's options with {@code sink.max-retries} 0: the check asks once and names what failed, without
+     *     the client's retry warnings (the job itself keeps its retries)
+     */
+    private static StarRocksSinkOptions withoutRetries(StarRocksSinkOptions options) {
+        return StarRocksSinkOptions.builder().withProperties(options.toMap()).withProperty("sink.max-retries", "0")
+                .build();
+    }
+
+    /**
+     * @return why the FE could not be reached ({@code connection refused}, {@code unknown host H},
+     *     {@code connection timed out}), when the request never got a reply; empty when the FE replied
+     */
+    private static Optional<String> unreachable(TransactionException e) {
+        if (e.failureClass() != null) {
+            return Optional.empty(); // a classified reply: the FE answered
+        }
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnknownHostException) {
+                return Optional.of("unknown host " + cause.getMessage());
+            }
+            if (cause instanceof ConnectException) { // HttpHostConnectException too
+                return Optional.of("connection refused");
+            }
+            if (cause instanceof InterruptedIOException) { // socket and connect timeouts of the HTTP client
+                return Optional.of("connection timed out");
+            }
+            if (cause instanceof NoRouteToHostException) {
+                return Optional.of("no route to host");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String feName(StarRocksSinkOptions options) {
+        return (options.getTarget() == SinkTarget.DORIS ? "Doris" : "StarRocks") + " FE";
     }
 
     /** @return the tables of {@code database}, or empty when the server cannot list them (no SQL API) */

@@ -75,6 +75,7 @@ public final class SchemaApplier implements Serializable {
                 String sql = "ALTER TABLE " + name + " ADD COLUMN " + HttpSqlColumnReader.quoted(column) + " " + type;
                 execute(statement, sql, table);
                 awaitColumn(statement, name, column, true, sql);
+                applied(table, "ADD COLUMN " + column + " " + type, barrier);
                 issued.add(sql);
             }
             for (String column : barrier.columnsToDrop()) {
@@ -86,6 +87,7 @@ public final class SchemaApplier implements Serializable {
                 String sql = "ALTER TABLE " + name + " DROP COLUMN " + HttpSqlColumnReader.quoted(column);
                 execute(statement, sql, table);
                 awaitColumn(statement, name, column, false, sql);
+                applied(table, "DROP COLUMN " + column, barrier);
                 issued.add(sql);
             }
         }
@@ -104,8 +106,18 @@ public final class SchemaApplier implements Serializable {
         return connection;
     }
 
+    /**
+     * The one line per applied change, at INFO (the runnable jar shows this logger's INFO lines on the console, see
+     * its {@code simplelogger.properties}): {@code schema change applied to bank.accounts: ADD COLUMN email
+     * VARCHAR(512) (topic 'cdc' partition 0 offset 4: ALTER TABLE accounts ADD COLUMN email VARCHAR(128))}.
+     */
+    private static void applied(TargetTable table, String change, SchemaChangeBarrier barrier) {
+        LOG.info("schema change applied to {}.{}: {}{}", table.database(), table.table(), change,
+                barrier.getCause().isEmpty() ? "" : " (" + barrier.getCause() + ")");
+    }
+
     private static void execute(Statement statement, String sql, TargetTable table) throws SQLException {
-        LOG.info("Schema change of {}.{}: {}", table.database(), table.table(), sql);
+        LOG.debug("Schema change of {}.{}: {}", table.database(), table.table(), sql);
         try {
             statement.execute(sql);
         } catch (SQLException e) {

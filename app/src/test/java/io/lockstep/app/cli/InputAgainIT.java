@@ -2,10 +2,10 @@ package io.lockstep.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.app.testing.StarRocksEmulatorExtension;
 import java.nio.file.Path;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code lockstep run --input} on a file it already loaded (the default exactly-once mode, the job id from the file
@@ -13,25 +13,25 @@ import org.junit.jupiter.api.Test;
  */
 class InputAgainIT {
 
+    @RegisterExtension
+    final StarRocksEmulatorExtension starRocks = new StarRocksEmulatorExtension();
+
     @Test
     void aFileLoadedAgainSaysItsTransactionsWereSkippedAsCommitted() throws Exception {
-        try (StarRocksEmulator starRocks = StarRocksEmulator.builder()
-                .ddlFile(Path.of("..", "examples", "bank.sql")).build().start()) {
-            String[] args = {"run", "--input", Path.of("..", "examples", "bank.jsonl").toString(), "--format",
-                "debezium", "--load-url", starRocks.feUrl(), "--database", "bank", "--commit-interval", "300ms"};
+        starRocks.startBankSample();
+        String[] args = {"run", "--input", Path.of("..", "examples", "bank.jsonl").toString(), "--format",
+            "debezium", "--load-url", starRocks.feUrl(), "--database", "bank", "--commit-interval", "300ms"};
 
-            CliRun first = CliRun.of(args);
-            CliRun again = CliRun.of(args);
+        CliRun first = CliRun.of(args);
+        CliRun again = CliRun.of(args);
 
-            assertThat(first.exitCode()).as(first.err()).isZero();
-            assertThat(first.out()).contains("summary: 8 source transactions read, 8 committed")
-                    .doesNotContain("skipped");
-            assertThat(again.exitCode()).as(again.err()).isZero();
-            assertThat(again.out()).contains("summary: 8 source transactions read, 8 skipped as committed by an "
-                    + "earlier run, 0 committed");
-            assertThat(starRocks.query("SELECT id, balance FROM bank.accounts ORDER BY id").rows().stream()
-                    .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|"))).toList())
-                    .containsExactly("1|103.75", "2|56.25");
-        }
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.out()).contains("summary: 8 source transactions read, 8 committed")
+                .doesNotContain("skipped");
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.out()).contains("summary: 8 source transactions read, 8 skipped as committed by an "
+                + "earlier run, 0 committed, 0 rows committed");
+        assertThat(starRocks.rows("SELECT id, balance FROM bank.accounts ORDER BY id"))
+                .containsExactly("1|103.75", "2|56.25");
     }
 }

@@ -7,8 +7,16 @@ import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import picocli.CommandLine.TypeConversionException;
 
@@ -146,6 +154,14 @@ class LockstepCliTest {
     }
 
     @Test
+    void anUnknownCommandIsNamedWithTheClosestKnownOne() {
+        assertUsageError(CliRun.of("rn", "--topic", "t"), "lockstep: unknown command 'rn', did you mean run?");
+        assertUsageError(CliRun.of("emultor"), "lockstep: unknown command 'emultor', did you mean emulator?");
+        assertUsageError(CliRun.of("replicate"), "lockstep: unknown command 'replicate' (commands: run, demo, kafka, "
+                + "emulator)");
+    }
+
+    @Test
     void aMisspeltRequiredOptionIsNamedAsUnknownNotAsMissing() {
         CliRun run = CliRun.of("run", "--kafka-bootstrap", "localhost:9092", "--topic", "t", "--format", "debezium",
                 "--load-ulr", "127.0.0.1:8030", "--database", "shop");
@@ -159,6 +175,31 @@ class LockstepCliTest {
         CliRun kafkaWords = CliRun.of("run", "--bootstrap-server", "localhost:9092", "--topic", "t", "--format",
                 "debezium", "--load-url", "127.0.0.1:8030", "--database", "shop");
         assertUsageError(kafkaWords, "unknown option '--bootstrap-server', did you mean --kafka-bootstrap?");
+    }
+
+    @Test
+    void anUnreachableTargetIsNamedInOneLineWithWhatToCheckAndNoRetryWarnings(@TempDir Path dir) throws Exception {
+        Path input = Files.write(dir.resolve("in.jsonl"), List.of("{}"));
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        PrintStream systemErr = System.err;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        CliRun run;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            run = CliRun.of("run", "--input", input.toString(), "--format", "debezium", "--load-url",
+                    "127.0.0.1:" + port, "--database", "bank");
+        } finally {
+            System.setErr(systemErr);
+        }
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().strip()).isEqualTo("lockstep run: cannot reach StarRocks FE at http://127.0.0.1:" + port
+                + ": connection refused (check --load-url and that the FE is up)");
+        assertThat(log.toString(StandardCharsets.UTF_8)).as("the log before it").doesNotContainIgnoringCase("retry");
+        assertThat(run.out()).as("no job started").isEmpty();
     }
 
     @Test
@@ -182,10 +223,11 @@ class LockstepCliTest {
     void emulatorDelegatesToTheEmulatorsOwnCommand() {
         CliRun run = CliRun.of("emulator", "--fe-port", "70000");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().strip()).isEqualTo("lockstep-emulator: --fe-port must be 0-65535 (0 = random), got 70000");
+        assertThat(run.err().strip()).isEqualTo("lockstep emulator: --fe-port must be 0-65535 (0 = random), got 70000");
         CliRun help = CliRun.of("emulator", "--help");
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("--ddl").contains("--fe-port");
+        assertThat(help.out()).contains("--ddl").contains("--fe-port").contains("Usage: lockstep emulator ")
+                .doesNotContain("lockstep-emulator");
     }
 
     @Test

@@ -1,13 +1,14 @@
 package io.lockstep.app.cli;
 
+import static io.lockstep.app.testing.StarRocksEmulatorExtension.BANK_DDL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.testing.DebeziumTxn;
+import io.lockstep.app.testing.StarRocksEmulatorExtension;
 import io.lockstep.app.testing.TopicWriter;
-import io.lockstep.emulator.StarRocksEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,13 +16,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,26 +33,17 @@ import org.junit.jupiter.api.io.TempDir;
  * each, before any job starts.
  */
 class RunBadInputIT {
-    private static final String BANK_DDL = "CREATE DATABASE bank;"
-            + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;";
     private static final ObjectMapper JSON = new ObjectMapper();
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
     @TempDir
     Path workDir;
-    private StarRocksEmulator starRocks;
-
-    @AfterEach
-    void stopStarRocks() {
-        if (starRocks != null) {
-            starRocks.close();
-        }
-    }
+    @RegisterExtension
+    final StarRocksEmulatorExtension starRocks = new StarRocksEmulatorExtension();
 
     @Test
     void aTransactionWithAnUndecodableEventGoesWholeToTheDeadLetterFileAndTheOthersLoad() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.startBank();
         KAFKA.createTopic("bad.dl.file", 1);
         List<String> bad = new ArrayList<>(new DebeziumTxn("t2").insert("accounts", account(2))
                 .insert("accounts", account(22)).messages());
@@ -70,8 +60,8 @@ class RunBadInputIT {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("summary: 2 source transactions read").contains(", 1 dead letters,");
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "3");
+        assertThat(run.out()).contains("summary: 2 source transactions read").contains(", 1 dead letter,");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "3");
         List<JsonNode> records = new ArrayList<>();
         for (String line : Files.readAllLines(letters)) {
             records.add(JSON.readTree(line));
@@ -83,7 +73,7 @@ class RunBadInputIT {
 
     @Test
     void aTransactionTouchingATableTheTargetLacksGoesWholeToTheDeadLetterTopic() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.startBank();
         KAFKA.createTopic("bad.dl.topic", 1);
         KAFKA.createTopic("bad.dl.letters", 1);
         List<String> bad = new DebeziumTxn("t2").insert("accounts", account(2)).insert("ledger", "{\"id\":1}")
@@ -99,7 +89,7 @@ class RunBadInputIT {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "3");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "3");
         List<JsonNode> records = new ArrayList<>();
         for (ConsumerRecord<String, String> record : consume("bad.dl.letters", bad.size())) {
             records.add(JSON.readTree(record.value()));
@@ -112,7 +102,7 @@ class RunBadInputIT {
 
     @Test
     void unknownTableSkipAloneSkipsTablesTheTargetLacks() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.startBank();
         KAFKA.createTopic("bad.skip", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.skip")) {
             writer.sendAll(new DebeziumTxn("t1").insert("accounts", account(1)).insert("ledger", "{\"id\":1}")
@@ -126,12 +116,12 @@ class RunBadInputIT {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("summary: 2 source transactions read").contains(", 2 rows of unknown tables "
                 + "skipped,");
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
     }
 
     @Test
     void aTableTheTargetLacksStopsTheJobInOneLineAfterCommittingTheTransactionsBeforeIt() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.startBank();
         KAFKA.createTopic("bad.unknown", 1);
         long offset;
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.unknown")) {
@@ -150,13 +140,13 @@ class RunBadInputIT {
         assertThat(run.err()).startsWith("lockstep run: job failed: ").contains("topic 'bad.unknown' partition 0 "
                 + "offset " + offset + ": target table 'bank.ledger' of source table 'src.ledger' does not exist");
         assertThat(run.err().strip().lines()).as("one line, no stack trace").hasSize(1);
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
         assertThat(starRocks.runningTransactions("bank")).isZero();
     }
 
     @Test
     void thePreFlightCheckNamesEveryProblemOfTheTargetInOneLineEach() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).user("root", "secret").build().start();
+        starRocks.start(b -> b.ddl(BANK_DDL).user("root", "secret"));
         KAFKA.createTopic("bad.preflight", 1);
 
         CliRun refused = CliRun.of(args("bad.preflight", "--password", "wrong"));
@@ -236,11 +226,5 @@ class RunBadInputIT {
 
     private static List<String> insert(String txn, int id) {
         return new DebeziumTxn(txn).insert("accounts", account(id)).messages();
-    }
-
-    private List<String> rows(String sql) {
-        return starRocks.query(sql).rows().stream()
-                .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|")))
-                .toList();
     }
 }

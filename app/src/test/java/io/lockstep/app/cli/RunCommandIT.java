@@ -1,15 +1,15 @@
 package io.lockstep.app.cli;
 
+import static io.lockstep.app.testing.StarRocksEmulatorExtension.progressTableDdl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.DebeziumTxn;
-import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.app.testing.Samples;
+import io.lockstep.app.testing.StarRocksEmulatorExtension;
 import io.lockstep.app.testing.TopicWriter;
-import io.lockstep.emulator.StarRocksEmulator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,29 +30,21 @@ import org.junit.jupiter.api.io.TempDir;
  * naming topic, partition and offset, after which everything committed before it is still there.
  */
 class RunCommandIT {
-    private static final String BANK_DDL = "CREATE DATABASE bank;"
-            + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
+    private static final String BANK_DDL = StarRocksEmulatorExtension.BANK_DDL
             + "CREATE TABLE bank.transfers (id BIGINT NOT NULL, from_id BIGINT, to_id BIGINT, amount DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("bank");
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressTableDdl("bank");
     @TempDir
     static Path stateDirs;
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-    private StarRocksEmulator starRocks;
-
-    @AfterEach
-    void stopStarRocks() {
-        if (starRocks != null) {
-            starRocks.close();
-        }
-    }
+    @RegisterExtension
+    final StarRocksEmulatorExtension starRocks = new StarRocksEmulatorExtension();
 
     @Test
     void maxwellSampleFileLoadsTheFinalProductTable() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
+        starRocks.start("CREATE DATABASE inventory; CREATE TABLE inventory.product ("
                 + "id INT NOT NULL, name VARCHAR(255), description VARCHAR(512), weight DECIMAL(10, 3))"
-                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressDdl("inventory")).build().start();
+                + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;" + progressTableDdl("inventory"));
         KAFKA.createTopic("maxwell.test", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "maxwell.test")) {
             writer.sendAll(Samples.lines(Samples.MAXWELL)); // apache/flink's maxwell-data.txt
@@ -66,7 +56,7 @@ class RunCommandIT {
         assertThat(run.exitCode()).isZero();
         // The sample: 9 inserts (xid 7125), updates of 106, 107, 110, 111, 101+102, inserts of 110 and 111, and
         // deletes of 111 and 102+103. What is left, as the sample's last state:
-        assertThat(rows("SELECT id, name, description, weight FROM inventory.product ORDER BY id")).containsExactly(
+        assertThat(starRocks.rows("SELECT id, name, description, weight FROM inventory.product ORDER BY id")).containsExactly(
                 "101|scooter|Small 2-wheel scooter|5.170",
                 "104|hammer|12oz carpenter's hammer|0.750",
                 "105|hammer|14oz carpenter's hammer|0.875",
@@ -79,7 +69,7 @@ class RunCommandIT {
 
     @Test
     void debeziumTransactionsWithDeletesAndAPrimaryKeyChangeGiveTheFinalState() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("debezium.bank", 1);
         List<String> messages = new ArrayList<>();
         messages.addAll(new DebeziumTxn("t1").insert("accounts", "{\"id\":1,\"owner\":\"ada\",\"balance\":\"100.00\"}")
@@ -106,15 +96,15 @@ class RunCommandIT {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(rows("SELECT id, owner, balance FROM bank.accounts ORDER BY id"))
+        assertThat(starRocks.rows("SELECT id, owner, balance FROM bank.accounts ORDER BY id"))
                 .containsExactly("1|ada|70.00", "20|bob|80.00");
-        assertThat(rows("SELECT id, from_id, to_id, amount FROM bank.transfers ORDER BY id"))
+        assertThat(starRocks.rows("SELECT id, from_id, to_id, amount FROM bank.transfers ORDER BY id"))
                 .containsExactly("1|1|2|30.00");
     }
 
     @Test
     void anUnknownTopicIsNamedBeforeAnyJobStarts() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         CliRun run = CliRun.of(runArgs("no.such.topic", "debezium", "bank", "--kafka-check-timeout", "20s"));
 
         assertThat(run.exitCode()).isEqualTo(1);
@@ -124,7 +114,7 @@ class RunCommandIT {
 
     @Test
     void malformedEventFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("bad.json", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.json")) {
             writer.sendAll(firstTransaction());
@@ -136,12 +126,12 @@ class RunCommandIT {
             assertThat(run.exitCode()).isEqualTo(1);
             assertOneLine(run.err(), "topic 'bad.json' partition 0 offset " + offset + ": malformed JSON");
         }
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
     }
 
     @Test
     void unknownTableFailsNamingTheOffsetAndKeepsWhatWasCommitted() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("bad.table", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.table")) {
             writer.sendAll(firstTransaction());
@@ -156,12 +146,12 @@ class RunCommandIT {
             assertOneLine(run.err(), "topic 'bad.table' partition 0 offset " + offset
                     + ": source table 'src.audit' is not in the table map");
         }
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
     }
 
     @Test
     void transactionWithoutEndFailsNamingBothPositionsAndKeepsWhatWasCommitted() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("bad.end", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "bad.end")) {
             writer.sendAll(firstTransaction());
@@ -177,7 +167,7 @@ class RunCommandIT {
             assertOneLine(run.err(), "(started at topic 'bad.end' partition 0 offset " + begin + ") has no END: "
                     + "BEGIN of transaction 't3' arrived at topic 'bad.end' partition 0 offset " + nextBegin);
         }
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2");
     }
 
     /**
@@ -187,7 +177,7 @@ class RunCommandIT {
      */
     @Test
     void aRecreatedTopicIsRefusedNamingTheTopicTheJobAndBothTopicIds() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("recreated", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "recreated")) {
             writer.sendAll(firstTransaction());
@@ -223,7 +213,7 @@ class RunCommandIT {
      */
     @Test
     void aSecondBoundedRunStartsAtTheCommittedPositionsAndEnds() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         KAFKA.createTopic("backfill.again", 1);
         try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "backfill.again")) {
             writer.sendAll(firstTransaction());
@@ -239,12 +229,8 @@ class RunCommandIT {
 
         assertThat(second.exitCode()).as(second.err()).isZero();
         assertThat(second.out()).contains("no state kept (--bounded)")
-                .contains("summary: 1 source transactions read, 1 committed");
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2", "3");
-    }
-
-    private static String progressDdl(String database) {
-        return new ProgressTable(database, ProgressTable.DEFAULT_NAME).createTableSql();
+                .contains("summary: 1 source transaction read, 1 committed, 1 row committed, ");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1", "2", "3");
     }
 
     private static String topicId(String topic) throws Exception {
@@ -290,11 +276,5 @@ class RunCommandIT {
     private static void assertOneLine(String err, String expected) {
         assertThat(err).startsWith("lockstep run: job failed: ").contains(expected);
         assertThat(err.strip().lines()).as("one line, no stack trace").hasSize(1);
-    }
-
-    private List<String> rows(String sql) {
-        return starRocks.query(sql).rows().stream()
-                .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|")))
-                .toList();
     }
 }

@@ -2,15 +2,20 @@ package io.lockstep.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.testing.DebeziumTxn;
-import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.app.testing.StarRocksEmulatorExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
+import java.util.Properties;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,13 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * through its MySQL-protocol port before the rows that carry them.
  */
 class SchemaChangesIT {
-    private static final String BANK_DDL = "CREATE DATABASE bank;"
-            + "CREATE TABLE bank.accounts (id BIGINT NOT NULL, owner VARCHAR(64), balance DECIMAL(12, 2))"
-            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;"
-            + "CREATE TABLE bank.lockstep_progress (job_id VARCHAR(64) NOT NULL, source VARCHAR(255) NOT NULL,"
-            + " source_partition INT NOT NULL, position BIGINT NOT NULL, run_id VARCHAR(32) NOT NULL,"
-            + " label VARCHAR(128) NOT NULL, committed_at DATETIME NOT NULL) PRIMARY KEY (job_id, source,"
-            + " source_partition) DISTRIBUTED BY HASH(job_id) BUCKETS 1;";
+    private static final String BANK_DDL = StarRocksEmulatorExtension.BANK_DDL
+            + StarRocksEmulatorExtension.progressTableDdl("bank");
     /** Debezium's schema change event of {@code ALTER TABLE accounts ADD COLUMN email VARCHAR(128)}. */
     private static final String ADD_EMAIL = "{\"source\":{\"server\":\"oltp\",\"db\":\"src\"},\"databaseName\":\"src\","
             + "\"ddl\":\"ALTER TABLE accounts ADD COLUMN email VARCHAR(128)\",\"tableChanges\":[{\"type\":\"ALTER\","
@@ -38,18 +38,12 @@ class SchemaChangesIT {
 
     @TempDir
     Path workDir;
-    private StarRocksEmulator starRocks;
-
-    @AfterEach
-    void stopStarRocks() {
-        if (starRocks != null) {
-            starRocks.close();
-        }
-    }
+    @RegisterExtension
+    final StarRocksEmulatorExtension starRocks = new StarRocksEmulatorExtension();
 
     @Test
     void anAddColumnUpstreamWithFailStopsAfterTheTransactionsBeforeItInOneLine() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         Path input = input(account("t1", 1, ""), List.of(ADD_EMAIL), account("t2", 2, ",\"email\":\"o2@example.com\""));
 
         CliRun run = CliRun.of(args(input));
@@ -59,27 +53,31 @@ class SchemaChangesIT {
                 + "'src.accounts': ALTER TABLE accounts ADD COLUMN email VARCHAR(128); the transactions before it are "
                 + "committed");
         assertThat(run.err()).contains("--schema-changes apply").contains("--schema-changes ignore");
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
         assertThat(starRocks.runningTransactions("bank")).isZero();
     }
 
     @Test
     void anAddColumnUpstreamWithApplyEndsWithTheNewColumnsValuesInTheTarget() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         Path input = input(account("t1", 1, ""), List.of(ADD_EMAIL), account("t2", 2, ",\"email\":\"o2@example.com\""));
 
-        CliRun run = CliRun.of(args(input, "--schema-changes", "apply", "--jdbc-url", starRocks.jdbcUrl()));
+        StringBuilder log = new StringBuilder();
+        CliRun run = withLog(log, () -> CliRun.of(args(input, "--schema-changes", "apply", "--jdbc-url",
+                starRocks.jdbcUrl())));
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(rows("SELECT id, email FROM bank.accounts ORDER BY id"))
+        assertThat(appliedLines(log)).singleElement().asString().contains("schema change applied to bank.accounts: "
+                + "ADD COLUMN email VARCHAR(512) (").contains("ALTER TABLE accounts ADD COLUMN email VARCHAR(128))");
+        assertThat(starRocks.rows("SELECT id, email FROM bank.accounts ORDER BY id"))
                 .containsExactly("1|null", "2|o2@example.com");
         assertThat(columnType("email")).isEqualToIgnoringCase("VARCHAR(512)"); // 128 characters of up to 4 bytes
     }
 
     @Test
     void aRowColumnTheTargetLacksWithFailStopsBeforeItsTransactionInOneLine() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         Path input = input(account("t1", 1, ""), account("t2", 2, ",\"email\":\"o2@example.com\""));
 
         CliRun run = CliRun.of(args(input));
@@ -88,12 +86,12 @@ class SchemaChangesIT {
         assertOneLine(run.err(), "topic 'file:input.jsonl' partition 0 offset 5: a row of source table src.accounts "
                 + "has column 'email' that target table bank.accounts lacks; the transactions before it are committed, "
                 + "nothing of its transaction is loaded");
-        assertThat(rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts ORDER BY id")).containsExactly("1");
     }
 
     @Test
     void aRowColumnTheTargetLacksWithIgnoreLoadsTheRowWithoutIt() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         Path input = input(account("t1", 1, ""), account("t2", 2, ",\"email\":\"o2@example.com\""),
                 account("t3", 3, ",\"email\":\"o3@example.com\""));
 
@@ -101,21 +99,36 @@ class SchemaChangesIT {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(rows("SELECT id, owner FROM bank.accounts ORDER BY id")).containsExactly("1|o1", "2|o2", "3|o3");
+        assertThat(starRocks.rows("SELECT id, owner FROM bank.accounts ORDER BY id")).containsExactly("1|o1", "2|o2", "3|o3");
         assertThat(columnType("email")).isNull();
     }
 
     @Test
     void aRowColumnTheTargetLacksWithApplyIsAddedWithATypeFromItsValue() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(BANK_DDL).build().start();
+        starRocks.start(BANK_DDL);
         Path input = input(account("t1", 1, ""), account("t2", 2, ",\"visits\":7"));
 
-        CliRun run = CliRun.of(args(input, "--schema-changes", "apply", "--jdbc-url", starRocks.jdbcUrl()));
+        StringBuilder log = new StringBuilder();
+        CliRun run = withLog(log, () -> CliRun.of(args(input, "--schema-changes", "apply", "--jdbc-url",
+                starRocks.jdbcUrl())));
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(rows("SELECT id, visits FROM bank.accounts ORDER BY id")).containsExactly("1|null", "2|7");
+        assertThat(appliedLines(log)).singleElement().asString()
+                .contains("schema change applied to bank.accounts: ADD COLUMN visits BIGINT");
+        assertThat(starRocks.rows("SELECT id, visits FROM bank.accounts ORDER BY id")).containsExactly("1|null", "2|7");
         assertThat(columnType("visits")).startsWithIgnoringCase("BIGINT");
+    }
+
+    @Test
+    void theRunnableJarShowsTheLineOfEachAppliedChange() throws Exception {
+        Properties jarLogging = new Properties();
+        try (var in = Files.newBufferedReader(Path.of("src", "main", "resources", "simplelogger.properties"))) {
+            jarLogging.load(in);
+        }
+        assertThat(jarLogging.getProperty("org.slf4j.simpleLogger.defaultLogLevel")).isEqualTo("warn");
+        assertThat(jarLogging.getProperty("org.slf4j.simpleLogger.log." + SchemaApplier.class.getName()))
+                .isEqualTo("info");
     }
 
     @Test
@@ -148,6 +161,27 @@ class SchemaChangesIT {
                 "{\"id\":" + id + ",\"owner\":\"o" + id + "\",\"balance\":\"1.00\"" + moreColumns + "}").messages();
     }
 
+    /**
+     * Runs {@code run} with {@code System.err}, where slf4j-simple logs, copied into {@code log} (and still written
+     * to the real one).
+     */
+    private static CliRun withLog(StringBuilder log, Callable<CliRun> run) throws Exception {
+        PrintStream systemErr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            return run.call();
+        } finally {
+            System.setErr(systemErr);
+            log.append(captured.toString(StandardCharsets.UTF_8));
+            systemErr.print(log);
+        }
+    }
+
+    private static List<String> appliedLines(StringBuilder log) {
+        return log.toString().lines().filter(line -> line.contains("schema change applied")).toList();
+    }
+
     private static void assertOneLine(String err, String expected) {
         assertThat(err).startsWith("lockstep run: job failed: ").contains(expected);
         assertThat(err.strip().lines()).as("one line, no stack trace").hasSize(1);
@@ -164,11 +198,5 @@ class SchemaChangesIT {
             }
             return null;
         }
-    }
-
-    private List<String> rows(String sql) {
-        return starRocks.query(sql).rows().stream()
-                .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining("|")))
-                .toList();
     }
 }

@@ -83,6 +83,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     private long lastCycleEndMs = -1;
     private long cycle;
     private boolean dataLoaded;
+    /** Rows of the job's tables loaded under the open shared transaction (progress rows not included). */
+    private long rowsLoaded;
     private long cutSequence;
     private long committedSequence;
 
@@ -107,8 +109,11 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             return;
         }
         try {
-            if (!handOff.drain().isEmpty()) {
+            for (LoadCompletion loaded : handOff.drain()) {
                 dataLoaded = true;
+                for (Chunk chunk : loaded.chunks()) {
+                    rowsLoaded += chunk.rowCount();
+                }
             }
             regions.freezeIdleClean(nowMs, config.miniIntervalMs(), budget.underPressure());
             ensureTransaction(nowMs);
@@ -153,6 +158,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             openedAtMs = nowMs;
             timerStartMs = lastCycleEndMs >= 0 ? lastCycleEndMs : nowMs;
             dataLoaded = false;
+            rowsLoaded = 0;
             moveTo(SharedTransactionState.OPEN);
             LOG.debug("opened shared transaction {}", next);
         } else if (state() == SharedTransactionState.OPEN && nowMs - openedAtMs >= config.recycleAfterMs()) {
@@ -277,6 +283,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             }
             metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
             metrics.counter(MetricNames.COMMITS).inc();
+            metrics.counter(MetricNames.COMMITTED_ROWS).inc(rowsLoaded);
             LOG.debug("committed shared transaction {} (chunks up to sequence {})", txn, cutSequence);
         }
         txnMayBeOpen = false;
@@ -285,6 +292,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         committedSequence = cutSequence;
         lastCycleEndMs = nowMs;
         dataLoaded = false;
+        rowsLoaded = 0;
         regions.resetTracker();
         moveTo(SharedTransactionState.NONE);
         completeFlushes();

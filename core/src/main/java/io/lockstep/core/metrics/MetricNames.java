@@ -19,6 +19,11 @@ public final class MetricNames {
      */
     public static final String SOURCE_TRANSACTIONS_COMMITTED = "sourceTransactionsCommitted";
     /**
+     * Counter, multi-table mode: rows of the job's tables a commit made visible (rows loaded under a shared transaction
+     * that was rolled back, and the progress table's rows, are not counted).
+     */
+    public static final String COMMITTED_ROWS = "committedRows";
+    /**
      * Counter, multi-table exactly-once mode: source transactions dropped because their position is at or below the
      * committed position of their source partition (a replay after a restart).
      */

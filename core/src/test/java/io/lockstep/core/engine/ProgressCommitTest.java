@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.SourcePartition;
@@ -56,6 +57,8 @@ class ProgressCommitTest {
                 .filter(c -> c.label().equals("t-0-r1-m1")).toList();
         assertThat(m1Loads.get(m1Loads.size() - 1).table()).as("progress rows go last, right before the commit")
                 .isEqualTo("progress");
+        assertThat(f.metrics.count(MetricNames.COMMITTED_ROWS)).as("a and c; the progress rows are not counted")
+                .isEqualTo(2);
 
         f.engine.requestFlush(); // d is committed under m2
         f.drive();

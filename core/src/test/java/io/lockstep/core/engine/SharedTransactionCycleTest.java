@@ -109,6 +109,27 @@ class SharedTransactionCycleTest {
     }
 
     @Test
+    void committedRowsCountTheRowsACommitMadeVisibleNotThoseOfARolledBackTransaction() throws Exception {
+        f.write(0, "orders", "a");
+        f.write(0, "items", "b");
+        f.engine.txnEnd(0);
+        f.drive();
+        assertThat(f.metrics.count(MetricNames.COMMITTED_ROWS)).as("loaded, not yet committed").isZero();
+        f.advanceAndDrive(1000);
+        assertThat(f.client.calls("commit")).hasSize(1);
+        assertThat(f.metrics.count(MetricNames.COMMITTED_ROWS)).isEqualTo(2);
+
+        f.write(0, "orders", "c");
+        f.engine.txnEnd(0);
+        f.drive(); // c loads under the next shared transaction, which is open when the engine closes
+        assertThat(f.metrics.tableCount(MetricNames.LOADED_ROWS, "db", "orders")).isEqualTo(2);
+        f.close(); // rolls the open transaction back
+
+        assertThat(f.client.calls("rollback")).hasSize(1);
+        assertThat(f.metrics.count(MetricNames.COMMITTED_ROWS)).as("c was rolled back").isEqualTo(2);
+    }
+
+    @Test
     void noCommitWithoutData() {
         f.close();
         f = new EngineFixture(b -> b.database("db"));

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * {@code --dialect doris} (alias {@code --target doris}) serves Doris' Stream Load protocol ({@link DorisEmulator}).
  *
  * <p>A startup error (bad option value, unreadable or invalid DDL file, port in use, address not bindable)
- * prints one line {@code lockstep-emulator: <what and where>} on stderr and exits with 2, like picocli's own
+ * prints one line {@code lockstep-emulator: <what and where>} ({@code lockstep emulator: ...} as a subcommand of
+ * {@code lockstep}) on stderr and exits with 2, like picocli's own
  * usage errors; no stack trace.
  */
 @Command(name = "lockstep-emulator", mixinStandardHelpOptions = true,
@@ -106,7 +107,7 @@ public final class EmulatorMain implements Callable<Integer> {
                 jdbcUrl = emulator.jdbcUrl();
             }
         } catch (StartupException | DdlException | IllegalArgumentException | IllegalStateException e) {
-            spec.commandLine().getErr().println("lockstep-emulator: " + e.getMessage());
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }
