@@ -1,7 +1,6 @@
 package io.lockstep.core.buffer;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,7 +11,12 @@ import java.util.List;
  * is as large as the content so far (256 bytes first, at most {@value #MAX_SEGMENT_BYTES} bytes), so the spare
  * capacity stays below half the content or one segment, and no row is copied twice on its way into the chunk. (A
  * single array doubled on growth held up to twice a chunk's bytes and, while growing, three times: with a 128 MiB
- * buffer that alone could pass the heap a 2 x buffer-size bound allows; see bench/README.md.)
+ * buffer that alone could pass the heap a 2 x buffer-size bound allows; see bench/README.md.) Once the content passes
+ * {@value SegmentPool#SEGMENT_BYTES} bytes, the next segments come from the engine's {@link SegmentPool} while it has
+ * room (that size each, below the content, so the spare-capacity bound holds), and go back to it when the chunk becomes
+ * {@link ChunkState#LOADED} or {@link ChunkState#DISCARDED}, its rows no longer needed by anyone; from then on the
+ * chunk holds no segment and refuses to write a body. A chunk that freezes gives its partly filled last pooled
+ * segment back at once, after copying its content to an exact-size array, so a frozen chunk holds no spare capacity.
  *
  * <p>Not thread-safe. While {@link ChunkState#ACTIVE} it is written by the task thread only, under the region
  * table's lock; once frozen it never changes again and is read by the manager thread, which took it under the same
@@ -27,10 +31,16 @@ public final class Chunk {
     static final int MAX_SEGMENT_BYTES = (1 << 18) - 64;
     private static final int FIRST_SEGMENT_BYTES = 256;
 
+    private static final byte[] NO_SEGMENT = new byte[0];
+
     private final RegionKey region;
+    private final SegmentPool pool;
     /** Full segments, in order; {@code current} follows them. */
     private final List<byte[]> fullSegments = new ArrayList<>(4);
-    private byte[] current = new byte[FIRST_SEGMENT_BYTES];
+    /** The segments of {@code fullSegments} and {@code current} taken from {@code pool}; null while none. */
+    private List<byte[]> pooledSegments;
+    private byte[] current;
+    private boolean currentPooled;
     private int currentBytes;
     private int contentBytes;
     private int rowCount;
@@ -38,9 +48,16 @@ public final class Chunk {
     private long freezeSequence = -1;
     private ChunkState state = ChunkState.ACTIVE;
 
-    /** An empty active chunk of {@code region}. */
+    /** An empty active chunk of {@code region} whose segments are all plain allocations. */
     public Chunk(RegionKey region) {
+        this(region, SegmentPool.none());
+    }
+
+    /** An empty active chunk of {@code region} that takes its larger segments from {@code pool} while it can. */
+    public Chunk(RegionKey region, SegmentPool pool) {
         this.region = region;
+        this.pool = pool;
+        this.current = plainSegment(FIRST_SEGMENT_BYTES);
     }
 
     /**
@@ -78,8 +95,25 @@ public final class Chunk {
 
     private void nextSegment() {
         fullSegments.add(current);
-        current = new byte[Math.min(MAX_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, contentBytes))];
+        int size = Math.min(MAX_SEGMENT_BYTES, Math.max(FIRST_SEGMENT_BYTES, contentBytes));
+        byte[] pooled = size >= SegmentPool.SEGMENT_BYTES ? pool.take() : null;
+        if (pooled != null) {
+            if (pooledSegments == null) {
+                pooledSegments = new ArrayList<>(8);
+            }
+            pooledSegments.add(pooled);
+            current = pooled;
+            currentPooled = true;
+        } else {
+            current = plainSegment(size);
+            currentPooled = false;
+        }
         currentBytes = 0;
+    }
+
+    private byte[] plainSegment(int size) {
+        pool.makeRoomForPlain();
+        return new byte[size];
     }
 
     /**
@@ -92,9 +126,34 @@ public final class Chunk {
             throw new IllegalStateException("chunk of " + region + ": illegal move " + state + " -> " + next);
         }
         state = next;
-        if (next != ChunkState.ACTIVE && currentBytes < current.length) {
-            // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied)
-            current = Arrays.copyOf(current, currentBytes);
+        if (next == ChunkState.LOADED || next == ChunkState.DISCARDED) {
+            releaseSegments();
+        } else if (next != ChunkState.ACTIVE && currentBytes < current.length) {
+            // frozen content never grows again: drop the spare capacity of the last segment (at most 256 KiB copied,
+            // 8 KiB from a pooled one, which goes back to the pool for the next chunk)
+            byte[] exact = plainSegment(currentBytes);
+            System.arraycopy(current, 0, exact, 0, currentBytes);
+            if (currentPooled) {
+                pooledSegments.remove(pooledSegments.size() - 1); // current is always the last one taken
+                pool.giveBack(current);
+                currentPooled = false;
+            }
+            current = exact;
+        }
+    }
+
+    /** Drops every segment, giving the pooled ones back: nobody reads this chunk's rows any more. */
+    private void releaseSegments() {
+        fullSegments.clear();
+        current = NO_SEGMENT;
+        currentBytes = 0;
+        currentPooled = false;
+        if (pooledSegments != null) {
+            List<byte[]> pooled = pooledSegments;
+            pooledSegments = null;
+            for (byte[] segment : pooled) {
+                pool.giveBack(segment);
+            }
         }
     }
 
@@ -137,8 +196,16 @@ public final class Chunk {
         return body;
     }
 
-    /** Copies the content (rows and their separating commas) into {@code target} at {@code at}; returns the end. */
+    /**
+     * Copies the content (rows and their separating commas) into {@code target} at {@code at}; returns the end.
+     *
+     * @throws IllegalStateException if the chunk is loaded or discarded: its segments may hold other rows now
+     */
     private int copyContentTo(byte[] target, int at) {
+        if (state == ChunkState.LOADED || state == ChunkState.DISCARDED) {
+            throw new IllegalStateException("cannot read the rows of chunk of " + region + " in state " + state
+                    + ": its segments were released");
+        }
         for (byte[] segment : fullSegments) {
             System.arraycopy(segment, 0, target, at, segment.length);
             at += segment.length;
@@ -176,6 +243,11 @@ public final class Chunk {
     /** Sum of the rows' lengths, bytes: exactly what was reserved in the {@link MemoryBudget} for them. */
     public long rowBytes() {
         return rowBytes;
+    }
+
+    /** Segments taken from the pool and held now (for tests). */
+    int pooledSegmentCount() {
+        return pooledSegments == null ? 0 : pooledSegments.size();
     }
 
     /** Bytes of the segments held now, spare capacity included (for tests of the memory bound). */

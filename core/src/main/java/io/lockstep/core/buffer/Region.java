@@ -20,6 +20,8 @@ import java.util.List;
  */
 public final class Region {
     private final RegionKey key;
+    /** The engine's pool, shared by every region's chunks (thread-safe on its own). */
+    private final SegmentPool pool;
     private Chunk active;
     private final Deque<Chunk> frozen = new ArrayDeque<>();
     private boolean cleanBoundary = true;
@@ -32,10 +34,16 @@ public final class Region {
      */
     private long frozenSinceMs;
 
-    /** An empty region: clean, last switched at 0. */
+    /** An empty region: clean, last switched at 0; its chunks allocate every segment plainly. */
     public Region(RegionKey key) {
+        this(key, SegmentPool.none());
+    }
+
+    /** An empty region whose chunks take their larger segments from {@code pool}. */
+    public Region(RegionKey key, SegmentPool pool) {
         this.key = key;
-        this.active = new Chunk(key);
+        this.pool = pool;
+        this.active = new Chunk(key, pool);
     }
 
     /** Appends a row to the active chunk and marks the boundary unclean. Never freezes (multi-table rule). */
@@ -69,7 +77,7 @@ public final class Region {
         }
         frozen.addLast(active);
         frozenRowBytes += active.rowBytes();
-        active = new Chunk(key);
+        active = new Chunk(key, pool);
         lastSwitchTimeMs = nowMs;
         return true;
     }
@@ -119,7 +127,7 @@ public final class Region {
         frozenRowBytes = 0;
         bytes += active.rowBytes();
         active.moveTo(ChunkState.DISCARDED);
-        active = new Chunk(key);
+        active = new Chunk(key, pool);
         return bytes;
     }
 

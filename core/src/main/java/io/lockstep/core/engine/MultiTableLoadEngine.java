@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.BufferExhaustedException;
 import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.metrics.LoadMetrics;
@@ -48,7 +49,12 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     private final LoadEngineConfig config;
     private final Ticker ticker;
-    private final RegionTable regions = new RegionTable();
+    /**
+     * The engine's pooled chunk segments, for reuse: the task thread takes them while appending, the manager (or
+     * an I/O, or the closing) thread returns them when their chunk is loaded or discarded (thread-safe).
+     */
+    private final SegmentPool segments;
+    private final RegionTable regions;
     private final FirstFailure failure = new FirstFailure();
     private final MemoryBudget budget;
     private final SharedTransactionCycle cycle;
@@ -88,6 +94,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(),
                 config.scanningFrequencyMs(), this::runOnce, this::crash, this::shutdownOnManager);
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
+        this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
+        this.regions = new RegionTable(segments);
         this.cycle = new SharedTransactionCycle(config, client, metrics, regions, budget, failure, ioExecutor,
                 managerThread::wake, () -> database, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
@@ -358,6 +366,11 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     MemoryBudget budget() {
         return budget;
+    }
+
+    /** The engine's segment pool (for tests). */
+    SegmentPool segmentPool() {
+        return segments;
     }
 
     SharedTransactionCycle cycle() {

@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.Chunk;
 import io.lockstep.core.buffer.Region;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.progress.SourcePartition;
 
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ final class RegionTable {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    /** The engine's segment pool, handed to every region (thread-safe on its own). */
+    private final SegmentPool pool;
     @GuardedBy("lock")
     private final Map<RegionKey, Region> regions = new LinkedHashMap<>();
     @GuardedBy("lock")
@@ -64,13 +67,23 @@ final class RegionTable {
     @GuardedBy("lock")
     private final TreeMap<Long, Map<SourcePartition, Long>> positionsByFreezeSequence = new TreeMap<>();
 
+    /** A table whose chunks allocate every segment plainly (tests). */
+    RegionTable() {
+        this(SegmentPool.none());
+    }
+
+    /** A table whose chunks take their larger segments from {@code pool}. */
+    RegionTable(SegmentPool pool) {
+        this.pool = pool;
+    }
+
     /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
     void write(RegionKey key, byte[] row, long nowMs) {
         lock.lock();
         try {
             Region region = regions.get(key);
             if (region == null) {
-                region = new Region(key);
+                region = new Region(key, pool);
                 regions.put(key, region);
                 regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
             }
@@ -90,7 +103,7 @@ final class RegionTable {
         try {
             Region region = regions.get(key);
             if (region == null) {
-                region = new Region(key);
+                region = new Region(key, pool);
                 regions.put(key, region);
                 regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
             }

@@ -2,6 +2,7 @@ package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.metrics.LoadMetrics;
@@ -53,7 +54,12 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     private final LoadEngineConfig config;
     private final DeliverySemantic semantic;
     private final Ticker ticker;
-    private final RegionTable regions = new RegionTable();
+    /**
+     * The engine's pooled chunk segments, for reuse: the task thread takes them while appending, the manager (or
+     * an I/O, or the closing) thread returns them when their chunk is loaded or discarded (thread-safe).
+     */
+    private final SegmentPool segments;
+    private final RegionTable regions;
     private final FirstFailure failure = new FirstFailure();
     private final MemoryBudget budget;
     private final TableTransactionCycle cycle;
@@ -108,6 +114,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                 config.scanningFrequencyMs(), () -> runOnce(ticker.nowMs()), t -> cycle().fail(t),
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
+        this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
+        this.regions = new RegionTable(segments);
         this.cycle = new TableTransactionCycle(config, client, streamLoader, metrics, regions, budget, failure, ioExecutor,
                 managerThread::wake, semantic, restoredCheckpointId, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
@@ -353,5 +361,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     /** Package-private, for tests. */
     MemoryBudget budget() {
         return budget;
+    }
+
+    /** The engine's segment pool (for tests). */
+    SegmentPool segmentPool() {
+        return segments;
     }
 }

@@ -63,7 +63,17 @@ class ChunkTest {
 
     @Test
     void spareCapacityStaysBelowTheContentOrOneSegment() {
-        Chunk chunk = new Chunk(key);
+        assertSpareCapacityBound(new Chunk(key));
+    }
+
+    @Test
+    void spareCapacityStaysBelowTheContentOrOneSegmentWithPooledSegments() {
+        SegmentPool pool = new SegmentPool(64 << 20, 128 << 20, () -> 0);
+        assertSpareCapacityBound(new Chunk(key, pool));
+        assertThat(pool.inUseSegments()).as("the frozen chunk still holds its full pooled segments").isPositive();
+    }
+
+    private static void assertSpareCapacityBound(Chunk chunk) {
         byte[] row = b("{\"v\":\"" + "y".repeat(190) + "\"}");
         for (int i = 0; i < 50_000; i++) {
             chunk.append(row);
@@ -105,5 +115,89 @@ class ChunkTest {
         assertThat(region.switchChunk(1, 5)).isTrue();
         assertThat(region.lastSwitchTimeMs()).isEqualTo(5);
         assertThat(region.switchChunk(2, 6)).as("empty active chunk: nothing to freeze").isFalse();
+    }
+
+    /** 1,000 rows of 1,001 bytes: about 1 MiB, so the chunk takes many segments from its pool. */
+    private static List<byte[]> megabyteOfRows(String tag) {
+        List<byte[]> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(b("{\"t\":\"" + tag + "\",\"i\":" + String.format("%04d", i) + ",\"v\":\"" + "z".repeat(974)
+                    + "\"}"));
+        }
+        return rows;
+    }
+
+    private static String body(List<byte[]> rows) {
+        StringBuilder body = new StringBuilder("[");
+        for (byte[] row : rows) {
+            body.append(body.length() == 1 ? "" : ",").append(new String(row, StandardCharsets.UTF_8));
+        }
+        return body.append(']').toString();
+    }
+
+    @Test
+    void aLoadedChunkGivesItsPooledSegmentsBackAndTheNextChunkHoldsExactlyItsOwnRows() {
+        SegmentPool pool = new SegmentPool(8 << 20, 16 << 20, () -> 0);
+        Chunk first = new Chunk(key, pool);
+        List<byte[]> firstRows = megabyteOfRows("first");
+        firstRows.forEach(first::append);
+        int pooled = first.pooledSegmentCount();
+        assertThat(pooled).as("segments past the first 8 KiB come from the pool").isGreaterThan(20);
+        first.freeze(1);
+        assertThat(first.capacityBytes()).as("frozen: no spare capacity, pooled or not")
+                .isEqualTo(first.rowBytes() + first.rowCount() - 1);
+        first.moveTo(ChunkState.LOADING);
+        assertThat(new String(Chunk.writeBody(List.of(first)), StandardCharsets.UTF_8)).isEqualTo(body(firstRows));
+        int inUse = pool.inUseSegments();
+        assertThat(inUse).isEqualTo(first.pooledSegmentCount());
+        first.moveTo(ChunkState.LOADED);
+        assertThat(pool.inUseSegments()).isZero();
+        assertThat(pool.freeSegments()).as("the last one came back at the freeze").isEqualTo(pooled);
+        assertThat(first.capacityBytes()).as("a loaded chunk holds no segment").isZero();
+        assertThatThrownBy(() -> Chunk.writeBody(List.of(first))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("segments were released").hasMessageContaining("LOADED");
+
+        Chunk second = new Chunk(key, pool);
+        List<byte[]> secondRows = megabyteOfRows("second");
+        secondRows.forEach(second::append);
+        second.freeze(2);
+        assertThat(pool.reusedSegments()).as("the second chunk reuses the first one's segments").isEqualTo(pooled);
+        assertThat(new String(Chunk.writeBody(List.of(second)), StandardCharsets.UTF_8)).isEqualTo(body(secondRows));
+    }
+
+    @Test
+    void freezingGivesThePartlyFilledLastPooledSegmentBackAndDiscardingGivesBackTheRest() {
+        SegmentPool pool = new SegmentPool(8 << 20, 16 << 20, () -> 0);
+        Chunk chunk = new Chunk(key, pool);
+        megabyteOfRows("x").forEach(chunk::append);
+        int whileActive = chunk.pooledSegmentCount();
+        chunk.freeze(1);
+        assertThat(chunk.pooledSegmentCount()).isEqualTo(whileActive - 1);
+        assertThat(pool.freeSegments()).isEqualTo(1);
+        chunk.moveTo(ChunkState.DISCARDED);
+        assertThat(pool.inUseSegments()).isZero();
+        assertThat(pool.freeSegments()).isEqualTo(whileActive);
+
+        Chunk active = new Chunk(key, pool);
+        megabyteOfRows("y").forEach(active::append);
+        active.moveTo(ChunkState.DISCARDED); // engine closed while the chunk was still being written
+        assertThat(pool.inUseSegments()).isZero();
+    }
+
+    @Test
+    void pastThePoolsBoundAChunkAllocatesPlainSegmentsAndTrimsThemWhenFrozen() {
+        // hard limit of two segments: a 1 MiB chunk takes two from the pool, the rest are plain
+        SegmentPool pool = new SegmentPool(SegmentPool.SEGMENT_BYTES, 2L * SegmentPool.SEGMENT_BYTES, () -> 0);
+        Chunk chunk = new Chunk(key, pool);
+        List<byte[]> rows = megabyteOfRows("x");
+        rows.forEach(chunk::append);
+        assertThat(chunk.pooledSegmentCount()).isEqualTo(2);
+        chunk.freeze(1);
+        assertThat(chunk.capacityBytes()).isEqualTo(chunk.rowBytes() + chunk.rowCount() - 1);
+        chunk.moveTo(ChunkState.LOADING);
+        assertThat(new String(Chunk.writeBody(List.of(chunk)), StandardCharsets.UTF_8)).isEqualTo(body(rows));
+        chunk.moveTo(ChunkState.LOADED);
+        assertThat(pool.inUseSegments()).isZero();
+        assertThat(pool.freeSegments()).as("buffer-size of one segment kept").isEqualTo(1);
     }
 }

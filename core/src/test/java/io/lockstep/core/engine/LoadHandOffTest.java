@@ -7,6 +7,7 @@ import io.lockstep.core.buffer.Chunk;
 import io.lockstep.core.buffer.ChunkState;
 import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.buffer.RegionKey;
+import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
@@ -136,5 +137,83 @@ class LoadHandOffTest {
         assertThatThrownBy(() -> handOff.start("orders", "orders", TXN, List.of(loadingChunk("{\"b\":2}")),
                 body -> new LoadReply(0, 1))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("orders");
+    }
+
+    /** Adds a LOADING chunk of about 1 MiB whose larger segments come from {@code pool}; returns its body. */
+    private String pooledLoadingChunk(SegmentPool pool, List<Chunk> into, String fill) throws InterruptedException {
+        Chunk chunk = new Chunk(REGION, pool);
+        StringBuilder body = new StringBuilder("[");
+        for (int i = 0; i < 1000; i++) {
+            byte[] row = ("{\"i\":" + i + ",\"v\":\"" + fill.repeat(1000) + "\"}").getBytes(StandardCharsets.UTF_8);
+            budget.reserve(row.length, 1000, "row");
+            chunk.append(row);
+            body.append(i == 0 ? "" : ",").append(new String(row, StandardCharsets.UTF_8));
+        }
+        chunk.freeze(1);
+        chunk.moveTo(ChunkState.LOADING);
+        into.add(chunk);
+        return body.append(']').toString();
+    }
+
+    @Test
+    void pooledSegmentsGoBackOnlyOnceTheLoadIsDrainedAndTheNextLoadReusesThem() throws Exception {
+        SegmentPool pool = new SegmentPool(1 << 20, 2 << 20, budget::usedBytes);
+        List<Chunk> chunks = new ArrayList<>();
+        String expected = pooledLoadingChunk(pool, chunks, "a");
+        int inUse = pool.inUseSegments();
+        assertThat(inUse).isPositive();
+        List<String> bodies = new ArrayList<>();
+        handOff.start("orders", "orders", TXN, chunks, body -> {
+            bodies.add(new String(body, StandardCharsets.UTF_8));
+            return new LoadReply(body.length, 1000);
+        });
+        queued.remove(0).run();
+        assertThat(pool.inUseSegments()).as("sent, but not drained yet").isEqualTo(inUse);
+        handOff.drain();
+        assertThat(pool.inUseSegments()).isZero();
+        assertThat(bodies).containsExactly(expected);
+
+        List<Chunk> next = new ArrayList<>();
+        String expectedNext = pooledLoadingChunk(pool, next, "b"); // other rows, in the reused segments
+        assertThat(pool.reusedSegments()).isPositive();
+        handOff.start("orders", "orders", TXN, next, body -> {
+            bodies.add(new String(body, StandardCharsets.UTF_8));
+            return new LoadReply(body.length, 1000);
+        });
+        queued.remove(0).run();
+        handOff.drain();
+        assertThat(bodies.get(1)).isEqualTo(expectedNext);
+        assertThat(budget.usedBytes()).isZero();
+    }
+
+    @Test
+    void shutdownDuringASendLeavesThePooledSegmentsInUseUntilTheIoThreadEnds() throws Exception {
+        SegmentPool pool = new SegmentPool(1 << 20, 2 << 20, budget::usedBytes);
+        List<Chunk> chunks = new ArrayList<>();
+        pooledLoadingChunk(pool, chunks, "c");
+        int inUse = pool.inUseSegments();
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch reply = new CountDownLatch(1);
+        handOff.start("orders", "orders", TXN, chunks, body -> {
+            sending.countDown();
+            try {
+                reply.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new LoadReply(body.length, 1);
+        });
+        Thread io = new Thread(queued.remove(0), "io");
+        io.start();
+        assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
+
+        handOff.shutdown(new RegionTable(pool));
+        assertThat(pool.inUseSegments()).as("the I/O thread may still read them").isEqualTo(inUse);
+
+        reply.countDown();
+        io.join(10_000);
+        assertThat(io.isAlive()).isFalse();
+        assertThat(pool.inUseSegments()).as("returned by the I/O thread as it ended").isZero();
+        assertThat(chunks.get(0).state()).isEqualTo(ChunkState.DISCARDED);
     }
 }
