@@ -77,10 +77,15 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     // ---- manager thread only ----
     private boolean txnMayBeOpen;
     private long openedAtMs;
-    /** When the commit timer of the open cycle started: the end of the previous cycle, or the first begin. */
+    /**
+     * When the commit timer of the open cycle started: when the previous commit started (its cut), or the first
+     * begin. Counting from the previous commit's start rather than its end keeps one commit per commit interval
+     * however long a commit takes: a row written just after a cut is visible about one interval plus one commit
+     * later, not one interval plus two commits.
+     */
     private long timerStartMs;
-    /** When the last cycle ended (commit or empty rollback), or -1 before the first one. */
-    private long lastCycleEndMs = -1;
+    /** When the last commit started (its cut was taken), or -1 before the first one. */
+    private long lastCommitStartMs = -1;
     private long cycle;
     private boolean dataLoaded;
     /** Rows of the job's tables loaded under the open shared transaction (progress rows not included). */
@@ -156,7 +161,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             txnMayBeOpen = true;
             client.begin(next, config.serverTimeoutSeconds());
             openedAtMs = nowMs;
-            timerStartMs = lastCycleEndMs >= 0 ? lastCycleEndMs : nowMs;
+            timerStartMs = lastCommitStartMs >= 0 ? lastCommitStartMs : nowMs;
             dataLoaded = false;
             rowsLoaded = 0;
             moveTo(SharedTransactionState.OPEN);
@@ -177,7 +182,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         }
         if (hasData()) {
             LOG.info("recycling shared transaction {} by committing it", txn);
-            startCommit();
+            startCommit(nowMs);
         } else {
             LOG.debug("recycling idle shared transaction {} by rolling it back", txn);
             client.rollback(txn);
@@ -202,12 +207,13 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         }
         boolean timerDue = nowMs - timerStartMs >= config.commitIntervalMs();
         if ((timerDue || flushWaiting) && hasData()) {
-            startCommit();
+            startCommit(nowMs);
         }
     }
 
-    private void startCommit() {
+    private void startCommit(long nowMs) {
         cutSequence = regions.lastFreezeSequence();
+        lastCommitStartMs = nowMs;
         moveTo(SharedTransactionState.DRAINING);
     }
 
@@ -290,7 +296,6 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         // ends without data (empty source transactions) count too: nothing of them is left to make visible
         metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED).inc(regions.takeEndsCovered(cutSequence));
         committedSequence = cutSequence;
-        lastCycleEndMs = nowMs;
         dataLoaded = false;
         rowsLoaded = 0;
         regions.resetTracker();

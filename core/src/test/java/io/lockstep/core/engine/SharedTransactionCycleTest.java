@@ -84,6 +84,32 @@ class SharedTransactionCycleTest {
     }
 
     @Test
+    void theCommitTimerCountsFromThePreviousCommitsStartNotItsEnd() throws Exception {
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0);
+        f.engine.runOnce(); // begin, the load of a goes out and stays in flight
+        f.clock.advanceMs(1000);
+        f.engine.runOnce(); // the commit falls due and waits for the load
+        assertThat(f.engine.transactionState()).isEqualTo(SharedTransactionState.DRAINING);
+        f.clock.advanceMs(300); // the load takes 300 ms
+        f.io.runAll();
+        f.engine.runOnce();
+        assertThat(f.client.calls("commit")).hasSize(1);
+
+        f.write(0, "orders", "b");
+        f.engine.txnEnd(0);
+        f.engine.runOnce(); // the next label begins and loads b
+        f.io.runAll();
+        f.clock.advanceMs(699);
+        f.engine.runOnce();
+        assertThat(f.client.calls("commit")).as("999 ms after the first commit started").hasSize(1);
+        f.clock.advanceMs(1);
+        f.engine.runOnce();
+        assertThat(f.client.calls("commit")).as("one commit interval after the first commit started, 700 ms after "
+                + "it ended").extracting(FakeTransactionClient.Call::label).containsExactly(f.label(1), f.label(2));
+    }
+
+    @Test
     void sourceTransactionsCommittedCountsTheEndsACommitMadeVisible() throws Exception {
         f.write(0, "orders", "a");
         f.write(0, "items", "b");
