@@ -51,6 +51,19 @@ class ReportArithmeticTest {
     }
 
     @Test
+    void aServerThreadThatEndedBetweenTwoReadingsDropsOutInsteadOfCreditingItsCpuToTheClient() {
+        // thread 1 runs on (+1 s), thread 2 (3 s so far) ended, thread 3 started and spent 1 s
+        ProcessCpu.Sample start = new ProcessCpu.Sample(20_000_000_000L, 8_000_000_000L, 0, 0,
+                Map.of(1L, 5_000_000_000L, 2L, 3_000_000_000L));
+        ProcessCpu.Sample end = new ProcessCpu.Sample(25_000_000_000L, 7_000_000_000L, 0, 0,
+                Map.of(1L, 6_000_000_000L, 3L, 1_000_000_000L));
+        ProcessCpu.Sample run = end.minus(start);
+        assertThat(run.processNs()).isEqualTo(5_000_000_000L);
+        assertThat(run.serverNs()).isEqualTo(2_000_000_000L);
+        assertThat(run.clientNs()).isEqualTo(3_000_000_000L);
+    }
+
+    @Test
     void theMemoryChildsResultLineIsParsedWithAnOutcomeHoldingSpaces() {
         Map<String, String> fields = new LinkedHashMap<>();
         ReportCommand.parseResult("mode=one-txn bufferBytes=134217728 peakLiveHeapBytes=5 outcome=refused: source "
