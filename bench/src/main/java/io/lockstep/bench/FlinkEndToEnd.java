@@ -94,7 +94,6 @@ final class FlinkEndToEnd {
                     multiTableOptions(emulator, 1000, jobId))).name("starrocks");
             default -> throw new IllegalArgumentException("unknown client " + client);
         }
-        ProcessCpu.settle();
         ProcessCpu.Sample cpuStart = ProcessCpu.sample();
         env.execute(client + " p" + parallelism);
         long end = System.nanoTime();
@@ -143,7 +142,6 @@ final class FlinkEndToEnd {
 
     private static Figures execute(String name, StreamExecutionEnvironment env, StarRocksEmulator emulator,
                                    long storedBefore, long ignored) throws Exception {
-        ProcessCpu.settle();
         ProcessCpu.Sample cpuStart = ProcessCpu.sample();
         env.execute(name);
         long end = System.nanoTime();

@@ -23,16 +23,6 @@ final class ProcessCpu {
     private ProcessCpu() {
     }
 
-    /**
-     * Before a measured run: collects the garbage earlier runs left, so that the run's CPU (its collector threads are
-     * client CPU) pays for its own garbage rather than for whatever the run before it left behind, then gives the
-     * threads of the run before (a MiniCluster shutting down) 200 ms to wind down.
-     */
-    static void settle() throws InterruptedException {
-        System.gc();
-        Thread.sleep(200);
-    }
-
     /** A reading now. */
     static Sample sample() {
         long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
