@@ -104,20 +104,8 @@ class LoadHandOffTest {
     @Test
     void shutdownLeavesTheChunksOfALoadBeingSentToItsIoThreadWhichReleasesThemWhenItEnds() throws Exception {
         Chunk chunk = loadingChunk("{\"a\":1}");
-        CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch reply = new CountDownLatch(1);
-        handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
-            sending.countDown();
-            try {
-                reply.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return new LoadReply(body.length, 1);
-        });
-        Thread io = new Thread(queued.remove(0), "io");
-        io.start();
-        assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread io = sendUntil(reply, List.of(chunk));
 
         handOff.shutdown(new RegionTable());
         assertThat(budget.usedBytes()).as("still read by the I/O thread").isPositive();
@@ -192,8 +180,25 @@ class LoadHandOffTest {
         List<Chunk> chunks = new ArrayList<>();
         pooledLoadingChunk(pool, chunks, "c");
         int inUse = pool.inUseSegments();
-        CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch reply = new CountDownLatch(1);
+        Thread io = sendUntil(reply, chunks);
+
+        handOff.shutdown(new RegionTable(pool));
+        assertThat(pool.inUseSegments()).as("the I/O thread may still read them").isEqualTo(inUse);
+
+        reply.countDown();
+        io.join(10_000);
+        assertThat(io.isAlive()).isFalse();
+        assertThat(pool.inUseSegments()).as("returned by the I/O thread as it ended").isZero();
+        assertThat(chunks.get(0).state()).isEqualTo(ChunkState.DISCARDED);
+    }
+
+    /**
+     * Starts the load of {@code chunks} on an I/O thread of its own whose send waits for {@code reply}; returns once
+     * the send has begun.
+     */
+    private Thread sendUntil(CountDownLatch reply, List<Chunk> chunks) throws InterruptedException {
+        CountDownLatch sending = new CountDownLatch(1);
         handOff.start("orders", "orders", TXN, chunks, body -> {
             sending.countDown();
             try {
@@ -206,14 +211,6 @@ class LoadHandOffTest {
         Thread io = new Thread(queued.remove(0), "io");
         io.start();
         assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
-
-        handOff.shutdown(new RegionTable(pool));
-        assertThat(pool.inUseSegments()).as("the I/O thread may still read them").isEqualTo(inUse);
-
-        reply.countDown();
-        io.join(10_000);
-        assertThat(io.isAlive()).isFalse();
-        assertThat(pool.inUseSegments()).as("returned by the I/O thread as it ended").isZero();
-        assertThat(chunks.get(0).state()).isEqualTo(ChunkState.DISCARDED);
+        return io;
     }
 }
