@@ -74,9 +74,15 @@ public final class StarRocksSqlClient implements AutoCloseable {
                                 null);
                     }
                     if (reply.statusCode() != 200) {
+                        // a final answer: 401 refused credentials, 403 a database the user cannot use (StarRocks
+                        // answers an unknown one with "set catalog or db failed"), 400/500 a query that cannot run
+                        FailureClass failureClass = reply.statusCode() == 401 || reply.statusCode() == 403
+                                ? FailureClass.ACCESS_DENIED : FailureClass.OTHER;
+                        String hint = reply.statusCode() == 401 ? endpoint.accessHint(FailureClass.ACCESS_DENIED)
+                                : reply.statusCode() == 403 ? " (database '" + database + "' does not exist, or the "
+                                        + "user may not use it)" : "";
                         throw new TransactionException(what + " failed: HTTP " + reply.statusCode() + ": "
-                                + failureMessage(reply) + (reply.statusCode() == 401 ? endpoint.accessHint(
-                                FailureClass.ACCESS_DENIED) : "") + " [query: " + sql + "]", null);
+                                + failureMessage(reply) + hint + " [query: " + sql + "]", null, failureClass, null);
                     }
                     try {
                         return RetryBudget.done(parse(reply.body()));

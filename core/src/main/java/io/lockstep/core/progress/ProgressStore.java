@@ -1,5 +1,6 @@
 package io.lockstep.core.progress;
 
+import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.SqlResult;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.TransactionClientConfig;
@@ -38,13 +39,22 @@ public final class ProgressStore {
     /**
      * Checks that the table exists and has the expected columns.
      *
-     * @throws ProgressTableException naming the table and what is wrong, with the CREATE TABLE to run
+     * @throws ProgressTableException naming the table and what is wrong, with the CREATE TABLE to run, when the server
+     *                                answers that the query cannot run (the table is missing)
+     * @throws TransactionException   as the SQL client raised it when the server could not be asked (no reply, or
+     *                                5xx after the client's retries: an outage, which a restart may outlast) or refused
+     *                                the user or the database ({@link FailureClass#ACCESS_DENIED}): neither says
+     *                                anything about the table
      */
-    public void checkTable() {
+    public void checkTable() throws TransactionException {
         SqlResult probe;
         try {
             probe = sql.select(table.database(), table.probeSql());
         } catch (TransactionException e) {
+            FailureClass failure = e.failureClass();
+            if (failure == null || failure == FailureClass.ACCESS_DENIED) {
+                throw e;
+            }
             throw new ProgressTableException("cannot read the progress table " + table.qualifiedName() + " ("
                     + e.getMessage() + "); multi-table exactly-once needs it to exist before the job starts. Create "
                     + "it with:\n" + table.createTableSql(), e);

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.StarRocksTransactionClient;
+import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
@@ -208,6 +210,36 @@ class MultiTableExactlyOnceTest {
             assertThatThrownBy(opening::open).isInstanceOf(ProgressTableException.class)
                     .hasMessageContaining("cannot read the progress table shop.no_such_progress")
                     .hasMessageEndingWith(missing.createTableSql());
+        }
+    }
+
+    @Test
+    void aTargetThatCannotBeAskedIsAnOutageNotAMissingProgressTable() throws Exception {
+        String feUrl = sr.feUrl();
+        sr.close(); // the FE's port now refuses connections
+        TransactionClientConfig down = TransactionClientConfig.builder().loadUrls(feUrl)
+                .username("root").password("").maxRetries(1).retryBackoff(1, 1).build();
+        try (StarRocksSqlClient sql = new StarRocksSqlClient(down, metrics)) {
+            assertThatThrownBy(() -> new ProgressStore(sql, EoShop.PROGRESS).checkTable())
+                    .as("a restart may outlast an outage: no CREATE TABLE advice, nothing that never heals")
+                    .isExactlyInstanceOf(TransactionException.class)
+                    .hasMessageContaining("CONNECTION")
+                    .hasMessageNotContaining("CREATE TABLE")
+                    .satisfies(e -> assertThat(((TransactionException) e).failureClass()).isNull());
+        }
+    }
+
+    @Test
+    void refusedCredentialsAreAccessDeniedNotAMissingProgressTable() throws Exception {
+        TransactionClientConfig wrong = TransactionClientConfig.builder().loadUrls(sr.feUrl()).username("root")
+                .password("wrong-password").maxRetries(1).retryBackoff(1, 1).build();
+        try (StarRocksSqlClient sql = new StarRocksSqlClient(wrong, metrics)) {
+            assertThatThrownBy(() -> new ProgressStore(sql, EoShop.PROGRESS).checkTable())
+                    .isExactlyInstanceOf(TransactionException.class)
+                    .hasMessageContaining("HTTP 401")
+                    .hasMessageNotContaining("CREATE TABLE")
+                    .satisfies(e -> assertThat(((TransactionException) e).failureClass())
+                            .isEqualTo(FailureClass.ACCESS_DENIED));
         }
     }
 

@@ -111,7 +111,8 @@ public final class MultiTableRuntime implements AutoCloseable {
      *
      * @throws Exception what the settle throws (e.g. {@code io.lockstep.core.client.TransactionException}), as a
      *                   {@link NonRecoverableSinkFailure} when it can never heal ({@code ProgressTableException},
-     *                   {@code AnotherWriterException}, access denied); the client is closed then
+     *                   access denied, a data error; an {@code AnotherWriterException} or an unreachable target is
+     *                   left to the restart strategy); the client is closed then
      */
     public static MultiTableRuntime open(Start start) throws Exception {
         SinkSettings settings = start.settings();
