@@ -40,6 +40,12 @@ public enum FailureClass {
     /** Anything else, including replies that are not JSON. */
     OTHER(false);
 
+    /**
+     * The FE's "Database[D] does not exist." / "Table[T] does not exist." (what the multi-table begin answers for an
+     * unknown database); not "stream load task L does not exist", an unknown label, which is not the data's fault.
+     */
+    private static final Pattern MISSING_DATABASE_OR_TABLE =
+            Pattern.compile("(database|table)\\[[^\\]]*\\] does not exist");
     private static final Pattern LOCK_TIMEOUT_PATTERN =
             Pattern.compile("lock.{0,60}time ?out|time ?out.{0,60}lock|try ?lock failed|failed to acquire .{0,20}lock");
     private static final List<String> DATA_ERROR_FRAGMENTS = List.of(
@@ -89,6 +95,9 @@ public enum FailureClass {
         }
         if (text.contains("access denied")) {
             return ACCESS_DENIED;
+        }
+        if (MISSING_DATABASE_OR_TABLE.matcher(text).find()) {
+            return DATA_ERROR;
         }
         for (String fragment : DATA_ERROR_FRAGMENTS) {
             if (text.contains(fragment)) {

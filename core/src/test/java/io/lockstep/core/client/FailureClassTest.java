@@ -32,6 +32,13 @@ class FailureClassTest {
     }
 
     @Test
+    void anUnknownDatabaseAtBeginIsADataErrorButAnUnknownLabelIsNot() {
+        assertThat(FailureClass.classify("FAILED", "Database[nodb] does not exist.")).isEqualTo(FailureClass.DATA_ERROR);
+        assertThat(FailureClass.classify("FAILED", "class com.starrocks.common.StarRocksException: stream load task "
+                + "t-0-r1-m3 does not exist")).isEqualTo(FailureClass.OTHER);
+    }
+
+    @Test
     void publishTimeoutIsNotMistakenForALockTimeout() {
         assertThat(FailureClass.classify("FAILED", "publish timeout: 20000")).isEqualTo(FailureClass.OTHER);
         assertThat(FailureClass.classify("ABORTED", "transaction is aborted by timeout 600 seconds."))
