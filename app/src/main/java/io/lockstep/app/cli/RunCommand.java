@@ -105,8 +105,10 @@ public final class RunCommand implements Callable<Integer> {
     long kafkaCheckTimeoutMs = 30_000L;
 
     @Option(names = "--target-check", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Before starting the job, check that the target accepts --user/--password and that every "
-                    + "target database exists (one line per problem); --no-target-check skips it (default: on).")
+            description = "Before starting the job, check that the target can be reached and accepts "
+                    + "--user/--password and that every target database exists; on StarRocks also every --table-map "
+                    + "table and (exactly-once) the progress table (one line per problem); --no-target-check skips it "
+                    + "(default: on).")
     boolean targetCheck = true;
 
     @Option(names = "--bounded", description = "Stop at the end offsets seen at start (a backfill); the job "

@@ -24,9 +24,10 @@ final class FirstFailure {
     }
 
     /**
-     * The engine's fail path: records {@code cause} unless one is already recorded, logs it (the first at ERROR
-     * with its stack, a later one at WARN in one line) and returns the error that blocked writers and waiting
-     * callers are released with.
+     * The engine's fail path: records {@code cause} unless one is already recorded, logs it (the first at ERROR in
+     * one line, its stack at DEBUG; a later one at WARN in one line) and returns the error that blocked writers and
+     * waiting callers are released with. The stack is not lost: the returned error carries the failure as its cause
+     * to the caller (a Flink task logs it with the task's failure).
      *
      * @param cause the failure the manager thread observed
      * @param log the engine's logger (so the entry carries the engine's category)
@@ -35,7 +36,8 @@ final class FirstFailure {
      */
     LoadEngineException recordAndLog(Throwable cause, Logger log, String what) {
         if (record(cause) || get() == cause) {
-            log.error("{}: {}", what, cause.getMessage(), cause);
+            log.error("{}: {}", what, cause.getMessage());
+            log.debug("{}: stack of the first failure", what, cause);
         } else {
             log.warn("further failure after the first one: {}", cause.toString());
         }
