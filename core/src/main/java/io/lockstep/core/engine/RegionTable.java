@@ -81,12 +81,7 @@ final class RegionTable {
     void write(RegionKey key, byte[] row, long nowMs) {
         lock.lock();
         try {
-            Region region = regions.get(key);
-            if (region == null) {
-                region = new Region(key, pool);
-                regions.put(key, region);
-                regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
-            }
+            Region region = regionLocked(key);
             region.write(row);
             tracker.onWrite(key.partition(), row.length, nowMs);
         } finally {
@@ -101,17 +96,24 @@ final class RegionTable {
     void writeUnit(RegionKey key, byte[] row) {
         lock.lock();
         try {
-            Region region = regions.get(key);
-            if (region == null) {
-                region = new Region(key, pool);
-                regions.put(key, region);
-                regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
-            }
+            Region region = regionLocked(key);
             region.write(row);
             region.markClean();
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The region of {@code key}, created (with the engine's segment pool) on first use. */
+    @GuardedBy("lock")
+    private Region regionLocked(RegionKey key) {
+        Region region = regions.get(key);
+        if (region == null) {
+            region = new Region(key, pool);
+            regions.put(key, region);
+            regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
+        }
+        return region;
     }
 
     /**
