@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *       without the sink's retries, so no retry warnings come before that line;</li>
  *   <li>tables (StarRocks): each existing target database's tables are listed through the HTTP SQL API
  *       ({@code SELECT TABLE_NAME FROM information_schema.tables WHERE TABLE_SCHEMA = 'db'}, StarRocks 3.2+,
- *       the StarRocks repository's {@code docs/en/sql-reference/http_sql_api.md});
+ *       StarRocks docs, https://docs.starrocks.io/docs/sql-reference/http_sql_api/);
  *       every table the table map names and, in the exactly-once
  *       mode, the progress table must be among them. The list is handed to the job ({@link TargetTables}) so that
  *       rows of tables the target lacks are caught before they are sent. Apache Doris offers no SQL over this HTTP

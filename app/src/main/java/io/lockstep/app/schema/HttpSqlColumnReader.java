@@ -14,9 +14,8 @@ import java.util.Set;
 /**
  * Reads a target table's columns through the StarRocks HTTP SQL API ({@link StarRocksSqlClient}: the {@code load-url}
  * addresses, the sink's user and password): {@code SELECT * FROM `db`.`table` LIMIT 0}, whose {@code meta} line lists
- * the columns in table order (the StarRocks repository's {@code docs/en/sql-reference/http_sql_api.md}). Needs only
- * the SELECT
- * privilege the exactly-once mode already needs for its progress table.
+ * the columns in table order (StarRocks docs, https://docs.starrocks.io/docs/sql-reference/http_sql_api/). Needs only
+ * the SELECT privilege the exactly-once mode already needs for its progress table.
  */
 public final class HttpSqlColumnReader implements ColumnReader {
 
