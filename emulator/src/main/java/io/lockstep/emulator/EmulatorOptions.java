@@ -165,27 +165,36 @@ public abstract class EmulatorOptions<B extends EmulatorOptions<B>> {
     }
 
     /**
-     * Creates the catalog and the store and runs the DDL.
+     * Creates the catalog and the store and runs the DDL. A file store first brings back the catalog it kept
+     * ({@link InMemoryCatalog#restore}); the DDL then runs with {@link InMemoryCatalog#executeAtStart}'s rule for
+     * tables it finds there.
      *
      * @throws DdlException naming the file (if any), the statement and the problem; the store is closed then
      */
     Data createData() throws DdlException {
-        Catalog catalog = new InMemoryCatalog();
+        InMemoryCatalog catalog = new InMemoryCatalog();
         TableStore store;
         if ("none".equals(storage) && !keptTables.isEmpty()) {
             store = KeepingNoneTableStore.attachedTo(catalog, keptTables);
         } else if ("none".equals(storage)) {
             store = new NoneTableStore();
             catalog.addListener(store);
+        } else if (isFileStorage(storage)) {
+            H2TableStore file = H2TableStore.inFile(Path.of(storage.substring(FILE_STORAGE.length())));
+            try {
+                catalog.restore(file.storedCatalog());
+            } catch (RuntimeException e) {
+                file.close();
+                throw e;
+            }
+            store = H2TableStore.attachedTo(catalog, file);
         } else {
-            store = H2TableStore.attachedTo(catalog, isFileStorage(storage)
-                    ? H2TableStore.inFile(Path.of(storage.substring(FILE_STORAGE.length())))
-                    : new H2TableStore());
+            store = H2TableStore.attachedTo(catalog, new H2TableStore());
         }
         try {
             for (DdlSource source : ddl) {
                 try {
-                    catalog.execute(source.text());
+                    catalog.executeAtStart(source.text());
                 } catch (DdlException e) {
                     throw source.file() == null ? e : new DdlException(source.file() + ": " + e.getMessage());
                 }

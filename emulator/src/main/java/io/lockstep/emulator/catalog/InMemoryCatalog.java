@@ -2,9 +2,12 @@ package io.lockstep.emulator.catalog;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.annotation.concurrent.GuardedBy;
@@ -20,6 +23,11 @@ import javax.annotation.concurrent.ThreadSafe;
  *
  * <p>Ids: databases and tables share one sequence starting at 10001 (StarRocks also draws both from one id
  * generator). Names: database and table names are case-sensitive, as in StarRocks by default.
+ *
+ * <p>Restart: {@link #restore} rebuilds the catalog a store kept (ids, tables with their later ALTERs); then
+ * {@link #executeAtStart} runs the start-up DDL ({@code --ddl}) against it: a {@code CREATE DATABASE} of a restored
+ * database is skipped, a {@code CREATE TABLE} of a restored table is skipped when it declares what the table was
+ * created with and fails (one line naming the table and the first difference) when it declares something else.
  */
 @ThreadSafe
 public final class InMemoryCatalog implements Catalog {
@@ -34,6 +42,12 @@ public final class InMemoryCatalog implements Catalog {
     /** database name -> table name -> schema; written under ddlLock, read without it. */
     private final Map<String, Map<String, TableSchema>> tablesByDatabase = new ConcurrentHashMap<>();
     private final List<CatalogListener> listeners = new CopyOnWriteArrayList<>();
+    /** Databases {@link #restore} brought back; a start-up {@code CREATE DATABASE} of one is skipped. */
+    @GuardedBy("ddlLock")
+    private final Set<String> restoredDatabases = new HashSet<>();
+    /** Restored tables by qualified name, with the definition each was created with. */
+    @GuardedBy("ddlLock")
+    private final Map<String, TableDefinition> restoredTables = new HashMap<>();
 
     /**
      * {@inheritDoc}
@@ -48,18 +62,70 @@ public final class InMemoryCatalog implements Catalog {
 
     @Override
     public void execute(String ddl, String sessionDatabase) throws DdlException {
+        run(ddl, sessionDatabase, false);
+    }
+
+    /**
+     * Runs the start-up DDL ({@code --ddl}, the builder's {@code ddl(..)}) after {@link #restore}: as
+     * {@link #execute(String)}, except that a {@code CREATE DATABASE} of a restored database is skipped and a
+     * {@code CREATE TABLE} of a restored table is skipped when its key type, columns and key columns equal what the
+     * table was created with (later ALTERs are kept).
+     *
+     * @throws DdlException as {@link #execute(String)}, and for a {@code CREATE TABLE} (with or without
+     *                      {@code IF NOT EXISTS}) of a restored table that declares something else, naming the table
+     *                      and the first difference
+     */
+    public void executeAtStart(String ddl) throws DdlException {
+        run(ddl, null, true);
+    }
+
+    /**
+     * Brings back the catalog a store kept, before any listener is added: databases, tables and the id sequence;
+     * listeners are not told (the store has these tables already).
+     *
+     * @throws IllegalStateException if the catalog is not empty or has listeners
+     * @throws IllegalArgumentException if a table's database is not in the snapshot
+     */
+    public void restore(CatalogSnapshot snapshot) {
+        synchronized (ddlLock) {
+            if (!databases.isEmpty() || !listeners.isEmpty()) {
+                throw new IllegalStateException("restore needs an empty catalog without listeners");
+            }
+            long next = Math.max(nextId, snapshot.nextId());
+            for (DatabaseInfo db : snapshot.databases()) {
+                databases.put(db.name(), db);
+                tablesByDatabase.put(db.name(), new ConcurrentHashMap<>());
+                restoredDatabases.add(db.name());
+                next = Math.max(next, db.id() + 1);
+            }
+            for (CatalogSnapshot.StoredTable stored : snapshot.tables()) {
+                TableSchema table = stored.table();
+                Map<String, TableSchema> tables = tablesByDatabase.get(table.database());
+                if (tables == null) {
+                    throw new IllegalArgumentException("stored table " + table.qualifiedName()
+                            + " names a database that is not stored");
+                }
+                tables.put(table.name(), table);
+                restoredTables.put(table.qualifiedName(), stored.created());
+                next = Math.max(next, table.tableId() + 1);
+            }
+            nextId = next;
+        }
+    }
+
+    private void run(String ddl, String sessionDatabase, boolean atStart) throws DdlException {
         DdlParser parser = new DdlParser(ddl);
         String currentDatabase = sessionDatabase;
         for (DdlStatement statement = parser.next(); statement != null; statement = parser.next()) {
             if (statement instanceof DdlStatement.CreateDatabase create) {
-                apply(create);
+                apply(create, atStart);
             } else if (statement instanceof DdlStatement.UseDatabase use) {
                 if (database(use.name()).isEmpty()) {
                     throw statementError(use, "Unknown database '" + use.name() + "'");
                 }
                 currentDatabase = use.name();
             } else if (statement instanceof DdlStatement.CreateTable create) {
-                apply(create, currentDatabase);
+                apply(create, currentDatabase, atStart);
             } else if (statement instanceof DdlStatement.DropTable drop) {
                 apply(drop, currentDatabase);
             } else if (statement instanceof DdlStatement.DropDatabase drop) {
@@ -107,6 +173,7 @@ public final class InMemoryCatalog implements Catalog {
             }
             TableSchema table = existingTable(drop, drop.database(), drop.name(), currentDatabase);
             tablesByDatabase.get(table.database()).remove(table.name());
+            restoredTables.remove(table.qualifiedName());
             for (CatalogListener listener : listeners) {
                 listener.tableDropped(table);
             }
@@ -126,12 +193,14 @@ public final class InMemoryCatalog implements Catalog {
             tables.sort(Comparator.comparingLong(TableSchema::tableId));
             for (TableSchema table : tables) {
                 tablesByDatabase.get(drop.name()).remove(table.name());
+                restoredTables.remove(table.qualifiedName());
                 for (CatalogListener listener : listeners) {
                     listener.tableDropped(table);
                 }
             }
             tablesByDatabase.remove(drop.name());
             databases.remove(drop.name());
+            restoredDatabases.remove(drop.name());
             for (CatalogListener listener : listeners) {
                 listener.databaseDropped(info);
             }
@@ -181,10 +250,10 @@ public final class InMemoryCatalog implements Catalog {
         }
     }
 
-    private void apply(DdlStatement.CreateDatabase create) throws DdlException {
+    private void apply(DdlStatement.CreateDatabase create, boolean atStart) throws DdlException {
         synchronized (ddlLock) {
             if (databases.containsKey(create.name())) {
-                if (create.ifNotExists()) {
+                if (create.ifNotExists() || (atStart && restoredDatabases.contains(create.name()))) {
                     return;
                 }
                 throw statementError(create, "Can't create database '" + create.name() + "'; database exists");
@@ -193,7 +262,8 @@ public final class InMemoryCatalog implements Catalog {
         }
     }
 
-    private void apply(DdlStatement.CreateTable create, String currentDatabase) throws DdlException {
+    private void apply(DdlStatement.CreateTable create, String currentDatabase, boolean atStart)
+            throws DdlException {
         String database = create.database() != null ? create.database() : currentDatabase;
         if (database == null) {
             throw statementError(create, "No database selected: qualify the table as db." + create.name()
@@ -202,6 +272,17 @@ public final class InMemoryCatalog implements Catalog {
         synchronized (ddlLock) {
             if (!databases.containsKey(database)) {
                 throw statementError(create, "Unknown database '" + database + "'");
+            }
+            TableDefinition created = atStart ? restoredTables.get(database + "." + create.name()) : null;
+            if (created != null && tablesByDatabase.get(database).containsKey(create.name())) {
+                String difference = created.firstDifference(
+                        new TableDefinition(create.keysType(), create.columns(), create.keyColumns()));
+                if (difference != null) {
+                    throw statementError(create, "table " + database + "." + create.name() + " differs from the one"
+                            + " stored with the data (stored vs this DDL: " + difference + "); drop the table or the"
+                            + " storage file, or make the DDL match");
+                }
+                return;
             }
             if (tablesByDatabase.get(database).containsKey(create.name())) {
                 if (create.ifNotExists()) {

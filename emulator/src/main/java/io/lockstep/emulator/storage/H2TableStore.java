@@ -1,6 +1,7 @@
 package io.lockstep.emulator.storage;
 
 import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.catalog.CatalogSnapshot;
 import io.lockstep.emulator.catalog.DatabaseInfo;
 import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
@@ -48,6 +49,10 @@ import org.h2.api.ErrorCode;
  * published transaction or none of them ({@code H2TableStoreConsistencyTest} checks this under concurrent
  * publishes). Per-call connections keep the store free of pooled state; opening an embedded H2 connection costs
  * well under a millisecond.
+ *
+ * <p>Catalog: every database and table created, altered or dropped is also recorded in the store's own tables
+ * ({@link H2CatalogTables}); {@link #storedCatalog()} reads them back, so that a file store restarted brings back
+ * the catalog with the rows.
  *
  * <p>Thread-safe.
  */
@@ -98,6 +103,7 @@ public final class H2TableStore implements TableStore {
                 statement.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD '" + readerPassword + "'");
                 statement.execute("ALTER USER " + READER + " SET PASSWORD '" + readerPassword + "'");
             }
+            H2CatalogTables.create(writer);
             writer.commit();
         } catch (SQLException e) {
             throw new StoreException("cannot start the H2 store: " + e.getMessage(), e);
@@ -120,6 +126,9 @@ public final class H2TableStore implements TableStore {
      */
     public static H2TableStore attachedTo(Catalog catalog, H2TableStore store) {
         catalog.addListener(store);
+        for (DatabaseInfo database : catalog.databases()) {
+            store.databaseCreated(database);
+        }
         for (TableSchema table : catalog.tables()) {
             store.tableCreated(table);
         }
@@ -133,12 +142,48 @@ public final class H2TableStore implements TableStore {
         return new org.h2.Driver().connect(url, properties);
     }
 
-    /** Creates the schema and lets the read-only user read it. Idempotent. */
+    /**
+     * The catalog this store recorded (empty for a new store): what a restarted file store gives
+     * {@link io.lockstep.emulator.catalog.InMemoryCatalog#restore}.
+     *
+     * @throws StoreException if the catalog tables cannot be read, naming the table whose definition is broken
+     */
+    public CatalogSnapshot storedCatalog() {
+        synchronized (writeLock) {
+            ensureOpen();
+            try {
+                CatalogSnapshot snapshot = H2CatalogTables.load(writer);
+                writer.commit();
+                return snapshot;
+            } catch (SQLException e) {
+                throw new StoreException("cannot read the stored catalog: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Creates the schema, lets the read-only user read it and records the database. Idempotent. */
     @Override
     public void databaseCreated(DatabaseInfo database) {
         synchronized (writeLock) {
             ensureOpen();
             createSchema(database.name());
+            recordCatalog("database " + database.name(), c -> H2CatalogTables.saveDatabase(c, database));
+        }
+    }
+
+    /** A step writing the catalog tables on the writer connection. */
+    private interface CatalogStep {
+        void run(Connection writer) throws SQLException;
+    }
+
+    @GuardedBy("writeLock")
+    private void recordCatalog(String what, CatalogStep step) {
+        try {
+            step.run(writer);
+            writer.commit();
+        } catch (SQLException e) {
+            rollbackQuietly(e);
+            throw new StoreException("cannot record " + what + " in the stored catalog: " + e.getMessage(), e);
         }
     }
 
@@ -165,6 +210,7 @@ public final class H2TableStore implements TableStore {
             } catch (SQLException e) {
                 throw new StoreException("cannot create table " + table.qualifiedName() + ": " + e.getMessage(), e);
             }
+            recordCatalog("table " + table.qualifiedName(), c -> H2CatalogTables.saveCreatedTable(c, table));
             tables.put(table.qualifiedName(), table);
         }
     }
@@ -173,6 +219,9 @@ public final class H2TableStore implements TableStore {
     @Override
     public void tableDropped(TableSchema table) {
         schemaChange(table, "DROP TABLE IF EXISTS " + H2Sql.tableName(table), "drop");
+        synchronized (writeLock) {
+            recordCatalog("the drop of table " + table.qualifiedName(), c -> H2CatalogTables.deleteTable(c, table));
+        }
         tables.remove(table.qualifiedName());
     }
 
@@ -188,6 +237,8 @@ public final class H2TableStore implements TableStore {
                 throw new StoreException("cannot drop schema of database " + database.name() + ": "
                         + e.getMessage(), e);
             }
+            recordCatalog("the drop of database " + database.name(),
+                    c -> H2CatalogTables.deleteDatabase(c, database.name()));
         }
     }
 
@@ -209,6 +260,10 @@ public final class H2TableStore implements TableStore {
             sql = "ALTER TABLE " + H2Sql.tableName(after) + " DROP COLUMN " + H2Sql.quote(H2Sql.columnName(dropped));
         }
         schemaChange(after, sql, "alter");
+        synchronized (writeLock) {
+            recordCatalog("the change of table " + after.qualifiedName(),
+                    c -> H2CatalogTables.saveAlteredTable(c, after));
+        }
         tables.put(after.qualifiedName(), after);
     }
 
