@@ -152,7 +152,7 @@ class QueryPortJdbcTest {
                     .containsExactly("proc-open", "FE: 127.0.0.1", "PREPARE", "MULTI_STATEMENT_STREAMING");
             List<List<String>> finished = rows(s, "SHOW PROC '/transactions/" + dbId + "/finished'");
             assertThat(finished.get(0).subList(1, 5))
-                    .containsExactly("proc-gone", "FE: 127.0.0.1", "ABORTED", "BACKEND_STREAMING");
+                    .containsExactly("proc-gone", "BE: 127.0.0.1", "ABORTED", "BACKEND_STREAMING");
             assertSqlError(() -> s.executeQuery("SHOW PROC '/backends'"), 1064, "42000");
         }
     }

@@ -7,6 +7,7 @@ import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.RestResult;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.http.WebUiPage;
 import io.lockstep.emulator.server.FaultAdminAction;
 import io.lockstep.emulator.server.FaultGate;
 import io.lockstep.emulator.server.QueryAction;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Routes one request of one Doris listener (docs/protocol.md#doris-endpoints-redirects-and-headers). FE: authenticates,
  * then answers 307 to the BE for {@code _stream_load} and {@code _stream_load_2pc} (faults are not consulted there, so
  * each fault hits the BE's execution once), executes {@code get_load_state}, and serves {@code health},
- * {@code backends}, the emulator's {@code /api/query} and {@code /api/_fault/{action}}. BE: executes
+ * {@code backends}, a table's {@code _schema} ({@link DorisTableSchema}), the emulator's {@code /api/query} and
+ * {@code /api/_fault/{action}}; {@code GET /} (no authentication) answers a small HTML page on both listeners. BE: executes
  * {@code _stream_load} (fault op STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by {@code txn_operation}),
  * serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request
  * (never the Authorization header, the message or row data). Thread-safe.
@@ -77,6 +79,8 @@ final class DorisDispatcher implements RequestHandler {
     private Reply fe(ServerRequest req, DorisRoute route) {
         String m = req.method();
         switch (route.kind()) {
+            case ROOT:
+                return "GET".equals(m) ? WebUiPage.reply("Doris", "FE") : notFound();
             case HEALTH:
                 return "GET".equals(m) ? frontend.health() : notFound();
             case ERROR_LOG:
@@ -101,6 +105,8 @@ final class DorisDispatcher implements RequestHandler {
                         (status, message) -> DorisRestResult.error(status, 1, message)) : notFound();
             case BACKENDS:
                 return "GET".equals(m) ? frontend.backends() : notFound();
+            case SCHEMA:
+                return "GET".equals(m) ? frontend.tableSchema(route.db(), route.table()) : notFound();
             case UNSUPPORTED_LOAD:
                 return unsupported(req.path());
             case QUERY:
@@ -115,6 +121,8 @@ final class DorisDispatcher implements RequestHandler {
     private Reply be(ServerRequest req, DorisRoute route) {
         String m = req.method();
         switch (route.kind()) {
+            case ROOT:
+                return "GET".equals(m) ? WebUiPage.reply("Doris", "BE") : notFound();
             case HEALTH:
                 return "GET".equals(m) ? frontend.health() : notFound();
             case ERROR_LOG:

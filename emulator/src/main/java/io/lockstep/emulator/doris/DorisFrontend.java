@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 /**
  * What the Doris FE answers itself (docs/protocol.md#doris-endpoints-redirects-and-headers, #doris-replies; FE
  * {@code LoadAction}, {@code RestBaseController}, {@code GetStreamLoadState}): the pre-checks and the 307 of
- * {@code _stream_load} and {@code _stream_load_2pc}, {@code get_load_state}, {@code health} and {@code backends}.
+ * {@code _stream_load} and {@code _stream_load_2pc}, {@code get_load_state}, {@code health}, {@code backends} and
+ * {@code _schema}.
  * Thread-safe.
  *
  * <p>The 307 {@code Location} is {@code http://[user:password@]beHost:bePort<same path>?<original query>}: the
@@ -29,6 +30,7 @@ final class DorisFrontend {
     private final Backend be;
     private final Supplier<String> beBaseUrl;
     private final boolean credentialsInLocation;
+    private final DorisTableSchema tableSchema;
 
     /**
      * @param beBaseUrl             {@code http://host:port} of the BE
@@ -38,6 +40,12 @@ final class DorisFrontend {
         this.be = backend;
         this.beBaseUrl = beBaseUrl;
         this.credentialsInLocation = credentialsInLocation;
+        this.tableSchema = new DorisTableSchema(backend.catalog());
+    }
+
+    /** {@code GET /api/{db}/{table}/_schema} (after authentication): see {@link DorisTableSchema}. */
+    Reply tableSchema(String db, String table) {
+        return tableSchema.reply(db, table);
     }
 
     /** The FE's Basic authentication; null when it passes, else the 401 envelope. */

@@ -20,10 +20,17 @@ record DorisRoute(Kind kind, String db, String table, String name) {
         LOAD_STATE,
         /** {@code /api/_http_stream}, {@code /api/{db}/{table}/_load}: Doris loads the emulator does not offer. */
         UNSUPPORTED_LOAD,
+        /** {@code GET /api/{db}/{table}/_schema} (FE {@code TableSchemaAction}). */
+        SCHEMA,
+        /** {@code /}: the web UI's place. */
+        ROOT,
         HEALTH, BACKENDS, ERROR_LOG, QUERY, FAULT, UNKNOWN
     }
 
     static DorisRoute parse(String path) {
+        if ("/".equals(path)) {
+            return of(Kind.ROOT);
+        }
         String[] p = path.split("/", -1);
         if (p.length < 3 || !p[0].isEmpty() || !"api".equals(p[1])) {
             return of(Kind.UNKNOWN);
@@ -53,6 +60,7 @@ record DorisRoute(Kind kind, String db, String table, String name) {
                 case "_stream_load" -> new DorisRoute(Kind.STREAM_LOAD, p[2], p[3], null);
                 case "_stream_load_2pc" -> new DorisRoute(Kind.TWO_PC, p[2], p[3], null);
                 case "_load" -> new DorisRoute(Kind.UNSUPPORTED_LOAD, p[2], p[3], null);
+                case "_schema" -> new DorisRoute(Kind.SCHEMA, p[2], p[3], null);
                 default -> of(Kind.UNKNOWN);
             };
         }

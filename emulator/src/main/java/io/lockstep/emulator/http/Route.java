@@ -15,11 +15,17 @@ public record Route(Kind kind, String op, String db, String table) {
 
     /** The endpoints. */
     public enum Kind {
-        TRANSACTION, STREAM_LOAD, LOAD_STATE, CANCEL, HEALTH, ERROR_LOG, QUERY, SQL, FAULT, UNKNOWN
+        TRANSACTION, STREAM_LOAD, LOAD_STATE, CANCEL, HEALTH, ERROR_LOG, QUERY, SQL, FAULT,
+        /** {@code /}: where the FE and BE serve their web UI. */
+        ROOT,
+        UNKNOWN
     }
 
     /** Parses a path; unknown shapes give {@link Kind#UNKNOWN}. */
     public static Route parse(String path) {
+        if ("/".equals(path)) {
+            return new Route(Kind.ROOT, null, null, null);
+        }
         String[] p = path.split("/", -1);
         // p[0] is "" (leading slash)
         if (p.length < 3 || !"api".equals(p[1])) {

@@ -18,6 +18,11 @@ public record QueryDialect(String mysqlVersion, String versionComment, String cu
         return new QueryDialect("8.0.33", "StarRocks version " + STARROCKS_VERSION, STARROCKS_VERSION);
     }
 
+    /** True for Apache Doris (the query port then lays out Doris' tables, e.g. {@code SHOW PROC}'s). */
+    public boolean isDoris() {
+        return versionComment.startsWith("Doris");
+    }
+
     /** Apache Doris 2.1. */
     public static QueryDialect doris() {
         return new QueryDialect("5.7.99", "Doris version doris-2.1.8-lockstep", null);

@@ -168,7 +168,7 @@ final class SqlSession {
             return new SqlResult.Rows(List.of("Variable_name", "Value"), rows);
         }
         if ((m = SHOW_PROC.matcher(sql)).matches()) {
-            return TransactionProc.show(m.group(1), catalog, transactions);
+            return TransactionProc.show(m.group(1), catalog, transactions, dialect.isDoris());
         }
         if (SHOW_WARNINGS.matcher(sql).matches()) {
             return new SqlResult.Rows(List.of("Level", "Code", "Message"), List.of());

@@ -13,6 +13,7 @@ import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.RestResult;
 import io.lockstep.emulator.http.Route;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.http.WebUiPage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -74,6 +75,8 @@ public final class RequestDispatcher implements RequestHandler {
         Route route = Route.parse(req.path());
         String m = req.method();
         switch (route.kind()) {
+            case ROOT:
+                return "GET".equals(m) ? WebUiPage.reply("StarRocks", "FE") : notImplemented();
             case HEALTH:
                 return "GET".equals(m) ? FeRestActions.feHealth() : notImplemented();
             case ERROR_LOG:
@@ -129,6 +132,8 @@ public final class RequestDispatcher implements RequestHandler {
         Route route = Route.parse(req.path());
         String m = req.method();
         switch (route.kind()) {
+            case ROOT:
+                return "GET".equals(m) ? WebUiPage.reply("StarRocks", "BE") : notFound();
             case HEALTH:
                 return "GET".equals(m) ? FeRestActions.beHealth() : notFound();
             case ERROR_LOG:
