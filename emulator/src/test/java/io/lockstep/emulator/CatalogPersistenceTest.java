@@ -117,6 +117,40 @@ class CatalogPersistenceTest {
         }
     }
 
+    @Test
+    void aDorisUniqueKeyTableCreatedOverTheQueryPortKeepsItsKeyTypeAndRowsAfterARestart() throws Exception {
+        String ddl = "CREATE TABLE lab.users (id BIGINT NOT NULL, name VARCHAR(20)) UNIQUE KEY (id)"
+                + " DISTRIBUTED BY HASH(id) BUCKETS 1";
+        try (DorisEmulator first = DorisEmulator.builder().storage(storage()).build().start();
+             DorisHttp http = new DorisHttp(first.feUrl())) {
+            try (Connection c = DriverManager.getConnection(first.jdbcUrl(), "root", "");
+                 Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE lab");
+                s.execute(ddl);
+            }
+            assertThat(http.load("lab", "users", DorisSchema.csv("u-1"), "1,ann\n").loadStatus())
+                    .isEqualTo("Success");
+        }
+        try (DorisEmulator second = DorisEmulator.builder().storage(storage()).build().start();
+             DorisHttp http = new DorisHttp(second.feUrl())) {
+            assertThat(second.catalog().table("lab", "users").orElseThrow().keysType())
+                    .isEqualTo(KeysType.UNIQUE_KEYS);
+            assertThat(http.send("GET", "/api/lab/users/_schema", Map.of(), null, false).json()
+                    .at("/data/keysType").asText()).isEqualTo("UNIQUE_KEYS");
+            // a delete by key works on the restored UNIQUE KEY table
+            assertThat(http.load("lab", "users", DorisSchema.csv("u-2", "hidden_columns", "__DORIS_DELETE_SIGN__"),
+                    "1,ann,1\n").loadStatus()).isEqualTo("Success");
+            assertThat(second.rowCount("lab", "users")).isZero();
+        }
+    }
+
+    @Test
+    void theNameTheStoreKeepsTheCatalogUnderIsNotADatabaseName() {
+        assertThatThrownBy(() -> StarRocksEmulator.builder().ddl("CREATE DATABASE __lockstep_catalog").build())
+                .isInstanceOf(DdlException.class)
+                .hasMessage("DDL statement 1 (line 1): the database name __lockstep_catalog is reserved by the emulator");
+    }
+
     private static Resp load(SrHttp http, String db, String table, String label, String csv) {
         return http.send("PUT", "/api/" + db + "/" + table + "/_stream_load",
                 h("Expect", "100-continue", "label", label, "column_separator", ","), csv, true);

@@ -105,6 +105,20 @@ class EmulatorMainTest {
     }
 
     @Test
+    void aDdlThatDeclaresAStoredTableDifferentlyPrintsOneLineAndExitsWith2(@TempDir Path dir) throws Exception {
+        String storage = "h2:file:" + dir.resolve("data");
+        try (StarRocksEmulator first = StarRocksEmulator.builder().storage(storage).ddl(TestSchema.DDL).build()
+                .start()) {
+            first.executeDdl("ALTER TABLE shop.orders ADD COLUMN note STRING");
+        }
+        Path changed = dir.resolve("changed.sql");
+        Files.writeString(changed, TestSchema.DDL.replace("status VARCHAR(32)", "status VARCHAR(64)"));
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--query-port", "0", "--storage", storage,
+                "--ddl", changed.toString()), changed.toString(), "table shop.orders differs from the one stored",
+                "column 2: `status` VARCHAR(32) NULL vs `status` VARCHAR(64) NULL");
+    }
+
+    @Test
     void badOptionValuesPrintOneLineNamingTheOptionAndExitWith2() {
         assertOneLineError(runFailing("--fe-port", "70000", "--be-port", "0"), "--fe-port", "70000");
         assertOneLineError(runFailing("--fe-port", "18555", "--be-port", "18555"),

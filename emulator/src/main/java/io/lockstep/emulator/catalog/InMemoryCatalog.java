@@ -33,6 +33,8 @@ import javax.annotation.concurrent.ThreadSafe;
 public final class InMemoryCatalog implements Catalog {
     /** First id handed out. */
     public static final long FIRST_ID = 10001;
+    /** The name under which a store keeps the catalog itself; no database may have it. */
+    public static final String RESERVED_DATABASE = "__lockstep_catalog";
 
     private final Object ddlLock = new Object();
     @GuardedBy("ddlLock")
@@ -251,6 +253,9 @@ public final class InMemoryCatalog implements Catalog {
     }
 
     private void apply(DdlStatement.CreateDatabase create, boolean atStart) throws DdlException {
+        if (create.name().equals(RESERVED_DATABASE)) {
+            throw statementError(create, "the database name " + RESERVED_DATABASE + " is reserved by the emulator");
+        }
         synchronized (ddlLock) {
             if (databases.containsKey(create.name())) {
                 if (create.ifNotExists() || (atStart && restoredDatabases.contains(create.name()))) {
@@ -299,6 +304,9 @@ public final class InMemoryCatalog implements Catalog {
     public DatabaseInfo createDatabase(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("database name is empty");
+        }
+        if (name.equals(RESERVED_DATABASE)) {
+            throw new IllegalArgumentException("the database name " + RESERVED_DATABASE + " is reserved by the emulator");
         }
         synchronized (ddlLock) {
             DatabaseInfo existing = databases.get(name);

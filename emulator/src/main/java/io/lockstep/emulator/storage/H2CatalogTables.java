@@ -25,8 +25,8 @@ import java.util.List;
  * The catalog kept in the store's own H2 database, so that a file store brings back after a restart every database
  * and table created since, by {@code --ddl}, the query port or the Java API, with its later ALTERs.
  *
- * <p>Layout: schema {@code __lockstep_catalog} (a name no StarRocks or Doris database can have: those start with a
- * letter; the read-only query user is granted nothing on it) with {@code databases(name, id)},
+ * <p>Layout: schema {@code __lockstep_catalog} ({@link InMemoryCatalog#RESERVED_DATABASE}: no database may have the
+ * name, and StarRocks' and Doris' start with a letter anyway; the read-only query user is granted nothing on it) with {@code databases(name, id)},
  * {@code tables(db, name, id, definition, created)} ({@code definition}: the table now, {@code created}: what its
  * {@code CREATE TABLE} declared, both JSON {@code {"keysType","keyColumns":[..],"columns":[{"name","kind","length",
  * "precision","scale","nullable","default"}]}}) and {@code ids(next_id)}. Each catalog change writes its rows right
@@ -36,7 +36,7 @@ import java.util.List;
  * <p>Not thread-safe: {@link H2TableStore} calls it with its writer connection, under its write lock, and commits.
  */
 final class H2CatalogTables {
-    private static final String SCHEMA = H2Sql.quote("__lockstep_catalog");
+    private static final String SCHEMA = H2Sql.quote(InMemoryCatalog.RESERVED_DATABASE);
     private static final String DATABASES = SCHEMA + ".\"databases\"";
     private static final String TABLES = SCHEMA + ".\"tables\"";
     private static final String IDS = SCHEMA + ".\"ids\"";
