@@ -119,6 +119,32 @@ class EmulatorMainTest {
     }
 
     @Test
+    void aFileWhoseTableDisagreesWithItsKeptCatalogPrintsOneLineAndExitsWith2(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        try (StarRocksEmulator first = StarRocksEmulator.builder().storage("h2:file:" + data).ddl(TestSchema.DDL)
+                .build().start()) {
+            assertThat(first.catalog().table("shop", "orders")).isPresent();
+        }
+        // what a stop between the two steps of ALTER TABLE ... DROP COLUMN leaves: the H2 table changed, the kept
+        // catalog not
+        try (java.sql.Connection c = new org.h2.Driver().connect("jdbc:h2:file:" + data.toAbsolutePath()
+                + ";DATABASE_TO_LOWER=TRUE", props("SA", ""));
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE \"shop\".\"orders\" DROP COLUMN \"total\"");
+        }
+        assertOneLineError(runFailing("--fe-port", "0", "--be-port", "0", "--query-port", "0", "--storage",
+                "h2:file:" + data), "--storage h2:file:", "table shop.orders has columns [order_id, status] in the"
+                + " file but [order_id, status, total] in the kept catalog");
+    }
+
+    private static java.util.Properties props(String user, String password) {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("user", user);
+        p.setProperty("password", password);
+        return p;
+    }
+
+    @Test
     void badOptionValuesPrintOneLineNamingTheOptionAndExitWith2() {
         assertOneLineError(runFailing("--fe-port", "70000", "--be-port", "0"), "--fe-port", "70000");
         assertOneLineError(runFailing("--fe-port", "18555", "--be-port", "18555"),

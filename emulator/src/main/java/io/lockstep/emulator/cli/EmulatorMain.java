@@ -4,6 +4,7 @@ import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.EmulatorOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.catalog.DdlException;
+import io.lockstep.emulator.storage.StoreException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -63,7 +64,8 @@ public final class EmulatorMain implements Callable<Integer> {
     boolean direct;
 
     @Option(names = "--storage", description = "h2 (in memory, queryable), h2:file:PATH (the same in an H2 file: "
-            + "committed rows survive a restart with the same --ddl) or none (count only) (default: ${DEFAULT-VALUE}).")
+            + "committed rows and every database and table created since survive a restart) or none (count only) "
+            + "(default: ${DEFAULT-VALUE}).")
     String storage = "h2";
 
     @Option(names = {"--dialect", "--target"}, description = "starrocks or doris: the protocol served "
@@ -108,6 +110,10 @@ public final class EmulatorMain implements Callable<Integer> {
             }
         } catch (StartupException | DdlException | IllegalArgumentException | IllegalStateException e) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return CommandLine.ExitCode.USAGE;
+        } catch (StoreException e) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": --storage " + storage + ": " + e.getMessage());
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }

@@ -82,8 +82,8 @@ public final class H2TableStore implements TableStore {
     }
 
     /**
-     * Opens (or creates) an H2 database in a file, so committed rows survive a restart of the emulator: tables
-     * the catalog creates again with the same DDL keep their rows ({@code CREATE TABLE IF NOT EXISTS}).
+     * Opens (or creates) an H2 database in a file, so committed rows and the catalog survive a restart of the
+     * emulator ({@link #storedCatalog()} gives the catalog back).
      *
      * @param path the database file without H2's {@code .mv.db} suffix, e.g. {@code data/emulator}
      * @return the store
@@ -146,13 +146,18 @@ public final class H2TableStore implements TableStore {
      * The catalog this store recorded (empty for a new store): what a restarted file store gives
      * {@link io.lockstep.emulator.catalog.InMemoryCatalog#restore}.
      *
-     * @throws StoreException if the catalog tables cannot be read, naming the table whose definition is broken
+     * @throws StoreException if the catalog tables cannot be read, naming the table whose definition is broken, or
+     *                        when a kept table's columns are not the ones its H2 table has (the emulator stopped
+     *                        between the two steps of a schema change), naming the table and both column lists
      */
     public CatalogSnapshot storedCatalog() {
         synchronized (writeLock) {
             ensureOpen();
             try {
                 CatalogSnapshot snapshot = H2CatalogTables.load(writer);
+                for (CatalogSnapshot.StoredTable stored : snapshot.tables()) {
+                    checkColumns(stored.table());
+                }
                 writer.commit();
                 return snapshot;
             } catch (SQLException e) {
@@ -168,6 +173,28 @@ public final class H2TableStore implements TableStore {
             ensureOpen();
             createSchema(database.name());
             recordCatalog("database " + database.name(), c -> H2CatalogTables.saveDatabase(c, database));
+        }
+    }
+
+    /** Compares a kept table's columns with its H2 table's (absent H2 table: nothing to compare, it is recreated). */
+    @GuardedBy("writeLock")
+    private void checkColumns(TableSchema table) throws SQLException {
+        List<String> inFile = new ArrayList<>();
+        try (PreparedStatement p = writer.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            p.setString(1, table.database());
+            p.setString(2, table.name());
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    inFile.add(rs.getString(1));
+                }
+            }
+        }
+        List<String> kept = table.columns().stream().map(c -> H2Sql.columnName(c.name())).toList();
+        if (!inFile.isEmpty() && !inFile.equals(kept)) {
+            throw new StoreException("table " + table.qualifiedName() + " has columns " + inFile + " in the file but "
+                    + kept + " in the kept catalog (the emulator stopped during a schema change): drop the table"
+                    + " or the file");
         }
     }
 
