@@ -170,6 +170,31 @@ final class H2CatalogTables {
         return new CatalogSnapshot(databases, tables, nextId);
     }
 
+    /**
+     * Compares a kept table's columns with its H2 table's (absent H2 table: nothing to compare, it is recreated).
+     *
+     * @throws StoreException when they differ, naming the table and both column lists
+     */
+    static void checkColumns(Connection writer, TableSchema table) throws SQLException {
+        List<String> inFile = new ArrayList<>();
+        try (PreparedStatement p = writer.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            p.setString(1, table.database());
+            p.setString(2, table.name());
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    inFile.add(rs.getString(1));
+                }
+            }
+        }
+        List<String> kept = table.columns().stream().map(c -> H2Sql.columnName(c.name())).toList();
+        if (!inFile.isEmpty() && !inFile.equals(kept)) {
+            throw new StoreException("table " + table.qualifiedName() + " has columns " + inFile + " in the file but "
+                    + kept + " in the kept catalog (the emulator stopped during a schema change): drop the table"
+                    + " or the file");
+        }
+    }
+
     static String toJson(TableDefinition definition) {
         ObjectNode root = JSON.createObjectNode();
         root.put("keysType", definition.keysType().name());

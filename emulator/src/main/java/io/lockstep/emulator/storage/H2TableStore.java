@@ -156,7 +156,7 @@ public final class H2TableStore implements TableStore {
             try {
                 CatalogSnapshot snapshot = H2CatalogTables.load(writer);
                 for (CatalogSnapshot.StoredTable stored : snapshot.tables()) {
-                    checkColumns(stored.table());
+                    H2CatalogTables.checkColumns(writer, stored.table());
                 }
                 writer.commit();
                 return snapshot;
@@ -173,28 +173,6 @@ public final class H2TableStore implements TableStore {
             ensureOpen();
             createSchema(database.name());
             recordCatalog("database " + database.name(), c -> H2CatalogTables.saveDatabase(c, database));
-        }
-    }
-
-    /** Compares a kept table's columns with its H2 table's (absent H2 table: nothing to compare, it is recreated). */
-    @GuardedBy("writeLock")
-    private void checkColumns(TableSchema table) throws SQLException {
-        List<String> inFile = new ArrayList<>();
-        try (PreparedStatement p = writer.prepareStatement("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
-            p.setString(1, table.database());
-            p.setString(2, table.name());
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    inFile.add(rs.getString(1));
-                }
-            }
-        }
-        List<String> kept = table.columns().stream().map(c -> H2Sql.columnName(c.name())).toList();
-        if (!inFile.isEmpty() && !inFile.equals(kept)) {
-            throw new StoreException("table " + table.qualifiedName() + " has columns " + inFile + " in the file but "
-                    + kept + " in the kept catalog (the emulator stopped during a schema change): drop the table"
-                    + " or the file");
         }
     }
 
