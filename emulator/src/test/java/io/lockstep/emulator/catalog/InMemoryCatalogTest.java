@@ -223,4 +223,47 @@ class InMemoryCatalogTest {
         assertThat(catalog.tables()).extracting(TableSchema::tableId).doesNotHaveDuplicates();
         assertThat(seen).hasSize(200).doesNotHaveDuplicates();
     }
+
+    private static final String EVENTS = "CREATE TABLE lab.events (id BIGINT NOT NULL, kind VARCHAR(16))"
+            + " PRIMARY KEY (id) DISTRIBUTED BY HASH(id)";
+
+    /** A catalog as a restarted file store gives it back: lab.events created, then ALTERed. */
+    private static InMemoryCatalog restored() throws DdlException {
+        InMemoryCatalog before = new InMemoryCatalog();
+        before.execute("CREATE DATABASE lab; " + EVENTS);
+        TableDefinition created = TableDefinition.of(before.table("lab", "events").orElseThrow());
+        before.execute("ALTER TABLE lab.events ADD COLUMN note STRING; DROP DATABASE lab; CREATE DATABASE lab; "
+                + EVENTS + "; ALTER TABLE lab.events ADD COLUMN note STRING");
+        TableSchema now = before.table("lab", "events").orElseThrow();
+        InMemoryCatalog after = new InMemoryCatalog();
+        after.restore(new CatalogSnapshot(before.databases(),
+                List.of(new CatalogSnapshot.StoredTable(now, created)), now.tableId() + 3));
+        return after;
+    }
+
+    @Test
+    void restoreKeepsIdsAndHandsOutOnlyLaterOnes() throws Exception {
+        InMemoryCatalog catalog = restored();
+        TableSchema events = catalog.table("lab", "events").orElseThrow();
+        catalog.execute("CREATE DATABASE fresh");
+        assertThat(catalog.database("fresh").orElseThrow().id()).isEqualTo(events.tableId() + 3);
+        assertThatThrownBy(() -> catalog.restore(CatalogSnapshot.empty()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("restore needs an empty catalog without listeners");
+    }
+
+    @Test
+    void theStartUpDdlSkipsWhatItFindsAndRefusesADifferentDefinition() throws Exception {
+        InMemoryCatalog catalog = restored();
+        catalog.executeAtStart("CREATE DATABASE lab; " + EVENTS);
+        assertThat(catalog.table("lab", "events").orElseThrow().columnIndex("note")).as("the ALTER is kept")
+                .isEqualTo(2);
+        assertThatThrownBy(() -> catalog.executeAtStart("CREATE TABLE IF NOT EXISTS lab.events (id BIGINT NOT NULL,"
+                + " kind VARCHAR(16)) DUPLICATE KEY (id)"))
+                .isInstanceOf(DdlException.class)
+                .hasMessageContaining("table lab.events differs from the one stored with the data (stored vs this DDL:"
+                        + " key type: PRIMARY_KEYS vs DUPLICATE_KEYS)");
+        assertThatThrownBy(() -> catalog.execute("CREATE DATABASE lab")).as("only the start-up DDL is lenient")
+                .isInstanceOf(DdlException.class).hasMessageContaining("database exists");
+    }
 }
