@@ -148,7 +148,8 @@ class CatalogPersistenceTest {
     void theNameTheStoreKeepsTheCatalogUnderIsNotADatabaseName() {
         assertThatThrownBy(() -> StarRocksEmulator.builder().ddl("CREATE DATABASE __lockstep_catalog").build())
                 .isInstanceOf(DdlException.class)
-                .hasMessage("DDL statement 1 (line 1): the database name __lockstep_catalog is reserved by the emulator");
+                .hasMessage("DDL statement 1 (line 1): the database name __lockstep_catalog is reserved by the"
+                        + " emulator");
     }
 
     private static Resp load(SrHttp http, String db, String table, String label, String csv) {

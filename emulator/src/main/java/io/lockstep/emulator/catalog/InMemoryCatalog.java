@@ -306,7 +306,8 @@ public final class InMemoryCatalog implements Catalog {
             throw new IllegalArgumentException("database name is empty");
         }
         if (name.equals(RESERVED_DATABASE)) {
-            throw new IllegalArgumentException("the database name " + RESERVED_DATABASE + " is reserved by the emulator");
+            throw new IllegalArgumentException("the database name " + RESERVED_DATABASE
+                    + " is reserved by the emulator");
         }
         synchronized (ddlLock) {
             DatabaseInfo existing = databases.get(name);

@@ -113,7 +113,8 @@ public final class EmulatorMain implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         } catch (StoreException e) {
-            spec.commandLine().getErr().println(spec.qualifiedName() + ": --storage " + storage + ": " + e.getMessage());
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": --storage " + storage + ": "
+                    + e.getMessage());
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }

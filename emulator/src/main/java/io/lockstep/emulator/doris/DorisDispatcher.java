@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * then answers 307 to the BE for {@code _stream_load} and {@code _stream_load_2pc} (faults are not consulted there, so
  * each fault hits the BE's execution once), executes {@code get_load_state}, and serves {@code health},
  * {@code backends}, a table's {@code _schema} ({@link DorisTableSchema}), the emulator's {@code /api/query} and
- * {@code /api/_fault/{action}}; {@code GET /} (no authentication) answers a small HTML page on both listeners. BE: executes
- * {@code _stream_load} (fault op STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by {@code txn_operation}),
- * serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request
+ * {@code /api/_fault/{action}}; {@code GET /} (no authentication) answers a small HTML page on both listeners. BE:
+ * executes {@code _stream_load} (fault op STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by
+ * {@code txn_operation}), serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request
  * (never the Authorization header, the message or row data). Thread-safe.
  */
 final class DorisDispatcher implements RequestHandler {

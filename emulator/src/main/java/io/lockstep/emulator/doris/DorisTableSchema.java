@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * {@code GET /api/{db}/{table}/_schema} on the FE, as Doris' FE {@code TableSchemaAction}
- * (fe/fe-core/src/main/java/org/apache/doris/httpv2/rest/TableSchemaAction.java) answers it for an OLAP table; the Doris
- * Flink connector reads it ({@code RestService.getSchema}) to decide on 2PC and deletes (docs/protocol.md#doris-table-schema).
+ * (fe/fe-core/src/main/java/org/apache/doris/httpv2/rest/TableSchemaAction.java) answers it for an OLAP table; the
+ * Doris Flink connector reads it ({@code RestService.getSchema}) to decide on 2PC and deletes
+ * (docs/protocol.md#doris-table-schema-and-the-transaction-view).
  *
  * <p>Reply: HTTP 200 {@code {"msg":"success","code":0,"data":{"properties":[..],"keysType":K,"tableType":"Doris",
  * "status":200},"count":0}}. Each property is {@code {"type","name","comment","aggregation_type"}}, with
@@ -22,11 +23,12 @@ import java.util.Optional;
  * {@code UNIQUE_KEYS}, {@code DUP_KEYS} (a DUPLICATE KEY table), {@code PRIMARY_KEYS} (a StarRocks PRIMARY KEY
  * table). {@code type} is Doris' {@code PrimitiveType} name in Doris 2.x's default types: DATE → {@code DATEV2},
  * DATETIME → {@code DATETIMEV2}, DECIMAL(p, s) → {@code DECIMAL32} (p ≤ 9), {@code DECIMAL64} (p ≤ 18) or
- * {@code DECIMAL128}, JSON → {@code JSON}, others by their name. {@code aggregation_type} ({@code AggregateType.toSql})
- * is "" for a key column, {@code REPLACE} for a value column of a UNIQUE KEY table and {@code NONE} for one of a
- * DUPLICATE KEY table. {@code comment} is "" (the catalog keeps no comments). An unknown database or table answers
- * HTTP 200 code 1 {@code "Error"} with {@code errCode = 2, detailMessage = Unknown database 'd'} (or {@code table 't'}),
- * as {@code ResponseEntityBuilder.okWithCommonError} does. Thread-safe.
+ * {@code DECIMAL128}, JSON → {@code JSON}, others by their name. {@code aggregation_type}
+ * ({@code AggregateType.toSql}) is "" for a key column, {@code REPLACE} for a value column of a UNIQUE KEY table and
+ * {@code NONE} for one of a DUPLICATE KEY table. {@code comment} is "" (the catalog keeps no comments). An unknown
+ * database or table answers HTTP 200 code 1 {@code "Error"} with
+ * {@code errCode = 2, detailMessage = Unknown database 'd'} (or {@code table 't'}), as
+ * {@code ResponseEntityBuilder.okWithCommonError} does. Thread-safe.
  */
 final class DorisTableSchema {
     private final Catalog catalog;

@@ -6,7 +6,8 @@ import java.util.Map;
  * {@code GET /}: where a StarRocks or Doris FE (and BE) serves its web UI, the emulator answers a small HTML page
  * (HTTP 200, {@code text/html}) naming what listens there, so that a client or a person probing the address sees a
  * live server rather than a 404. No authentication: Doris' FE leaves {@code /} outside its authentication interceptor
- * and serves the UI's {@code index.html} there (fe/fe-core/src/main/java/org/apache/doris/httpv2/config/WebConfigurer.java).
+ * and serves the UI's {@code index.html} there
+ * (fe/fe-core/src/main/java/org/apache/doris/httpv2/config/WebConfigurer.java).
  */
 public final class WebUiPage {
     private WebUiPage() {

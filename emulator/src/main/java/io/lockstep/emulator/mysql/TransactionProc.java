@@ -31,8 +31,8 @@ final class TransactionProc {
 
     /** StarRocks' {@code TransProcDir.TITLE_NAMES}. */
     private static final List<String> STARROCKS_COLUMNS = List.of("TransactionId", "Label", "Coordinator",
-            "TransactionStatus", "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime", "Reason",
-            "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg");
+            "TransactionStatus", "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime",
+            "Reason", "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg");
     /** Doris' {@code TransProcDir.TITLE_NAMES}: StarRocks' with {@code PreCommitTime} after {@code PrepareTime}. */
     private static final List<String> DORIS_COLUMNS = List.of("TransactionId", "Label", "Coordinator",
             "TransactionStatus", "LoadJobSourceType", "PrepareTime", "PreCommitTime", "CommitTime", "PublishTime",
