@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code backends}, a table's {@code _schema} ({@link DorisTableSchema}), the emulator's {@code /api/query} and
  * {@code /api/_fault/{action}}; {@code GET /} (no authentication) answers a small HTML page on both listeners. BE:
  * executes {@code _stream_load} (fault op STREAM_LOAD) and {@code _stream_load_2pc} (COMMIT or ABORT by
- * {@code txn_operation}), serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one INFO line per request
- * (never the Authorization header, the message or row data). Thread-safe.
+ * {@code txn_operation}), serves error logs. Forced fault statuses are written in the op's own vocabulary. Logs one
+ * INFO line per request (never the Authorization header, the message or row data). Thread-safe.
  */
 final class DorisDispatcher implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(DorisDispatcher.class);

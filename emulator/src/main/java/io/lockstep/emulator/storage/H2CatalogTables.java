@@ -28,8 +28,9 @@ import java.util.List;
  * <p>Layout: schema {@code __lockstep_catalog} ({@link InMemoryCatalog#RESERVED_DATABASE}: no database may have the
  * name, and StarRocks' and Doris' start with a letter anyway; the read-only query user is granted nothing on it) with
  * {@code databases(name, id)}, {@code tables(db, name, id, definition, created)} ({@code definition}: the table now,
- * {@code created}: what its {@code CREATE TABLE} declared, both JSON {@code {"keysType","keyColumns":[..],"columns":[{"name","kind","length",
- * "precision","scale","nullable","default"}]}}) and {@code ids(next_id)}. Each catalog change writes its rows right
+ * {@code created}: what its {@code CREATE TABLE} declared, both JSON
+ * {@code {"keysType","keyColumns":[..],"columns":[{"name","kind","length","precision","scale","nullable","default"}]}})
+ * and {@code ids(next_id)}. Each catalog change writes its rows right
  * after the store changed the table itself (H2 commits DDL on its own, so the two are two commits; a crash between
  * them loses only that one change's catalog row).
  *
