@@ -29,8 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * database or table via {@code ResponseEntityBuilder.okWithCommonError}; failed authentication via
  * {@code RestApiExceptionHandler} → {@code ResponseEntityBuilder.unauthorized}). Reading:
  * apache/doris-flink-connector {@code flink-doris-connector/src/main/java/org/apache/doris/flink/rest/RestService.java}
- * ({@code send}: HTTP 200 required, the envelope's {@code data} unwrapped when {@code code} and {@code msg} are present; {@code parseSchema}:
- * {@code status} must be 200; {@code isUniqueKeyType}: {@code keysType} equals {@code UNIQUE_KEYS}),
+ * ({@code send}: HTTP 200 required, the envelope's {@code data} unwrapped when {@code code} and {@code msg} are
+ * present; {@code parseSchema}: {@code status} must be 200; {@code isUniqueKeyType}: {@code keysType} equals
+ * {@code UNIQUE_KEYS}),
  * {@code rest/models/Schema.java} (unknown fields ignored) and {@code rest/models/Field.java} (no unknown fields
  * allowed). Decisions: {@code sink/DorisSink.checkKeyType} (2PC turned off for a UNIQUE KEY table unless forced) and
  * {@code table/DorisDynamicTableSink.getSinkRuntimeProvider} (deletes only for a UNIQUE KEY table).
