@@ -18,9 +18,14 @@ import java.util.List;
  * out. {@code /transactions} lists DbId and DbName; {@code /transactions/<dbId>} the number of running and finished
  * transactions; {@code /transactions/<dbId>/running|finished} one row per transaction with StarRocks' 14 columns
  * (the emulator keeps no commit, publish or finish time: those are NULL; ErrorReplicasCount 0, ListenerId -1).
- * Running means not yet VISIBLE or ABORTED (COMMITTED included, as in StarRocks).
+ * Running means not yet VISIBLE or ABORTED (COMMITTED included, as in StarRocks). Every column is VARCHAR, as
+ * StarRocks sends SHOW PROC columns (fe-core {@code qe/ShowResultMetaFactory#visitShowProcStmt}).
  */
 final class TransactionProc {
+    /** TransProcDir.TITLE_NAMES. */
+    static final List<String> TITLES = List.of("TransactionId", "Label", "Coordinator", "TransactionStatus",
+            "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime", "Reason",
+            "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg");
     private TransactionProc() {
     }
 
@@ -35,14 +40,14 @@ final class TransactionProc {
             for (DatabaseInfo db : catalog.databases()) {
                 rows.add(List.of(db.id(), db.name()));
             }
-            return new SqlResult.Rows(List.of("DbId", "DbName"), rows);
+            return SqlResult.Rows.varchar(List.of("DbId", "DbName"), rows);
         }
         DatabaseInfo db = database(parts[1], catalog);
         List<TransactionSnapshot> all = transactions.transactions(db.name());
         List<TransactionSnapshot> running = all.stream().filter(t -> !finished(t)).toList();
         List<TransactionSnapshot> done = all.stream().filter(TransactionProc::finished).toList();
         if (parts.length == 2) {
-            return new SqlResult.Rows(List.of("State", "Number"),
+            return SqlResult.Rows.varchar(List.of("State", "Number"),
                     List.of(List.of("running", (long) running.size()), List.of("finished", (long) done.size())));
         }
         List<TransactionSnapshot> listed = switch (parts[2]) {
@@ -53,14 +58,17 @@ final class TransactionProc {
         };
         List<List<Object>> rows = new ArrayList<>();
         for (TransactionSnapshot t : listed) {
-            rows.add(Arrays.asList(t.txnId(), t.label(), "FE: 127.0.0.1", t.status().name(),
-                    t.multiTable() ? "MULTI_STATEMENT_STREAMING" : "BACKEND_STREAMING",
-                    LocalDateTime.ofInstant(Instant.ofEpochMilli(t.beginTimeMs()), ZoneOffset.UTC),
-                    null, null, null, t.reason() == null ? "" : t.reason(), 0L, -1L, t.timeoutMs(), ""));
+            rows.add(row(t));
         }
-        return new SqlResult.Rows(List.of("TransactionId", "Label", "Coordinator", "TransactionStatus",
-                "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime", "Reason",
-                "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg"), rows);
+        return SqlResult.Rows.varchar(TITLES, rows);
+    }
+
+    /** One transaction as a TransProcDir row (also {@code SHOW TRANSACTION}'s). */
+    static List<Object> row(TransactionSnapshot t) {
+        return Arrays.asList(t.txnId(), t.label(), "FE: 127.0.0.1", t.status().name(),
+                t.multiTable() ? "MULTI_STATEMENT_STREAMING" : "BACKEND_STREAMING",
+                LocalDateTime.ofInstant(Instant.ofEpochMilli(t.beginTimeMs()), ZoneOffset.UTC),
+                null, null, null, t.reason() == null ? "" : t.reason(), 0L, -1L, t.timeoutMs(), "");
     }
 
     private static boolean finished(TransactionSnapshot t) {
