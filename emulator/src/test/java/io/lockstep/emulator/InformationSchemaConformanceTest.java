@@ -107,6 +107,12 @@ class InformationSchemaConformanceTest {
                 }
                 assertThat(tables).containsExactly("Events:TABLE:shop", "orders:TABLE:shop");
             }
+            try (ResultSet rs = md.getTables("shop", null, "ord%", new String[] {"TABLE"})) {
+                assertThat(rows(rs)).extracting(r -> r.get(2)).containsExactly("orders");
+            }
+            try (ResultSet rs = md.getIndexInfo("shop", null, "orders", true, false)) {
+                assertThat(rows(rs)).extracting(r -> r.get(5) + ":" + r.get(8)).containsExactly("PRIMARY:order_id");
+            }
             try (ResultSet rs = md.getColumns("shop", null, "orders", "%")) {
                 List<String> columns = new ArrayList<>();
                 while (rs.next()) {

@@ -6,8 +6,10 @@ import java.util.Locale;
  * Rewrites a MySQL-dialect query over {@code information_schema} into the SQL the emulator's information-schema
  * database (H2) runs: the schema name {@code information_schema} (any case, back-quoted or not) becomes
  * {@link #SCHEMA}, back-quoted identifiers become double-quoted ones, MySQL's {@code IF(c, a, b)} becomes H2's
- * {@code CASEWHEN(c, a, b)}, and {@code COLLATE <name>} clauses (MySQL Connector/J writes {@code COLLATE utf8mb4_bin}
- * style clauses into its DatabaseMetaData queries) are dropped. String literals are copied unchanged.
+ * {@code CASEWHEN(c, a, b)}, {@code COLLATE <name>} clauses (MySQL Connector/J writes {@code COLLATE utf8mb4_bin}
+ * style clauses into its DatabaseMetaData queries) are dropped, and a {@code HAVING} without {@code GROUP BY}, which
+ * MySQL evaluates over the select list's aliases (Connector/J's {@code getTables} filters its computed TABLE_TYPE so),
+ * becomes a {@code WHERE} over the query as a derived table. String literals are copied unchanged.
  */
 final class InformationSchemaSql {
     /** The H2 schema that holds the StarRocks-shaped tables (H2 keeps its own INFORMATION_SCHEMA). */
@@ -20,7 +22,7 @@ final class InformationSchemaSql {
 
     /** True when the statement names {@code information_schema} outside string literals. */
     static boolean references(String sql) {
-        return !rewrite(sql).equals(rewriteWithout(sql));
+        return !rewrite(sql, true).equals(rewriteWithout(sql));
     }
 
     private static String rewriteWithout(String sql) {
@@ -29,7 +31,47 @@ final class InformationSchemaSql {
 
     /** The statement as H2 runs it against the information-schema database. */
     static String rewrite(String sql) {
-        return rewrite(sql, true);
+        return havingOverAliases(rewrite(sql, true));
+    }
+
+    /** {@code SELECT .. HAVING c [ORDER BY o]} without GROUP BY → {@code SELECT * FROM (SELECT .. [ORDER BY o]) q WHERE c}. */
+    private static String havingOverAliases(String sql) {
+        int having = topLevel(sql, "HAVING");
+        if (having < 0 || topLevel(sql, "GROUP") >= 0) {
+            return sql;
+        }
+        int order = topLevel(sql, "ORDER");
+        String condition = order > having ? sql.substring(having + 6, order) : sql.substring(having + 6);
+        // the ORDER BY may name columns the select list does not carry, so it stays inside; H2 keeps a derived
+        // table's order only with a row limit, and the outer filter reads the derived rows in that order
+        String ordered = order > having ? " " + sql.substring(order) + " FETCH FIRST 2147483647 ROWS ONLY" : "";
+        return "SELECT * FROM (" + sql.substring(0, having) + ordered + ") AS lockstep_q WHERE " + condition;
+    }
+
+    /** Index of a keyword outside parentheses, quotes and identifiers' insides, or -1. */
+    private static int topLevel(String sql, String keyword) {
+        int depth = 0;
+        int i = 0;
+        while (i < sql.length()) {
+            char ch = sql.charAt(i);
+            if (ch == '\'' || ch == '"') {
+                i = stringEnd(sql, i);
+                continue;
+            }
+            if (ch == '(') {
+                depth++;
+            } else if (ch == ')') {
+                depth--;
+            } else if (depth == 0 && sql.regionMatches(true, i, keyword, 0, keyword.length())
+                    && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)) && sql.charAt(i - 1) != '_')
+                    && (i + keyword.length() == sql.length()
+                    || !Character.isLetterOrDigit(sql.charAt(i + keyword.length()))
+                    && sql.charAt(i + keyword.length()) != '_')) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
     }
 
     private static String rewrite(String sql, boolean renameSchema) {
