@@ -159,6 +159,8 @@ class InformationSchemaConformanceTest {
                     + " WHERE TABLE_NAME = 'orders'")).containsExactly(List.of("PRIMARY_KEYS", "order_id"));
             s.execute("USE information_schema");
             assertThat(rows(s, "SELECT COUNT(*) FROM views")).containsExactly(List.of("0"));
+            assertThat(rows(s, "SELECT DATABASE(), @@version")).containsExactly(List.of("information_schema",
+                    "8.0.33"));
             assertThat(rows(s, "SHOW TABLES")).contains(List.of("columns"), List.of("statistics"));
         }
     }

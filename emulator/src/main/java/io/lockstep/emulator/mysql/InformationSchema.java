@@ -155,6 +155,7 @@ final class InformationSchema implements AutoCloseable {
                 while (rs.next()) {
                     kept.add(rows.get(rs.getInt(1)));
                 }
+                statement.execute("DROP TABLE PUBLIC.show_rows");
             }
             return kept;
         } catch (SQLException e) {

@@ -139,7 +139,7 @@ public final class QueryServer implements AutoCloseable {
                 Socket client = socket.accept();
                 int id = nextConnectionId.getAndIncrement();
                 open.add(client);
-                SqlSession session = new SqlSession(catalog, store, transactions, dialect, variables, id,
+                SqlSession session = new SqlSession(catalog, store, dialect, variables, id,
                         new ShowStatements(catalog, store, transactions, variables, informationSchema, this::nodes));
                 connections.execute(new MysqlConnection(client, id, dialect.mysqlVersion(), users, session,
                         logins::incrementAndGet, () -> open.remove(client)));

@@ -1,13 +1,11 @@
 package io.lockstep.emulator.mysql;
 
 import io.lockstep.emulator.catalog.Catalog;
-import io.lockstep.emulator.catalog.DatabaseInfo;
 import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
-import io.lockstep.emulator.txn.TransactionManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +55,6 @@ final class SqlSession {
 
     private final Catalog catalog;
     private final TableStore store;
-    private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final int connectionId;
@@ -65,11 +62,10 @@ final class SqlSession {
     private String user = "";
     private String database;
 
-    SqlSession(Catalog catalog, TableStore store, TransactionManager transactions, QueryDialect dialect,
+    SqlSession(Catalog catalog, TableStore store, QueryDialect dialect,
                SystemVariables variables, int connectionId, ShowStatements show) {
         this.catalog = catalog;
         this.store = store;
-        this.transactions = transactions;
         this.dialect = dialect;
         this.variables = variables;
         this.connectionId = connectionId;
@@ -139,7 +135,7 @@ final class SqlSession {
                     List.of(List.of(table.name(), SchemaText.createTable(table))));
         }
         if ((m = SHOW_VARIABLES.matcher(sql)).matches()) {
-            Pattern like = m.group(3) == null ? null : likePattern(m.group(3));
+            Pattern like = m.group(3) == null ? null : Like.pattern(m.group(3));
             List<List<Object>> rows = new ArrayList<>();
             for (Map.Entry<String, Object> e : variables.all().entrySet()) {
                 if (like == null || like.matcher(e.getKey()).matches()) {
@@ -155,18 +151,17 @@ final class SqlSession {
             return ddl(sql);
         }
         if (QUERY.matcher(sql).matches()) {
+            SqlResult.Rows server = serverExpressions(sql);
+            if (server != null) {
+                return server;
+            }
             if (InformationSchemaSql.references(sql) || ShowStatements.isSchema(database)) {
                 return show.informationSchema(sql, database);
             }
-            SqlResult.Rows server = serverExpressions(sql);
-            return server != null ? server : query(sql);
+            return query(sql);
         }
         throw SqlError.syntax("the emulator's query port does not run this statement: " + abbreviate(sql)
                 + " (it runs SELECT, SHOW, DESC, USE, SET and the DDL subset; load data through stream load)");
-    }
-
-    private List<String> databaseNames() {
-        return catalog.databases().stream().map(DatabaseInfo::name).sorted().toList();
     }
 
     private String requireDatabase() {
@@ -344,21 +339,6 @@ final class SqlSession {
     private static String unquote(String alias) {
         char first = alias.charAt(0);
         return first == '`' || first == '\'' || first == '"' ? alias.substring(1, alias.length() - 1) : alias;
-    }
-
-    /** A SQL LIKE pattern ({@code %}, {@code _}) as a case-insensitive regex. */
-    private static Pattern likePattern(String like) {
-        StringBuilder regex = new StringBuilder();
-        for (char ch : like.toCharArray()) {
-            if (ch == '%') {
-                regex.append(".*");
-            } else if (ch == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(ch)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE);
     }
 
     private static String abbreviate(String sql) {
