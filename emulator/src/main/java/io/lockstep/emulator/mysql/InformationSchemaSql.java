@@ -9,7 +9,7 @@ import java.util.Locale;
  * {@code CASEWHEN(c, a, b)}, {@code COLLATE <name>} clauses (MySQL Connector/J writes {@code COLLATE utf8mb4_bin}
  * style clauses into its DatabaseMetaData queries) are dropped, and a {@code HAVING} without {@code GROUP BY}, which
  * MySQL evaluates over the select list's aliases (Connector/J's {@code getTables} filters its computed TABLE_TYPE so),
- * becomes a {@code WHERE} over the query as a derived table. String literals are copied unchanged.
+ * becomes a {@code WHERE} over the query as a derived table. String literals and comments are copied unchanged.
  */
 final class InformationSchemaSql {
     /** The H2 schema that holds the StarRocks-shaped tables (H2 keeps its own INFORMATION_SCHEMA). */
@@ -82,6 +82,11 @@ final class InformationSchemaSql {
             char ch = sql.charAt(i);
             if (ch == '\'' || ch == '"') {
                 int end = stringEnd(sql, i);
+                out.append(sql, i, end);
+                i = end;
+            } else if (sql.startsWith("--", i) || ch == '#' || sql.startsWith("/*", i)) {
+                int end = ch == '/' ? sql.indexOf("*/", i + 2) : sql.indexOf('\n', i);
+                end = end < 0 ? n : ch == '/' ? end + 2 : end;
                 out.append(sql, i, end);
                 i = end;
             } else if (ch == '`') {

@@ -15,6 +15,8 @@ class InformationSchemaSqlTest {
         assertThat(InformationSchemaSql.rewrite("SELECT 1 FROM INFORMATION_SCHEMA.tables"))
                 .isEqualTo("SELECT 1 FROM sr_information_schema.tables");
         assertThat(InformationSchemaSql.references("SELECT 'information_schema.tables'")).isFalse();
+        assertThat(InformationSchemaSql.references("SELECT 1 FROM t -- information_schema\n")).isFalse();
+        assertThat(InformationSchemaSql.references("SELECT 1 /* information_schema */ FROM t")).isFalse();
         assertThat(InformationSchemaSql.references("SELECT * FROM `Information_Schema`.`TABLES`")).isTrue();
     }
 
