@@ -225,4 +225,26 @@ class ExactlyOnceSinkFunctionHarnessTest {
         assertThat(sr.emulator().rowCount("eo", "audit")).isEqualTo(1);
         restored.close();
     }
+
+    @Test
+    void aRestoreWhoseHeldTransactionTheServerExpiredFailsOnceWithoutRestarts() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(1 << 20));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row(1));
+        OperatorSubtaskState atOne = h.snapshot(1, 0);
+        CheckpointedTransaction held = sink.pendingTransactions().get(0);
+        h.close(); // the task fails before the commit after checkpoint 1
+        assertThat(sr.emulator().faults().forceExpire("eo", held.label())).as("expired by the server").isTrue();
+
+        var restored = harness(new ExactlyOnceSinkFunction<>(options(1 << 20)), 1, 0);
+        restored.initializeState(atOne);
+        assertThatThrownBy(restored::open).as("no restore can commit it: Flink must not restart")
+                .isInstanceOf(NonRecoverableSinkFailure.class)
+                .hasMessageContaining(held.label())
+                .hasMessageContaining("checkpoint 1")
+                .hasMessageContaining("the label is ABORTED")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(rows()).isZero();
+    }
 }

@@ -151,16 +151,22 @@ class ExactlyOnceCommitterTest {
     }
 
     @Test
-    void anAbortedLabelFailsTheCommitNamingItAndTheServerSetting() {
-        ScriptedClient client = new ScriptedClient();
-        client.commitFailures.put("l-gone", "label is ABORTED");
-        client.states.put("l-gone", LabelState.ABORTED);
+    void anAbortedOrForgottenLabelFailsTheJobAtOnceNamingItAndTheServerSetting() {
+        for (LabelState gone : List.of(LabelState.ABORTED, LabelState.UNKNOWN)) {
+            ScriptedClient client = new ScriptedClient();
+            client.commitFailures.put("l-gone", "label is " + gone);
+            client.states.put("l-gone", gone);
+            Request request = new Request("l-gone", 0);
 
-        assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(new Request("l-gone", 0))))
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining("label l-gone")
-                .hasMessageContaining("the label is ABORTED")
-                .hasMessageContaining("prepared_transaction_default_timeout_second");
+            assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(request))).as("%s", gone)
+                    .isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageContaining("label l-gone")
+                    .hasMessageContaining("the label is " + gone)
+                    .hasMessageContaining("prepared_transaction_default_timeout_second")
+                    .hasRootCauseInstanceOf(TransactionException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            assertThat(request.signal).as("no retry for %s", gone).isEqualTo("none");
+        }
     }
 
     @Test
