@@ -17,21 +17,40 @@ public class LostPreparedTransactionException extends TransactionException {
     private final transient CheckpointedTransaction transaction;
     private final LabelState state;
 
-    /**
-     * @param transaction the checkpointed transaction that cannot be committed
-     * @param state       its label state, {@link LabelState#ABORTED} or {@link LabelState#UNKNOWN}
-     * @param cause       the failed commit
-     */
-    public LostPreparedTransactionException(CheckpointedTransaction transaction, LabelState state,
-                                            TransactionException cause) {
-        super(transaction + " cannot be committed: the label is " + state + ". The rows prepared for that"
-                + " checkpoint are not in the target, and every restore from it fails the same"
-                + " way, so the job is not restarted. Raise the server's prepared timeout if it expired (StarRocks:"
+    private LostPreparedTransactionException(String what, String whoPrepared, CheckpointedTransaction transaction,
+                                             LabelState state, TransactionException cause) {
+        super(what + transaction + " cannot be committed: the label is " + state + ". The rows " + whoPrepared
+                + " prepared for that checkpoint are not in the target, and every restore from it fails the same way,"
+                + " so the job is not restarted. Raise the server's prepared timeout if it expired (StarRocks:"
                 + " prepared_timeout, prepared_transaction_default_timeout_second; Doris:"
                 + " stream_load_default_precommit_timeout_second), then restore from a later checkpoint or replay the"
                 + " source. Commit failure: " + cause.getMessage(), cause.serverStatus(), cause);
         this.transaction = transaction;
         this.state = state;
+    }
+
+    /**
+     * A transaction of a restored state that the restoring subtask cannot commit.
+     *
+     * @param transaction the checkpointed transaction
+     * @param state       its label state, {@link LabelState#ABORTED} or {@link LabelState#UNKNOWN}
+     * @param cause       the failed commit
+     */
+    public static LostPreparedTransactionException restored(CheckpointedTransaction transaction, LabelState state,
+                                                            TransactionException cause) {
+        return new LostPreparedTransactionException("restored ", "this subtask", transaction, state, cause);
+    }
+
+    /**
+     * A committable a committer cannot commit (Sink V2: also after a restore, when Flink hands it back).
+     *
+     * @param transaction the checkpointed transaction
+     * @param state       its label state, {@link LabelState#ABORTED} or {@link LabelState#UNKNOWN}
+     * @param cause       the failed commit
+     */
+    public static LostPreparedTransactionException committable(CheckpointedTransaction transaction, LabelState state,
+                                                               TransactionException cause) {
+        return new LostPreparedTransactionException("", "the sink", transaction, state, cause);
     }
 
     /** The checkpointed transaction that cannot be committed. */

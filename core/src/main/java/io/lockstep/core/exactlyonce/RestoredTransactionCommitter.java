@@ -49,7 +49,7 @@ public final class RestoredTransactionCommitter {
                     continue;
                 }
                 if (state != null && LostPreparedTransactionException.isLost(state)) {
-                    throw new LostPreparedTransactionException(txn, state, e);
+                    throw LostPreparedTransactionException.restored(txn, state, e);
                 }
                 throw new TransactionException("restored " + txn + " cannot be committed yet ("
                         + (state == null ? "label state unreadable" : "label state " + state) + "): "

@@ -63,7 +63,9 @@ class RestoredTransactionCommitterTest {
 
         assertThatThrownBy(() -> RestoredTransactionCommitter.commitAll(client, List.of(expired)))
                 .isInstanceOf(LostPreparedTransactionException.class)
-                .hasMessageContaining("label eo-events-0-run1-4 (table eo.events, checkpoint 4)")
+                .hasMessageContaining("restored label eo-events-0-run1-4 (table eo.events, checkpoint 4) cannot be "
+                        + "committed")
+                .hasMessageContaining("The rows this subtask prepared for that checkpoint are not in the target")
                 .hasMessageContaining("the label is ABORTED")
                 .hasMessageContaining("prepared_transaction_default_timeout_second")
                 .satisfies(e -> {

@@ -85,7 +85,7 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
                 if (state != null && state.isCommitted()) {
                     request.signalAlreadyCommitted();
                 } else if (state != null && LostPreparedTransactionException.isLost(state)) {
-                    LostPreparedTransactionException lost = new LostPreparedTransactionException(txn, state, e);
+                    LostPreparedTransactionException lost = LostPreparedTransactionException.committable(txn, state, e);
                     throw NonRecoverableSinkFailure.classify(new UncheckedIOException(new IOException(
                             lost.getMessage(), lost)));
                 } else {
