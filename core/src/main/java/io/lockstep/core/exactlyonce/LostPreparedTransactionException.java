@@ -11,7 +11,7 @@ import io.lockstep.core.client.TransactionException;
  *
  * <p>The message is one line naming the label, table, checkpoint, state and the server settings to raise.
  */
-public class LostPreparedTransactionException extends TransactionException {
+public final class LostPreparedTransactionException extends TransactionException {
     private static final long serialVersionUID = 1L;
 
     private final transient CheckpointedTransaction transaction;
@@ -53,7 +53,7 @@ public class LostPreparedTransactionException extends TransactionException {
         return new LostPreparedTransactionException("", "the sink", transaction, state, cause);
     }
 
-    /** The checkpointed transaction that cannot be committed. */
+    /** The checkpointed transaction that cannot be committed; null after Java serialization (e.g. by Flink). */
     public CheckpointedTransaction transaction() {
         return transaction;
     }
