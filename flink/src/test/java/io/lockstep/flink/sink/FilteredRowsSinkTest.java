@@ -35,6 +35,11 @@ class FilteredRowsSinkTest {
 
     /** Multi-table at-least-once options; commits at checkpoints only. */
     private StarRocksSinkOptions multiTable(boolean strict) {
+        return multiTable(strict, "0");
+    }
+
+    /** As {@link #multiTable(boolean)}, with {@code sink.properties.max_filter_ratio}. */
+    private StarRocksSinkOptions multiTable(boolean strict, String maxFilterRatio) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", sr.emulator().feUrl().replace("http://", ""))
                 .withProperty("database-name", "rel")
@@ -49,6 +54,7 @@ class FilteredRowsSinkTest {
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.properties.strip_outer_array", "true")
                 .withProperty("sink.properties.strict_mode", String.valueOf(strict))
+                .withProperty("sink.properties.max_filter_ratio", maxFilterRatio)
                 .build();
     }
 
@@ -134,5 +140,18 @@ class FilteredRowsSinkTest {
             assertThatThrownBy(h::close).satisfies(FilteredRowsSinkTest::assertFailsOnceInOneLine);
             assertThat(doris.rowCount("eo", "items")).isZero();
         }
+    }
+
+    @Test
+    void aMaxFilterRatioThatAdmitsTheFilteredRowsCommitsTheRest() throws Exception {
+        var h = harness(new MultiTableSinkFunction<>(multiTable(true, "1")));
+        for (StreamRecord<DefaultStarRocksRowData> row : orderWithBadItem("rel")) {
+            h.processElement(row);
+        }
+        h.snapshot(1, 0);
+        h.close();
+
+        assertThat(sr.emulator().rowCount("rel", "orders")).isEqualTo(1);
+        assertThat(sr.emulator().rowCount("rel", "items")).as("filtered, as max_filter_ratio = 1 allows").isZero();
     }
 }
