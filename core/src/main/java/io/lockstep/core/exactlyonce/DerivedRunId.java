@@ -146,8 +146,9 @@ public final class DerivedRunId {
      * sees the run id as taken, whenever this run's first data label comes. Where a transaction begins with its load
      * (Apache Doris, {@link io.lockstep.core.label.ExactlyOnceLabelScheme#flushesPerCheckpoint()}), the marker is an
      * empty two-phase load (0 rows, pre-committed) aborted at once: the probe the official Doris connector sends
-     * before it aborts lingering pre-commits (docs/protocol.md#what-the-doris-connector-does). Returns false (a random run id is taken instead) when
-     * it cannot be written.
+     * before it aborts lingering pre-commits (docs/protocol.md#what-the-doris-connector-does). Returns false (a random
+     * run id is taken instead) when it cannot be written; a marker written but not rolled back still claims the run id
+     * (its server timeout ends it).
      */
     private static boolean claimed(TransactionClient client, LingeringTransactionAborter aborter,
                                    LabelGenerator labels, List<TableId> tables, long restoredCheckpointId) {

@@ -63,7 +63,7 @@ public final class LostPreparedTransactionException extends TransactionException
         return state;
     }
 
-    /** Whether a label in {@code state} can never be committed again (ABORTED, or UNKNOWN: forgotten or never begun). */
+    /** Whether a label in {@code state} can never be committed again: ABORTED, or UNKNOWN (forgotten, never begun). */
     public static boolean isLost(LabelState state) {
         return state == LabelState.ABORTED || state == LabelState.UNKNOWN;
     }
