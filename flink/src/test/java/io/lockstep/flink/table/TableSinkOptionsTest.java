@@ -27,17 +27,18 @@ class TableSinkOptionsTest {
     void theSqlOptionsAreReadAndJsonRowsAreTheDefault() {
         Map<String, String> options = base();
         options.put("sink.parallelism", "3");
-        options.put("sink.ignore.update-before", "false");
+        options.put("sink.ignore.update-before", "true");
         options.put("sink.semantic", "exactly-once");
 
         TableSinkOptions parsed = TableSinkOptions.parse(options, SinkTarget.STARROCKS);
 
         assertThat(parsed.parallelism()).isEqualTo(3);
-        assertThat(parsed.ignoreUpdateBefore()).isFalse();
+        assertThat(parsed.ignoreUpdateBefore()).isTrue();
         assertThat(parsed.sinkOptions().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
         assertThat(parsed.sinkOptions().getStreamLoadProperties()).containsEntry("format", "json")
                 .containsEntry("strip_outer_array", "true");
-        assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore()).isTrue();
+        assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore())
+                .as("UPDATE_BEFORE rows count by default (docs/sql.md, Changelog)").isFalse();
     }
 
     @Test
