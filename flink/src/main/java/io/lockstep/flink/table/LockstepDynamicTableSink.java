@@ -11,6 +11,8 @@ import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
@@ -100,6 +102,8 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
                 SingleOutputStreamOperator<Tuple2<String, DefaultStarRocksRowData>> folded = input
                         .transform("rows of " + database + "." + table, KEYED_ROW, new ChangelogRowsOperator(changelog))
                         .setParallelism(input.getParallelism());
+                // an operator starts a chain by default on Flink 1.20: chain it to the query's last operator
+                ((PhysicalTransformation<?>) folded.getTransformation()).setChainingStrategy(ChainingStrategy.ALWAYS);
                 provider.generateUid("rows").ifPresent(folded::uid);
                 DataStream<Tuple2<String, DefaultStarRocksRowData>> ordered = keyed
                         ? folded.keyBy(row -> row.f0, Types.STRING) : folded;

@@ -10,11 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Flink's own {@code collect()} and its changelog applied row by row; the table is read back from the emulator. Runs
  * on Flink 1.20 (this module) and 2.2 (lockstep-flink-2.2 compiles the same source).
  */
+@TestMethodOrder(MethodOrderer.MethodName.class)
 class ChangelogSemanticsIT {
     @RegisterExtension
     static final MiniClusterExtension FLINK = SinkV2Jobs.miniCluster();
@@ -159,5 +164,23 @@ class ChangelogSemanticsIT {
             assertThat(expected).as("Flink's own result").containsOnlyKeys("d", "e", "f");
             assertThat(loaded(doris.query("SELECT k, cnt FROM d.singles").rows(), 1)).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void theFoldRunsChainedToTheQuerysLastOperatorSoAPairArrivesBackToBack() {
+        StreamExecutionEnvironment env = SinkV2Jobs.env(200, 0);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.executeSql(WORDS);
+        tEnv.executeSql("CREATE TABLE singles (k STRING, cnt BIGINT, PRIMARY KEY (k) NOT ENFORCED)"
+                + starRocks("singles"));
+        StreamStatementSet statements = tEnv.createStatementSet();
+        statements.addInsertSql("INSERT INTO singles " + SINGLES);
+        statements.attachAsDataStream();
+
+        List<String> tasks = new ArrayList<>();
+        env.getStreamGraph().getJobGraph().getVertices().forEach(v -> tasks.add(v.getName()));
+
+        assertThat(tasks).as("tasks of the job").anySatisfy(task -> assertThat(task)
+                .contains("GroupAggregate").endsWith("-> rows of cs.singles"));
     }
 }
