@@ -56,6 +56,15 @@ public final class SinkOptionsValidator {
      */
     private static final java.util.List<String> DORIS_RESERVED_HEADERS =
             java.util.List.of("two_phase_commit", "txn_operation", "group_commit");
+    /**
+     * Stream load headers that declare a compressed body, by what they are: Doris' {@code compress_type} (CSV), and
+     * StarRocks' {@code compression} / {@code Content-Encoding} (JSON, since 3.2.7; StarRocks docs "STREAM LOAD",
+     * data_desc). Lockstep sends plain bodies, which a server told otherwise fails to decompress on every load.
+     */
+    static final Map<String, String> COMPRESSION_HEADERS = Map.of(
+            "compress_type", "Doris' compressed-CSV header",
+            "compression", "StarRocks' compressed-body header",
+            "content-encoding", "StarRocks' compressed-body header");
 
     private SinkOptionsValidator() {
     }
@@ -179,6 +188,12 @@ public final class SinkOptionsValidator {
         if (value == null) {
             throw new InvalidSinkOptionException(key, "Invalid sink option '" + key
                     + "': the value is null; expected the header's value");
+        }
+        String compression = COMPRESSION_HEADERS.get(header.toLowerCase(Locale.ROOT));
+        if (compression != null) {
+            throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' = '" + value + "': "
+                    + compression + " is not implemented; Lockstep sends plain (uncompressed) load bodies today, so "
+                    + "every load would fail; remove the option");
         }
     }
 

@@ -33,13 +33,15 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
             .description("Parallelism of the table sink (SQL only); by default the parallelism of its input.");
 
     /**
-     * {@code sink.ignore.update-before} (the StarRocks connector's name): drop UPDATE_BEFORE rows (true), or load
-     * them as deletes (false).
+     * {@code sink.ignore.update-before} (the StarRocks connector's name): false (default) loads an UPDATE_BEFORE that
+     * is not followed by its key's UPDATE_AFTER as a delete and folds one that is into the upsert; true drops every
+     * UPDATE_BEFORE (keys a query retracts that way stay; the sink logs a warning).
      */
     public static final SinkOption<Boolean> IGNORE_UPDATE_BEFORE = SinkOption
-            .booleanOption("sink.ignore.update-before").defaultValue(true)
-            .description("With a PRIMARY KEY (SQL only): drop UPDATE_BEFORE rows, since the UPDATE_AFTER that follows "
-                    + "upserts the key; false loads them as deletes.");
+            .booleanOption("sink.ignore.update-before").defaultValue(false)
+            .description("With a PRIMARY KEY (SQL only): false loads an UPDATE_BEFORE that its key's UPDATE_AFTER "
+                    + "does not follow as a delete (the table ends equal to the query's result); true drops "
+                    + "UPDATE_BEFORE rows, leaving keys the query retracted that way (logged as a warning).");
 
     /** The options only a table sink reads. */
     public static final List<SinkOption<?>> SQL_ONLY = List.of(SINK_PARALLELISM, IGNORE_UPDATE_BEFORE);

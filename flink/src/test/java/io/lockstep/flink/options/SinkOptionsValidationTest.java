@@ -297,4 +297,36 @@ class SinkOptionsValidationTest {
         assertThat(SinkOptionsValidator.editDistance("database_name", "database-name")).isEqualTo(1);
         assertThat(SinkOptionsValidator.editDistance("abc", "")).isEqualTo(3);
     }
+
+    /** The SinkFunction entry point ({@code SinkFunctionFactory}) takes options built here. */
+    @ParameterizedTest
+    @ValueSource(strings = {"compress_type", "compression", "Content-Encoding"})
+    void aCompressedBodyHeaderIsRefusedSinceTheBodiesArePlain(String header) {
+        String key = "sink.properties." + header.toLowerCase(java.util.Locale.ROOT);
+        assertRejected(required().withProperty("sink.properties." + header, "gzip"), key)
+                .hasMessageStartingWith("Invalid sink option '" + key + "' = 'gzip': ")
+                .hasMessageEndingWith(" is not implemented; Lockstep sends plain (uncompressed) load bodies today, so "
+                        + "every load would fail; remove the option")
+                .hasMessageNotContaining("\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "bzip2", "LZ4", "lz4_frame", "deflate", "zstd"})
+    void aCompressedCsvFormatIsRefusedSinceTheBodiesArePlain(String format) {
+        assertRejected(required().withProperty("sink.properties.format", format), "sink.properties.format")
+                .hasMessage("Invalid sink option 'sink.properties.format' = '" + format + "': '" + format
+                        + "' declares a compressed CSV body, which is not implemented: Lockstep sends plain load "
+                        + "bodies today; expected one of 'csv', 'json'");
+    }
+
+    @Test
+    void aTablesCompressionPropertyIsRefusedNamingTheTable() {
+        StarRocksSinkOptions options = required().withProperty("sink.properties.format", "json").build();
+        assertThatThrownBy(() -> options.addTableProperties(
+                com.starrocks.data.load.stream.properties.StreamLoadTableProperties.builder().database("test")
+                        .table("orders").addProperty("compress_type", "lz4").build()))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'lz4': Doris' "
+                        + "compressed-CSV header is not implemented");
+    }
 }

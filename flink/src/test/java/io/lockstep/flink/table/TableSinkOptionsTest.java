@@ -27,17 +27,18 @@ class TableSinkOptionsTest {
     void theSqlOptionsAreReadAndJsonRowsAreTheDefault() {
         Map<String, String> options = base();
         options.put("sink.parallelism", "3");
-        options.put("sink.ignore.update-before", "false");
+        options.put("sink.ignore.update-before", "true");
         options.put("sink.semantic", "exactly-once");
 
         TableSinkOptions parsed = TableSinkOptions.parse(options, SinkTarget.STARROCKS);
 
         assertThat(parsed.parallelism()).isEqualTo(3);
-        assertThat(parsed.ignoreUpdateBefore()).isFalse();
+        assertThat(parsed.ignoreUpdateBefore()).isTrue();
         assertThat(parsed.sinkOptions().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
         assertThat(parsed.sinkOptions().getStreamLoadProperties()).containsEntry("format", "json")
                 .containsEntry("strip_outer_array", "true");
-        assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore()).isTrue();
+        assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore())
+                .as("UPDATE_BEFORE rows count by default (docs/sql.md, Changelog)").isFalse();
     }
 
     @Test
@@ -88,5 +89,28 @@ class TableSinkOptionsTest {
         unsupported.put("sink.buffer-flush.max-rows", "10");
         assertThatThrownBy(() -> TableSinkOptions.parse(unsupported, SinkTarget.STARROCKS))
                 .hasMessageContaining("not supported by Lockstep");
+    }
+
+    @Test
+    void compressionTheClientDoesNotImplementIsRefusedNamingTheOption() {
+        Map<String, String> doris = new HashMap<>(Map.of("connector", "doris", "fenodes", "127.0.0.1:8030",
+                "table.identifier", "db.t", "username", "root", "sink.properties.compress_type", "gz"));
+        assertThatThrownBy(() -> TableSinkOptions.parse(doris, SinkTarget.DORIS))
+                .isInstanceOf(InvalidSinkOptionException.class).hasMessage("Invalid sink option "
+                        + "'sink.properties.compress_type' = 'gz': Doris' compressed-CSV header is not implemented; "
+                        + "Lockstep sends plain (uncompressed) load bodies today, so every load would fail; remove "
+                        + "the option");
+        Map<String, String> compression = base();
+        compression.put("sink.properties.compression", "lz4_frame");
+        assertThatThrownBy(() -> TableSinkOptions.parse(compression, SinkTarget.STARROCKS))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.compression' = 'lz4_frame': StarRocks' "
+                        + "compressed-body header is not implemented; Lockstep sends plain");
+        Map<String, String> format = base();
+        format.put("sink.properties.format", "gzip");
+        assertThatThrownBy(() -> TableSinkOptions.parse(format, SinkTarget.STARROCKS))
+                .isInstanceOf(InvalidSinkOptionException.class).hasMessage("Invalid sink option "
+                        + "'sink.properties.format' = 'gzip': 'gzip' declares a compressed CSV body, which is not "
+                        + "implemented: Lockstep sends plain load bodies today; expected one of 'csv', 'json'");
     }
 }

@@ -43,6 +43,27 @@ class LockstepSinksTest {
     }
 
     @Test
+    void compressionTheClientDoesNotImplementIsRefusedNamingTheOption() {
+        assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.DORIS, Map.of("fenodes", "127.0.0.1:8030",
+                "table.identifier", "db.t", "username", "root", "sink.properties.format", "json",
+                "sink.properties.compress_type", "gz")))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'gz': Doris' "
+                        + "compressed-CSV header is not implemented; Lockstep sends plain (uncompressed) load bodies");
+        assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.STARROCKS, Map.of("load-url", "127.0.0.1:8030",
+                "database-name", "db", "table-name", "t", "username", "root", "sink.properties.format", "json",
+                "sink.properties.Content-Encoding", "gzip")))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.content-encoding' = 'gzip': StarRocks' "
+                        + "compressed-body header is not implemented");
+        assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.STARROCKS, Map.of("load-url", "127.0.0.1:8030",
+                "database-name", "db", "table-name", "t", "username", "root", "sink.properties.format", "lz4")))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.format' = 'lz4': 'lz4' declares a "
+                        + "compressed CSV body, which is not implemented");
+    }
+
+    @Test
     void aSinkRefusesOptionsOfAnotherMode() {
         assertThatThrownBy(() -> new ExactlyOnceSink<>(base().build()))
                 .isInstanceOf(InvalidSinkOptionException.class).hasMessageContaining("exactly-once");
