@@ -1,0 +1,16 @@
+package io.lockstep.app.schema;
+
+/**
+ * The target's columns could not be read because of an outage: the assembler's subtask fails, and the job restarts
+ * from its last checkpoint within its restart strategy, reading the columns again. Rows are never loaded unchecked
+ * meanwhile (docs/reliability.md).
+ */
+public final class TargetColumnsUnavailableException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** @param cause the reader's failure, naming the table */
+    public TargetColumnsUnavailableException(ColumnReadException cause) {
+        super(cause.getMessage() + "; retrying after a restart (the rows are never loaded unchecked)", cause);
+    }
+}
