@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The columns of the target tables as one subtask knows them: read once per table through a {@link ColumnReader},
@@ -16,18 +17,35 @@ import java.util.Objects;
  * <p>The check never switches itself off: a table whose columns cannot be read is not remembered as unreadable
  * (docs/reliability.md). An outage fails with {@link TargetColumnsUnavailableException} (the job restarts within its
  * restart strategy and reads again), refused credentials with {@link TargetColumnsRefusedException} (the job fails
- * once), and a missing table is answered with {@code null}, for the caller to follow {@code --unknown-table}.
+ * once), and a missing table is answered with {@code null}, for the caller to follow {@code --unknown-table}; the
+ * answer is kept for {@link #MISSING_RECHECK_MS}, so that rows of a missing table do not each ask the target, and a
+ * table created meanwhile is found within that time.
  *
  * <p>Not thread safe: owned by the assembler's task thread.
  */
 public final class TargetColumns {
 
+    /** How long, in ms, a table found missing is taken as missing before its columns are read again. */
+    public static final long MISSING_RECHECK_MS = 10_000;
+
     private final ColumnReader reader;
+    private final LongSupplier clockMs;
     private final Map<TargetTable, Map<String, TargetColumn>> known = new HashMap<>();
+    /** Tables found missing, with the time (ms by {@link #clockMs}) they were found so. */
+    private final Map<TargetTable, Long> missingSinceMs = new HashMap<>();
 
     /** @param reader reads a table's columns when they are not known */
     public TargetColumns(ColumnReader reader) {
+        this(reader, System::currentTimeMillis);
+    }
+
+    /**
+     * @param reader reads a table's columns when they are not known
+     * @param clockMs the time in ms, for {@link #MISSING_RECHECK_MS}
+     */
+    public TargetColumns(ColumnReader reader, LongSupplier clockMs) {
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
     }
 
     /**
@@ -42,6 +60,11 @@ public final class TargetColumns {
         if (columns != null) {
             return columns;
         }
+        Long missingSince = missingSinceMs.get(table);
+        if (missingSince != null && clockMs.getAsLong() - missingSince < MISSING_RECHECK_MS) {
+            return null;
+        }
+        missingSinceMs.remove(table);
         try {
             columns = new LinkedHashMap<>();
             for (TargetColumn column : reader.columns(table.database(), table.table())) {
@@ -50,6 +73,7 @@ public final class TargetColumns {
         } catch (ColumnReadException e) {
             switch (e.kind()) {
                 case MISSING_TABLE -> {
+                    missingSinceMs.put(table, clockMs.getAsLong());
                     return null;
                 }
                 case ACCESS_DENIED -> throw new TargetColumnsRefusedException(e);
@@ -66,6 +90,7 @@ public final class TargetColumns {
     /** Makes the next {@link #of} read {@code table}'s columns again (after a schema change). */
     public void forget(TargetTable table) {
         known.remove(table);
+        missingSinceMs.remove(table);
     }
 
     /**

@@ -1,0 +1,144 @@
+package io.lockstep.app.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.catalog.TableSchema;
+import io.lockstep.emulator.load.LoadFormat;
+import io.lockstep.emulator.load.ParsedBatch;
+import io.lockstep.emulator.load.StreamLoadBodyParser;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rule table of docs/dead-letter.md ("Bad values"), case by case: each value goes through the job's own check
+ * ({@link ValueRules}, with the column as {@code DESC} through the query port describes it, {@link JdbcColumnReader})
+ * and through the emulator's stream load parser with {@code strict_mode=true}, and both verdicts are asserted. They
+ * agree except where the job is stricter on purpose (the server would change the value): a fractional part for an
+ * integer column, more decimal places than the scale.
+ */
+class ValueVerdictTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String DDL = """
+            CREATE DATABASE v;
+            CREATE TABLE v.cases (
+              k INT NOT NULL, nn INT NOT NULL, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, li LARGEINT,
+              f FLOAT, db DOUBLE, dec DECIMAL(5, 2), c CHAR(3), vc VARCHAR(4), s STRING, dt DATE, ts DATETIME, j JSON
+            ) PRIMARY KEY (k);
+            """;
+
+    private static StarRocksEmulator starRocks;
+    private static Map<String, TargetColumn> columns;
+    private static TableSchema table;
+
+    /** A value for a column; {@code job}/{@code server}: whether each takes it (true) or refuses it (false). */
+    private record Case(String column, String json, boolean job, boolean server) {
+        static Case ok(String column, String json) {
+            return new Case(column, json, true, true);
+        }
+
+        static Case bad(String column, String json) {
+            return new Case(column, json, false, false);
+        }
+
+        /** The job refuses what the server would change. */
+        static Case changed(String column, String json) {
+            return new Case(column, json, false, true);
+        }
+    }
+
+    private static final List<Case> CASES = List.of(
+            // wrong type
+            Case.ok("bi", "42"), Case.ok("bi", "\"42\""), Case.ok("bi", "\" 42 \""), Case.bad("bi", "\"abc\""),
+            Case.bad("i", "true"), Case.bad("db", "\"x\""), Case.bad("f", "\"1,5\""), Case.bad("dec", "\"1.2.3\""),
+            Case.ok("b", "true"), Case.ok("b", "0"), Case.bad("b", "\"yes\""), Case.ok("j", "{\"a\":[1]}"),
+            // out of range
+            Case.ok("ti", "-128"), Case.bad("ti", "128"), Case.bad("si", "32768"), Case.ok("i", "-2147483648"),
+            Case.bad("i", "2147483648"), Case.bad("bi", "9223372036854775808"),
+            Case.ok("li", "170141183460469231731687303715884105727"),
+            Case.bad("li", "170141183460469231731687303715884105728"), Case.ok("f", "3.4e38"), Case.bad("f", "1e39"),
+            Case.bad("db", "\"1e400\""), Case.ok("dec", "999.99"), Case.bad("dec", "1000"), Case.ok("dec", "\"-1.5\""),
+            // values the server would change
+            Case.changed("bi", "1.5"), Case.changed("i", "\"7.25\""), Case.ok("i", "7.0"),
+            Case.changed("dec", "1.005"), Case.ok("dec", "1.500"),
+            // over-long CHAR/VARCHAR/STRING, counted in UTF-8 bytes
+            Case.ok("c", "\"abc\""), Case.bad("c", "\"abcd\""), Case.ok("vc", "\"ää\""),
+            Case.bad("vc", "\"ääb\""), Case.ok("vc", "\"abcd\""), Case.bad("vc", "12345"),
+            Case.ok("s", "\"" + "x".repeat(65_533) + "\""), Case.bad("s", "\"" + "x".repeat(65_534) + "\""),
+            // NULL into NOT NULL
+            Case.bad("nn", "null"), Case.ok("i", "null"),
+            // unparsable dates
+            Case.ok("dt", "\"2026-01-31\""), Case.ok("dt", "\"20260131\""), Case.ok("dt", "\"2026-01-31 10:00:00\""),
+            Case.bad("dt", "\"2026-02-30\""), Case.bad("dt", "\"31.01.2026\""), Case.bad("dt", "\"\""),
+            Case.ok("ts", "\"2026-01-31 12:00:00\""), Case.ok("ts", "\"2026-01-31T12:00:00.123456\""),
+            Case.ok("ts", "\"2026-01-31\""), Case.bad("ts", "\"2026-01-31 25:00:00\""), Case.bad("ts", "\"yesterday\""));
+
+    @BeforeAll
+    static void start() throws Exception {
+        starRocks = StarRocksEmulator.builder().ddl(DDL).build().start();
+        columns = new LinkedHashMap<>();
+        for (TargetColumn column : new JdbcColumnReader(starRocks.jdbcUrl(), "root", "").columns("v", "cases")) {
+            columns.put(column.name(), column);
+        }
+        table = starRocks.catalog().table("v", "cases").orElseThrow();
+    }
+
+    @AfterAll
+    static void stop() {
+        starRocks.close();
+    }
+
+    @Test
+    void theColumnsAreReadWithTheirTypesAndNullability() {
+        assertThat(columns.get("vc")).isEqualTo(new TargetColumn("vc", "varchar(4)", true));
+        assertThat(columns.get("nn")).isEqualTo(new TargetColumn("nn", "int(11)", false));
+        assertThat(columns.get("dec").type()).isEqualTo("decimal(5,2)");
+    }
+
+    @Test
+    void eachCaseGetsTheSameVerdictFromTheJobAndFromTheServerInStrictMode() throws Exception {
+        for (Case c : CASES) {
+            String row = "{\"k\":1,\"nn\":0,\"" + c.column() + "\":" + c.json() + "}";
+            String label = c.column() + " = " + abbreviate(c.json());
+
+            BadValue job = BadValue.firstIn(row, columns);
+            ParsedBatch server = load(row, true);
+
+            assertThat(job == null).as("job verdict for " + label + ": " + job).isEqualTo(c.job());
+            assertThat(server.filteredRows() == 0).as("strict-mode verdict for " + label + ": " + server.errorRows())
+                    .isEqualTo(c.server());
+            if (!c.server()) { // what the ErrorURL's log serves: the reason, naming the column
+                assertThat(server.errorRows()).singleElement().asString().startsWith("Error: ")
+                        .contains("'" + c.column() + "'");
+            }
+        }
+    }
+
+    @Test
+    void withoutStrictModeTheServerStoresNullForABadValueSilently() throws Exception {
+        ParsedBatch loaded = load("{\"k\":1,\"nn\":0,\"bi\":\"abc\"}", false);
+
+        assertThat(loaded.filteredRows()).isZero();
+        assertThat(loaded.rows().get(0).values()[table.columnIndex("bi")])
+                .isNull();
+    }
+
+    private static ParsedBatch load(String row, boolean strict) throws Exception {
+        JsonNode parsed = JSON.readTree(row); // the case itself must be valid JSON
+        assertThat(parsed.isObject()).isTrue();
+        return new StreamLoadBodyParser().parse(table, LoadFormat.fromHeaders(Map.of("format", "json",
+                "strict_mode", Boolean.toString(strict))), row.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String abbreviate(String json) {
+        return json.length() <= 40 ? json : json.substring(0, 40) + "...(" + json.length() + " chars)";
+    }
+}
