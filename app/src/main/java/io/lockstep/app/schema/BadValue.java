@@ -27,7 +27,9 @@ public record BadValue(String column, String value, String reason) {
      * @param row a sink row, a JSON object
      * @param columns the target table's columns by lower-case name ({@link TargetColumns#of})
      * @return the row's first value that does not fit its column, or {@code null}; keys the table lacks are the
-     *     column check's concern, not this one
+     *     column check's concern, not this one. A delete row ({@code "__op": 1}) may carry NULL in NOT NULL columns
+     *     (a PostgreSQL before-image with the default replica identity holds only the key): only its non-NULL values
+     *     are checked
      * @throws IllegalArgumentException if {@code row} is not a JSON object
      */
     public static BadValue firstIn(String row, Map<String, TargetColumn> columns) {
@@ -40,10 +42,12 @@ public record BadValue(String column, String value, String reason) {
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException("a row must be a JSON object");
         }
+        JsonNode op = node.get("__op");
+        boolean delete = op != null && "1".equals(op.asText());
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             TargetColumn column = columns.get(TargetColumn.named(field.getKey()).name());
-            if (column == null || LOAD_KEYS.contains(column.name())) {
+            if (column == null || LOAD_KEYS.contains(column.name()) || (delete && field.getValue().isNull())) {
                 continue;
             }
             String reason = ValueRules.violation(column, field.getValue());

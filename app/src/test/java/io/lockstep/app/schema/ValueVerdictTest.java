@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.load.LoadFormat;
@@ -16,11 +17,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rule table of docs/dead-letter.md ("Bad values"), case by case: each value goes through the job's own check
  * ({@link ValueRules}, with the column as {@code DESC} through the query port describes it, {@link JdbcColumnReader})
- * and through the emulator's stream load parser with {@code strict_mode=true}, and both verdicts are asserted. They
+ * and through the emulator's stream load parser with {@code strict_mode=true}, and both verdicts are asserted, for a
+ * StarRocks and a Doris target (each with its own {@code DESC}). They
  * agree except where the job is stricter on purpose (the server would change the value): a fractional part for an
  * integer column, more decimal places than the scale.
  */
@@ -32,10 +36,14 @@ class ValueVerdictTest {
             CREATE TABLE v.cases (
               k INT NOT NULL, nn INT NOT NULL, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, li LARGEINT,
               f FLOAT, db DOUBLE, dec DECIMAL(5, 2), c CHAR(3), vc VARCHAR(4), s STRING, dt DATE, ts DATETIME, j JSON
-            ) PRIMARY KEY (k);
+            ) %s KEY (k);
             """;
 
     private static StarRocksEmulator starRocks;
+    private static DorisEmulator doris;
+    /** The columns as each target's DESC prints them, by target name. */
+    private static final Map<String, Map<String, TargetColumn>> COLUMNS = new LinkedHashMap<>();
+    private static final Map<String, TableSchema> TABLES = new LinkedHashMap<>();
     private static Map<String, TargetColumn> columns;
     private static TableSchema table;
 
@@ -83,17 +91,27 @@ class ValueVerdictTest {
 
     @BeforeAll
     static void start() throws Exception {
-        starRocks = StarRocksEmulator.builder().ddl(DDL).build().start();
-        columns = new LinkedHashMap<>();
-        for (TargetColumn column : new JdbcColumnReader(starRocks.jdbcUrl(), "root", "").columns("v", "cases")) {
-            columns.put(column.name(), column);
+        starRocks = StarRocksEmulator.builder().ddl(DDL.formatted("PRIMARY")).build().start();
+        doris = DorisEmulator.builder().ddl(DDL.formatted("UNIQUE")).build().start();
+        read("starrocks", starRocks.jdbcUrl(), starRocks.catalog().table("v", "cases").orElseThrow());
+        read("doris", doris.jdbcUrl(), doris.catalog().table("v", "cases").orElseThrow());
+        columns = COLUMNS.get("starrocks");
+        table = TABLES.get("starrocks");
+    }
+
+    private static void read(String target, String jdbcUrl, TableSchema schema) throws Exception {
+        Map<String, TargetColumn> described = new LinkedHashMap<>();
+        for (TargetColumn column : new JdbcColumnReader(jdbcUrl, "root", "").columns("v", "cases")) {
+            described.put(column.name(), column);
         }
-        table = starRocks.catalog().table("v", "cases").orElseThrow();
+        COLUMNS.put(target, described);
+        TABLES.put(target, schema);
     }
 
     @AfterAll
     static void stop() {
         starRocks.close();
+        doris.close();
     }
 
     @Test
@@ -101,16 +119,18 @@ class ValueVerdictTest {
         assertThat(columns.get("vc")).isEqualTo(new TargetColumn("vc", "varchar(4)", true));
         assertThat(columns.get("nn")).isEqualTo(new TargetColumn("nn", "int(11)", false));
         assertThat(columns.get("dec").type()).isEqualTo("decimal(5,2)");
+        assertThat(COLUMNS.get("doris").keySet()).containsExactlyElementsOf(columns.keySet());
     }
 
-    @Test
-    void eachCaseGetsTheSameVerdictFromTheJobAndFromTheServerInStrictMode() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"starrocks", "doris"})
+    void eachCaseGetsTheSameVerdictFromTheJobAndFromTheServerInStrictMode(String target) throws Exception {
         for (Case c : CASES) {
             String row = "{\"k\":1,\"nn\":0,\"" + c.column() + "\":" + c.json() + "}";
-            String label = c.column() + " = " + abbreviate(c.json());
+            String label = target + ": " + c.column() + " = " + abbreviate(c.json());
 
-            BadValue job = BadValue.firstIn(row, columns);
-            ParsedBatch server = load(row, true);
+            BadValue job = BadValue.firstIn(row, COLUMNS.get(target));
+            ParsedBatch server = load(TABLES.get(target), row, true);
 
             assertThat(job == null).as("job verdict for " + label + ": " + job).isEqualTo(c.job());
             assertThat(server.filteredRows() == 0).as("strict-mode verdict for " + label + ": " + server.errorRows())
@@ -124,14 +144,16 @@ class ValueVerdictTest {
 
     @Test
     void withoutStrictModeTheServerStoresNullForABadValueSilently() throws Exception {
-        ParsedBatch loaded = load("{\"k\":1,\"nn\":0,\"bi\":\"abc\"}", false);
+        ParsedBatch loaded = load(table, "{\"k\":1,\"nn\":0,\"bi\":\"abc\",\"vc\":\"" + "v".repeat(64) + "\"}",
+                false);
 
         assertThat(loaded.filteredRows()).isZero();
-        assertThat(loaded.rows().get(0).values()[table.columnIndex("bi")])
-                .isNull();
+        assertThat(loaded.rows().get(0).values()[table.columnIndex("bi")]).isNull();
+        assertThat(loaded.rows().get(0).values()[table.columnIndex("vc")]).as("VARCHAR overflow, e.g. from a SQL "
+                + "sink's STRING column").isNull();
     }
 
-    private static ParsedBatch load(String row, boolean strict) throws Exception {
+    private static ParsedBatch load(TableSchema table, String row, boolean strict) throws Exception {
         JsonNode parsed = JSON.readTree(row); // the case itself must be valid JSON
         assertThat(parsed.isObject()).isTrue();
         return new StreamLoadBodyParser().parse(table, LoadFormat.fromHeaders(Map.of("format", "json",
