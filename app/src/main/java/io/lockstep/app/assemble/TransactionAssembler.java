@@ -14,7 +14,6 @@ import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.app.route.UnknownTableMode;
-import io.lockstep.app.schema.BadValue;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.ColumnTypes;
 import io.lockstep.app.schema.RowColumns;
@@ -64,6 +63,10 @@ import org.slf4j.LoggerFactory;
  * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as
  * {@link AssemblerOptions#schemaChangeMode()} says (stop before its transaction, leave the column out, or send a
  * {@link SchemaChangeBarrier} that adds it ahead of the transaction); DDL events are compared with the target too.
+ * When the reader knows the column types, each value is checked too ({@link ValueCheck}): a bad value sends its
+ * whole transaction to the dead letter, or stops before it ({@link BadValueException}). The check never switches
+ * itself off: columns that cannot be read fail the subtask (outage: restart; refusal: fail once), and a missing
+ * target table follows {@code --unknown-table} (docs/reliability.md).
  *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
  * a transaction routed to two fails with {@link TransactionAssemblyException}.
@@ -439,7 +442,7 @@ public abstract class TransactionAssembler
             }
         }
         if (unknown.isEmpty()) {
-            return checkedValues(event, target, rows, columns);
+            return ValueCheck.checked(event, target, rows, columns);
         }
         switch (options.schemaChangeMode()) {
             case FAIL -> throw SchemaChangeException.unknownColumns(event, target, unknown.keySet());
@@ -465,24 +468,7 @@ public abstract class TransactionAssembler
             }
             default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
         }
-        return checkedValues(event, target, rows, targetColumns.of(target));
-    }
-
-    /**
-     * @return {@code rows} when each value fits its column ({@link BadValue})
-     * @throws BadValueException naming the first value that does not
-     */
-    private static List<DefaultStarRocksRowData> checkedValues(SourceEvent event, TargetTable target,
-            List<DefaultStarRocksRowData> rows, Map<String, TargetColumn> columns) {
-        if (columns != null && BadValue.anyChecked(columns)) {
-            for (DefaultStarRocksRowData row : rows) {
-                BadValue bad = BadValue.firstIn(row.getRow(), columns);
-                if (bad != null) {
-                    throw new BadValueException(event.describePosition(), event.dataCollection(), target, bad);
-                }
-            }
-        }
-        return rows;
+        return ValueCheck.checked(event, target, rows, targetColumns.of(target));
     }
 
     /**

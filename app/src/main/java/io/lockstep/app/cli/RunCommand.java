@@ -135,8 +135,9 @@ public final class RunCommand implements Callable<Integer> {
     String loadUrl;
 
     @Option(names = "--jdbc-url", paramLabel = "jdbc:mysql://HOST:PORT",
-            description = "StarRocks MySQL-protocol URL; --schema-changes apply issues ALTER TABLE through it "
-                    + "(otherwise optional).")
+            description = "StarRocks or Doris MySQL-protocol URL; the target's column types are read through it "
+                    + "(DESC), so bad values are caught before loading, and --schema-changes apply issues ALTER "
+                    + "TABLE through it (otherwise optional).")
     String jdbcUrl;
 
     @Option(names = "--database", required = true,
