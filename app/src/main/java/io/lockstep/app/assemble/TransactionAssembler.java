@@ -316,11 +316,11 @@ public abstract class TransactionAssembler
 
     /**
      * A schema change between source transactions. A DDL event of a table whose rows are never loaded
-     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. Its target table's columns are compared with the table's columns
-     * after the change (when the event lists them and the table is loaded). With {@link SchemaChangeMode#FAIL} the
-     * stop (the transactions before it load, the job fails naming the table and the DDL), unless the target already
-     * has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with {@link SchemaChangeMode#APPLY} a
-     * {@link SchemaChangeBarrier} carrying the columns to add and drop.
+     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. Otherwise its target table's
+     * columns are compared with the table's columns after the change (when the event lists them). With
+     * {@link SchemaChangeMode#FAIL} the stop (the transactions before it load, the job fails naming the table and the
+     * DDL), unless the target already has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with
+     * {@link SchemaChangeMode#APPLY} a {@link SchemaChangeBarrier} carrying the columns to add and drop.
      */
     private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
         String notLoaded = event.getSourceTable() == null || "?".equals(event.getSourceTable()) ? null

@@ -39,6 +39,8 @@ class BadValueAssemblyTest {
             new TargetColumn("id", "bigint(20)", false), new TargetColumn("qty", "int(11)", true),
             new TargetColumn("name", "varchar(8)", true), new TargetColumn("day", "date", true));
 
+    private static final String OVER_LONG = "is 9 bytes long in UTF-8, over the column's 8 (column type varchar(8))";
+
     private final MaxwellDecoder decoder = new MaxwellDecoder();
     @TempDir
     Path dir;
@@ -106,8 +108,8 @@ class BadValueAssemblyTest {
                 reason(2, "qty", "many", "is not an integer (column type int(11))"),
                 reason(4, "qty", "3000000000", "is out of range (column type int(11))"),
                 reason(4, "qty", "3000000000", "is out of range (column type int(11))"),
-                reason(6, "name", "ääääa", "is 9 bytes long in UTF-8, over the column's 8 (column type varchar(8))"),
-                reason(6, "name", "ääääa", "is 9 bytes long in UTF-8, over the column's 8 (column type varchar(8))"),
+                reason(6, "name", "ääääa", OVER_LONG),
+                reason(6, "name", "ääääa", OVER_LONG),
                 reason(8, "day", "2026-02-30", "is not a valid date (column type date)"),
                 reason(8, "day", "2026-02-30", "is not a valid date (column type date)"),
                 reason(10, "id", "null", "is NULL, but the column is NOT NULL"),

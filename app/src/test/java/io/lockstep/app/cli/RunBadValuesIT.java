@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code lockstep run} on values their columns would not take (docs/dead-letter.md, "Bad values"): with
- * {@code --jdbc-url} the job checks the values itself, so a wrong-type, over-long, out-of-range or unparsable-date value
- * sends its source transaction to the dead letter and every other row loads unchanged, or, without a dead letter,
+ * {@code --jdbc-url} the job checks the values itself, so a wrong-type, over-long, out-of-range or unparsable-date
+ * value sends its source transaction to the dead letter and every other row loads unchanged, or, without a dead letter,
  * stops the job in one line at the transaction boundary; without {@code --jdbc-url} strict mode makes the server refuse
  * the load instead of storing NULL.
  */

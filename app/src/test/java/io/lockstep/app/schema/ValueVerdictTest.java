@@ -87,7 +87,8 @@ class ValueVerdictTest {
             Case.ok("dt", "\"2026-01-31\""), Case.ok("dt", "\"20260131\""), Case.ok("dt", "\"2026-01-31 10:00:00\""),
             Case.bad("dt", "\"2026-02-30\""), Case.bad("dt", "\"31.01.2026\""), Case.bad("dt", "\"\""),
             Case.ok("ts", "\"2026-01-31 12:00:00\""), Case.ok("ts", "\"2026-01-31T12:00:00.123456\""),
-            Case.ok("ts", "\"2026-01-31\""), Case.bad("ts", "\"2026-01-31 25:00:00\""), Case.bad("ts", "\"yesterday\""));
+            Case.ok("ts", "\"2026-01-31\""), Case.bad("ts", "\"2026-01-31 25:00:00\""),
+            Case.bad("ts", "\"yesterday\""));
 
     @BeforeAll
     static void start() throws Exception {
