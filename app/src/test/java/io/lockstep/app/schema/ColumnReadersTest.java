@@ -3,12 +3,17 @@ package io.lockstep.app.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
-/** {@link JdbcColumnReader} against the emulator's query port: what it reads, and how it names each failure. */
-class JdbcColumnReaderTest {
+/**
+ * The column readers against the emulator: what {@link JdbcColumnReader} (query port) and {@link HttpSqlColumnReader}
+ * (HTTP SQL API) read, and how they name each failure, so that the column check can react to it
+ * ({@link TargetColumns}).
+ */
+class ColumnReadersTest {
 
     @Test
     void readsTypesAndNullabilityAndNamesEachFailureByKind() throws Exception {
@@ -27,6 +32,17 @@ class JdbcColumnReaderTest {
                     .isInstanceOf(ColumnReadException.class).hasMessageNotContaining("wrong")
                     .extracting(e -> ((ColumnReadException) e).kind())
                     .isEqualTo(ColumnReadException.Kind.ACCESS_DENIED);
+
+            assertThat(http(starRocks, "secret").columns("dw", "orders"))
+                    .containsExactly(TargetColumn.named("id"), TargetColumn.named("note"));
+            assertThatThrownBy(() -> http(starRocks, "secret").columns("dw", "gone"))
+                    .isInstanceOf(ColumnReadException.class).hasMessageContaining("dw.gone")
+                    .extracting(e -> ((ColumnReadException) e).kind())
+                    .isEqualTo(ColumnReadException.Kind.MISSING_TABLE);
+            assertThatThrownBy(() -> http(starRocks, "wrong").columns("dw", "orders"))
+                    .isInstanceOf(ColumnReadException.class).hasMessageNotContaining("wrong")
+                    .extracting(e -> ((ColumnReadException) e).kind())
+                    .isEqualTo(ColumnReadException.Kind.ACCESS_DENIED);
         }
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -36,5 +52,12 @@ class JdbcColumnReaderTest {
                 .columns("dw", "orders"))
                 .isInstanceOf(ColumnReadException.class)
                 .extracting(e -> ((ColumnReadException) e).kind()).isEqualTo(ColumnReadException.Kind.OUTAGE);
+    }
+
+    private static HttpSqlColumnReader http(StarRocksEmulator starRocks, String password) {
+        return new HttpSqlColumnReader(StarRocksSinkOptions.builder().withProperty("load-url", starRocks.feUrl())
+                .withProperty("database-name", "dw").withProperty("table-name", "orders")
+                .withProperty("username", "root").withProperty("password", password)
+                .withProperty("sink.properties.format", "json").build());
     }
 }
