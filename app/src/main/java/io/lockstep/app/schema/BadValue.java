@@ -1,5 +1,6 @@
 package io.lockstep.app.schema;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -20,7 +21,9 @@ public record BadValue(String column, String value, String reason) {
     /** Longest value text kept; longer text ends with {@code ...(N chars)}. */
     public static final int MAX_VALUE_CHARS = 64;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Reads numbers as written (the stream load reads a JSON number's digits, not a double's). */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final Set<String> LOAD_KEYS = Set.of("__op", "__doris_delete_sign__");
 
     /**
