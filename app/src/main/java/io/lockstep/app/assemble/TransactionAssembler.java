@@ -73,7 +73,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Dead letter ({@link AssemblerOptions#deadLetter()}, docs/dead-letter.md): the raw events of the open transaction
  * are kept in keyed state as well; an event the job cannot use (undecodable, of an unknown table, a row over
- * {@link AssemblerOptions#maxSizeBytes()}, a broken framing with {@code --bad-input fail}) marks the transaction it
+ * {@link AssemblerOptions#maxSizeBytes()}, a bad value, a broken framing with {@code --bad-input fail}) marks the transaction it
  * arrived in, which then buffers no rows and collects its remaining events until its END (or commit row, or the next
  * transaction's start, or the time bound), and goes to the dead letter whole. The letter is written durably on the
  * task thread before any later event is handled, so nothing after it can commit while the letter could still be
