@@ -20,12 +20,16 @@ import java.util.Properties;
  * <p>Errors (MySQL error codes and SQL states, as StarRocks and Doris send them): 1045 / SQL state 28000 and 1142
  * (access denied) are {@link ColumnReadException.Kind#ACCESS_DENIED}; 1146 / 42S02 (unknown table) and 1049 (unknown
  * database) are {@link ColumnReadException.Kind#MISSING_TABLE}; anything else, e.g. SQL state class 08 (connection),
- * is {@link ColumnReadException.Kind#OUTAGE}. Every call opens and closes its own connection. Never logs the
- * password.
+ * is {@link ColumnReadException.Kind#OUTAGE}, also when the connection does not open within 10 s or a reply takes
+ * longer than 60 s. Every call opens and closes its own connection. Never logs the password.
  */
 public final class JdbcColumnReader implements ColumnReader {
 
     private static final long serialVersionUID = 1L;
+    /** Longest wait in ms for the connection to open. */
+    static final long CONNECT_TIMEOUT_MS = 10_000;
+    /** Longest wait in ms for a reply on an open connection. */
+    static final long SOCKET_TIMEOUT_MS = 60_000;
 
     private final String jdbcUrl;
     private final String user;
@@ -48,6 +52,9 @@ public final class JdbcColumnReader implements ColumnReader {
         Properties properties = new Properties();
         properties.setProperty("user", user);
         properties.setProperty("password", password);
+        // never wait forever: a hung FE is an outage (Connector/J waits without end by default)
+        properties.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT_MS));
+        properties.setProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT_MS));
         // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
         try (Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties)) {
             if (connection == null) {
