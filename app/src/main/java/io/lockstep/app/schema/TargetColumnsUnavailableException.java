@@ -11,6 +11,7 @@ public final class TargetColumnsUnavailableException extends RuntimeException {
 
     /** @param cause the reader's failure, naming the table */
     public TargetColumnsUnavailableException(ColumnReadException cause) {
-        super(cause.getMessage() + "; retrying after a restart (the rows are never loaded unchecked)", cause);
+        super(cause.getMessage() + "; its rows are never loaded unchecked: the job restarts from its last checkpoint "
+                + "to read them again, within its restart strategy", cause);
     }
 }
