@@ -18,7 +18,7 @@ import java.util.Objects;
  *     transaction, END without BEGIN)
  * @param schemaChangeMode what happens at a schema change (DDL event)
  * @param deadLetter where source transactions the job cannot load go whole (an undecodable event, a row of an
- *     unknown table, a row over {@code maxSizeBytes}) instead of failing the job; {@code null} for none
+ *     unknown table, a row over {@code maxSizeBytes}, a value its column would not take unchanged) instead of failing the job; {@code null} for none
  *     (docs/dead-letter.md)
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,

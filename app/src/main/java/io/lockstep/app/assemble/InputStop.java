@@ -48,6 +48,9 @@ public class InputStop extends DefaultStarRocksRowData {
         if (SchemaChangeException.class.getSimpleName().equals(failureType)) {
             return new SchemaChangeException(failure);
         }
+        if (BadValueException.class.getSimpleName().equals(failureType)) {
+            return new BadValueException(failure);
+        }
         if (UnknownTableException.class.getSimpleName().equals(failureType)) {
             return new UnknownTableException(failure);
         }

@@ -13,10 +13,12 @@ import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
+import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.ColumnTypes;
 import io.lockstep.app.schema.RowColumns;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,13 +63,17 @@ import org.slf4j.LoggerFactory;
  * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as
  * {@link AssemblerOptions#schemaChangeMode()} says (stop before its transaction, leave the column out, or send a
  * {@link SchemaChangeBarrier} that adds it ahead of the transaction); DDL events are compared with the target too.
+ * When the reader knows the column types, each value is checked too ({@link ValueCheck}): a bad value sends its
+ * whole transaction to the dead letter, or stops before it ({@link BadValueException}). The check never switches
+ * itself off: columns that cannot be read fail the subtask (outage: restart; refusal: fail once), and a missing
+ * target table follows {@code --unknown-table} (docs/reliability.md).
  *
  * <p>A transaction must load into one target database (one StarRocks transaction spans one database);
  * a transaction routed to two fails with {@link TransactionAssemblyException}.
  *
  * <p>Dead letter ({@link AssemblerOptions#deadLetter()}, docs/dead-letter.md): the raw events of the open transaction
  * are kept in keyed state as well; an event the job cannot use (undecodable, of an unknown table, a row over
- * {@link AssemblerOptions#maxSizeBytes()}, a broken framing with {@code --bad-input fail}) marks the transaction it
+ * {@link AssemblerOptions#maxSizeBytes()}, a bad value, a broken framing with {@code --bad-input fail}) marks the transaction it
  * arrived in, which then buffers no rows and collects its remaining events until its END (or commit row, or the next
  * transaction's start, or the time bound), and goes to the dead letter whole. The letter is written durably on the
  * task thread before any later event is handled, so nothing after it can commit while the letter could still be
@@ -187,6 +193,12 @@ public abstract class TransactionAssembler
             keepForDeadLetter(event);
         } catch (SchemaChangeException e) {
             stop(e, ctx, out); // never skipped nor dead-lettered as bad input: --schema-changes decides
+        } catch (BadValueException e) {
+            if (deadLetters != null) { // whatever --bad-input says: skipping would lose the transaction
+                deadLetter(event, e.deadLetterReason(), ctx);
+                return;
+            }
+            stop(e, ctx, out);
         } catch (BadSourceEventException e) {
             if (deadLetters != null
                     && (options.badInputMode() == BadInputMode.FAIL || e instanceof RowTooLargeException)) {
@@ -303,13 +315,21 @@ public abstract class TransactionAssembler
     }
 
     /**
-     * A schema change between source transactions. Its target table's columns are compared with the table's columns
-     * after the change (when the event lists them and the table is loaded). With {@link SchemaChangeMode#FAIL} the
-     * stop (the transactions before it load, the job fails naming the table and the DDL), unless the target already
-     * has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with {@link SchemaChangeMode#APPLY} a
-     * {@link SchemaChangeBarrier} carrying the columns to add and drop.
+     * A schema change between source transactions. A DDL event of a table whose rows are never loaded
+     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. Otherwise its target table's
+     * columns are compared with the table's columns after the change (when the event lists them). With
+     * {@link SchemaChangeMode#FAIL} the stop (the transactions before it load, the job fails naming the table and the
+     * DDL), unless the target already has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with
+     * {@link SchemaChangeMode#APPLY} a {@link SchemaChangeBarrier} carrying the columns to add and drop.
      */
     private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+        String notLoaded = event.getSourceTable() == null || "?".equals(event.getSourceTable()) ? null
+                : router.notLoadedReason(event.getSourceDatabase(), event.getSourceTable());
+        if (notLoaded != null) {
+            LOG.warn("Ignoring a schema change of table {} at {}: its rows are not loaded ({})",
+                    event.dataCollection(), event.describePosition(), notLoaded);
+            return;
+        }
         TargetTable target = targetOfSchemaChange(event);
         SchemaChangeBarrier change = target == null ? null : barrierFor(event, target, sourcePartition(ctx));
         switch (options.schemaChangeMode()) {
@@ -331,12 +351,6 @@ public abstract class TransactionAssembler
             }
             case APPLY -> {
                 if (change == null) {
-                    if (target == null && event.getSchemaColumns() != null && targetColumns != null
-                            && routesNowhere(event)) {
-                        LOG.warn("Ignoring a schema change of table {} at {}: its rows are not loaded ({})",
-                                event.dataCollection(), event.describePosition(), event.getRow());
-                        return;
-                    }
                     stop(SchemaChangeException.notApplicable(event), ctx, out);
                     return;
                 }
@@ -365,24 +379,17 @@ public abstract class TransactionAssembler
         }
     }
 
-    private boolean routesNowhere(SourceEvent event) {
-        try {
-            return router.route(event.getSourceDatabase(), event.getSourceTable()) == null;
-        } catch (UnknownTableException e) {
-            return false;
-        }
-    }
-
     /**
      * @return the columns {@code target} must gain and lose to match the table after {@code event}; {@code null} if
      *     the target's columns cannot be read (the target table does not exist, say)
      */
     private SchemaChangeBarrier barrierFor(SourceEvent event, TargetTable target, int partition) {
         targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
-        Set<String> known = targetColumns.of(target);
-        if (known == null) {
+        Map<String, TargetColumn> columns = targetColumns.of(target);
+        if (columns == null) {
             return null;
         }
+        Set<String> known = columns.keySet();
         List<String> add = new ArrayList<>();
         for (String line : event.getSchemaColumns().split("\n")) {
             String[] column = line.split("\t", 2);
@@ -407,7 +414,7 @@ public abstract class TransactionAssembler
         LOG.info("Schema change of target table {}.{}: add {}, drop {} ({})", target.database(), target.table(),
                 barrier.columnsToAdd(), barrier.columnsToDrop(), barrier.getCause());
         out.collect(barrier);
-        targetColumns.added(target, barrier.columnsToAdd().stream().map(c -> c.split(" ", 2)[0]).toList());
+        targetColumns.added(target, barrier.columnsToAdd());
         targetColumns.dropped(target, barrier.columnsToDrop());
     }
 
@@ -423,10 +430,11 @@ public abstract class TransactionAssembler
         if (targetColumns == null) {
             return rows;
         }
-        Set<String> known = targetColumns.of(target);
-        if (known == null) {
-            return rows; // unreadable: its loads report the problem
+        Map<String, TargetColumn> columns = targetColumns.of(target);
+        if (columns == null) {
+            return missingTarget(event, target);
         }
+        Set<String> known = columns.keySet();
         Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
         for (DefaultStarRocksRowData row : rows) {
             for (String column : RowColumns.unknown(row.getRow(), known)) {
@@ -434,7 +442,7 @@ public abstract class TransactionAssembler
             }
         }
         if (unknown.isEmpty()) {
-            return rows;
+            return ValueCheck.checked(event, target, rows, columns);
         }
         switch (options.schemaChangeMode()) {
             case FAIL -> throw SchemaChangeException.unknownColumns(event, target, unknown.keySet());
@@ -460,7 +468,29 @@ public abstract class TransactionAssembler
             }
             default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
         }
-        return rows;
+        return ValueCheck.checked(event, target, rows, targetColumns.of(target));
+    }
+
+    /**
+     * The target table's columns say it does not exist (dropped after the start, say): its rows follow
+     * {@code --unknown-table}, never loaded unchecked.
+     *
+     * @return no rows ({@code skip}, with one INFO line per table and subtask)
+     * @throws UnknownTableException with {@code fail}
+     */
+    private List<DefaultStarRocksRowData> missingTarget(SourceEvent event, TargetTable target) {
+        String reason = "target table '" + target + "' of source table '" + event.dataCollection()
+                + "' does not exist";
+        if (router.unknownTableMode() != UnknownTableMode.SKIP) {
+            throw new UnknownTableException(event.describePosition() + ": " + reason
+                    + "; create it, or skip unknown tables (--unknown-table skip)");
+        }
+        skippedRows.inc();
+        if (warnedSkippedTables.add(event.dataCollection())) {
+            LOG.info("Skipping rows of source table {} ({}), first at {}", event.dataCollection(), reason,
+                    event.describePosition());
+        }
+        return List.of();
     }
 
     private static String reasonOf(SourceEvent undecodable) {
@@ -523,7 +553,7 @@ public abstract class TransactionAssembler
             sizeBytes = sizeBytes(rows);
         }
         t.countReceived(event);
-        if (target != null) {
+        if (target != null && !rows.isEmpty()) {
             if (t.getTargetDatabase() == null) {
                 t.setTargetDatabase(target.database());
             } else if (!t.getTargetDatabase().equals(target.database())) {
@@ -579,6 +609,9 @@ public abstract class TransactionAssembler
         }
         List<DefaultStarRocksRowData> rows = checkedColumns(event, target,
                 sinkRows(event, target, sourcePartition(ctx)), ctx, out);
+        if (rows.isEmpty()) {
+            return;
+        }
         rows.get(rows.size() - 1).setTransactionEnd(true);
         for (DefaultStarRocksRowData row : rows) {
             row.setSource(event.getTopic());

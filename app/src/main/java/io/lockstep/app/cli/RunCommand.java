@@ -135,8 +135,9 @@ public final class RunCommand implements Callable<Integer> {
     String loadUrl;
 
     @Option(names = "--jdbc-url", paramLabel = "jdbc:mysql://HOST:PORT",
-            description = "StarRocks MySQL-protocol URL; --schema-changes apply issues ALTER TABLE through it "
-                    + "(otherwise optional).")
+            description = "StarRocks or Doris MySQL-protocol URL; the target's column types are read through it "
+                    + "(DESC), so bad values are caught before loading, and --schema-changes apply issues ALTER "
+                    + "TABLE through it (otherwise optional).")
     String jdbcUrl;
 
     @Option(names = "--database", required = true,
@@ -290,6 +291,10 @@ public final class RunCommand implements Callable<Integer> {
             LockstepPipeline.sinkOptions(config); // invalid options are usage errors, before Kafka is asked
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (target == SinkTarget.DORIS && jdbcUrl == null) { // Doris' HTTP interface has no SQL to read columns with
+            throw usage("--target doris needs --jdbc-url (the Doris FE's MySQL-protocol port, e.g. "
+                    + "jdbc:mysql://fe1:9030): rows are checked against the tables' columns and types through it");
         }
         PrintWriter err = spec.commandLine().getErr();
         if (input == null && kafkaCheckTimeoutMs > 0) {

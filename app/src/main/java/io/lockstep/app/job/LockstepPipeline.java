@@ -10,6 +10,7 @@ import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.HttpSqlColumnReader;
+import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
@@ -44,6 +47,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * {@code --schema-changes} says; with {@code apply} the sink applies the change through {@code jdbc-url} as a barrier.
  */
 public final class LockstepPipeline {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LockstepPipeline.class);
 
     /** Uid of the Kafka source (holds the partition offsets). */
     public static final String SOURCE_UID = "lockstep-kafka-source";
@@ -128,8 +133,9 @@ public final class LockstepPipeline {
         env.setParallelism(config.parallelism());
         env.enableCheckpointing(config.checkpointIntervalMs()); // exactly-once mode (aligned barriers), the default
 
-        // StarRocks ignores JSON keys a table lacks: the rows are checked against the target's columns instead
-        ColumnReader columns = config.target() == SinkTarget.STARROCKS ? new HttpSqlColumnReader(sinkOptions) : null;
+        // StarRocks and Doris ignore JSON keys a table lacks: the rows are checked against the target's columns
+        // (and, with their types, the values) instead
+        ColumnReader columns = columnReader(config, sinkOptions);
         DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler(), columns);
         if (!source.equals(config.topic())) {
@@ -145,6 +151,24 @@ public final class LockstepPipeline {
         PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
                 .name(doris ? DORIS_SINK_NAME : SINK_NAME)
                 .uid(SINK_UID);
+    }
+
+    /**
+     * @return what reads the target tables' columns for the assembler's checks (docs/schema-changes.md,
+     *     docs/dead-letter.md): with {@link PipelineConfig#jdbcUrl()} {@code DESC} through it (names, types,
+     *     nullability; StarRocks and Doris), else on StarRocks the HTTP SQL API (names only); {@code null} on Doris
+     *     without a JDBC URL, said in one WARN line
+     */
+    private static ColumnReader columnReader(PipelineConfig config, StarRocksSinkOptions sinkOptions) {
+        if (config.jdbcUrl() != null) {
+            return new JdbcColumnReader(config.jdbcUrl(), config.username(), config.password());
+        }
+        if (config.target() == SinkTarget.STARROCKS) {
+            return new HttpSqlColumnReader(sinkOptions);
+        }
+        LOG.warn("Rows are not checked for columns the Doris tables lack, nor their values before loading: that "
+                + "needs --jdbc-url (the FE's MySQL-protocol port); strict mode still refuses bad values");
+        return null;
     }
 
     /**
@@ -169,7 +193,8 @@ public final class LockstepPipeline {
      *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
-     * Then {@link PipelineConfig#sinkProperties()}.
+     * Both targets load with {@code strict_mode=true}, so the server refuses a bad value instead of storing NULL
+     * (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()}.
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
@@ -181,7 +206,9 @@ public final class LockstepPipeline {
                 .withProperty("username", config.username())
                 .withProperty("password", config.password())
                 .withProperty("sink.properties.format", "json")
-                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
+                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()))
+                // bad values are refused, never NULLed (docs/dead-letter.md); a sink property may say otherwise
+                .withProperty("sink.properties.strict_mode", "true");
         if (config.target() == SinkTarget.DORIS) {
             builder.withProperty("sink.target", SinkTarget.DORIS.optionValue())
                     .withProperty("sink.semantic", "exactly-once")

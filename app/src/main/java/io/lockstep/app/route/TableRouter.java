@@ -133,6 +133,25 @@ public final class TableRouter implements Serializable {
         return null;
     }
 
+    /**
+     * Whether no row of a source table is ever loaded, so that its schema changes cannot matter
+     * (docs/schema-changes.md): the table map does not name it (whatever {@link UnknownTableMode}: with
+     * {@code fail} its rows stop the job when they come, not its DDL), or its target table does not exist and
+     * {@link UnknownTableMode#SKIP} drops its rows.
+     *
+     * @param sourceDatabase source database
+     * @param sourceTable source table
+     * @return why the table's rows are never loaded, or {@code null} when they are (or fail as unknown)
+     */
+    public String notLoadedReason(String sourceDatabase, String sourceTable) {
+        String unknown = unknownReason(sourceDatabase, sourceTable);
+        if (unknown == null) {
+            return null;
+        }
+        boolean unmapped = !tableMap.isEmpty() && !tableMap.containsKey(sourceDatabase + "." + sourceTable);
+        return unmapped || unknownTableMode == UnknownTableMode.SKIP ? unknown : null;
+    }
+
     /** @return the target tables the table map names, in map order; empty for the same-name routing */
     public Set<TargetTable> mappedTargets() {
         return new LinkedHashSet<>(tableMap.values());

@@ -1,7 +1,7 @@
 package io.lockstep.app.schema;
 
 import java.io.Serializable;
-import java.util.Set;
+import java.util.List;
 
 /**
  * Reads a target table's columns as they are now. Serializable, so the job's operators carry it; each subtask
@@ -13,9 +13,10 @@ public interface ColumnReader extends Serializable {
     /**
      * @param database the target database
      * @param table the target table
-     * @return the table's column names, lower case
-     * @throws Exception when the table cannot be read (missing, no privilege, the server unreachable); the message
-     *     names the table
+     * @return the table's columns in table order
+     * @throws ColumnReadException naming the table, when it cannot be read: its {@link ColumnReadException#kind()}
+     *     says whether the target is out, the table missing or the access refused; any other exception counts as
+     *     an outage
      */
-    Set<String> columns(String database, String table) throws Exception;
+    List<TargetColumn> columns(String database, String table) throws Exception;
 }

@@ -13,8 +13,8 @@ import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.testing.DebeziumMessages;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /** The assembler's schema-change handling against a target table {@code dw.orders (order_id, total)}. */
 class SchemaCheckTest {
 
-    private static final ColumnReader ORDERS = (database, table) -> new LinkedHashSet<>(List.of("order_id", "total"));
+    private static final ColumnReader ORDERS = (database, table) -> List.of(TargetColumn.named("order_id"),
+            TargetColumn.named("total"));
     private static final String ORDER_1 = "{\"order_id\":1,\"total\":\"1.00\"}";
     private static final String ORDER_2_WITH_NOTE = "{\"order_id\":2,\"total\":\"2.00\",\"note\":\"n\"}";
 

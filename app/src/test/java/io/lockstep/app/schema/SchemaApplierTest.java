@@ -32,7 +32,7 @@ class SchemaApplierTest {
                     .withProperty("load-url", starRocks.feUrl()).withProperty("database-name", "bank")
                     .withProperty("table-name", "accounts").withProperty("username", "root")
                     .withProperty("password", "").withProperty("sink.properties.format", "json").build())
-                    .columns("bank", "accounts"))
+                    .columns("bank", "accounts").stream().map(TargetColumn::name))
                     .containsExactly("id", "owner", "email", "visits");
         }
     }

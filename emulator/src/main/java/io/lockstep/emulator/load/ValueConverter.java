@@ -21,6 +21,11 @@ import java.util.regex.Pattern;
  * invalid date, text that is not JSON) is a conversion failure: the StarRocks docs "Strict mode" name data type
  * mismatches, out-of-range values and field length overflows as the failures strict mode filters.
  *
+ * <p>Strict mode filters a row with such a value; without it the value becomes NULL and the row loads, unless the
+ * column is NOT NULL (StarRocks docs "Strict mode"). Filtered in every mode, as the BE's table sink validates rows
+ * (StarRocks {@code be/src/exec/tablet_sink.cpp}, {@code OlapTableSink::_validate_data}): NULL in a NOT NULL column
+ * ({@code LoadPlan}). Each filtered row's reason goes to the load's error log, served at its {@code ErrorURL}.
+ *
  * <p>Readings follow the StarRocks BE: integers may carry a fractional part, which is dropped ("1.9" → 1);
  * surrounding spaces are ignored for numbers, booleans and dates; DECIMAL values are rounded half-up to the
  * column's scale. Stateless and thread-safe.

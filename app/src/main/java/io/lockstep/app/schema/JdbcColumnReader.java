@@ -1,0 +1,95 @@
+package io.lockstep.app.schema;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Reads a target table's columns with their types and nullability through the MySQL-protocol port
+ * ({@code --jdbc-url}, MySQL Connector/J): {@code DESC `db`.`t`}, whose rows are {@code Field}, {@code Type},
+ * {@code Null}, ... on StarRocks (docs "DESC", types as {@code bigint(20)}, {@code varchar(64)}) and Apache Doris
+ * (docs "DESCRIBE", {@code Null} as {@code Yes}/{@code No}). With the types, the assembler checks values too
+ * ({@link ValueRules}); this is the reader for Doris, whose HTTP interface has no SQL.
+ *
+ * <p>Errors (MySQL error codes and SQL states, as StarRocks and Doris send them): 1045 / SQL state 28000 and 1142
+ * (access denied) are {@link ColumnReadException.Kind#ACCESS_DENIED}; 1146 / 42S02 (unknown table) and 1049 (unknown
+ * database) are {@link ColumnReadException.Kind#MISSING_TABLE}; anything else, e.g. SQL state class 08 (connection),
+ * is {@link ColumnReadException.Kind#OUTAGE}, also when the connection does not open within 10 s or a reply takes
+ * longer than 60 s. Every call opens and closes its own connection. Never logs the password.
+ */
+public final class JdbcColumnReader implements ColumnReader {
+
+    private static final long serialVersionUID = 1L;
+    /** Longest wait in ms for the connection to open. */
+    static final long CONNECT_TIMEOUT_MS = 10_000;
+    /** Longest wait in ms for a reply on an open connection. */
+    static final long SOCKET_TIMEOUT_MS = 60_000;
+
+    private final String jdbcUrl;
+    private final String user;
+    private final String password;
+
+    /**
+     * @param jdbcUrl {@code jdbc:mysql://host:port[/db]}
+     * @param user the user (needs SELECT on the tables)
+     * @param password its password, may be empty
+     */
+    public JdbcColumnReader(String jdbcUrl, String user, String password) {
+        this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        this.user = Objects.requireNonNull(user, "user");
+        this.password = password == null ? "" : password;
+    }
+
+    @Override
+    public List<TargetColumn> columns(String database, String table) throws ColumnReadException {
+        String name = HttpSqlColumnReader.quoted(database) + "." + HttpSqlColumnReader.quoted(table);
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        // never wait forever: a hung FE is an outage (Connector/J waits without end by default)
+        properties.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT_MS));
+        properties.setProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT_MS));
+        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
+        try (Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties)) {
+            if (connection == null) {
+                throw new ColumnReadException(ColumnReadException.Kind.ACCESS_DENIED, "--jdbc-url " + jdbcUrl
+                        + " is not a jdbc:mysql:// URL", null);
+            }
+            List<TargetColumn> columns = new ArrayList<>();
+            try (Statement statement = connection.createStatement();
+                    ResultSet rows = statement.executeQuery("DESC " + name)) {
+                while (rows.next()) {
+                    String nullable = rows.getString("Null");
+                    columns.add(new TargetColumn(rows.getString("Field"), rows.getString("Type"),
+                            nullable == null || nullable.toUpperCase(Locale.ROOT).startsWith("Y")));
+                }
+            }
+            return columns;
+        } catch (SQLException e) {
+            throw new ColumnReadException(kind(e), "Cannot read the columns of target table " + database + "."
+                    + table + " (DESC through " + jdbcUrl + "): " + e.getMessage(), e);
+        }
+    }
+
+    private static ColumnReadException.Kind kind(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        int code = e.getErrorCode();
+        if (state.startsWith("08")) {
+            return ColumnReadException.Kind.OUTAGE; // the connection failed or broke
+        }
+        if (code == 1045 || code == 1142 || code == 1044 || state.equals("28000")) {
+            return ColumnReadException.Kind.ACCESS_DENIED;
+        }
+        if (code == 1146 || code == 1049 || state.equals("42S02")
+                || HttpSqlColumnReader.MISSING.matcher(String.valueOf(e.getMessage())).find()) {
+            return ColumnReadException.Kind.MISSING_TABLE;
+        }
+        return ColumnReadException.Kind.OUTAGE;
+    }
+}
