@@ -41,7 +41,6 @@ public final class QueryServer implements AutoCloseable {
     private final TableStore store;
     private final TransactionManager transactions;
     private final QueryDialect dialect;
-    private final SystemVariables variables;
     private final AtomicInteger nextConnectionId = new AtomicInteger(1);
     private final AtomicLong logins = new AtomicLong();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -73,7 +72,6 @@ public final class QueryServer implements AutoCloseable {
         this.store = store;
         this.transactions = transactions;
         this.dialect = dialect;
-        this.variables = new SystemVariables(dialect);
     }
 
     /**
@@ -113,8 +111,9 @@ public final class QueryServer implements AutoCloseable {
                 Socket client = socket.accept();
                 int id = nextConnectionId.getAndIncrement();
                 open.add(client);
-                SqlSession session = new SqlSession(catalog, store, transactions, dialect, variables, id);
-                connections.execute(new MysqlConnection(client, id, dialect.mysqlVersion(), users, session,
+                SqlSession session = new SqlSession(catalog, store, transactions, dialect,
+                        new SystemVariables(dialect), id);
+                connections.execute(new MysqlConnection(client, id, dialect, users, session,
                         logins::incrementAndGet, () -> open.remove(client)));
             } catch (SocketException e) {
                 return; // closed

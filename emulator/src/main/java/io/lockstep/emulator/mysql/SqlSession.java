@@ -53,7 +53,8 @@ final class SqlSession {
             + "(\\s+LIKE\\s+'([^']*)')?");
     private static final Pattern SHOW_PROC = Pattern.compile("(?is)SHOW\\s+PROC\\s+'([^']*)'");
     private static final Pattern SHOW_WARNINGS = Pattern.compile("(?is)SHOW\\s+(WARNINGS|ERRORS)");
-    private static final Pattern ACCEPTED = Pattern.compile("(?is)(SET\\s.*|BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s.*");
+    private static final Pattern ACCEPTED = Pattern.compile("(?is)(BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
     private static final Pattern DDL = Pattern.compile("(?is)(CREATE|ALTER|TRUNCATE|DROP)\\s.*");
     private static final Pattern QUERY = Pattern.compile("(?is)(\\(\\s*)*(SELECT|WITH)\\b.*");
     private static final Pattern TRAILING_LIMIT = Pattern.compile("(?is)(.*?)\\s+LIMIT\\s+\\d+$");
@@ -67,6 +68,8 @@ final class SqlSession {
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final int connectionId;
+    /** {@code @name} variables set by SET @name = value (lower-case names). */
+    private final Map<String, Object> userVariables = new java.util.HashMap<>();
     private String user = "";
     private String database;
 
@@ -97,6 +100,12 @@ final class SqlSession {
         this.user = value;
     }
 
+    /** COM_RESET_CONNECTION: variables back to their defaults, user variables gone; the database stays. */
+    void reset() {
+        variables.reset();
+        userVariables.clear();
+    }
+
     /**
      * Makes {@code name} the current database ({@code USE}, COM_INIT_DB, the handshake's database).
      *
@@ -108,7 +117,7 @@ final class SqlSession {
             db = db.substring(1, db.length() - 1);
         }
         if (catalog.database(db).isEmpty()) {
-            throw new SqlError(SqlError.BAD_DB, "42000", "Unknown database '" + db + "'");
+            throw SqlErrors.unknownDatabase(db);
         }
         database = db;
     }
@@ -126,6 +135,10 @@ final class SqlSession {
         Matcher m;
         if ((m = USE.matcher(sql)).matches()) {
             useDatabase(group(m, "db"));
+            return new SqlResult.Ok(0);
+        }
+        if (SET.matcher(sql).matches()) {
+            SetStatement.run(sql, variables, userVariables);
             return new SqlResult.Ok(0);
         }
         if (ACCEPTED.matcher(sql).matches()) {
