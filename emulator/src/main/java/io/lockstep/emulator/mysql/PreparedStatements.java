@@ -137,16 +137,15 @@ final class PreparedStatements {
                     statement.types[i] = r.int2("parameter type");
                 }
             }
-            if (statement.types == null) {
-                throw new SqlError(SqlError.UNKNOWN_ERROR, "HY000", "the parameters of prepared statement "
-                        + statement.id + " were never bound");
-            }
             for (int i = 0; i < count; i++) {
                 ByteArrayOutputStream longData = statement.longData.get(i);
                 if (longData != null) {
                     literals[i] = SqlLexer.quote(longData.toString(StandardCharsets.UTF_8));
                 } else if ((nulls[i / 8] & (1 << (i % 8))) != 0) {
-                    literals[i] = "NULL";
+                    literals[i] = "NULL"; // no type needed: clients send none while every value is NULL
+                } else if (statement.types == null) {
+                    throw new SqlError(SqlError.UNKNOWN_ERROR, "HY000", "parameter " + (i + 1) + " of prepared "
+                            + "statement " + statement.id + " has a value but its type was never sent");
                 } else {
                     literals[i] = literal(r, statement.types[i]);
                 }

@@ -24,18 +24,21 @@ import java.util.regex.Pattern;
  *   <li>{@code SELECT} / {@code WITH}: a select list made only of server expressions ({@code @@variable},
  *       {@code version()}, {@code current_version()} (StarRocks), {@code database()}, {@code schema()},
  *       {@code user()}, {@code current_user()}, {@code connection_id()}) is answered here; any other query runs in the
- *       committed-data store (H2, in one snapshot; MySQL back-quotes become H2 quotes; unqualified tables resolve in
+ *       committed-data store (H2, in one snapshot; translated by {@link H2Translator}; unqualified tables resolve in
  *       the current database).</li>
  *   <li>{@code SHOW DATABASES}, {@code SHOW TABLES [FROM db]}, {@code SHOW CREATE TABLE t}, {@code DESC t} /
  *       {@code SHOW COLUMNS FROM t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS},
  *       {@code SHOW PROC '/transactions[/dbId[/running|/finished]]'} ({@link TransactionProc}).</li>
  *   <li>DDL ({@code CREATE DATABASE|TABLE}, {@code ALTER TABLE ... ADD|DROP COLUMN}, {@code TRUNCATE TABLE},
  *       {@code DROP TABLE|DATABASE}) through the emulator's DDL parser, in the current database.</li>
- *   <li>{@code USE db}; {@code SET ...}, {@code BEGIN}, {@code COMMIT}, {@code ROLLBACK} are accepted and change
- *       nothing (every statement runs on its own; the port has no SQL writes).</li>
+ *   <li>{@code USE db}; {@code SET ...} ({@link SetStatement}, remembered per session); {@code BEGIN},
+ *       {@code COMMIT}, {@code ROLLBACK} are accepted and change nothing (every statement is its own
+ *       transaction).</li>
+ *   <li>{@code INSERT}, {@code UPDATE}, {@code DELETE} ({@link DmlStatements}), each a transaction of its own.</li>
  * </ul>
- * Anything else, and {@code INSERT}/{@code UPDATE}/{@code DELETE} (load through stream load instead), is answered
- * with error 1064 naming the statement. Owned by the connection's thread.
+ * Queries are translated to the store's SQL by {@link H2Translator}; store failures become StarRocks errors
+ * ({@link SqlErrors}). Anything else is answered with error 1064 naming the statement. Owned by the connection's
+ * thread.
  */
 final class SqlSession {
     private static final Pattern LEADING_COMMENTS = Pattern.compile("^(\\s*(/\\*.*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n))*\\s*",
@@ -55,6 +58,7 @@ final class SqlSession {
     private static final Pattern SHOW_WARNINGS = Pattern.compile("(?is)SHOW\\s+(WARNINGS|ERRORS)");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s.*");
     private static final Pattern ACCEPTED = Pattern.compile("(?is)(BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
+    private static final Pattern DML = Pattern.compile("(?is)(INSERT|UPDATE|DELETE)\\s.*");
     private static final Pattern DDL = Pattern.compile("(?is)(CREATE|ALTER|TRUNCATE|DROP)\\s.*");
     private static final Pattern QUERY = Pattern.compile("(?is)(\\(\\s*)*(SELECT|WITH)\\b.*");
     private static final Pattern TRAILING_LIMIT = Pattern.compile("(?is)(.*?)\\s+LIMIT\\s+\\d+$");
@@ -189,12 +193,17 @@ final class SqlSession {
         if (DDL.matcher(sql).matches()) {
             return ddl(sql);
         }
+        if (DML.matcher(sql).matches()) {
+            long timeoutMs = ((Number) variables.get("query_timeout")).longValue() * 1000;
+            return new SqlResult.Ok(new DmlStatements(catalog, store, transactions, timeoutMs)
+                    .run(sql, database, this::toH2));
+        }
         if (QUERY.matcher(sql).matches()) {
             SqlResult.Rows server = serverExpressions(sql);
             return server != null ? server : query(sql);
         }
         throw SqlError.syntax("the emulator's query port does not run this statement: " + abbreviate(sql)
-                + " (it runs SELECT, SHOW, DESC, USE, SET and the DDL subset; load data through stream load)");
+                + " (it runs SELECT, SHOW, DESC, USE, SET, INSERT, UPDATE, DELETE and the DDL subset)");
     }
 
     private List<String> databaseNames() {
@@ -226,7 +235,7 @@ final class SqlSession {
             String message = DDL_PREFIX.matcher(e.getMessage()).replaceFirst("");
             throw new SqlError(ddlErrorCode(message), ddlSqlState(message), message);
         } catch (StoreException e) {
-            throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage());
+            throw SqlErrors.fromStore(e, sql);
         }
     }
 
@@ -308,12 +317,20 @@ final class SqlSession {
     }
 
     private SqlResult.Rows query(String sql) {
+        String h2 = toH2(sql);
         try {
-            QueryResult result = store.query(h2Quotes(sql), database);
+            QueryResult result = store.query(h2, database);
             return new SqlResult.Rows(result.columns(), result.rows());
         } catch (StoreException e) {
-            throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage());
+            throw SqlErrors.fromStore(e, sql);
         }
+    }
+
+    /** A StarRocks query in the store's SQL ({@link H2Translator}), with this session's clock, zone and names. */
+    private String toH2(String sql) {
+        SqlFunctions.Context context = new SqlFunctions.Context(java.time.Instant.now(), variables.timeZone(),
+                database, user, connectionId, dialect);
+        return new H2Translator(catalog, variables, userVariables, context, sql).translate();
     }
 
     /** Leading comments, surrounding blanks and trailing semicolons removed. */
