@@ -149,18 +149,37 @@ final class DmlStatements {
                 set[targets.get(i)] = true;
             }
             for (int c = 0; c < row.length; c++) {
-                ColumnSchema column = table.columns().get(c);
                 if (!set[c]) {
-                    row[c] = column.defaultValue();
-                }
-                if (row[c] == null && !column.nullable()) {
-                    throw new SqlError(5610, "22000", "Insert has filtered data : row " + rowNumber + ": column '"
-                            + column.name() + "' is NOT NULL and gets NULL");
+                    row[c] = table.columns().get(c).defaultValue();
                 }
             }
+            checkRow(table, row, rowNumber);
             rows.add(new RowChange(row, false));
         }
         return commit(table, label, rows);
+    }
+
+    /**
+     * StarRocks' strict-mode checks of one row: NOT NULL columns get a value, strings fit their declared length in
+     * UTF-8 bytes (StarRocks counts VARCHAR lengths in bytes).
+     *
+     * @throws SqlError 5610 (ERR_LOAD_HAS_FILTERED_DATA) naming the row and column
+     */
+    private static void checkRow(TableSchema table, Object[] row, int rowNumber) {
+        for (int c = 0; c < row.length; c++) {
+            ColumnSchema column = table.columns().get(c);
+            if (row[c] == null && !column.nullable()) {
+                throw new SqlError(5610, "22000", "Insert has filtered data : row " + rowNumber + ": column '"
+                        + column.name() + "' is NOT NULL and gets NULL");
+            }
+            ColumnType.Kind kind = column.type().kind();
+            if (row[c] instanceof String text && (kind == ColumnType.Kind.CHAR || kind == ColumnType.Kind.VARCHAR
+                    || kind == ColumnType.Kind.STRING) && column.type().length() > 0
+                    && text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > column.type().length()) {
+                throw new SqlError(5610, "22000", "Insert has filtered data : row " + rowNumber + ": the value of "
+                        + "column '" + column.name() + "' is longer than its " + column.type().length() + " bytes");
+            }
+        }
     }
 
     /** {@code VALUES (a, b), (c, d)} as {@code SELECT a, b UNION ALL SELECT c, d}. */
@@ -226,7 +245,9 @@ final class DmlStatements {
         List<RowChange> rows = new ArrayList<>();
         for (List<Object> values : selectRows(sql, table, List.of(expressions), where < 0 ? ""
                 : SqlLexer.join(all.subList(where, all.size())), database, translate)) {
-            rows.add(new RowChange(values.toArray(), false));
+            Object[] row = values.toArray();
+            checkRow(table, row, rows.size() + 1);
+            rows.add(new RowChange(row, false));
         }
         return commit(table, null, rows);
     }
@@ -399,9 +420,8 @@ final class DmlStatements {
             case FLOAT -> "REAL";
             case DOUBLE -> "DOUBLE PRECISION";
             case DECIMAL -> "DECIMAL(" + type.precision() + ", " + type.scale() + ")";
-            case CHAR, VARCHAR -> type.length() > 0 && type.length() <= 1_000_000 ? "VARCHAR(" + type.length() + ")"
-                    : "VARCHAR";
-            case STRING, JSON -> "VARCHAR";
+            case CHAR, VARCHAR, STRING, JSON -> "VARCHAR"; // lengths are checked in bytes by checkRow, H2 would cut
+
             case DATE -> "DATE";
             case DATETIME -> "TIMESTAMP(6)";
         };

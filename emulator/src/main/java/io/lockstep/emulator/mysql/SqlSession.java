@@ -134,7 +134,7 @@ final class SqlSession {
     SqlResult execute(String sqlText) {
         String sql = strip(sqlText);
         if (sql.isEmpty()) {
-            throw SqlError.syntax("empty statement");
+            throw SqlErrors.syntax(sqlText, 0, "Unexpected input '<EOF>', the statement is empty");
         }
         Matcher m;
         if ((m = USE.matcher(sql)).matches()) {
@@ -202,8 +202,8 @@ final class SqlSession {
             SqlResult.Rows server = serverExpressions(sql);
             return server != null ? server : query(sql);
         }
-        throw SqlError.syntax("the emulator's query port does not run this statement: " + abbreviate(sql)
-                + " (it runs SELECT, SHOW, DESC, USE, SET, INSERT, UPDATE, DELETE and the DDL subset)");
+        throw SqlErrors.syntax(sql, 0, "Unexpected input '" + abbreviate(sql).split(" ")[0] + "', the emulator's "
+                + "query port runs SELECT, SHOW, DESC, USE, SET, INSERT, UPDATE, DELETE and the DDL subset");
     }
 
     private List<String> databaseNames() {
