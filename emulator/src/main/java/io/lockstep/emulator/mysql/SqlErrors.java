@@ -33,6 +33,8 @@ final class SqlErrors {
     private static final int H2_SYNTAX_ERROR = 42000;
     private static final int H2_SYNTAX_ERROR_EXPECTED = 42001;
     private static final int H2_DATA_CONVERSION = 22018;
+    private static final int H2_INVALID_DATETIME = 22007;
+    private static final int H2_NUMERIC_OUT_OF_RANGE = 22003;
     private static final int H2_DIVISION_BY_ZERO = 22012;
     private static final int H2_VALUE_TOO_LONG = 22001;
     private static final int H2_NULL_NOT_ALLOWED = 23502;
@@ -137,13 +139,15 @@ final class SqlErrors {
                     + "GROUP BY clause");
             case H2_DATA_CONVERSION -> analysis("a value cannot be converted to the type it is used as");
             case H2_DIVISION_BY_ZERO -> analysis("division by zero");
+            case H2_INVALID_DATETIME -> analysis("Incorrect datetime value in a date/time conversion");
+            case H2_NUMERIC_OUT_OF_RANGE -> analysis("a numeric value is out of the range of its type");
             case H2_VALUE_TOO_LONG -> new SqlError(SqlError.SYNTAX, "22000", "Insert has filtered data: a value is "
                     + "longer than its column allows");
             case H2_NULL_NOT_ALLOWED -> new SqlError(SqlError.SYNTAX, "22000", "Insert has filtered data: column '"
                     + name + "' is NOT NULL and got NULL");
             case H2_SYNTAX_ERROR, H2_SYNTAX_ERROR_EXPECTED -> syntax(statement, 0,
                     "the emulator cannot parse this statement");
-            default -> analysis("the emulator cannot run this statement");
+            default -> analysis("the emulator cannot run this statement (store error " + h2.getErrorCode() + ")");
         };
     }
 

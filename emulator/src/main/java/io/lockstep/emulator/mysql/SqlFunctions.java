@@ -104,7 +104,7 @@ final class SqlFunctions {
         register((n, a, c) -> "DATE '" + c.localNow().toLocalDate() + "'", 0, "curdate", "current_date");
         register((n, a, c) -> "TIMESTAMP '" + TIMESTAMP.format(LocalDateTime.ofInstant(c.now(), ZoneId.of("UTC")))
                 + "'", 0, "utc_timestamp");
-        register((n, a, c) -> "CAST(" + p(a, 0) + " AS DATE)", 1, "date", "to_date");
+        register((n, a, c) -> "CAST(CAST(" + p(a, 0) + " AS TIMESTAMP) AS DATE)", 1, "date", "to_date");
         register((n, a, c) -> "FORMATDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ")", 2, "date_format");
         register((n, a, c) -> "CAST(PARSEDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ") AS "
                 + (hasTime(a.get(1).literal()) ? "TIMESTAMP" : "DATE") + ")", 2, "str_to_date");
