@@ -139,8 +139,13 @@ class QueryPortDialectTest {
             assertThat(row(s, "SELECT o.ID, O2.status FROM dia.Orders o JOIN Orders AS O2 ON o.Id = O2.iD "
                     + "WHERE o.id = 1")).containsExactly("1", "new");
             assertThat(row(s, "SELECT COUNT(*) AS Total FROM Orders HAVING Total > 1")).containsExactly("2");
-            try (ResultSet rs = s.executeQuery("SELECT Id AS MyId FROM Orders WHERE Id = 1")) {
+            try (ResultSet rs = s.executeQuery("SELECT Id AS MyId, o.STATUS, if(Id = 1, 'a', 'b'), "
+                    + "CAST(amount AS STRING) FROM Orders o WHERE Id = 1")) {
                 assertThat(rs.getMetaData().getColumnLabel(1)).as("an alias keeps its case").isEqualTo("MyId");
+                assertThat(rs.getMetaData().getColumnLabel(2)).as("a column: its name as written").isEqualTo("STATUS");
+                assertThat(rs.getMetaData().getColumnLabel(3)).as("an expression: as written, not as the store "
+                        + "runs it").isEqualTo("if(Id = 1, 'a', 'b')");
+                assertThat(rs.getMetaData().getColumnLabel(4)).isEqualTo("CAST(amount AS STRING)");
             }
             for (String wrongCase : List.of("SELECT * FROM orders", "SELECT * FROM ORDERS", "SELECT * FROM DIA.Orders")) {
                 assertThatThrownBy(() -> s.executeQuery(wrongCase)).as(wrongCase)

@@ -105,7 +105,60 @@ final class H2Translator {
      * @throws SqlError for unknown databases, tables or functions, and malformed statements
      */
     String translate() {
-        return range(0, tokens.size());
+        if (tokens.isEmpty() || !tokens.get(0).is("SELECT")) {
+            return range(0, tokens.size());
+        }
+        return labelledSelect();
+    }
+
+    /**
+     * A statement starting with SELECT, with every select item that has no alias labelled as the client wrote it
+     * (MySQL's and StarRocks' column label), so that no label shows the store's rewriting: {@code if(a, 1, 2)} is
+     * labelled {@code if(a, 1, 2)}, {@code o.Id} is labelled {@code Id}.
+     */
+    private String labelledSelect() {
+        int start = 1;
+        if (start < tokens.size() && (tokens.get(start).is("DISTINCT") || tokens.get(start).is("ALL"))) {
+            start++;
+        }
+        int end = start;
+        int depth = 0;
+        for (; end < tokens.size(); end++) {
+            Token t = tokens.get(end);
+            depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+            if (depth == 0 && t.kind() == Kind.WORD && (t.is("FROM") || FROM_ENDERS.contains(upper(t))
+                    || t.is("UNION") || t.is("INTO"))) {
+                break;
+            }
+        }
+        StringBuilder out = new StringBuilder(range(0, start)).append(' ');
+        List<int[]> items = splitArgs(start, end);
+        for (int k = 0; k < items.size(); k++) {
+            int[] item = items.get(k);
+            out.append(k > 0 ? ", " : "").append(range(item[0], item[1]));
+            String label = label(item[0], item[1]);
+            if (label != null) {
+                out.append(" AS ").append(quote(label));
+            }
+        }
+        return out.append(' ').append(range(end, tokens.size())).toString().strip();
+    }
+
+    /** The label of a select item without an alias: its text as written (a column: its name); null if it has one. */
+    private String label(int from, int to) {
+        if (to <= from) {
+            return null;
+        }
+        Token last = tokens.get(to - 1);
+        if (last.isSymbol("*") || to - from >= 2 && last.isName() && !tokens.get(to - 2).isSymbol(".")
+                && !KEYWORDS.contains(upper(last))) {
+            return null; // * / t.* / an alias (AS x or a bare x)
+        }
+        if (last.isName() && (to - from == 1 || tokens.get(to - 2).isSymbol("."))) {
+            return last.value(); // a column, qualified or not: its name as written
+        }
+        String text = sql.substring(tokens.get(from).start(), last.end()).strip();
+        return text.length() > 250 ? text.substring(0, 250) : text;
     }
 
     /** The tables the statement references ([database or null, table]), known once {@link #translate} ran. */
@@ -463,7 +516,7 @@ final class H2Translator {
         return t.text().toUpperCase(Locale.ROOT);
     }
 
-    private int offset(Token t) {
-        return Math.max(0, sql.indexOf(t.text()));
+    private static int offset(Token t) {
+        return t.start();
     }
 }

@@ -25,8 +25,14 @@ final class SqlLexer {
      * @param text  its characters as written
      * @param value the name of a {@link Kind#QUOTED_NAME} without quotes, the decoded content of a
      *              {@link Kind#STRING}; else the text
+     * @param start the offset of its first character in the statement
      */
-    record Token(Kind kind, String text, String value) {
+    record Token(Kind kind, String text, String value, int start) {
+        /** The offset after its last character. */
+        int end() {
+            return start + text.length();
+        }
+
         boolean is(String word) {
             return kind == Kind.WORD && text.equalsIgnoreCase(word);
         }
@@ -55,19 +61,19 @@ final class SqlLexer {
                 while (i < n && Character.isWhitespace(sql.charAt(i))) {
                     i++;
                 }
-                out.add(new Token(Kind.SPACE, sql.substring(start, i), " "));
+                out.add(new Token(Kind.SPACE, sql.substring(start, i), " ", start));
             } else if (c == '#' || (c == '-' && sql.startsWith("--", i))) {
                 while (i < n && sql.charAt(i) != '\n') {
                     i++;
                 }
-                out.add(new Token(Kind.SPACE, sql.substring(start, i), " "));
+                out.add(new Token(Kind.SPACE, sql.substring(start, i), " ", start));
             } else if (c == '/' && sql.startsWith("/*", i)) {
                 int end = sql.indexOf("*/", i + 2);
                 if (end < 0) {
                     throw SqlErrors.syntax(sql, i, "unterminated comment");
                 }
                 i = end + 2;
-                out.add(new Token(Kind.SPACE, sql.substring(start, i), " "));
+                out.add(new Token(Kind.SPACE, sql.substring(start, i), " ", start));
             } else if (c == '\'' || c == '"') {
                 StringBuilder value = new StringBuilder();
                 i++;
@@ -90,7 +96,7 @@ final class SqlLexer {
                         i++;
                     }
                 }
-                out.add(new Token(Kind.STRING, sql.substring(start, i), value.toString()));
+                out.add(new Token(Kind.STRING, sql.substring(start, i), value.toString(), start));
             } else if (c == '`') {
                 StringBuilder value = new StringBuilder();
                 i++;
@@ -110,7 +116,7 @@ final class SqlLexer {
                         i++;
                     }
                 }
-                out.add(new Token(Kind.QUOTED_NAME, sql.substring(start, i), value.toString()));
+                out.add(new Token(Kind.QUOTED_NAME, sql.substring(start, i), value.toString(), start));
             } else if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)))) {
                 while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.'
                         || ((sql.charAt(i) == '+' || sql.charAt(i) == '-')
@@ -118,14 +124,14 @@ final class SqlLexer {
                     i++;
                 }
                 String text = sql.substring(start, i);
-                out.add(new Token(isNumber(text) ? Kind.NUMBER : Kind.WORD, text, text));
+                out.add(new Token(isNumber(text) ? Kind.NUMBER : Kind.WORD, text, text, start));
             } else if (Character.isLetter(c) || c == '_' || c == '$') {
                 while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
                         || sql.charAt(i) == '$')) {
                     i++;
                 }
                 String text = sql.substring(start, i);
-                out.add(new Token(Kind.WORD, text, text));
+                out.add(new Token(Kind.WORD, text, text, start));
             } else if (c == '@') {
                 i++;
                 if (i < n && sql.charAt(i) == '@') {
@@ -135,17 +141,17 @@ final class SqlLexer {
                         || sql.charAt(i) == '.' || sql.charAt(i) == '$')) {
                     i++;
                 }
-                out.add(new Token(Kind.VARIABLE, sql.substring(start, i), sql.substring(start, i)));
+                out.add(new Token(Kind.VARIABLE, sql.substring(start, i), sql.substring(start, i), start));
             } else if (c == '?') {
                 i++;
-                out.add(new Token(Kind.PARAM, "?", "?"));
+                out.add(new Token(Kind.PARAM, "?", "?", start));
             } else {
                 i++;
                 if (i < n && isTwoCharSymbol(c, sql.charAt(i))) {
                     i++;
                 }
                 String text = sql.substring(start, i);
-                out.add(new Token(Kind.SYMBOL, text, text));
+                out.add(new Token(Kind.SYMBOL, text, text, start));
             }
         }
         return out;
