@@ -198,6 +198,19 @@ class QueryPortDialectTest {
                     .hasMessageContaining("Label [seed_1] has already been used.");
             assertThatThrownBy(() -> s.execute("DELETE FROM dup WHERE k = 1"))
                     .hasMessageContaining("does not support delete");
+
+            // every statement commits at once: a ROLLBACK that would have to undo one is refused, not ignored
+            s.execute("BEGIN");
+            s.execute("INSERT INTO pk (k) VALUES (20)");
+            assertThatThrownBy(() -> s.execute("ROLLBACK"))
+                    .hasMessageContaining("ROLLBACK cannot undo the 1 INSERT/UPDATE/DELETE statement(s)");
+            assertThat(row(s, "SELECT COUNT(*) FROM pk WHERE k = 20")).containsExactly("1");
+            s.execute("BEGIN");
+            s.execute("ROLLBACK");
+            c.setAutoCommit(false);
+            s.execute("DELETE FROM pk WHERE k = 20");
+            assertThatThrownBy(c::rollback).isInstanceOf(SQLException.class);
+            c.setAutoCommit(true);
         }
     }
 }

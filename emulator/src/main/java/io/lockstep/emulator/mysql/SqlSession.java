@@ -32,8 +32,8 @@ import java.util.regex.Pattern;
  *   <li>DDL ({@code CREATE DATABASE|TABLE}, {@code ALTER TABLE ... ADD|DROP COLUMN}, {@code TRUNCATE TABLE},
  *       {@code DROP TABLE|DATABASE}) through the emulator's DDL parser, in the current database.</li>
  *   <li>{@code USE db}; {@code SET ...} ({@link SetStatement}, remembered per session); {@code BEGIN},
- *       {@code COMMIT}, {@code ROLLBACK} are accepted and change nothing (every statement is its own
- *       transaction).</li>
+ *       {@code COMMIT}, {@code ROLLBACK} ({@link ExplicitTransaction}: every statement is its own transaction, a
+ *       ROLLBACK that would have to undo writes is refused).</li>
  *   <li>{@code INSERT}, {@code UPDATE}, {@code DELETE} ({@link DmlStatements}), each a transaction of its own.</li>
  * </ul>
  * Queries are translated to the store's SQL by {@link H2Translator}; store failures become StarRocks errors
@@ -74,6 +74,7 @@ final class SqlSession {
     private final int connectionId;
     /** {@code @name} variables set by SET @name = value (lower-case names). */
     private final Map<String, Object> userVariables = new java.util.HashMap<>();
+    private final ExplicitTransaction transaction = new ExplicitTransaction();
     private String user = "";
     private String database;
 
@@ -146,6 +147,7 @@ final class SqlSession {
             return new SqlResult.Ok(0);
         }
         if (ACCEPTED.matcher(sql).matches()) {
+            transaction.run(sql);
             return new SqlResult.Ok(0);
         }
         if (SHOW_DATABASES.matcher(sql).matches()) {
@@ -195,8 +197,9 @@ final class SqlSession {
         }
         if (DML.matcher(sql).matches()) {
             long timeoutMs = ((Number) variables.get("query_timeout")).longValue() * 1000;
-            return new SqlResult.Ok(new DmlStatements(catalog, store, transactions, timeoutMs)
-                    .run(sql, database, this::toH2));
+            long rows = new DmlStatements(catalog, store, transactions, timeoutMs).run(sql, database, this::toH2);
+            transaction.wrote(((Number) variables.get("autocommit")).longValue() != 0);
+            return new SqlResult.Ok(rows);
         }
         if (QUERY.matcher(sql).matches()) {
             SqlResult.Rows server = serverExpressions(sql);
