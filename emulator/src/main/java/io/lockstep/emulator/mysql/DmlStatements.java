@@ -134,7 +134,7 @@ final class DmlStatements {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             names.add("\"_" + i + "\"");
-            casts.add("CAST(\"_" + i + "\" AS " + h2Type(table.columns().get(targets.get(i)).type()) + ")");
+            casts.add("CAST(\"_" + i + "\" AS " + H2Types.column(table.columns().get(targets.get(i)).type()) + ")");
         }
         QueryResult result = query("SELECT " + String.join(", ", casts) + " FROM (" + h2 + ") AS \"_v\"("
                 + String.join(", ", names) + ")", sql, database, targets.size(), table);
@@ -285,7 +285,7 @@ final class DmlStatements {
         List<String> names = new ArrayList<>();
         for (int c = 0; c < expressions.size(); c++) {
             names.add("\"_" + c + "\"");
-            casts.add("CAST(\"_" + c + "\" AS " + h2Type(table.columns().get(c).type()) + ")");
+            casts.add("CAST(\"_" + c + "\" AS " + H2Types.column(table.columns().get(c).type()) + ")");
         }
         return query("SELECT " + String.join(", ", casts) + " FROM (" + h2 + ") AS \"_v\"("
                 + String.join(", ", names) + ")", sql, database, expressions.size(), table).rows();
@@ -406,24 +406,5 @@ final class DmlStatements {
             throw SqlErrors.syntax(sql, Math.max(0, sql.indexOf(token.text())), "Unexpected input '"
                     + token.text() + "', '" + word + "' expected");
         }
-    }
-
-    /** The H2 type a column's values are cast to (the store's mapping, storage/H2Sql.java). */
-    private static String h2Type(ColumnType type) {
-        return switch (type.kind()) {
-            case BOOLEAN -> "BOOLEAN";
-            case TINYINT -> "TINYINT";
-            case SMALLINT -> "SMALLINT";
-            case INT -> "INTEGER";
-            case BIGINT -> "BIGINT";
-            case LARGEINT -> "NUMERIC(39, 0)";
-            case FLOAT -> "REAL";
-            case DOUBLE -> "DOUBLE PRECISION";
-            case DECIMAL -> "DECIMAL(" + type.precision() + ", " + type.scale() + ")";
-            case CHAR, VARCHAR, STRING, JSON -> "VARCHAR"; // lengths are checked in bytes by checkRow, H2 would cut
-
-            case DATE -> "DATE";
-            case DATETIME -> "TIMESTAMP(6)";
-        };
     }
 }

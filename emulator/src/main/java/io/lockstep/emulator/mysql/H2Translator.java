@@ -4,7 +4,6 @@ import io.lockstep.emulator.catalog.Catalog;
 import io.lockstep.emulator.mysql.SqlLexer.Kind;
 import io.lockstep.emulator.mysql.SqlLexer.Token;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,7 @@ import java.util.Set;
  *       table aliases and qualifiers keep their case; column names, plain or back-quoted, are quoted in lower case,
  *       as the store created them; a column alias keeps the case it was written in and references to it match in
  *       any case.</li>
- *   <li>Functions and casts through {@link SqlFunctions} and {@link #castType}: StarRocks' names and types become
+ *   <li>Functions and casts through {@link SqlFunctions} and {@link H2Types}: StarRocks' names and types become
  *       H2's; an unknown function is StarRocks' "No matching function" error.</li>
  *   <li>Literals: strings (single or double quotes, backslash escapes) become H2 strings; {@code @@var} and
  *       {@code @var} become the session's values; {@code INTERVAL n unit} becomes H2's interval literal;
@@ -55,12 +54,8 @@ final class H2Translator {
     private final SqlFunctions.Context context;
     private final String sql;
     private final List<Token> tokens;
-    /** Names defined by WITH name AS (...). */
-    private final Set<String> cteNames = new HashSet<>();
-    /** Column aliases (lower case → as written). */
-    private final Map<String, String> columnAliases = new java.util.HashMap<>();
-    /** Lower-case names of the columns of every table the statement may name (decides column vs alias). */
-    private final Set<String> knownColumns = new HashSet<>();
+    /** CTE names, column aliases and the columns of the tables named. */
+    private final StatementNames names;
     /** Tables referenced: database (null = current) and table, as written. */
     private final List<String[]> tableReferences = new ArrayList<>();
 
@@ -72,31 +67,7 @@ final class H2Translator {
         this.context = context;
         this.sql = sql;
         this.tokens = SqlLexer.tokens(sql).stream().filter(t -> t.kind() != Kind.SPACE).toList();
-        for (int i = 0; i + 2 < tokens.size(); i++) {
-            if (tokens.get(i).isName() && tokens.get(i + 1).is("AS") && tokens.get(i + 2).isSymbol("(")) {
-                cteNames.add(tokens.get(i).value());
-            }
-            if (tokens.get(i).is("AS") && tokens.get(i + 1).isName() && !tokens.get(i + 2).isSymbol("(")) {
-                columnAliases.put(tokens.get(i + 1).value().toLowerCase(Locale.ROOT), tokens.get(i + 1).value());
-            }
-        }
-        for (int i = 0; i < tokens.size(); i++) {
-            if (!tokens.get(i).isName()) {
-                continue;
-            }
-            String current = context.database();
-            var table = current == null ? java.util.Optional.<io.lockstep.emulator.catalog.TableSchema>empty()
-                    : catalog.table(current, tokens.get(i).value());
-            if (i + 2 < tokens.size() && tokens.get(i + 1).isSymbol(".") && tokens.get(i + 2).isName()) {
-                var qualified = catalog.table(tokens.get(i).value(), tokens.get(i + 2).value());
-                table = qualified.isPresent() ? qualified : table;
-            }
-            table.ifPresent(t -> t.columns().forEach(c -> knownColumns.add(c.name().toLowerCase(Locale.ROOT))));
-        }
-        if (tokens.size() >= 2 && tokens.get(tokens.size() - 2).is("AS") && tokens.get(tokens.size() - 1).isName()) {
-            Token last = tokens.get(tokens.size() - 1);
-            columnAliases.put(last.value().toLowerCase(Locale.ROOT), last.value());
-        }
+        this.names = StatementNames.of(tokens, catalog, context.database());
     }
 
     /**
@@ -182,7 +153,7 @@ final class H2Translator {
                     && (previous.kind() == Kind.WORD && TABLE_INTRODUCERS.contains(upper(previous))
                     || inFromList && previous.isSymbol(","));
             if (tablePosition && previous.is("FROM") && i + 1 < to && tokens.get(i + 1).isSymbol("(")
-                    && !cteNames.contains(t.value())) {
+                    && !names.cteNames().contains(t.value())) {
                 tablePosition = false; // FROM a table function: not supported, let it fail as a function
             }
             if (tablePosition) {
@@ -294,9 +265,9 @@ final class H2Translator {
                 out.append('*');
             } else if (!last || definesAlias) {
                 out.append(H2Translator.quote(part));
-            } else if (parts.size() == 1 && columnAliases.containsKey(part.toLowerCase(Locale.ROOT))
-                    && !knownColumns.contains(part.toLowerCase(Locale.ROOT))) {
-                out.append(quote(columnAliases.get(part.toLowerCase(Locale.ROOT))));
+            } else if (parts.size() == 1 && names.columnAliases().containsKey(part.toLowerCase(Locale.ROOT))
+                    && !names.knownColumns().contains(part.toLowerCase(Locale.ROOT))) {
+                out.append(quote(names.columnAliases().get(part.toLowerCase(Locale.ROOT))));
             } else {
                 out.append(quote(part.toLowerCase(Locale.ROOT)));
             }
@@ -315,7 +286,7 @@ final class H2Translator {
             table = tokens.get(j + 2).value();
             j += 2;
         }
-        if (db == null && cteNames.contains(table)) {
+        if (db == null && names.cteNames().contains(table)) {
             out.append(quote(table)).append(' ');
         } else if (db != null && db.equalsIgnoreCase("information_schema")) {
             out.append("INFORMATION_SCHEMA.").append(table.toUpperCase(Locale.ROOT)).append(' ');
@@ -425,32 +396,15 @@ final class H2Translator {
                 : "CAST(" + value + " AS " + type + ")";
     }
 
-    /** StarRocks cast target types → H2 (STRING, VARCHAR(n), CHAR(n), INT, BIGINT, LARGEINT, DOUBLE, ...). */
+    /** The H2 type of the CAST target written in tokens [from, to). */
     private String castType(int from, int to) {
-        String type = upper(tokens.get(from));
         List<String> numbers = new ArrayList<>();
         for (int j = from + 1; j < to; j++) {
             if (tokens.get(j).kind() == Kind.NUMBER) {
                 numbers.add(tokens.get(j).text());
             }
         }
-        return switch (type) {
-            case "STRING", "VARCHAR", "CHAR", "TEXT", "JSON" -> "VARCHAR";
-            case "TINYINT" -> "TINYINT";
-            case "SMALLINT" -> "SMALLINT";
-            case "INT", "INTEGER" -> "INTEGER";
-            case "BIGINT", "SIGNED", "UNSIGNED" -> "BIGINT";
-            case "LARGEINT" -> "NUMERIC(39, 0)";
-            case "FLOAT" -> "REAL";
-            case "DOUBLE", "REAL" -> "DOUBLE PRECISION";
-            case "DECIMAL", "DECIMALV2", "DECIMALV3", "DECIMAL32", "DECIMAL64", "DECIMAL128", "NUMERIC" ->
-                    "DECIMAL(" + (numbers.isEmpty() ? "10" : numbers.get(0)) + ", "
-                            + (numbers.size() > 1 ? numbers.get(1) : "0") + ")";
-            case "DATE" -> "DATE";
-            case "DATETIME", "TIMESTAMP" -> "TIMESTAMP(6)";
-            case "BOOLEAN", "BOOL" -> "BOOLEAN";
-            default -> throw SqlErrors.analysis("Invalid type '" + tokens.get(from).text() + "' in CAST");
-        };
+        return H2Types.castTarget(tokens.get(from).text(), numbers);
     }
 
     private int matching(int open, int to) {
