@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * thread and one thread per connection ({@link MysqlConnection}), each with its own {@link SqlSession} over the
  * shared catalog and committed-data store. No well-kept Java library of the MySQL server protocol was found on Maven
  * Central, so the wire protocol is the small codec in this package ({@link PacketChannel}, {@link PacketWriter},
- * {@link PacketReader}, {@link NativePassword}, {@link TextResultSet}).
+ * {@link PacketReader}, {@link NativePassword}, {@link TextResultSet}, {@link BinaryResultSet},
+ * {@link PreparedStatements}).
  *
  * <p>Thread-safety: {@link #start} and {@link #close} are called by the emulator's owning thread; the accept thread
  * owns the server socket's accept loop; {@code open} (a concurrent set) holds the live connection sockets so that

@@ -52,15 +52,14 @@ final class SetStatement {
             }
             if (first.is("NAMES")) {
                 String charset = value(sql).toString();
-                if (peekWord("COLLATE")) {
-                    position++;
+                if (consumeWord("COLLATE")) {
                     value(sql);
                 }
                 for (String name : List.of("character_set_client", "character_set_connection",
                         "character_set_results")) {
                     assignments.add(() -> variables.set(name, charset));
                 }
-            } else if (first.is("CHARSET") || (first.is("CHARACTER") && peekWord("SET") && position++ >= 0)) {
+            } else if (first.is("CHARSET") || first.is("CHARACTER") && consumeWord("SET")) {
                 String charset = value(sql).toString();
                 assignments.add(() -> variables.set("character_set_client", charset));
                 assignments.add(() -> variables.set("character_set_results", charset));
@@ -86,7 +85,7 @@ final class SetStatement {
             } else {
                 throw syntax(sql, first);
             }
-        } while (position < tokens.size() && tokens.get(position).isSymbol(",") && position++ >= 0);
+        } while (consumeComma());
         if (position < tokens.size()) {
             throw syntax(sql, tokens.get(position));
         }
@@ -116,7 +115,7 @@ final class SetStatement {
             } else {
                 throw syntax(sql, t);
             }
-        } while (position < tokens.size() && tokens.get(position).isSymbol(",") && position++ >= 0);
+        } while (consumeComma());
     }
 
     /** Marks {@code DEFAULT}: the variable goes back to its default. */
@@ -152,8 +151,22 @@ final class SetStatement {
         }
     }
 
-    private boolean peekWord(String word) {
-        return position < tokens.size() && tokens.get(position).is(word);
+    /** Consumes the next token if it is {@code word}. */
+    private boolean consumeWord(String word) {
+        if (position < tokens.size() && tokens.get(position).is(word)) {
+            position++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Consumes the next token if it is a comma (another assignment follows). */
+    private boolean consumeComma() {
+        if (position < tokens.size() && tokens.get(position).isSymbol(",")) {
+            position++;
+            return true;
+        }
+        return false;
     }
 
     private Token next(String sql) {
@@ -164,7 +177,6 @@ final class SetStatement {
     }
 
     private static SqlError syntax(String sql, Token at) {
-        int offset = sql.indexOf(at.text());
-        return SqlErrors.syntax(sql, Math.max(offset, 0), "Unexpected input '" + at.text() + "' in SET");
+        return SqlErrors.syntax(sql, at.start(), "Unexpected input '" + at.text() + "' in SET");
     }
 }

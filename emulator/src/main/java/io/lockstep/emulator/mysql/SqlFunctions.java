@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * StarRocks' analysis error {@code No matching function with signature: name(types).} (FE
  * {@code sql/analyzer/ExpressionAnalyzer.java}). The list is in the emulator's README.
  *
- * <p>Time: {@code now()} and friends are the statement's start in the session's {@code time_zone}; 
+ * <p>Time: {@code now()} and friends are the statement's start in the session's {@code time_zone};
  * {@code unix_timestamp(d)} and {@code from_unixtime(n)} read d / write the result in the session's time zone at its
  * current UTC offset (a zone with daylight saving uses today's offset for every value). Stateless.
  */
