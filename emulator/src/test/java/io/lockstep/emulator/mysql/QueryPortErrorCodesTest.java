@@ -108,6 +108,21 @@ class QueryPortErrorCodesTest {
                         + "(using password: YES)]");
     }
 
+    /** Doris' FE keeps MySQL's numbers (Doris {@code fe/fe-core/src/main/java/org/apache/doris/common/ErrorCode.java}). */
+    @Test
+    void dorisModeKeepsMysqlsNumbers() throws Exception {
+        try (io.lockstep.emulator.DorisEmulator doris = io.lockstep.emulator.DorisEmulator.builder()
+                .ddl("CREATE DATABASE d").build().start();
+             RawQueryPortClient client = new RawQueryPortClient(doris.queryPort(), "root", "", "d")) {
+            assertThat(client.error("USE nodb")).isEqualTo(new RawQueryPortClient.Err(1049, "42000",
+                    "Unknown database 'nodb'"));
+            assertThat(client.error("SELECT * FROM missing")).isEqualTo(new RawQueryPortClient.Err(1051, "42S02",
+                    "Unknown table 'd.missing'"));
+            assertThat(client.error("SELECT @@nosuch").code()).isEqualTo(1193);
+            assertThat(client.error("SELECT FROM WHERE").sqlState()).isEqualTo("42000");
+        }
+    }
+
     private static final List<String> FAILING = List.of(
             "SELECT * FROM orders WHERE",
             "SELECT * FROM orders WHERE id = = 1",
