@@ -122,6 +122,10 @@ class QueryPortDialectTest {
                     .containsExactly("9.50", "42", "9", "170141183460469231731687303715884105727", "1.5", "3.14",
                             "2024-01-02", "2024-01-02 00:00:00", "1", "12345");
             assertThat(row(s, "SELECT COUNT(*), SUM(amount), MAX(Id) FROM Orders")).containsExactly("2", "21.50", "2");
+            assertThat(row(s, "SELECT date_trunc('month', created), dayofweek('2024-01-07'), weekofyear('2024-01-07'), "
+                    + "starts_with(status, 'ne'), regexp_replace('a1b22', '[0-9]+', 'X'), strleft('abc', 2), "
+                    + "str2date('2024-05-06', '%Y-%m-%d') FROM Orders WHERE Id = 1"))
+                    .containsExactly("2024-01-01 00:00:00", "1", "1", "1", "aXbX", "ab", "2024-05-06");
             assertThatThrownBy(() -> s.executeQuery("SELECT soundex(status) FROM Orders"))
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         assertThat(e.getErrorCode()).isEqualTo(1064);

@@ -90,6 +90,14 @@ final class SqlFunctions {
         register((n, a, c) -> call(n.toUpperCase(Locale.ROOT), a), 2, "left", "right", "repeat");
         register((n, a, c) -> "LOCATE(" + p(a, 1) + ", " + p(a, 0) + ")", 2, "instr");
         register((n, a, c) -> call("LOCATE", a), -1, "locate");
+        register((n, a, c) -> "LEFT(" + p(a, 0) + ", " + p(a, 1) + ")", 2, "strleft");
+        register((n, a, c) -> "RIGHT(" + p(a, 0) + ", " + p(a, 1) + ")", 2, "strright");
+        register((n, a, c) -> "(LEFT(" + p(a, 0) + ", CHAR_LENGTH(" + p(a, 1) + ")) = " + p(a, 1) + ")", 2,
+                "starts_with");
+        register((n, a, c) -> "(RIGHT(" + p(a, 0) + ", CHAR_LENGTH(" + p(a, 1) + ")) = " + p(a, 1) + ")", 2,
+                "ends_with");
+        register((n, a, c) -> call("REGEXP_REPLACE", a), 3, "regexp_replace");
+        register((n, a, c) -> "CAST(RANDOM_UUID() AS VARCHAR)", 0, "uuid");
         // numbers
         register((n, a, c) -> call(n.toUpperCase(Locale.ROOT), a), 1, "abs", "ceil", "floor", "sqrt", "exp",
                 "ln", "log10", "sign");
@@ -98,6 +106,7 @@ final class SqlFunctions {
         register((n, a, c) -> call("TRUNC", a), 2, "truncate");
         register((n, a, c) -> call("MOD", a), 2, "mod");
         register((n, a, c) -> call("POWER", a), 2, "pow", "power");
+        register((n, a, c) -> "RAND()", 0, "rand", "random");
         // dates and times
         register((n, a, c) -> "TIMESTAMP '" + TIMESTAMP.format(c.localNow()) + "'", 0, "now", "current_timestamp",
                 "localtime", "localtimestamp", "sysdate");
@@ -107,7 +116,10 @@ final class SqlFunctions {
         register((n, a, c) -> "CAST(CAST(" + p(a, 0) + " AS TIMESTAMP) AS DATE)", 1, "date", "to_date");
         register((n, a, c) -> "FORMATDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ")", 2, "date_format");
         register((n, a, c) -> "CAST(PARSEDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ") AS "
-                + (hasTime(a.get(1).literal()) ? "TIMESTAMP" : "DATE") + ")", 2, "str_to_date");
+                + (hasTime(a.get(1).literal()) ? "TIMESTAMP" : "DATE") + ")", 2, "str_to_date", "str2date");
+        register((n, a, c) -> "DATE_TRUNC('" + truncUnit(a.get(0)) + "', " + p(a, 1) + ")", 2, "date_trunc");
+        register((n, a, c) -> "(MOD(EXTRACT(ISO_DAY_OF_WEEK FROM " + p(a, 0) + "), 7) + 1)", 1, "dayofweek");
+        register((n, a, c) -> "EXTRACT(ISO_WEEK FROM " + p(a, 0) + ")", 1, "weekofyear");
         register((n, a, c) -> dateAdd(a, false), 2, "date_add", "adddate");
         register((n, a, c) -> dateAdd(a, true), 2, "date_sub", "subdate");
         for (String unit : List.of("years", "months", "weeks", "days", "hours", "minutes", "seconds")) {
@@ -207,6 +219,16 @@ final class SqlFunctions {
         if (unit == null || !UNITS.contains(unit)) {
             throw SqlErrors.analysis(function + " needs a time unit (" + String.join(", ", new TreeSet<>(UNITS))
                     + ") as its first argument");
+        }
+        return unit;
+    }
+
+    /** date_trunc's unit: a string literal naming year, quarter, month, week, day, hour, minute or second. */
+    private static String truncUnit(Arg arg) {
+        String unit = arg.literal() == null ? null : arg.literal().toUpperCase(Locale.ROOT);
+        if (unit == null || !UNITS.contains(unit) || unit.endsWith("SECOND") && !unit.equals("SECOND")) {
+            throw SqlErrors.analysis("date_trunc's first argument must be one of 'year', 'quarter', 'month', "
+                    + "'week', 'day', 'hour', 'minute', 'second'");
         }
         return unit;
     }
