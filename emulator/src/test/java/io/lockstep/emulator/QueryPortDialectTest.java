@@ -202,6 +202,8 @@ class QueryPortDialectTest {
                     .hasMessageContaining("Label [seed_1] has already been used.");
             assertThatThrownBy(() -> s.execute("DELETE FROM dup WHERE k = 1"))
                     .hasMessageContaining("does not support delete");
+            assertThatThrownBy(() -> s.execute("UPDATE pk SET v = dup.v FROM dup WHERE pk.k = dup.k"))
+                    .hasMessageContaining("(a multi-table UPDATE) is not supported");
 
             // every statement commits at once: a ROLLBACK that would have to undo one is refused, not ignored
             s.execute("BEGIN");

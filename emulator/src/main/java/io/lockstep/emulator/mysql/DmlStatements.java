@@ -211,6 +211,10 @@ final class DmlStatements {
         requireKeyTable(table, "update");
         int w = next[0];
         expect(sql, all.get(words.get(w++)), "SET");
+        if (topLevel(all, words.get(w), "FROM") >= 0) {
+            throw SqlErrors.analysis("UPDATE ... FROM (a multi-table UPDATE) is not supported by the emulator; "
+                    + "update one table with a WHERE clause");
+        }
         int where = topLevel(all, words.get(w), "WHERE");
         String[] expressions = new String[table.columns().size()];
         for (int c = 0; c < expressions.length; c++) {
