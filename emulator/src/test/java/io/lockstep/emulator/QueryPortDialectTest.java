@@ -81,6 +81,10 @@ class QueryPortDialectTest {
             }
             // now() is in the session's zone: 8 hours ahead of UTC
             assertThat(row(s, "SELECT timestampdiff(HOUR, utc_timestamp(), now())")).containsExactly("8");
+            s.execute("SET time_zone = 'Europe/Berlin'");
+            assertThat(row(s, "SELECT unix_timestamp('2024-07-01 00:00:00'), unix_timestamp('2024-01-01 00:00:00'), "
+                    + "from_unixtime(1719784800), from_unixtime(1704063600)")).as("summer +02:00, winter +01:00")
+                    .containsExactly("1719784800", "1704063600", "2024-07-01 00:00:00", "2024-01-01 00:00:00");
             s.execute("SET time_zone = DEFAULT");
             assertThat(row(s, "SELECT @@time_zone")).containsExactly("UTC");
             // a failing SET changes nothing, not even its valid parts

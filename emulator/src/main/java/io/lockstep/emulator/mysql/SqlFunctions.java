@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
  * {@code sql/analyzer/ExpressionAnalyzer.java}). The list is in the emulator's README.
  *
  * <p>Time: {@code now()} and friends are the statement's start in the session's {@code time_zone};
- * {@code unix_timestamp(d)} and {@code from_unixtime(n)} read d / write the result in the session's time zone at its
- * current UTC offset (a zone with daylight saving uses today's offset for every value). Stateless.
+ * {@code unix_timestamp(d)} reads d and {@code from_unixtime(n)} writes its result in the session's time zone, with
+ * that zone's offset at that instant (daylight saving included). Stateless.
  */
 final class SqlFunctions {
 
@@ -42,8 +42,13 @@ final class SqlFunctions {
             return LocalDateTime.ofInstant(now, zone);
         }
 
-        long offsetSeconds() {
-            return zone.getRules().getOffset(now).getTotalSeconds();
+        /** The session's zone as H2 reads it after a timestamp: {@code +08:00} or a region such as Europe/Berlin. */
+        String h2Zone() {
+            ZoneId normalized = zone.normalized();
+            if (normalized instanceof java.time.ZoneOffset offset) {
+                return offset.getTotalSeconds() == 0 ? "+00:00" : offset.getId();
+            }
+            return normalized.getId();
         }
     }
 
@@ -131,11 +136,12 @@ final class SqlFunctions {
         register((n, a, c) -> "DATEDIFF(DAY, " + p(a, 1) + ", " + p(a, 0) + ")", 2, "datediff");
         register((n, a, c) -> "DATEDIFF(" + unit(n, a.get(0)) + ", " + p(a, 1) + ", " + p(a, 2) + ")", 3,
                 "timestampdiff");
+        // a local date-time of the session's zone, read as that zone's instant (daylight saving included)
         register((n, a, c) -> a.isEmpty() ? Long.toString(c.now().getEpochSecond())
-                : "(CAST(EXTRACT(EPOCH FROM CAST(" + p(a, 0) + " AS TIMESTAMP)) AS BIGINT) - " + c.offsetSeconds()
-                + ")", -1, "unix_timestamp");
-        register((n, a, c) -> "FORMATDATETIME(DATEADD(SECOND, CAST(" + p(a, 0) + " AS BIGINT) + "
-                + c.offsetSeconds() + ", TIMESTAMP '1970-01-01 00:00:00'), "
+                : "CAST(FLOOR(EXTRACT(EPOCH FROM CAST(CAST(CAST(" + p(a, 0) + " AS TIMESTAMP) AS VARCHAR) || ' "
+                + c.h2Zone() + "' AS TIMESTAMP WITH TIME ZONE))) AS BIGINT)", -1, "unix_timestamp");
+        register((n, a, c) -> "FORMATDATETIME(DATEADD(SECOND, CAST(" + p(a, 0) + " AS BIGINT), "
+                + "TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00') AT TIME ZONE '" + c.h2Zone() + "', "
                 + (a.size() > 1 ? javaPattern(n, a, 1) : "'yyyy-MM-dd HH:mm:ss'") + ")", -1, "from_unixtime");
         for (String part : List.of("year", "quarter", "month", "day", "hour", "minute", "second")) {
             register((n, a, c) -> "EXTRACT(" + part.toUpperCase(Locale.ROOT) + " FROM " + p(a, 0) + ")", 1, part);
