@@ -153,6 +153,7 @@ class QueryPortJdbcTest {
             List<List<String>> finished = rows(s, "SHOW PROC '/transactions/" + dbId + "/finished'");
             assertThat(finished.get(0).subList(1, 5))
                     .containsExactly("proc-gone", "BE: 127.0.0.1", "ABORTED", "BACKEND_STREAMING");
+            // 1064 goes out with SQLSTATE HY000 (StarRocks); Connector/J reports HY000 by the error number, as 42000
             assertSqlError(() -> s.executeQuery("SHOW PROC '/jobs'"), 1064, "42000");
         }
     }
@@ -165,16 +166,16 @@ class QueryPortJdbcTest {
                     assertThat(e.getMessage()).contains("Access denied for user 'loader' (using password: YES)");
                 });
         assertThatThrownBy(() -> connect("nodb"))
-                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1049));
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(5501));
         try (Connection c = connect(""); Statement s = c.createStatement()) {
             assertSqlError(() -> s.execute("CREATE TABLE t (id INT) DUPLICATE KEY (id)"), 1046, "3D000");
-            assertSqlError(() -> s.executeQuery("DESC nodb.t"), 1049, "42000");
+            assertSqlError(() -> s.executeQuery("DESC nodb.t"), 5501, "3F000");
             s.execute("CREATE DATABASE IF NOT EXISTS errs");
             assertSqlError(() -> s.execute("CREATE DATABASE errs"), 1007, "HY000");
-            assertSqlError(() -> s.executeQuery("DESC errs.missing"), 1051, "42S02");
+            assertSqlError(() -> s.executeQuery("DESC errs.missing"), 5502, "42602");
             assertSqlError(() -> s.executeQuery("SELECT @@no_such_variable"), 1193, "HY000");
-            assertSqlError(() -> s.execute("INSERT INTO errs.t VALUES (1)"), 1064, "42000");
-            assertSqlError(() -> s.executeQuery("SELECT * FROM errs.missing"), 1064, "42000");
+            assertSqlError(() -> s.execute("INSERT INTO errs.t VALUES (1)"), 5502, "42602");
+            assertSqlError(() -> s.executeQuery("SELECT * FROM errs.missing"), 5502, "42602");
             assertThat(rows(s, "SELECT 1 + 1")).containsExactly(List.of("2"));
         }
     }

@@ -18,8 +18,9 @@ import java.util.Properties;
  * ({@link ValueRules}); this is the reader for Doris, whose HTTP interface has no SQL.
  *
  * <p>Errors (MySQL error codes and SQL states, as StarRocks and Doris send them): 1045 / SQL state 28000 and 1142
- * (access denied) are {@link ColumnReadException.Kind#ACCESS_DENIED}; 1146 / 42S02 (unknown table) and 1049 (unknown
- * database) are {@link ColumnReadException.Kind#MISSING_TABLE}; anything else, e.g. SQL state class 08 (connection),
+ * (access denied) are {@link ColumnReadException.Kind#ACCESS_DENIED}; 1146 / 1051 / 42S02 (unknown table) and 1049
+ * (unknown database), and StarRocks 3.3+'s renumbered 5502 / 42602 (unknown table) and 5501 / 3F000 (unknown
+ * database; fe-core {@code common/ErrorCode.java}) are {@link ColumnReadException.Kind#MISSING_TABLE}; anything else, e.g. SQL state class 08 (connection),
  * is {@link ColumnReadException.Kind#OUTAGE}, also when the connection does not open within 10 s or a reply takes
  * longer than 60 s. Every call opens and closes its own connection. Never logs the password.
  */
@@ -86,7 +87,8 @@ public final class JdbcColumnReader implements ColumnReader {
         if (code == 1045 || code == 1142 || code == 1044 || state.equals("28000")) {
             return ColumnReadException.Kind.ACCESS_DENIED;
         }
-        if (code == 1146 || code == 1049 || state.equals("42S02")
+        if (code == 1146 || code == 1051 || code == 1049 || code == 5502 || code == 5501 || state.equals("42S02")
+                || state.equals("42602") || state.equals("3F000")
                 || HttpSqlColumnReader.MISSING.matcher(String.valueOf(e.getMessage())).find()) {
             return ColumnReadException.Kind.MISSING_TABLE;
         }

@@ -11,8 +11,12 @@ import org.slf4j.LoggerFactory;
  * One client connection of the query port: the connection phase (HandshakeV10 offering
  * {@code mysql_native_password}, the client's HandshakeResponse41, an AuthSwitchRequest when the client answered
  * for another method, e.g. {@code caching_sha2_password} by MySQL Connector/J 9), then the command phase: COM_QUERY,
- * COM_INIT_DB, COM_PING, COM_QUIT, COM_FIELD_LIST (answered empty), COM_RESET_CONNECTION; other commands get
- * {@code 1047 Unknown command}. Protocol:
+ * COM_INIT_DB, COM_PING, COM_QUIT, COM_FIELD_LIST (answered empty), COM_RESET_CONNECTION, COM_SET_OPTION, and the
+ * prepared-statement commands ({@link PreparedStatements}, {@link BinaryResultSet}): COM_STMT_PREPARE,
+ * COM_STMT_EXECUTE, COM_STMT_RESET, and COM_STMT_CLOSE and COM_STMT_SEND_LONG_DATA, which get no reply at all, as
+ * from MySQL and StarRocks' FE ({@code fe/fe-core/src/main/java/com/starrocks/qe/ConnectProcessor.java}); a reply
+ * to them would be read by the client as the reply to its next command. Other commands get
+ * {@code 1047 Unknown command}. Errors are renumbered for the dialect by {@link SqlErrors#onWire}. Protocol:
  * https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_connection_phase.html and
  * https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_command_phase.html.
  *
@@ -47,30 +51,39 @@ final class MysqlConnection implements Runnable {
     private static final int COM_QUERY = 0x03;
     private static final int COM_FIELD_LIST = 0x04;
     private static final int COM_PING = 0x0E;
+    private static final int COM_STMT_PREPARE = 0x16;
+    private static final int COM_STMT_EXECUTE = 0x17;
+    private static final int COM_STMT_SEND_LONG_DATA = 0x18;
+    private static final int COM_STMT_CLOSE = 0x19;
+    private static final int COM_STMT_RESET = 0x1A;
+    private static final int COM_SET_OPTION = 0x1B;
     private static final int COM_RESET_CONNECTION = 0x1F;
+    /** COM_SET_OPTION's MYSQL_OPTION_MULTI_STATEMENTS_OFF. */
+    private static final int MULTI_STATEMENTS_OFF = 1;
 
     private final Socket socket;
     private final int connectionId;
-    private final String serverVersion;
+    private final QueryDialect dialect;
     private final Map<String, String> users;
     private final SqlSession session;
     private final Runnable onLogin;
     private final Runnable onClose;
+    private final PreparedStatements prepared = new PreparedStatements();
 
     /**
      * @param socket        the accepted connection (closed when this ends)
      * @param connectionId  the id shown to the client ({@code CONNECTION_ID()})
-     * @param serverVersion the MySQL version announced in the handshake
+     * @param dialect       the server the port stands for (the handshake's version, the error numbering)
      * @param users         user name → password, the same accounts as the HTTP ports
      * @param session       runs the statements of this connection
      * @param onLogin       told when the client has authenticated
      * @param onClose       told when the connection ends
      */
-    MysqlConnection(Socket socket, int connectionId, String serverVersion, Map<String, String> users,
+    MysqlConnection(Socket socket, int connectionId, QueryDialect dialect, Map<String, String> users,
                     SqlSession session, Runnable onLogin, Runnable onClose) {
         this.socket = socket;
         this.connectionId = connectionId;
-        this.serverVersion = serverVersion;
+        this.dialect = dialect;
         this.users = users;
         this.session = session;
         this.onLogin = onLogin;
@@ -157,7 +170,7 @@ final class MysqlConnection implements Runnable {
     private byte[] handshake(byte[] scramble) {
         return new PacketWriter()
                 .int1(10)
-                .nulString(serverVersion)
+                .nulString(dialect.mysqlVersion())
                 .int4(connectionId)
                 .bytes(java.util.Arrays.copyOf(scramble, 8))
                 .int1(0)
@@ -181,46 +194,111 @@ final class MysqlConnection implements Runnable {
                 return;
             }
             int command = packet[0] & 0xFF;
-            String argument = new String(packet, 1, packet.length - 1, StandardCharsets.UTF_8);
+            // COM_STMT_CLOSE and COM_STMT_SEND_LONG_DATA are never answered, not even with an error
+            boolean replies = command != COM_STMT_CLOSE && command != COM_STMT_SEND_LONG_DATA;
             try {
-                switch (command) {
-                    case COM_QUIT:
-                        return;
-                    case COM_PING, COM_RESET_CONNECTION:
-                        ok(channel, 0);
-                        break;
-                    case COM_INIT_DB:
-                        session.useDatabase(argument);
-                        ok(channel, 0);
-                        break;
-                    case COM_FIELD_LIST:
-                        channel.write(TextResultSet.eof(STATUS_AUTOCOMMIT));
-                        channel.flush();
-                        break;
-                    case COM_QUERY:
-                        answer(channel, session.execute(argument));
-                        break;
-                    default:
-                        throw new SqlError(SqlError.UNKNOWN_COMMAND, "08S01", "Unknown command");
+                if (!command(channel, command, packet)) {
+                    return;
                 }
             } catch (SqlError e) {
-                error(channel, e);
+                if (replies) {
+                    error(channel, e);
+                } else {
+                    LOG.debug("query port connection {}: command 0x{} failed (no reply): {}", connectionId,
+                            Integer.toHexString(command), e.getMessage());
+                }
             } catch (MysqlProtocolException e) {
                 throw e;
             } catch (RuntimeException e) {
                 // an emulator bug must not end the connection silently: the client gets it as an error
                 LOG.warn("query port connection {}: command 0x{} failed", connectionId, Integer.toHexString(command),
                         e);
-                error(channel, new SqlError(SqlError.UNKNOWN_ERROR, "HY000", "the emulator failed: " + e));
+                if (replies) {
+                    error(channel, new SqlError(SqlError.UNKNOWN_ERROR, "HY000", "the emulator failed: "
+                            + e.getClass().getSimpleName()));
+                }
             }
         }
     }
 
-    private void answer(PacketChannel channel, SqlResult result) throws IOException {
+    /** Runs one command and sends its reply, if it has one; false for COM_QUIT. */
+    private boolean command(PacketChannel channel, int command, byte[] packet) throws IOException {
+        String argument = new String(packet, 1, packet.length - 1, StandardCharsets.UTF_8);
+        switch (command) {
+            case COM_QUIT:
+                return false;
+            case COM_PING:
+                ok(channel, 0);
+                break;
+            case COM_RESET_CONNECTION:
+                prepared.clear();
+                session.reset();
+                ok(channel, 0);
+                break;
+            case COM_INIT_DB:
+                session.useDatabase(argument);
+                ok(channel, 0);
+                break;
+            case COM_FIELD_LIST:
+                channel.write(TextResultSet.eof(STATUS_AUTOCOMMIT));
+                channel.flush();
+                break;
+            case COM_QUERY:
+                answer(channel, session.execute(argument), false);
+                break;
+            case COM_STMT_PREPARE:
+                prepareReply(channel, prepared.prepare(argument));
+                break;
+            case COM_STMT_EXECUTE:
+                answer(channel, session.execute(prepared.bind(packet)), true);
+                break;
+            case COM_STMT_SEND_LONG_DATA:
+                prepared.longData(packet);
+                break;
+            case COM_STMT_CLOSE:
+                prepared.close((int) new PacketReader(packet).skipCommand().int4("statement id"));
+                break;
+            case COM_STMT_RESET:
+                prepared.reset(packet);
+                ok(channel, 0);
+                break;
+            case COM_SET_OPTION:
+                if (new PacketReader(packet).skipCommand().int2("option") != MULTI_STATEMENTS_OFF) {
+                    throw new SqlError(SqlError.NOT_SUPPORTED, "42000", "the query port does not run several "
+                            + "statements in one COM_QUERY (MULTI_STATEMENTS)");
+                }
+                channel.write(TextResultSet.eof(STATUS_AUTOCOMMIT));
+                channel.flush();
+                break;
+            default:
+                throw new SqlError(SqlError.UNKNOWN_COMMAND, "08S01", "Unknown command");
+        }
+        return true;
+    }
+
+    /**
+     * COM_STMT_PREPARE_OK: statement id, no result columns announced (the execute reply carries them), the number of
+     * parameters, then one definition per parameter and an EOF.
+     */
+    private static void prepareReply(PacketChannel channel, PreparedStatements.Statement statement)
+            throws IOException {
+        channel.write(new PacketWriter().int1(0).int4(statement.id).int2(0).int2(statement.parameterCount).int1(0)
+                .int2(0).payload());
+        if (statement.parameterCount > 0) {
+            for (byte[] definition : PreparedStatements.parameterDefinitions(statement.parameterCount)) {
+                channel.write(definition);
+            }
+            channel.write(TextResultSet.eof(STATUS_AUTOCOMMIT));
+        }
+        channel.flush();
+    }
+
+    private void answer(PacketChannel channel, SqlResult result, boolean binary) throws IOException {
         if (result instanceof SqlResult.Ok ok) {
             ok(channel, ok.affectedRows());
         } else if (result instanceof SqlResult.Rows rows) {
-            for (byte[] packet : TextResultSet.encode(rows, STATUS_AUTOCOMMIT)) {
+            for (byte[] packet : binary ? BinaryResultSet.encode(rows, STATUS_AUTOCOMMIT)
+                    : TextResultSet.encode(rows, STATUS_AUTOCOMMIT)) {
                 channel.write(packet);
             }
             channel.flush();
@@ -233,7 +311,8 @@ final class MysqlConnection implements Runnable {
         channel.flush();
     }
 
-    private static void error(PacketChannel channel, SqlError e) throws IOException {
+    private void error(PacketChannel channel, SqlError error) throws IOException {
+        SqlError e = SqlErrors.onWire(error, dialect);
         String message = e.getMessage() == null ? "unknown error" : e.getMessage();
         channel.write(new PacketWriter().int1(0xFF).int2(e.code()).int1('#')
                 .bytes(e.sqlState().getBytes(StandardCharsets.US_ASCII)).bytes(message.getBytes(StandardCharsets.UTF_8))

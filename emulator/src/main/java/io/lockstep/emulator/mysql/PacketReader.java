@@ -24,10 +24,32 @@ final class PacketReader {
         return payload[position++] & 0xFF;
     }
 
+    /** Skips the command byte of a command-phase packet. */
+    PacketReader skipCommand() {
+        int1("command");
+        return this;
+    }
+
+    int int2(String what) {
+        need(2, what);
+        int value = (payload[position] & 0xFF) | (payload[position + 1] & 0xFF) << 8;
+        position += 2;
+        return value;
+    }
+
     long int4(String what) {
         need(4, what);
         long value = 0;
         for (int i = 0; i < 4; i++) {
+            value |= (long) (payload[position++] & 0xFF) << (8 * i);
+        }
+        return value;
+    }
+
+    long int8(String what) {
+        need(8, what);
+        long value = 0;
+        for (int i = 0; i < 8; i++) {
             value |= (long) (payload[position++] & 0xFF) << (8 * i);
         }
         return value;

@@ -29,6 +29,10 @@ final class PacketWriter {
         return int2((int) value).int2((int) (value >>> 16));
     }
 
+    PacketWriter int8(long value) {
+        return int4(value).int4(value >>> 32);
+    }
+
     /** A length-encoded integer (1, 3, 4 or 9 bytes). */
     PacketWriter lenenc(long value) {
         if (value < 0xFB && value >= 0) {

@@ -13,6 +13,11 @@ public record QueryDialect(String mysqlVersion, String versionComment, String cu
     /** The StarRocks version the emulator reports: a 4.x release, the line that has multi-table transactions. */
     public static final String STARROCKS_VERSION = "4.0.2-lockstep";
 
+    /** Whether this is StarRocks (which has {@code current_version()}) rather than Doris. */
+    public boolean isStarRocks() {
+        return currentVersion != null;
+    }
+
     /** StarRocks 4.x. */
     public static QueryDialect starRocks() {
         return new QueryDialect("8.0.33", "StarRocks version " + STARROCKS_VERSION, STARROCKS_VERSION);

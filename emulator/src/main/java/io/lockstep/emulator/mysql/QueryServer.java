@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * thread and one thread per connection ({@link MysqlConnection}), each with its own {@link SqlSession} over the
  * shared catalog and committed-data store. No well-kept Java library of the MySQL server protocol was found on Maven
  * Central, so the wire protocol is the small codec in this package ({@link PacketChannel}, {@link PacketWriter},
- * {@link PacketReader}, {@link NativePassword}, {@link TextResultSet}).
+ * {@link PacketReader}, {@link NativePassword}, {@link TextResultSet}, {@link BinaryResultSet},
+ * {@link PreparedStatements}).
  *
  * <p>Thread-safety: {@link #start} and {@link #close} are called by the emulator's owning thread; the accept thread
  * owns the server socket's accept loop; {@code open} (a concurrent set) holds the live connection sockets so that
@@ -41,7 +42,6 @@ public final class QueryServer implements AutoCloseable {
     private final TableStore store;
     private final TransactionManager transactions;
     private final QueryDialect dialect;
-    private final SystemVariables variables;
     private final InformationSchema informationSchema;
     private final long createdMs = System.currentTimeMillis();
     /** The FE and BE HTTP base URLs, set by {@link #httpUrls} before {@link #start}; read by connection threads. */
@@ -78,7 +78,6 @@ public final class QueryServer implements AutoCloseable {
         this.store = store;
         this.transactions = transactions;
         this.dialect = dialect;
-        this.variables = new SystemVariables(dialect);
         this.informationSchema = new InformationSchema(catalog, store, transactions);
     }
 
@@ -139,10 +138,11 @@ public final class QueryServer implements AutoCloseable {
                 Socket client = socket.accept();
                 int id = nextConnectionId.getAndIncrement();
                 open.add(client);
-                SqlSession session = new SqlSession(catalog, store, dialect, variables, id,
+                SystemVariables variables = new SystemVariables(dialect); // one per connection: SET is per session
+                SqlSession session = new SqlSession(catalog, store, transactions, dialect, variables, id,
                         new ShowStatements(catalog, store, transactions, variables, informationSchema, this::nodes,
                                 dialect.isDoris()));
-                connections.execute(new MysqlConnection(client, id, dialect.mysqlVersion(), users, session,
+                connections.execute(new MysqlConnection(client, id, dialect, users, session,
                         logins::incrementAndGet, () -> open.remove(client)));
             } catch (SocketException e) {
                 return; // closed

@@ -24,6 +24,8 @@ final class SqlError extends RuntimeException {
     static final int DB_DROP_EXISTS = 1008;
     /** {@code ERR_BAD_TABLE_ERROR}. */
     static final int BAD_TABLE = 1051;
+    /** {@code ERR_BAD_FIELD_ERROR}: an unknown column. */
+    static final int BAD_FIELD = 1054;
     /** {@code ERR_PARSE_ERROR} / {@code ERR_SYNTAX_ERROR}: what the emulator cannot parse or run. */
     static final int SYNTAX = 1064;
     /** {@code ERR_UNKNOWN_ERROR}. */

@@ -6,6 +6,7 @@ import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
+import io.lockstep.emulator.txn.TransactionManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,18 +23,21 @@ import java.util.regex.Pattern;
  *   <li>{@code SELECT} / {@code WITH}: a select list made only of server expressions ({@code @@variable},
  *       {@code version()}, {@code current_version()} (StarRocks), {@code database()}, {@code schema()},
  *       {@code user()}, {@code current_user()}, {@code connection_id()}) is answered here; any other query runs in the
- *       committed-data store (H2, in one snapshot; MySQL back-quotes become H2 quotes; unqualified tables resolve in
+ *       committed-data store (H2, in one snapshot; translated by {@link H2Translator}; unqualified tables resolve in
  *       the current database).</li>
  *   <li>{@code SHOW CREATE TABLE t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS}; the other SHOW and
  *       DESC statements and {@code EXPLAIN} through {@link ShowStatements}; queries on {@code information_schema}
  *       (or with it as the current database) through {@link InformationSchema}.</li>
  *   <li>DDL ({@code CREATE DATABASE|TABLE}, {@code ALTER TABLE ... ADD|DROP COLUMN}, {@code TRUNCATE TABLE},
  *       {@code DROP TABLE|DATABASE}) through the emulator's DDL parser, in the current database.</li>
- *   <li>{@code USE db}; {@code SET ...}, {@code BEGIN}, {@code COMMIT}, {@code ROLLBACK} are accepted and change
- *       nothing (every statement runs on its own; the port has no SQL writes).</li>
+ *   <li>{@code USE db}; {@code SET ...} ({@link SetStatement}, remembered per session); {@code BEGIN},
+ *       {@code COMMIT}, {@code ROLLBACK} ({@link ExplicitTransaction}: every statement is its own transaction, a
+ *       ROLLBACK that would have to undo writes is refused).</li>
+ *   <li>{@code INSERT}, {@code UPDATE}, {@code DELETE} ({@link DmlStatements}), each a transaction of its own.</li>
  * </ul>
- * Anything else, and {@code INSERT}/{@code UPDATE}/{@code DELETE} (load through stream load instead), is answered
- * with error 1064 naming the statement. Owned by the connection's thread.
+ * Queries are translated to the store's SQL by {@link H2Translator}; store failures become StarRocks errors
+ * ({@link SqlErrors}). Anything else is answered with error 1064 naming the statement. Owned by the connection's
+ * thread.
  */
 final class SqlSession {
     private static final Pattern LEADING_COMMENTS = Pattern.compile("^(\\s*(/\\*.*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n))*\\s*",
@@ -45,7 +49,9 @@ final class SqlSession {
     private static final Pattern SHOW_VARIABLES = Pattern.compile("(?is)SHOW\\s+(SESSION\\s+|GLOBAL\\s+)?VARIABLES"
             + "(\\s+LIKE\\s+'([^']*)')?");
     private static final Pattern SHOW_WARNINGS = Pattern.compile("(?is)SHOW\\s+(WARNINGS|ERRORS)");
-    private static final Pattern ACCEPTED = Pattern.compile("(?is)(SET\\s.*|BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s.*");
+    private static final Pattern ACCEPTED = Pattern.compile("(?is)(BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
+    private static final Pattern DML = Pattern.compile("(?is)(INSERT|UPDATE|DELETE)\\s.*");
     private static final Pattern DDL = Pattern.compile("(?is)(CREATE|ALTER|TRUNCATE|DROP)\\s.*");
     private static final Pattern QUERY = Pattern.compile("(?is)(\\(\\s*)*(SELECT|WITH)\\b.*");
     private static final Pattern TRAILING_LIMIT = Pattern.compile("(?is)(.*?)\\s+LIMIT\\s+\\d+$");
@@ -55,17 +61,22 @@ final class SqlSession {
 
     private final Catalog catalog;
     private final TableStore store;
+    private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final int connectionId;
     private final ShowStatements show;
+    /** {@code @name} variables set by SET @name = value (lower-case names). */
+    private final Map<String, Object> userVariables = new java.util.HashMap<>();
+    private final ExplicitTransaction transaction = new ExplicitTransaction();
     private String user = "";
     private String database;
 
-    SqlSession(Catalog catalog, TableStore store, QueryDialect dialect,
+    SqlSession(Catalog catalog, TableStore store, TransactionManager transactions, QueryDialect dialect,
                SystemVariables variables, int connectionId, ShowStatements show) {
         this.catalog = catalog;
         this.store = store;
+        this.transactions = transactions;
         this.dialect = dialect;
         this.variables = variables;
         this.connectionId = connectionId;
@@ -89,6 +100,12 @@ final class SqlSession {
         this.user = value;
     }
 
+    /** COM_RESET_CONNECTION: variables back to their defaults, user variables gone; the database stays. */
+    void reset() {
+        variables.reset();
+        userVariables.clear();
+    }
+
     /**
      * Makes {@code name} the current database ({@code USE}, COM_INIT_DB, the handshake's database).
      *
@@ -102,7 +119,7 @@ final class SqlSession {
         if (ShowStatements.isSchema(db)) {
             db = InformationSchemaSql.NAME;
         } else if (catalog.database(db).isEmpty()) {
-            throw new SqlError(SqlError.BAD_DB, "42000", "Unknown database '" + db + "'");
+            throw SqlErrors.unknownDatabase(db);
         }
         database = db;
     }
@@ -115,14 +132,19 @@ final class SqlSession {
     SqlResult execute(String sqlText) {
         String sql = strip(sqlText);
         if (sql.isEmpty()) {
-            throw SqlError.syntax("empty statement");
+            throw SqlErrors.syntax(sqlText, 0, "Unexpected input '<EOF>', the statement is empty");
         }
         Matcher m;
         if ((m = USE.matcher(sql)).matches()) {
             useDatabase(group(m, "db"));
             return new SqlResult.Ok(0);
         }
+        if (SET.matcher(sql).matches()) {
+            SetStatement.run(sql, variables, userVariables);
+            return new SqlResult.Ok(0);
+        }
         if (ACCEPTED.matcher(sql).matches()) {
+            transaction.run(sql);
             return new SqlResult.Ok(0);
         }
         SqlResult.Rows shown = show.execute(sql, database, user, connectionId);
@@ -150,6 +172,12 @@ final class SqlSession {
         if (DDL.matcher(sql).matches()) {
             return ddl(sql);
         }
+        if (DML.matcher(sql).matches()) {
+            long timeoutMs = ((Number) variables.get("query_timeout")).longValue() * 1000;
+            long rows = new DmlStatements(catalog, store, transactions, timeoutMs).run(sql, database, this::toH2);
+            transaction.wrote(((Number) variables.get("autocommit")).longValue() != 0);
+            return new SqlResult.Ok(rows);
+        }
         if (QUERY.matcher(sql).matches()) {
             SqlResult.Rows server = serverExpressions(sql);
             if (server != null) {
@@ -160,8 +188,8 @@ final class SqlSession {
             }
             return query(sql);
         }
-        throw SqlError.syntax("the emulator's query port does not run this statement: " + abbreviate(sql)
-                + " (it runs SELECT, SHOW, DESC, USE, SET and the DDL subset; load data through stream load)");
+        throw SqlErrors.syntax(sql, 0, "Unexpected input '" + abbreviate(sql).split(" ")[0] + "', the emulator's "
+                + "query port runs SELECT, SHOW, DESC, USE, SET, INSERT, UPDATE, DELETE and the DDL subset");
     }
 
     private String requireDatabase() {
@@ -189,7 +217,7 @@ final class SqlSession {
             String message = DDL_PREFIX.matcher(e.getMessage()).replaceFirst("");
             throw new SqlError(ddlErrorCode(message), ddlSqlState(message), message);
         } catch (StoreException e) {
-            throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage());
+            throw SqlErrors.fromStore(e, sql);
         }
     }
 
@@ -271,12 +299,20 @@ final class SqlSession {
     }
 
     private SqlResult.Rows query(String sql) {
+        String h2 = toH2(sql);
         try {
-            QueryResult result = store.query(h2Quotes(sql), database);
+            QueryResult result = store.query(h2, database);
             return new SqlResult.Rows(result.columns(), result.columnTypes(), result.rows());
         } catch (StoreException e) {
-            throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage());
+            throw SqlErrors.fromStore(e, sql);
         }
+    }
+
+    /** A StarRocks query in the store's SQL ({@link H2Translator}), with this session's clock, zone and names. */
+    private String toH2(String sql) {
+        SqlFunctions.Context context = new SqlFunctions.Context(java.time.Instant.now(), variables.timeZone(),
+                database, user, connectionId, dialect);
+        return new H2Translator(catalog, variables, userVariables, context, sql).translate();
     }
 
     /** Leading comments, surrounding blanks and trailing semicolons removed. */

@@ -110,11 +110,11 @@ class QueryPortHandshakeTest {
             channel.flush();
             PacketReader err = new PacketReader(channel.read());
             assertThat(err.int1("header")).isEqualTo(0xFF);
-            assertThat(err.int1("code low") | (err.int1("code high") << 8)).isEqualTo(1049);
-            assertThat(new String(err.rest(), StandardCharsets.UTF_8)).isEqualTo("#42000Unknown database 'nodb'");
+            assertThat(err.int1("code low") | (err.int1("code high") << 8)).as("StarRocks' ERR_BAD_DB_ERROR").isEqualTo(5501);
+            assertThat(new String(err.rest(), StandardCharsets.UTF_8)).isEqualTo("#3F000Unknown database 'nodb'");
 
             channel.resetSequence();
-            channel.write(new byte[] {0x16, 'x'});
+            channel.write(new byte[] {0x1C, 1, 0, 0, 0, 1, 0, 0, 0}); // COM_STMT_FETCH: no cursors here
             channel.flush();
             PacketReader unknown = new PacketReader(channel.read());
             assertThat(unknown.int1("header")).isEqualTo(0xFF);
