@@ -1,0 +1,180 @@
+package io.lockstep.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.starrocks.connector.flink.StarRocksSink;
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.StarRocksEmulatorExtension;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.source.SourceFunction;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import io.lockstep.emulator.txn.TransactionSnapshot;
+import io.lockstep.emulator.txn.TransactionStatus;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The released StarRocks Flink connector {@code com.starrocks:flink-connector-starrocks:1.2.10_flink-1.19} (the newest
+ * build on Maven Central; run on Flink 1.20) writes into the emulator in StarRocks mode through its DataStream sink
+ * {@code com.starrocks.connector.flink.StarRocksSink#sink(StarRocksSinkOptions)}: the version probe over
+ * {@code jdbc-url}, then Stream Load / Transaction Stream Load through {@code load-url}
+ * (StarRocks/starrocks-connector-for-apache-flink {@code table/sink/SinkFunctionFactory.java},
+ * {@code table/sink/StarRocksDynamicSinkFunctionV2.java}, {@code starrocks-stream-load-sdk}).
+ */
+class StarRocksConnectorConformanceTest {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = Jobs.miniCluster();
+
+    @RegisterExtension
+    static final StarRocksEmulatorExtension SR = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl("""
+            CREATE DATABASE shop;
+            CREATE TABLE shop.orders (id BIGINT NOT NULL, status VARCHAR(32), total DECIMAL(12, 2))
+            PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+            CREATE TABLE shop.events (id BIGINT NOT NULL, kind VARCHAR(16))
+            DUPLICATE KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+            """).user("flink", "pw-1"));
+
+    /** The options every test starts from: what the connector's README requires, nothing else. */
+    private static StarRocksSinkOptions.Builder options(String table) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("jdbc-url", SR.emulator().jdbcUrl())
+                .withProperty("load-url", Jobs.hostPort(SR.emulator().feUrl()))
+                .withProperty("database-name", "shop")
+                .withProperty("table-name", table)
+                .withProperty("username", "flink")
+                .withProperty("password", "pw-1");
+    }
+
+    /**
+     * Default options (at-least-once) with JSON rows as the connector's README shows them for the DataStream API
+     * ({@code sink.properties.format=json}, {@code sink.properties.strip_outer_array=true}): the PRIMARY KEY table holds
+     * exactly the rows sent. Behaviour from {@code StarRocksDynamicSinkFunctionV2#invoke} and {@code #close} (the
+     * final flush), {@code stream-load-sdk} {@code DefaultStreamLoader#send} (a {@code _stream_load} PUT to the FE,
+     * following its 307 to the BE).
+     */
+    @Test
+    void dataStreamSinkOnDefaultOptionsLoadsExactlyTheJsonRowsSent() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(0);
+        env.fromData(
+                        "{\"id\":1,\"status\":\"paid\",\"total\":10.50}",
+                        "{\"id\":2,\"status\":\"new\",\"total\":3.00}",
+                        "{\"id\":3,\"status\":null,\"total\":0.01}")
+                .addSink(StarRocksSink.sink(options("orders")
+                        .withProperty("sink.properties.format", "json")
+                        .withProperty("sink.properties.strip_outer_array", "true")
+                        .build()));
+        env.execute("starrocks-json-at-least-once");
+
+        assertThat(Jobs.rows(SR.emulator().query("SELECT id, status, total FROM shop.orders ORDER BY id")))
+                .containsExactly("1|paid|10.50", "2|new|3.00", "3|null|0.01");
+    }
+
+    /**
+     * Default options with the default row format, CSV ({@code StarRocksSinkOptions#getStreamLoadFormat}: CSV unless
+     * {@code sink.properties.format} says otherwise; rows are the table's columns joined by {@code \t},
+     * {@code sink.properties.column_separator}'s default, and separated by {@code \n},
+     * {@code sink.properties.row_delimiter}'s default, in {@code stream-load-sdk} {@code StreamLoadDataFormat.CSVFormat}).
+     */
+    @Test
+    void dataStreamSinkOnDefaultOptionsLoadsExactlyTheCsvRowsSent() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(0);
+        env.fromData("11\tpaid\t10.50", "12\tnew\t3.00", "13\t\\N\t0.01")
+                .addSink(StarRocksSink.sink(options("orders").build()));
+        env.execute("starrocks-csv-at-least-once");
+
+        assertThat(Jobs.rows(SR.emulator().query("SELECT id, status, total FROM shop.orders WHERE id > 10 ORDER BY id")))
+                .containsExactly("11|paid|10.50", "12|new|3.00", "13|null|0.01");
+    }
+
+    /**
+     * {@code sink.semantic=exactly-once} with checkpointing on, into a DUPLICATE KEY table (a row loaded twice would
+     * show twice): nothing is visible before a checkpoint, the rows are visible once the checkpoint completes, and the
+     * job's end adds nothing. Behaviour from {@code StarRocksDynamicSinkFunctionV2#snapshotState} (flush and prepare
+     * the transactions of the checkpoint) and {@code #notifyCheckpointComplete} (commit them), labels from
+     * {@code ExactlyOnceLabelGenerator}, and {@code LingeringTransactionAborter} at start.
+     */
+    @Test
+    void exactlyOnceSinkMakesRowsVisibleAtTheCheckpointExactlyOnce(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        HoldingSource.reset();
+        StreamExecutionEnvironment env = Jobs.environment(3_600_000L);   // checkpoints are triggered by the test
+        env.addSource(new HoldingSource(List.of("{\"id\":1,\"kind\":\"a\"}", "{\"id\":2,\"kind\":\"b\"}",
+                        "{\"id\":2,\"kind\":\"c\"}")))
+                .addSink(StarRocksSink.sink(options("events")
+                        .withProperty("sink.semantic", "exactly-once")
+                        .withProperty("sink.properties.format", "json")
+                        .withProperty("sink.properties.strip_outer_array", "true")
+                        .build()));
+        JobClient job = env.executeAsync("starrocks-exactly-once");
+        JobID id = job.getJobID();
+        try {
+            assertThat(HoldingSource.EMITTED.await(30, TimeUnit.SECONDS)).as("source emitted its rows").isTrue();
+            assertThat(SR.emulator().rowCount("shop", "events")).as("visible before any checkpoint").isZero();
+
+            cluster.triggerCheckpoint(id).get(30, TimeUnit.SECONDS);
+            waitForRows("events", 3);
+            List<TransactionSnapshot> committed = SR.emulator().transactions("shop").stream()
+                    .filter(t -> "events".equals(t.table()) && t.status() == TransactionStatus.VISIBLE)
+                    .toList();
+            assertThat(committed).as("transactions of the checkpoint").isNotEmpty();
+        } finally {
+            HoldingSource.RELEASE.countDown();
+        }
+        job.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+
+        assertThat(Jobs.rows(SR.emulator().query("SELECT id, kind FROM shop.events ORDER BY id, kind")))
+                .containsExactly("1|a", "2|b", "2|c");
+    }
+
+    /** Polls the emulator (no fixed sleep) until {@code table} holds {@code rows} visible rows, for at most 30 s. */
+    private static void waitForRows(String table, long rows) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (SR.emulator().rowCount("shop", table) < rows && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(SR.emulator().rowCount("shop", table)).as("visible rows of shop." + table).isEqualTo(rows);
+    }
+
+    /** Emits its rows, then holds the job open (no further rows) until the test releases it. */
+    static final class HoldingSource implements SourceFunction<String> {
+        private static final long serialVersionUID = 1L;
+        static volatile CountDownLatch EMITTED = new CountDownLatch(1);
+        static volatile CountDownLatch RELEASE = new CountDownLatch(1);
+
+        private final List<String> rows;
+        private volatile boolean running = true;
+
+        HoldingSource(List<String> rows) {
+            this.rows = List.copyOf(rows);
+        }
+
+        static void reset() {
+            EMITTED = new CountDownLatch(1);
+            RELEASE = new CountDownLatch(1);
+        }
+
+        @Override
+        public void run(SourceContext<String> ctx) throws Exception {
+            synchronized (ctx.getCheckpointLock()) {
+                rows.forEach(ctx::collect);
+            }
+            EMITTED.countDown();
+            while (running && !RELEASE.await(10, TimeUnit.MILLISECONDS)) {
+                // hold: the checkpoint the test triggers passes through this source meanwhile
+            }
+        }
+
+        @Override
+        public void cancel() {
+            running = false;
+        }
+    }
+}
