@@ -88,6 +88,7 @@ final class EmulatorRuntime implements AutoCloseable {
         feBaseUrl = server.feUrl();
         beBaseUrl = server.beUrl();
         try {
+            queryServer.httpUrls(feBaseUrl, beBaseUrl);
             queryServer.start();
             queryServerStarted = true;
         } catch (Exception e) {

@@ -153,7 +153,7 @@ class QueryPortJdbcTest {
             List<List<String>> finished = rows(s, "SHOW PROC '/transactions/" + dbId + "/finished'");
             assertThat(finished.get(0).subList(1, 5))
                     .containsExactly("proc-gone", "BE: 127.0.0.1", "ABORTED", "BACKEND_STREAMING");
-            assertSqlError(() -> s.executeQuery("SHOW PROC '/backends'"), 1064, "42000");
+            assertSqlError(() -> s.executeQuery("SHOW PROC '/jobs'"), 1064, "42000");
         }
     }
 

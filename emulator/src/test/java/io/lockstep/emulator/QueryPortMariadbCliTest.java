@@ -80,6 +80,52 @@ class QueryPortMariadbCliTest {
                 + "price\tdecimal(8,2)\tYES\tfalse\tNULL\t\n");
     }
 
+    /**
+     * Every SHOW / DESC / EXPLAIN statement a StarRocks operator types, through the CLI: each answers (exit code 0)
+     * with StarRocks' header (column sets: fe-core {@code com/starrocks/qe/ShowResultMetaFactory.java} and the proc
+     * nodes it names; pinned column by column in ShowStatementsConformanceTest).
+     */
+    @Test
+    void runsTheShowStatementsOfAStarRocksSession() throws Exception {
+        Run create = mariadb(null, "pw-1", "CREATE DATABASE clishow; USE clishow; CREATE TABLE items (id BIGINT"
+                + " NOT NULL, name VARCHAR(20)) PRIMARY KEY (id) DISTRIBUTED BY HASH(id) BUCKETS 1");
+        assertThat(create.exitCode()).as(create.output()).isZero();
+        try (SrHttp http = new SrHttp(SR.emulator().feUrl()).as("loader", "pw-1")) {
+            assertThat(http.txn("begin", h("label", "cli-show", "db", "clishow", "table", "items")).srStatus())
+                    .isEqualTo("OK");
+        }
+        long txnId = SR.emulator().transaction("clishow", "cli-show").orElseThrow().txnId();
+        List<String> statements = List.of("SHOW TABLES LIKE 'it%'", "SHOW FULL TABLES", "SHOW TABLE STATUS",
+                "SHOW INDEX FROM items", "SHOW PARTITIONS FROM items", "SHOW VARIABLES WHERE Variable_name LIKE"
+                + " 'version%'", "SHOW STATUS", "SHOW PROCESSLIST", "SHOW FRONTENDS", "SHOW BACKENDS",
+                "SHOW PROC '/'", "SHOW PROC '/dbs'", "SHOW PROC '/backends'", "SHOW TRANSACTION WHERE id = " + txnId,
+                "SHOW LOAD", "SHOW STREAM LOAD", "SHOW DATA", "EXPLAIN SELECT * FROM items", "DESC items ALL",
+                "SHOW FULL COLUMNS FROM items",
+                "SELECT COLUMN_NAME, COLUMN_KEY, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'items'");
+        Run show = mariadb("clishow", "pw-1", String.join("; ", statements));
+        assertThat(show.exitCode()).as(show.output()).isZero();
+        assertThat(show.output()).doesNotContain("ERROR")
+                .contains("Tables_in_clishow\nitems\n")
+                .contains("Tables_in_clishow\tTable_type\nitems\tBASE TABLE\n")
+                .contains("Name\tEngine\tVersion\tRow_format\tRows\t")
+                .contains("PartitionId\tPartitionName\tVisibleVersion\t")
+                .contains("Variable_name\tValue\nversion\t8.0.33\nversion_comment\tStarRocks version")
+                .contains("ServerName\tId\tUser\tHost\tDb\tCommand\t")
+                .contains("Name\tIP\tEditLogPort\tHttpPort\tQueryPort\t")
+                .contains("BackendId\tIP\tHeartbeatPort\tBePort\t")
+                .contains("name\nbackends\ndbs\n")
+                .contains("DbId\tDbName\tTableNum\tQuota\tLastConsistencyCheckTime\tReplicaQuota\n")
+                .contains("TransactionId\tLabel\tCoordinator\tTransactionStatus\t")
+                .contains("Label\tId\tLoadId\tTxnId\tDbName\tTableName\tState\t")
+                .contains("cli-show\t" + txnId + "\t")
+                .contains("TableName\tSize\tReplicaCount\nitems\t")
+                .contains("Explain String\nPLAN FRAGMENT 0\n")
+                .contains("IndexName\tIndexKeysType\tField\tType\tNull\tKey\tDefault\tExtra\n"
+                        + "items\tPRIMARY_KEYS\tid\tbigint(20)\tNo\ttrue\tNULL\t\n")
+                .contains("Field\tType\tCollation\tNull\tKey\tDefault\tExtra\tPrivileges\tComment\n")
+                .contains("COLUMN_NAME\tCOLUMN_KEY\tDATA_TYPE\nid\tPRI\tbigint\nname\t\tvarchar\n");
+    }
+
     @Test
     void aWrongPasswordIsDeniedWithTheStarRocksText() throws Exception {
         Run denied = mariadb(null, "nope", "SELECT 1");

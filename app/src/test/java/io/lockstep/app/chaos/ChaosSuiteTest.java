@@ -258,8 +258,8 @@ class ChaosSuiteTest {
                                     + "failed: label chaos-\\d+-[0-9a-z]+-m\\d+ in database shop is ABORTED")
                             .contains("Message 'too many filtered rows'")
                             .contains("the server rejected the loaded data at commit"));
-            OUTCOMES.put("unrecoverable data error (multi-table)", "job failed after 2 restarts, message names the "
-                    + "label and 'too many filtered rows'");
+            OUTCOMES.put("unrecoverable data error (multi-table)", "job failed without a restart (a data error "
+                    + "cannot heal), message names the label and 'too many filtered rows'");
         } finally {
             ChaosControl.remove(run);
         }
@@ -304,8 +304,8 @@ class ChaosSuiteTest {
                                         + "\\(table shop.events, checkpoint \\d+\\) cannot be committed")
                                 .contains("is ABORTED")
                                 .contains("The rows this subtask prepared for that checkpoint are not in the target"));
-                OUTCOMES.put("unrecoverable expired prepared transaction (exactly-once)", "restore failed at "
-                        + "every attempt, job failed; message names the label, checkpoint, ABORTED and the lost rows");
+                OUTCOMES.put("unrecoverable expired prepared transaction (exactly-once)", "the first failed "
+                        + "restore failed the job without a restart; message names the label, checkpoint, ABORTED and the lost rows");
             } finally {
                 cancel(job);
                 ChaosControl.remove(run);

@@ -121,6 +121,11 @@ public final class DorisTransactionClient implements TransactionClient {
         }
         headers.put("label", txn.label());
         headers.put(DorisProtocol.TWO_PHASE_COMMIT, "true");
+        if (body.length == 0) {
+            // Doris refuses a stream load without it ("There is no 100-continue header"), and the HTTP client adds
+            // it only for a non-empty body; an empty load is the run-id claim's marker (0 rows, pre-committed)
+            headers.put("Expect", "100-continue");
+        }
         String what = "two-phase stream load of " + body.length + " bytes into " + txn.database() + "." + table
                 + " under " + txn;
         RetryBudget budget = endpoint.budget(what);

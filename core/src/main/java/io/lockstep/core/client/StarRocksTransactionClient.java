@@ -303,11 +303,14 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, trouble + "; label state " + state,
                         serverStatus, ioFailure);
             }
+            // a data error (e.g. a commit or prepare refused for too many filtered rows) keeps its class, so callers
+            // see a failure no restart can heal rather than one without a class
             boolean dataError = reply != null && FailureClass.classify(reply) == FailureClass.DATA_ERROR;
             throw new TransactionException(what + " failed: label " + txn.label() + " in database " + txn.database()
                     + " is " + state + " after " + trouble + ". "
                     + (dataError ? dataErrorCause(op) : likelyCause(op, txn, state))
-                    + (reply == null ? "" : endpoint.errorLog(reply)), serverStatus, ioFailure);
+                    + (reply == null ? "" : endpoint.errorLog(reply)), serverStatus,
+                    dataError ? FailureClass.DATA_ERROR : null, ioFailure);
         });
     }
 
@@ -321,7 +324,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
     private static String dataErrorCause(SettledOp op) {
         return "Cause: the server rejected the loaded data at " + op.name().toLowerCase(Locale.ROOT)
                 + " and rolled back the whole transaction (every table and row loaded under this label); fix the"
-                + " rows the error log names, or raise max_filter_ratio if filtering them is acceptable.";
+                + " rows the error log names, or raise max_filter_ratio if filtering them is acceptable";
     }
 
     private String likelyCause(SettledOp op, TransactionRef txn, LabelState state) {

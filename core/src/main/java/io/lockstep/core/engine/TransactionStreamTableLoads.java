@@ -106,15 +106,37 @@ final class TransactionStreamTableLoads implements TableLoads {
                 metrics.histogram(MetricNames.COMMIT_LATENCY_MS).update(ticker.nowMs() - startMs);
                 metrics.counter(MetricNames.COMMITS).inc();
             } else {
-                client.prepare(txn.ref());
-                txn.moveTo(TableTransactionState.PREPARED);
-                prepared.add(new PreparedTransaction(txn.ref().database(), txn.ref().table(), txn.ref().label()));
+                prepareForCheckpoint(txn, prepared);
             }
         }
         if (semantic == DeliverySemantic.EXACTLY_ONCE && checkpointId >= 0) {
             labelCheckpointId = checkpointId + 1;
         }
         return prepared;
+    }
+
+    /**
+     * Exactly-once: prepares {@code txn} and adds it to {@code prepared}, the transactions this flush hands out. When
+     * the prepare fails, the flush hands nothing out, so nobody would ever commit or end the ones it already prepared
+     * (they are in no checkpoint, and a restore probes only the tables its state names): they and the failed one are
+     * rolled back before the failure goes on (the engine then rolls back the ones not reached yet).
+     */
+    private void prepareForCheckpoint(TableTransaction txn, List<PreparedTransaction> prepared)
+            throws TransactionException {
+        try {
+            client.prepare(txn.ref());
+        } catch (TransactionException | RuntimeException e) {
+            TableTransaction.rollBackQuietly(client, txn.ref(), metrics, LOG, "rollback of", "after its prepare "
+                    + "failed", "the server timeout");
+            for (PreparedTransaction done : prepared) {
+                TableTransaction.rollBackQuietly(client, done.ref(), metrics, LOG, "rollback of prepared", "after "
+                        + "the prepare of " + txn.ref() + " in the same flush failed", "the server's prepared timeout");
+            }
+            prepared.clear();
+            throw e;
+        }
+        txn.moveTo(TableTransactionState.PREPARED);
+        prepared.add(new PreparedTransaction(txn.ref().database(), txn.ref().table(), txn.ref().label()));
     }
 
     /** At-least-once: prepare and commit; a transaction whose prepare or commit is given up is rolled back. */

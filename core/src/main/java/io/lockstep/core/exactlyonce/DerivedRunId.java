@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * exists. A taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED
  * labels after N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is marked
  * and becomes this run's id. A target whose begin registers nothing (Apache Doris: a transaction begins with its
- * load) keeps no marker, so there only the probed checkpoints protect a stateless restart.
- * A fresh start (no state) keeps a random {@link LabelGenerator#newRunId()}.
+ * load) gets an empty two-phase load under the marker label, aborted at once, as its marker.
+ * A start without state walks the candidates of N = 0 the same way, so a stateless restart of a job with a pinned
+ * job id finds the earlier run's marker and takes the next candidate.
  *
  * <p>Only for a fixed target table: with routing by {@code *} the table of an earlier run's first label is not known,
  * so {@code tables} may miss it, and a random run id is taken instead ({@code tables} empty).
@@ -141,25 +143,35 @@ public final class DerivedRunId {
     /**
      * Writes the claim marker: the label of checkpoint N (never a data label of this run id, whose transactions are
      * named N + 1 and later) begun and rolled back, so the server remembers it as ABORTED and a later claim from N
-     * sees the run id as taken, whenever this run's first data label comes. Returns false (a random run id is taken
-     * instead) when it cannot be written. One-label-per-flush targets (Doris) keep no marker.
+     * sees the run id as taken, whenever this run's first data label comes. Where a transaction begins with its load
+     * (Apache Doris, {@link io.lockstep.core.label.ExactlyOnceLabelScheme#flushesPerCheckpoint()}), the marker is an
+     * empty two-phase load (0 rows, pre-committed) aborted at once: the probe the official Doris connector sends
+     * before it aborts lingering pre-commits (docs/protocol.md#what-the-doris-connector-does). Returns false (a random
+     * run id is taken instead) when it cannot be written; a marker written but not rolled back still claims the run id
+     * (its server timeout ends it).
      */
     private static boolean claimed(TransactionClient client, LingeringTransactionAborter aborter,
                                    LabelGenerator labels, List<TableId> tables, long restoredCheckpointId) {
-        if (aborter.scheme().flushesPerCheckpoint()) {
-            return true; // Apache Doris: a transaction begins with its load, so a begin cannot leave a marker
-        }
         TableId table = tables.get(0);
         TransactionRef marker = TransactionRef.singleTable(table.database(), table.table(),
                 aborter.scheme().label(labels, table.table(), restoredCheckpointId, 1));
         try {
             client.begin(marker, MARKER_TIMEOUT_SECONDS);
-            client.rollback(marker);
-            return true;
+            if (aborter.scheme().flushesPerCheckpoint()) {
+                client.load(marker, table.table(), new byte[0], Map.of()); // Doris: the load begins it
+            }
         } catch (TransactionException e) {
             LOG.warn("cannot write the claim marker {}; taking a random run id (what this run leaves open is found "
                     + "only through checkpointed state): {}", marker, e.getMessage());
             return false;
         }
+        try {
+            client.rollback(marker);
+        } catch (TransactionException e) {
+            // the marker exists and still claims the run id; only a running-transaction slot is held until it times out
+            LOG.warn("cannot roll back the claim marker {}; the server ends it by its timeout: {}", marker,
+                    e.getMessage());
+        }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package io.lockstep.core.exactlyonce;
 
+import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 
@@ -26,9 +27,13 @@ public final class RestoredTransactionCommitter {
     /**
      * Commits each restored transaction, in the given order.
      *
-     * @throws TransactionException for the first label that cannot be committed (ABORTED, e.g. by the server's
-     *                              prepared timeout, or UNKNOWN, i.e. forgotten): its message names the label, table
-     *                              and checkpoint, and says that this checkpoint's rows for the table are lost
+     * @throws LostPreparedTransactionException for the first label the server ended before its commit (ABORTED,
+     *                                          e.g. by its prepared timeout, or UNKNOWN, i.e. forgotten): no restart
+     *                                          can heal it; its one-line message names the label, table, checkpoint
+     *                                          and state, and says that this checkpoint's rows for the table are lost
+     * @throws TransactionException             for the first label whose commit failed otherwise (the server could
+     *                                          not be reached, the label is still open, its state cannot be read):
+     *                                          a later restore may succeed
      */
     public static void commitAll(TransactionClient client, Collection<CheckpointedTransaction> restored)
             throws TransactionException {
@@ -37,14 +42,30 @@ public final class RestoredTransactionCommitter {
             try {
                 client.commit(txn.ref());
             } catch (TransactionException e) {
-                throw new TransactionException("restored " + txn + " cannot be committed: " + e.getMessage()
-                        + " The rows this subtask prepared for that checkpoint are not in the target; restoring "
-                        + "again fails the same way. Raise the server's prepared timeout if it expired (StarRocks: "
-                        + "prepared_timeout, prepared_transaction_default_timeout_second; Doris: "
-                        + "stream_load_default_precommit_timeout_second), and restore from a later checkpoint or "
-                        + "replay the source.", e.serverStatus(), e);
+                LabelState state = stateAfterFailedCommit(client, txn);
+                if (state != null && state.isCommitted()) {
+                    LOG.info("restored {} is {} although its commit reported a failure ({}); counted as committed",
+                            txn, state, e.getMessage());
+                    continue;
+                }
+                if (state != null && LostPreparedTransactionException.isLost(state)) {
+                    throw LostPreparedTransactionException.restored(txn, state, e);
+                }
+                throw new TransactionException("restored " + txn + " cannot be committed yet ("
+                        + (state == null ? "label state unreadable" : "label state " + state) + "): "
+                        + e.getMessage() + " A later restore commits it again.", e.serverStatus(), e);
             }
             LOG.info("committed restored {}", txn);
+        }
+    }
+
+    /** The label's state after its commit failed, or null when it cannot be read. */
+    private static LabelState stateAfterFailedCommit(TransactionClient client, CheckpointedTransaction txn) {
+        try {
+            return client.labelState(txn.database(), txn.label());
+        } catch (TransactionException e) {
+            LOG.warn("cannot read the state of restored {} after its commit failed: {}", txn, e.getMessage());
+            return null;
         }
     }
 }

@@ -122,15 +122,18 @@ class TransactionRetryTest extends ClientTestSupport {
     }
 
     @Test
-    void errorLogExcerptIsCutAtAFewKilobytes() throws Exception {
-        be.on("/api/_load_error_log", status(200, "text/plain", "Error: bad row.\n".repeat(2_000)));
+    void errorLogExcerptQuotesTheFirstLinesCutShortInOneLine() throws Exception {
+        be.on("/api/_load_error_log", status(200, "text/plain", ("Error: bad row. " + "y".repeat(400) + "\n")
+                .repeat(2_000)));
         fe.on(LOAD, json("{\"Status\":\"INTERNAL_ERROR\",\"Message\":\"too many filtered rows\",\"ErrorURL\":\"http://"
                 + be.address() + "/api/_load_error_log?file=e\"}"));
 
         assertThatThrownBy(() -> client.load(single("l1"), "orders", BODY, JSON_PROPS))
-                .satisfies(e -> assertThat(e.getMessage().length()).isBetween(ErrorLogExcerpt.MAX_BYTES,
-                        ErrorLogExcerpt.MAX_BYTES + 1_000))
-                .hasMessageContaining("cut at " + ErrorLogExcerpt.MAX_BYTES + " bytes");
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("y".repeat(
+                        ErrorLogExcerpt.MAX_LINE_CHARS)))
+                .satisfies(e -> assertThat(e.getMessage().split("Error: bad row", -1))
+                        .hasSize(ErrorLogExcerpt.MAX_LINES + 1))
+                .hasMessageContaining("(first " + ErrorLogExcerpt.MAX_LINES + " lines)");
     }
 
     @Test

@@ -30,14 +30,22 @@ class OnePerFlushLingeringTest {
         final List<String> queried = new ArrayList<>();
         final List<String> rolledBack = new ArrayList<>();
 
+        /** Labels loaded: only the run-id claim's marker, an empty load. */
+        final List<String> loaded = new ArrayList<>();
+
         @Override
         public long begin(TransactionRef txn, int timeoutSeconds) {
-            throw new UnsupportedOperationException("not used by recovery");
+            return -1; // Doris: nothing is sent before the load
         }
 
         @Override
         public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> props) {
-            throw new UnsupportedOperationException("recovery never loads");
+            if (body.length != 0) {
+                throw new UnsupportedOperationException("recovery loads no rows");
+            }
+            loaded.add(txn.label());
+            states.put(txn.label(), LabelState.PREPARED);
+            return new LoadReply(0, 1);
         }
 
         @Override
@@ -127,6 +135,9 @@ class OnePerFlushLingeringTest {
         String runId = DerivedRunId.claim(client, aborter, "d", 0, "job", List.of(), 4, List.of(ORDERS), Set.of());
 
         assertThat(runId).isEqualTo(DerivedRunId.candidate("job", List.of(), 4, 0, 1));
-        assertThat(client.rolledBack).containsExactly(takenLabel);
+        String marker = new LabelGenerator("d", 0, runId).exactlyOnceFlushLabel("orders", 4, 1);
+        assertThat(client.loaded).as("the claim marker: an empty load under checkpoint 4's label").containsExactly(
+                marker);
+        assertThat(client.rolledBack).containsExactly(takenLabel, marker);
     }
 }

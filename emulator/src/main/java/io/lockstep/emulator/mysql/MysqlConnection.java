@@ -162,7 +162,7 @@ final class MysqlConnection implements Runnable {
                 .bytes(java.util.Arrays.copyOf(scramble, 8))
                 .int1(0)
                 .int2(SERVER_CAPABILITIES & 0xFFFF)
-                .int1(TextResultSet.CHARSET_UTF8MB4)
+                .int1(ResultColumnType.CHARSET_UTF8MB4)
                 .int2(STATUS_AUTOCOMMIT)
                 .int2(SERVER_CAPABILITIES >>> 16)
                 .int1(NativePassword.SCRAMBLE_LENGTH + 1)

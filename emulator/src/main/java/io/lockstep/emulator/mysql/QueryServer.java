@@ -42,6 +42,11 @@ public final class QueryServer implements AutoCloseable {
     private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
+    private final InformationSchema informationSchema;
+    private final long createdMs = System.currentTimeMillis();
+    /** The FE and BE HTTP base URLs, set by {@link #httpUrls} before {@link #start}; read by connection threads. */
+    private volatile String feUrl;
+    private volatile String beUrl;
     private final AtomicInteger nextConnectionId = new AtomicInteger(1);
     private final AtomicLong logins = new AtomicLong();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -74,6 +79,27 @@ public final class QueryServer implements AutoCloseable {
         this.transactions = transactions;
         this.dialect = dialect;
         this.variables = new SystemVariables(dialect);
+        this.informationSchema = new InformationSchema(catalog, store, transactions);
+    }
+
+    /**
+     * Names the HTTP listeners, for {@code SHOW FRONTENDS} / {@code SHOW BACKENDS} (call before {@link #start}).
+     *
+     * @param feUrl FE base URL, e.g. {@code http://127.0.0.1:8030}
+     * @param beUrl BE base URL
+     */
+    public void httpUrls(String feUrl, String beUrl) {
+        this.feUrl = feUrl;
+        this.beUrl = beUrl;
+    }
+
+    private ClusterNodes nodes() {
+        return new ClusterNodes(host, port(), portOf(feUrl), portOf(beUrl),
+                dialect.currentVersion() != null ? dialect.currentVersion() : dialect.versionComment(), createdMs);
+    }
+
+    private static int portOf(String url) {
+        return url == null ? -1 : java.net.URI.create(url).getPort();
     }
 
     /**
@@ -113,7 +139,9 @@ public final class QueryServer implements AutoCloseable {
                 Socket client = socket.accept();
                 int id = nextConnectionId.getAndIncrement();
                 open.add(client);
-                SqlSession session = new SqlSession(catalog, store, transactions, dialect, variables, id);
+                SqlSession session = new SqlSession(catalog, store, dialect, variables, id,
+                        new ShowStatements(catalog, store, transactions, variables, informationSchema, this::nodes,
+                                dialect.isDoris()));
                 connections.execute(new MysqlConnection(client, id, dialect.mysqlVersion(), users, session,
                         logins::incrementAndGet, () -> open.remove(client)));
             } catch (SocketException e) {
@@ -144,6 +172,7 @@ public final class QueryServer implements AutoCloseable {
             }
         }
         connections.shutdown();
+        informationSchema.close();
         try {
             if (acceptor != null) {
                 acceptor.join(5_000);

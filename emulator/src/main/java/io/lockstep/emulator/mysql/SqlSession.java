@@ -1,13 +1,11 @@
 package io.lockstep.emulator.mysql;
 
 import io.lockstep.emulator.catalog.Catalog;
-import io.lockstep.emulator.catalog.DatabaseInfo;
 import io.lockstep.emulator.catalog.DdlException;
 import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
-import io.lockstep.emulator.txn.TransactionManager;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,9 +24,9 @@ import java.util.regex.Pattern;
  *       {@code user()}, {@code current_user()}, {@code connection_id()}) is answered here; any other query runs in the
  *       committed-data store (H2, in one snapshot; MySQL back-quotes become H2 quotes; unqualified tables resolve in
  *       the current database).</li>
- *   <li>{@code SHOW DATABASES}, {@code SHOW TABLES [FROM db]}, {@code SHOW CREATE TABLE t}, {@code DESC t} /
- *       {@code SHOW COLUMNS FROM t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS},
- *       {@code SHOW PROC '/transactions[/dbId[/running|/finished]]'} ({@link TransactionProc}).</li>
+ *   <li>{@code SHOW CREATE TABLE t}, {@code SHOW VARIABLES [LIKE 'p']}, {@code SHOW WARNINGS}; the other SHOW and
+ *       DESC statements and {@code EXPLAIN} through {@link ShowStatements}; queries on {@code information_schema}
+ *       (or with it as the current database) through {@link InformationSchema}.</li>
  *   <li>DDL ({@code CREATE DATABASE|TABLE}, {@code ALTER TABLE ... ADD|DROP COLUMN}, {@code TRUNCATE TABLE},
  *       {@code DROP TABLE|DATABASE}) through the emulator's DDL parser, in the current database.</li>
  *   <li>{@code USE db}; {@code SET ...}, {@code BEGIN}, {@code COMMIT}, {@code ROLLBACK} are accepted and change
@@ -42,16 +40,10 @@ final class SqlSession {
             Pattern.DOTALL);
     private static final Pattern IDENT = Pattern.compile("`([^`]+)`|([A-Za-z0-9_$]+)");
     private static final Pattern USE = Pattern.compile("(?is)USE\\s+" + name("db"));
-    private static final Pattern SHOW_DATABASES = Pattern.compile("(?is)SHOW\\s+(DATABASES|SCHEMAS)");
-    private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+(FULL\\s+)?TABLES(\\s+(FROM|IN)\\s+"
-            + name("db") + ")?");
     private static final Pattern SHOW_CREATE_TABLE = Pattern.compile("(?is)SHOW\\s+CREATE\\s+TABLE\\s+"
             + qualified());
-    private static final Pattern DESCRIBE = Pattern.compile("(?is)(DESC|DESCRIBE|SHOW\\s+(FULL\\s+)?COLUMNS\\s+"
-            + "(FROM|IN))\\s+" + qualified());
     private static final Pattern SHOW_VARIABLES = Pattern.compile("(?is)SHOW\\s+(SESSION\\s+|GLOBAL\\s+)?VARIABLES"
             + "(\\s+LIKE\\s+'([^']*)')?");
-    private static final Pattern SHOW_PROC = Pattern.compile("(?is)SHOW\\s+PROC\\s+'([^']*)'");
     private static final Pattern SHOW_WARNINGS = Pattern.compile("(?is)SHOW\\s+(WARNINGS|ERRORS)");
     private static final Pattern ACCEPTED = Pattern.compile("(?is)(SET\\s.*|BEGIN|START\\s+TRANSACTION|COMMIT|ROLLBACK)");
     private static final Pattern DDL = Pattern.compile("(?is)(CREATE|ALTER|TRUNCATE|DROP)\\s.*");
@@ -63,21 +55,21 @@ final class SqlSession {
 
     private final Catalog catalog;
     private final TableStore store;
-    private final TransactionManager transactions;
     private final QueryDialect dialect;
     private final SystemVariables variables;
     private final int connectionId;
+    private final ShowStatements show;
     private String user = "";
     private String database;
 
-    SqlSession(Catalog catalog, TableStore store, TransactionManager transactions, QueryDialect dialect,
-               SystemVariables variables, int connectionId) {
+    SqlSession(Catalog catalog, TableStore store, QueryDialect dialect,
+               SystemVariables variables, int connectionId, ShowStatements show) {
         this.catalog = catalog;
         this.store = store;
-        this.transactions = transactions;
         this.dialect = dialect;
         this.variables = variables;
         this.connectionId = connectionId;
+        this.show = show;
     }
 
     private static String name(String group) {
@@ -107,7 +99,9 @@ final class SqlSession {
         if (db.length() > 1 && db.startsWith("`") && db.endsWith("`")) {
             db = db.substring(1, db.length() - 1);
         }
-        if (catalog.database(db).isEmpty()) {
+        if (ShowStatements.isSchema(db)) {
+            db = InformationSchemaSql.NAME;
+        } else if (catalog.database(db).isEmpty()) {
             throw new SqlError(SqlError.BAD_DB, "42000", "Unknown database '" + db + "'");
         }
         database = db;
@@ -131,34 +125,17 @@ final class SqlSession {
         if (ACCEPTED.matcher(sql).matches()) {
             return new SqlResult.Ok(0);
         }
-        if (SHOW_DATABASES.matcher(sql).matches()) {
-            List<List<Object>> rows = new ArrayList<>();
-            databaseNames().forEach(n -> rows.add(List.of(n)));
-            return new SqlResult.Rows(List.of("Database"), rows);
-        }
-        if ((m = SHOW_TABLES.matcher(sql)).matches()) {
-            String db = group(m, "db") != null ? group(m, "db") : requireDatabase();
-            if (catalog.database(db).isEmpty()) {
-                throw new SqlError(SqlError.BAD_DB, "42000", "Unknown database '" + db + "'");
-            }
-            boolean full = m.group(1) != null;
-            List<List<Object>> rows = new ArrayList<>();
-            catalog.tables().stream().filter(t -> t.database().equals(db)).map(TableSchema::name).sorted()
-                    .forEach(n -> rows.add(full ? List.of(n, "BASE TABLE") : List.of(n)));
-            return new SqlResult.Rows(full ? List.of("Tables_in_" + db, "Table_type") : List.of("Tables_in_" + db),
-                    rows);
+        SqlResult.Rows shown = show.execute(sql, database, user, connectionId);
+        if (shown != null) {
+            return shown;
         }
         if ((m = SHOW_CREATE_TABLE.matcher(sql)).matches()) {
             TableSchema table = table(m);
             return new SqlResult.Rows(List.of("Table", "Create Table"),
                     List.of(List.of(table.name(), SchemaText.createTable(table))));
         }
-        if ((m = DESCRIBE.matcher(sql)).matches()) {
-            return new SqlResult.Rows(List.of("Field", "Type", "Null", "Key", "Default", "Extra"),
-                    SchemaText.describe(table(m)));
-        }
         if ((m = SHOW_VARIABLES.matcher(sql)).matches()) {
-            Pattern like = m.group(3) == null ? null : likePattern(m.group(3));
+            Pattern like = m.group(3) == null ? null : Like.pattern(m.group(3));
             List<List<Object>> rows = new ArrayList<>();
             for (Map.Entry<String, Object> e : variables.all().entrySet()) {
                 if (like == null || like.matcher(e.getKey()).matches()) {
@@ -166,9 +143,6 @@ final class SqlSession {
                 }
             }
             return new SqlResult.Rows(List.of("Variable_name", "Value"), rows);
-        }
-        if ((m = SHOW_PROC.matcher(sql)).matches()) {
-            return TransactionProc.show(m.group(1), catalog, transactions, dialect.isDoris());
         }
         if (SHOW_WARNINGS.matcher(sql).matches()) {
             return new SqlResult.Rows(List.of("Level", "Code", "Message"), List.of());
@@ -178,14 +152,16 @@ final class SqlSession {
         }
         if (QUERY.matcher(sql).matches()) {
             SqlResult.Rows server = serverExpressions(sql);
-            return server != null ? server : query(sql);
+            if (server != null) {
+                return server;
+            }
+            if (InformationSchemaSql.references(sql) || ShowStatements.isSchema(database)) {
+                return show.informationSchema(sql, database);
+            }
+            return query(sql);
         }
         throw SqlError.syntax("the emulator's query port does not run this statement: " + abbreviate(sql)
                 + " (it runs SELECT, SHOW, DESC, USE, SET and the DDL subset; load data through stream load)");
-    }
-
-    private List<String> databaseNames() {
-        return catalog.databases().stream().map(DatabaseInfo::name).sorted().toList();
     }
 
     private String requireDatabase() {
@@ -297,7 +273,7 @@ final class SqlSession {
     private SqlResult.Rows query(String sql) {
         try {
             QueryResult result = store.query(h2Quotes(sql), database);
-            return new SqlResult.Rows(result.columns(), result.rows());
+            return new SqlResult.Rows(result.columns(), result.columnTypes(), result.rows());
         } catch (StoreException e) {
             throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage());
         }
@@ -363,21 +339,6 @@ final class SqlSession {
     private static String unquote(String alias) {
         char first = alias.charAt(0);
         return first == '`' || first == '\'' || first == '"' ? alias.substring(1, alias.length() - 1) : alias;
-    }
-
-    /** A SQL LIKE pattern ({@code %}, {@code _}) as a case-insensitive regex. */
-    private static Pattern likePattern(String like) {
-        StringBuilder regex = new StringBuilder();
-        for (char ch : like.toCharArray()) {
-            if (ch == '%') {
-                regex.append(".*");
-            } else if (ch == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(ch)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE);
     }
 
     private static String abbreviate(String sql) {

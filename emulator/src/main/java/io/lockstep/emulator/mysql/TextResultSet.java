@@ -1,8 +1,6 @@
 package io.lockstep.emulator.mysql;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -14,27 +12,11 @@ import java.util.List;
  * (https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_com_query_response_text_resultset.html; the
  * query port does not offer {@code CLIENT_DEPRECATE_EOF}, so both EOF packets are sent).
  *
- * <p>Column types are taken from the first non-null value of each column (a column of NULLs is VARCHAR): integers
- * map to TINY/SHORT/LONG/LONGLONG, BigDecimal to NEWDECIMAL, floating point to FLOAT/DOUBLE, LocalDate to DATE,
- * LocalDateTime to DATETIME, Boolean to TINY (1/0), everything else to VAR_STRING in utf8mb4.
+ * <p>Column definitions come from {@link SqlResult.Rows#types()} through {@link ResultColumnType} (StarRocks' type of
+ * the column, so an empty result still reports its real types); a column without a declared type takes it from its
+ * first non-null value (all NULL: VARCHAR).
  */
 final class TextResultSet {
-    static final int TYPE_TINY = 1;
-    static final int TYPE_SHORT = 2;
-    static final int TYPE_LONG = 3;
-    static final int TYPE_FLOAT = 4;
-    static final int TYPE_DOUBLE = 5;
-    static final int TYPE_LONGLONG = 8;
-    static final int TYPE_DATE = 10;
-    static final int TYPE_DATETIME = 12;
-    static final int TYPE_NEWDECIMAL = 246;
-    static final int TYPE_VAR_STRING = 253;
-    /** utf8mb4_general_ci. */
-    static final int CHARSET_UTF8MB4 = 45;
-    /** binary, the charset of numeric and temporal columns. */
-    static final int CHARSET_BINARY = 63;
-    private static final int FLAG_BINARY = 128;
-    private static final int FLAG_NUM = 32768;
     private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final DateTimeFormatter DATETIME_MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
@@ -47,7 +29,9 @@ final class TextResultSet {
         int columns = result.columns().size();
         packets.add(new PacketWriter().lenenc(columns).payload());
         for (int i = 0; i < columns; i++) {
-            packets.add(columnDefinition(result.columns().get(i), typeOf(firstValue(result, i))));
+            String declared = result.types().get(i);
+            packets.add(columnDefinition(result.columns().get(i), declared != null
+                    ? ResultColumnType.of(declared) : ResultColumnType.ofValue(firstValue(result, i))));
         }
         packets.add(eof(status));
         for (List<Object> row : result.rows()) {
@@ -79,56 +63,16 @@ final class TextResultSet {
         return null;
     }
 
-    static int typeOf(Object value) {
-        if (value instanceof Boolean || value instanceof Byte) {
-            return TYPE_TINY;
-        }
-        if (value instanceof Short) {
-            return TYPE_SHORT;
-        }
-        if (value instanceof Integer) {
-            return TYPE_LONG;
-        }
-        if (value instanceof Long) {
-            return TYPE_LONGLONG;
-        }
-        if (value instanceof BigDecimal || value instanceof BigInteger) {
-            return TYPE_NEWDECIMAL;
-        }
-        if (value instanceof Float) {
-            return TYPE_FLOAT;
-        }
-        if (value instanceof Double) {
-            return TYPE_DOUBLE;
-        }
-        if (value instanceof LocalDate) {
-            return TYPE_DATE;
-        }
-        if (value instanceof LocalDateTime) {
-            return TYPE_DATETIME;
-        }
-        return TYPE_VAR_STRING;
-    }
-
-    private static byte[] columnDefinition(String name, int type) {
-        boolean text = type == TYPE_VAR_STRING;
-        boolean numeric = type != TYPE_VAR_STRING && type != TYPE_DATE && type != TYPE_DATETIME;
-        int flags = (text ? 0 : FLAG_BINARY) | (numeric ? FLAG_NUM : 0);
-        int decimals = switch (type) {
-            case TYPE_FLOAT, TYPE_DOUBLE -> 31;
-            case TYPE_NEWDECIMAL -> 9;
-            case TYPE_DATETIME -> 6;
-            default -> 0;
-        };
+    private static byte[] columnDefinition(String name, ResultColumnType type) {
         return new PacketWriter()
                 .lenencString("def").lenencString("").lenencString("").lenencString("")
                 .lenencString(name).lenencString(name)
                 .lenenc(0x0C)
-                .int2(text ? CHARSET_UTF8MB4 : CHARSET_BINARY)
-                .int4(text ? 65533L * 4 : 65)
-                .int1(type)
-                .int2(flags)
-                .int1(decimals)
+                .int2(type.charset())
+                .int4(type.length())
+                .int1(type.mysqlType())
+                .int2(type.flags())
+                .int1(type.decimals())
                 .int2(0)
                 .payload();
     }

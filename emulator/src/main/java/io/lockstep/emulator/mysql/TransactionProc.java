@@ -23,12 +23,10 @@ import java.util.List;
  * for a prepared one). The emulator keeps no pre-commit, commit, publish or finish time: those are NULL;
  * ErrorReplicasCount 0, ListenerId -1. Coordinator: {@code BE: 127.0.0.1} for a stream load's transaction, as both
  * products record the BE that began it, {@code FE: 127.0.0.1} for a StarRocks multi-table one. Running means not yet
- * VISIBLE or ABORTED (COMMITTED included, as in StarRocks).
+ * VISIBLE or ABORTED (COMMITTED included, as in StarRocks). Every column is VARCHAR, as StarRocks sends SHOW PROC
+ * columns (fe-core {@code qe/ShowResultMetaFactory#visitShowProcStmt}).
  */
 final class TransactionProc {
-    private TransactionProc() {
-    }
-
     /** StarRocks' {@code TransProcDir.TITLE_NAMES}. */
     private static final List<String> STARROCKS_COLUMNS = List.of("TransactionId", "Label", "Coordinator",
             "TransactionStatus", "LoadJobSourceType", "PrepareTime", "CommitTime", "PublishTime", "FinishTime",
@@ -38,8 +36,11 @@ final class TransactionProc {
             "TransactionStatus", "LoadJobSourceType", "PrepareTime", "PreCommitTime", "CommitTime", "PublishTime",
             "FinishTime", "Reason", "ErrorReplicasCount", "ListenerId", "TimeoutMs", "ErrMsg");
 
+    private TransactionProc() {
+    }
+
     /**
-     * The rows of one {@code SHOW PROC} path.
+     * The rows of one {@code SHOW PROC '/transactions...'} path.
      *
      * @param doris whether to lay the transaction lists out as Doris does (15 columns, Doris' status names)
      */
@@ -54,14 +55,14 @@ final class TransactionProc {
             for (DatabaseInfo db : catalog.databases()) {
                 rows.add(List.of(db.id(), db.name()));
             }
-            return new SqlResult.Rows(List.of("DbId", "DbName"), rows);
+            return SqlResult.Rows.varchar(List.of("DbId", "DbName"), rows);
         }
         DatabaseInfo db = database(parts[1], catalog);
         List<TransactionSnapshot> all = transactions.transactions(db.name());
         List<TransactionSnapshot> running = all.stream().filter(t -> !finished(t)).toList();
         List<TransactionSnapshot> done = all.stream().filter(TransactionProc::finished).toList();
         if (parts.length == 2) {
-            return new SqlResult.Rows(List.of("State", "Number"),
+            return SqlResult.Rows.varchar(List.of("State", "Number"),
                     List.of(List.of("running", (long) running.size()), List.of("finished", (long) done.size())));
         }
         List<TransactionSnapshot> listed = switch (parts[2]) {
@@ -72,17 +73,27 @@ final class TransactionProc {
         };
         List<List<Object>> rows = new ArrayList<>();
         for (TransactionSnapshot t : listed) {
-            List<Object> row = new ArrayList<>(Arrays.asList(t.txnId(), t.label(), coordinator(t),
-                    doris ? DorisTxnStatus.of(t.status()).name() : t.status().name(),
-                    t.multiTable() ? "MULTI_STATEMENT_STREAMING" : "BACKEND_STREAMING",
-                    LocalDateTime.ofInstant(Instant.ofEpochMilli(t.beginTimeMs()), ZoneOffset.UTC),
-                    null, null, null, t.reason() == null ? "" : t.reason(), 0L, -1L, t.timeoutMs(), ""));
-            if (doris) {
-                row.add(6, null); // PreCommitTime
-            }
-            rows.add(row);
+            rows.add(row(t, doris));
         }
-        return new SqlResult.Rows(doris ? DORIS_COLUMNS : STARROCKS_COLUMNS, rows);
+        return SqlResult.Rows.varchar(titles(doris), rows);
+    }
+
+    /** @return the column names of a transaction row: StarRocks' 14 or, with {@code doris}, Doris' 15 */
+    static List<String> titles(boolean doris) {
+        return doris ? DORIS_COLUMNS : STARROCKS_COLUMNS;
+    }
+
+    /** One transaction as a TransProcDir row (also {@code SHOW TRANSACTION}'s), laid out as {@link #titles}. */
+    static List<Object> row(TransactionSnapshot t, boolean doris) {
+        List<Object> row = new ArrayList<>(Arrays.asList(t.txnId(), t.label(), coordinator(t),
+                doris ? DorisTxnStatus.of(t.status()).name() : t.status().name(),
+                t.multiTable() ? "MULTI_STATEMENT_STREAMING" : "BACKEND_STREAMING",
+                LocalDateTime.ofInstant(Instant.ofEpochMilli(t.beginTimeMs()), ZoneOffset.UTC),
+                null, null, null, t.reason() == null ? "" : t.reason(), 0L, -1L, t.timeoutMs(), ""));
+        if (doris) {
+            row.add(6, null); // PreCommitTime
+        }
+        return row;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.lockstep.flink.sink;
 
 import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.exactlyonce.LostPreparedTransactionException;
 import io.lockstep.core.progress.AnotherWriterException;
 import io.lockstep.core.progress.ProgressTableException;
 import java.util.IdentityHashMap;
@@ -18,6 +19,9 @@ import org.apache.flink.runtime.throwable.ThrowableType;
  *       filtered rows, a malformed load): a {@link TransactionException} of class {@link FailureClass#ACCESS_DENIED}
  *       or {@link FailureClass#DATA_ERROR}. Other refusals ({@link FailureClass#OTHER}, e.g. a transaction the server
  *       expired or forgot) end the client's call but may heal when the job restarts and begins anew;</li>
+ *   <li>a transaction held in a completed checkpoint that the server ended before its commit
+ *       ({@link LostPreparedTransactionException}: ABORTED, e.g. by its prepared timeout, or forgotten): every restore
+ *       from that checkpoint finds it in the same state;</li>
  *   <li>the exactly-once progress table is missing or unusable ({@link ProgressTableException}). An
  *       {@link AnotherWriterException} is not among them: when several subtasks of one job fail over together, one
  *       can see a sibling's new run register while it opens, and the next attempt heals it; a real second job fails
@@ -66,7 +70,7 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
 
     /**
      * Whether no restart can heal {@code failure}: its cause chain holds an access-denied or data-error
-     * {@link TransactionException}, a {@link ProgressTableException}, or a
+     * {@link TransactionException}, a {@link ProgressTableException}, a {@link LostPreparedTransactionException}, or a
      * throwable marked non-recoverable.
      */
     public static boolean canNeverHeal(Throwable failure) {
@@ -81,7 +85,7 @@ public final class NonRecoverableSinkFailure extends RuntimeException {
                     || te.failureClass() == FailureClass.DATA_ERROR)) {
                 return t;
             }
-            if (t instanceof ProgressTableException) {
+            if (t instanceof ProgressTableException || t instanceof LostPreparedTransactionException) {
                 return t;
             }
         }

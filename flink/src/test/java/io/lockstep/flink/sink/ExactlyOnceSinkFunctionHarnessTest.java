@@ -13,10 +13,13 @@ import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.fault.FaultOp;
+import io.lockstep.emulator.fault.OpHold;
 import io.lockstep.emulator.txn.TransactionStatus;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.StreamSink;
@@ -38,7 +41,8 @@ class ExactlyOnceSinkFunctionHarnessTest {
     @RegisterExtension
     final StarRocksEmulatorExtension sr = new StarRocksEmulatorExtension(StarRocksEmulator.builder().ddl(
             "CREATE DATABASE eo; CREATE TABLE eo.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id); "
-                    + "CREATE TABLE eo.audit (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
+                    + "CREATE TABLE eo.audit (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id); "
+                    + "CREATE TABLE eo.late (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id)"));
 
     /** Options; {@code maxBytes} small makes every second row start a load before any checkpoint. */
     private StarRocksSinkOptions options(long maxBytes) {
@@ -223,6 +227,76 @@ class ExactlyOnceSinkFunctionHarnessTest {
         assertThat(lingering).allSatisfy(t -> assertThat(state(t.label())).isEqualTo(TransactionStatus.ABORTED));
         assertThat(rows()).isEqualTo(1);
         assertThat(sr.emulator().rowCount("eo", "audit")).isEqualTo(1);
+        restored.close();
+    }
+
+    @Test
+    void aRestoreWhoseHeldTransactionTheServerExpiredFailsOnceWithoutRestarts() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(1 << 20));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row(1));
+        OperatorSubtaskState atOne = h.snapshot(1, 0);
+        CheckpointedTransaction held = sink.pendingTransactions().get(0);
+        h.close(); // the task fails before the commit after checkpoint 1
+        assertThat(sr.emulator().faults().forceExpire("eo", held.label())).as("expired by the server").isTrue();
+
+        var restored = harness(new ExactlyOnceSinkFunction<>(options(1 << 20)), 1, 0);
+        restored.initializeState(atOne);
+        assertThatThrownBy(restored::open).as("no restore can commit it: Flink must not restart")
+                .isInstanceOf(NonRecoverableSinkFailure.class)
+                .hasMessageContaining(held.label())
+                .hasMessageContaining("checkpoint 1")
+                .hasMessageContaining("the label is ABORTED")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aFailedBarrierLeavesNoTransactionOfTablesTheStateDoesNotNameOpen() throws Exception {
+        ExactlyOnceSinkFunction<DefaultStarRocksRowData> sink = new ExactlyOnceSinkFunction<>(options(40, "*"));
+        var h = harness(sink, 1, 0);
+        h.open();
+        h.processElement(row("events", 1));
+        OperatorSubtaskState atOne = h.snapshot(1, 0);
+        ExactlyOnceLabel run = new LabelGenerator(PREFIX, 0, "x").parseExactlyOnce(
+                sink.pendingTransactions().get(0).label());
+        h.notifyOfCompletedCheckpoint(1);
+        LabelGenerator labels = new LabelGenerator(PREFIX, 0, run.runId());
+        String audit = labels.exactlyOnceLabel("audit", 2);
+        String late = labels.exactlyOnceLabel("late", 2);
+        // epoch 2 writes only tables the checkpoint-1 state does not name; audit begins first
+        h.processElement(row("audit", 2));
+        h.processElement(row("audit", 3));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(audit) == TransactionStatus.PREPARE);
+        h.processElement(row("late", 4));
+        h.processElement(row("late", 5));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(late) == TransactionStatus.PREPARE);
+        OpHold auditPrepare = sr.emulator().faults().hold(FaultOp.PREPARE);
+
+        CompletableFuture<?> barrier = CompletableFuture.runAsync(() -> {
+            try {
+                h.snapshot(2, 0);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(auditPrepare.awaitArrived(10, TimeUnit.SECONDS)).isTrue();
+        sr.emulator().faults().failNext(FaultOp.PREPARE, 1, "INTERNAL_ERROR", "injected prepare failure");
+        auditPrepare.release(); // audit is PREPARED, late's prepare fails
+        assertThatThrownBy(() -> barrier.get(10, TimeUnit.SECONDS)).hasStackTraceContaining("injected prepare "
+                + "failure");
+        assertThat(sr.emulator().faults().pending(FaultOp.PREPARE)).isZero();
+        assertThatThrownBy(h::close).as("finish() reports the engine's failure")
+                .hasStackTraceContaining("injected prepare failure");
+
+        var restored = harness(new ExactlyOnceSinkFunction<>(options(40, "*")), 1, 0);
+        restored.initializeState(atOne);
+        restored.open();
+
+        assertThat(state(audit)).as("prepared by the failed barrier").isEqualTo(TransactionStatus.ABORTED);
+        assertThat(state(late)).as("its prepare failed").isEqualTo(TransactionStatus.ABORTED);
+        assertThat(sr.emulator().runningTransactions("eo")).as("running-transaction slots held").isZero();
         restored.close();
     }
 }

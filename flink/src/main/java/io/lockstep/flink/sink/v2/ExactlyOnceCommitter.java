@@ -4,6 +4,7 @@ import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.exactlyonce.LostPreparedTransactionException;
 import io.lockstep.flink.sink.FlinkLoadMetrics;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import io.lockstep.flink.sink.SinkSettings;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
  *       {@link NonRecoverableSinkFailure}): raised at once as a {@link NonRecoverableSinkFailure}, so Flink fails the
  *       job without going through the restart strategy, as every other part of the sink does;</li>
  *   <li>the label is ABORTED or UNKNOWN (the server's prepared timeout ended it, or it was forgotten): that
- *       checkpoint's rows for the table are lost, and retrying cannot help: the commit throws, naming the label,
- *       table and the server settings to raise, and the job fails;</li>
+ *       checkpoint's rows for the table are lost, and neither a retry nor a restore can help: the commit raises a
+ *       {@link NonRecoverableSinkFailure} around a {@link LostPreparedTransactionException} naming the label, table
+ *       and the server settings to raise, so the job fails once instead of restoring again and again;</li>
  *   <li>anything else (the client's own bounded retries ran out, the label is still PREPARED, or its state cannot
  *       be read): {@code retryLater}, up to {@value #MAX_COMMIT_ATTEMPTS} attempts, then the commit throws.</li>
  * </ul>
@@ -62,10 +64,10 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
     /**
      * Commits each request's label.
      *
-     * @throws IOException                naming the label and table if a label can no longer be committed, or
-     *                                    attempts ran out
+     * @throws IOException                naming the label and table if attempts ran out
      * @throws NonRecoverableSinkFailure around an {@link UncheckedIOException} naming the label and table if the
-     *                                    target refused the commit in a way no restart can heal
+     *                                    target refused the commit in a way no restart can heal, or the label can no
+     *                                    longer be committed (ABORTED or UNKNOWN)
      */
     @Override
     public void commit(Collection<CommitRequest<CheckpointedTransaction>> requests) throws IOException {
@@ -82,12 +84,10 @@ final class ExactlyOnceCommitter implements Committer<CheckpointedTransaction> {
                 LabelState state = stateOrNull(txn);
                 if (state != null && state.isCommitted()) {
                     request.signalAlreadyCommitted();
-                } else if (state == LabelState.ABORTED || state == LabelState.UNKNOWN) {
-                    throw new IOException(txn + " cannot be committed: the label is " + state + ". The rows this "
-                            + "sink prepared for that checkpoint are not in the target. Raise the server's prepared "
-                            + "timeout if it expired (StarRocks: prepared_transaction_default_timeout_second; Doris: "
-                            + "stream_load_default_precommit_timeout_second), then replay the source. Cause: "
-                            + e.getMessage(), e);
+                } else if (state != null && LostPreparedTransactionException.isLost(state)) {
+                    LostPreparedTransactionException lost = LostPreparedTransactionException.committable(txn, state, e);
+                    throw NonRecoverableSinkFailure.classify(new UncheckedIOException(new IOException(
+                            lost.getMessage(), lost)));
                 } else {
                     String seen = state == null ? "label state unreadable" : "label state " + state;
                     if (request.getNumberOfRetries() + 1 < MAX_COMMIT_ATTEMPTS) {

@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LoadReply;
+import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -151,16 +156,22 @@ class ExactlyOnceCommitterTest {
     }
 
     @Test
-    void anAbortedLabelFailsTheCommitNamingItAndTheServerSetting() {
-        ScriptedClient client = new ScriptedClient();
-        client.commitFailures.put("l-gone", "label is ABORTED");
-        client.states.put("l-gone", LabelState.ABORTED);
+    void anAbortedOrForgottenLabelFailsTheJobAtOnceNamingItAndTheServerSetting() {
+        for (LabelState gone : List.of(LabelState.ABORTED, LabelState.UNKNOWN)) {
+            ScriptedClient client = new ScriptedClient();
+            client.commitFailures.put("l-gone", "label is " + gone);
+            client.states.put("l-gone", gone);
+            Request request = new Request("l-gone", 0);
 
-        assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(new Request("l-gone", 0))))
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining("label l-gone")
-                .hasMessageContaining("the label is ABORTED")
-                .hasMessageContaining("prepared_transaction_default_timeout_second");
+            assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(request))).as("%s", gone)
+                    .isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageContaining("label l-gone")
+                    .hasMessageContaining("the label is " + gone)
+                    .hasMessageContaining("prepared_transaction_default_timeout_second")
+                    .hasRootCauseInstanceOf(TransactionException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            assertThat(request.signal).as("no retry for %s", gone).isEqualTo("none");
+        }
     }
 
     @Test
@@ -205,5 +216,29 @@ class ExactlyOnceCommitterTest {
 
         assertThat(request.signal).isEqualTo("retry");
         assertThat(client.stateReads).containsExactly("l-busy");
+    }
+
+    @Test
+    void aPreparedTransactionTheServerExpiredFailsTheCommitterOnceAgainstTheEmulator() throws Exception {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl("CREATE DATABASE db; CREATE TABLE db.t (id INT) "
+                + "DUPLICATE KEY (id)").build().start();
+             StarRocksTransactionClient client = new StarRocksTransactionClient(TransactionClientConfig.builder()
+                     .loadUrls(sr.feUrl()).username("root").maxRetries(1).retryBackoff(1, 2)
+                     .labelStateTimeoutMs(2_000).build(), LoadMetrics.noop())) {
+            Request request = new Request("l-expired", 0);
+            TransactionRef ref = request.txn.ref();
+            client.begin(ref, 600);
+            client.load(ref, "t", "[{\"id\":1}]".getBytes(StandardCharsets.UTF_8),
+                    Map.of("format", "json", "strip_outer_array", "true"));
+            client.prepare(ref);
+            assertThat(sr.faults().forceExpire("db", "l-expired")).as("expired by the server").isTrue();
+
+            assertThatThrownBy(() -> new ExactlyOnceCommitter(client).commit(List.of(request)))
+                    .isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageContaining("label l-expired (table db.t, checkpoint 3) cannot be committed: the label "
+                            + "is ABORTED")
+                    .hasRootCauseInstanceOf(TransactionException.class);
+            assertThat(request.signal).isEqualTo("none");
+        }
     }
 }
