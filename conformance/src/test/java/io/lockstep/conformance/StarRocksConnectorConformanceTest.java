@@ -1,11 +1,13 @@
 package io.lockstep.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.StarRocksSink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +16,10 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.source.SourceFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
@@ -132,6 +138,60 @@ class StarRocksConnectorConformanceTest {
 
         assertThat(Jobs.rows(SR.emulator().query("SELECT id, kind FROM shop.events ORDER BY id, kind")))
                 .containsExactly("1|a", "2|b", "2|c");
+    }
+
+    /**
+     * The SQL sink ({@code 'connector' = 'starrocks'}) on default options, with an upsert and a delete from a changelog
+     * into the PRIMARY KEY table: the table holds exactly the net rows. Before it starts, the sink checks the Flink
+     * schema against the table's over {@code jdbc-url} (the constructor of
+     * {@code table/sink/StarRocksDynamicSinkFunctionV2} calls {@code manager/StarRocksSinkTable#validateTableStructure},
+     * which reads {@code information_schema.COLUMNS} through {@code manager/StarRocksQueryVisitor#getTableColumnsMetaData}); rows go as CSV with the {@code __op} column the sink adds for a PRIMARY KEY
+     * table ({@code table/sink/StarRocksDynamicTableSink}, {@code row/sink/StarRocksTableRowTransformer}).
+     */
+    @Test
+    void sqlSinkOnDefaultOptionsLoadsTheNetChangesIntoThePrimaryKeyTable() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(0);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        tables.executeSql(sqlSinkDdl(", PRIMARY KEY (id) NOT ENFORCED"));
+        tables.createTemporaryView("changes", tables.fromChangelogStream(env.fromData(
+                Types.ROW_NAMED(new String[] {"id", "status", "total"}, Types.LONG, Types.STRING, Types.BIG_DEC),
+                Row.ofKind(RowKind.INSERT, 31L, "new", new BigDecimal("1.00")),
+                Row.ofKind(RowKind.INSERT, 32L, null, new BigDecimal("2.50")),
+                Row.ofKind(RowKind.INSERT, 33L, "new", new BigDecimal("7.00")),
+                Row.ofKind(RowKind.UPDATE_AFTER, 31L, "paid", new BigDecimal("1.00")),
+                Row.ofKind(RowKind.DELETE, 33L, "new", new BigDecimal("7.00")))));
+        tables.executeSql("INSERT INTO sr_orders SELECT id, status, CAST(total AS DECIMAL(12, 2)) FROM changes")
+                .await(60, TimeUnit.SECONDS);
+
+        assertThat(Jobs.rows(SR.emulator().query("SELECT id, status, total FROM shop.orders WHERE id > 30 ORDER BY id")))
+                .containsExactly("31|paid|1.00", "32|null|2.50");
+    }
+
+    /**
+     * The SQL sink's table check reads the PRIMARY KEY from the emulator's {@code information_schema.COLUMNS}
+     * ({@code COLUMN_KEY = 'PRI'}): a Flink table without a primary key over the PRIMARY KEY table is refused when the
+     * job is planned, with the connector's own message ({@code manager/StarRocksSinkTable#validateTableStructure}).
+     */
+    @Test
+    void sqlSinkTableCheckReadsThePrimaryKeyFromInformationSchema() {
+        StreamExecutionEnvironment env = Jobs.environment(0);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        tables.executeSql(sqlSinkDdl(""));
+        long rowsBefore = SR.emulator().rowCount("shop", "orders");
+
+        assertThatThrownBy(() -> tables.executeSql("INSERT INTO sr_orders VALUES (CAST(41 AS BIGINT), 'x', 1.00)"))
+                .hasStackTraceContaining("Primary keys not defined in the sink `TableSchema`.");
+        assertThat(SR.emulator().rowCount("shop", "orders")).as("nothing loaded").isEqualTo(rowsBefore);
+    }
+
+    /** {@code CREATE TABLE sr_orders} over {@code shop.orders} with the connector's required options only. */
+    private static String sqlSinkDdl(String primaryKey) {
+        return "CREATE TABLE sr_orders (id BIGINT NOT NULL, status STRING, total DECIMAL(12, 2)" + primaryKey + ") WITH ("
+                + "'connector' = 'starrocks',"
+                + "'jdbc-url' = '" + SR.emulator().jdbcUrl() + "',"
+                + "'load-url' = '" + Jobs.hostPort(SR.emulator().feUrl()) + "',"
+                + "'database-name' = 'shop', 'table-name' = 'orders',"
+                + "'username' = 'flink', 'password' = 'pw-1')";
     }
 
     /** Polls the emulator (no fixed sleep) until {@code table} holds {@code rows} visible rows, for at most 30 s. */
