@@ -122,6 +122,8 @@ class StarRocksConnectorConformanceTest {
         JobClient job = env.executeAsync("starrocks-exactly-once");
         JobID id = job.getJobID();
         try {
+            // The source and the sink are chained in one task: collect() returns after the sink's invoke, so once the
+            // source has emitted, the sink holds all three rows.
             assertThat(HoldingSource.EMITTED.await(30, TimeUnit.SECONDS)).as("source emitted its rows").isTrue();
             assertThat(SR.emulator().rowCount("shop", "events")).as("visible before any checkpoint").isZero();
 
