@@ -60,8 +60,9 @@ class DorisConnectorConformanceTest {
      * Default options into a UNIQUE KEY table, with an update and a delete carried by the rows' {@link RowKind}: the
      * table holds exactly the rows sent, net of the delete. The connector asks the FE for the table's schema
      * ({@code GET /api/shop/orders/_schema}, {@code rest/RestService#getSchema}) and, finding {@code UNIQUE_KEYS},
-     * turns 2PC off as {@code sink/DorisSink#checkKeyType} does unless {@code sink.enable-2pc} is forced; it discovers
-     * the BE through {@code GET /api/backends} ({@code rest/RestService#getBackendsV2}), writes with
+     * turns 2PC off as {@code sink/DorisSink#checkKeyType} does unless {@code sink.enable-2pc} is forced; it sends each
+     * stream load to the FE and follows its 307 to the BE ({@code sink.auto-redirect}, on by default, in
+     * {@code cfg/DorisOptions}), checks the FE with {@code GET /} between loads, writes with
      * {@code sink/writer/DorisWriter} (flushed at each checkpoint and at the end of input) and marks deletes with
      * {@code sink/writer/serializer/RowDataSerializer} ({@code __DORIS_DELETE_SIGN__} as the trailing CSV field,
      * declared by the {@code hidden_columns} header).
@@ -86,8 +87,8 @@ class DorisConnectorConformanceTest {
      * Default options into a DUPLICATE KEY table, where the connector keeps its default 2PC
      * ({@code sink/DorisSink#checkKeyType} changes nothing): each checkpoint's stream load is sent with
      * {@code two_phase_commit: true} by {@code sink/writer/DorisWriter#prepareCommit} and committed by
-     * {@code sink/committer/DorisCommitter} ({@code PUT /api/shop/_stream_load_2pc}, {@code txn_operation: commit}) once
-     * the checkpoint completes, the last at the end of input. A row loaded twice would show twice: the table holds
+     * {@code sink/committer/DorisCommitter} ({@code PUT /api/shop/_stream_load_2pc}, {@code txn_operation: commit})
+     * once the checkpoint completes, the last at the end of input. A row loaded twice would show twice: the table holds
      * exactly the rows sent.
      */
     @Test

@@ -1,5 +1,6 @@
 package io.lockstep.conformance;
 
+import io.lockstep.emulator.storage.QueryResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
@@ -7,7 +8,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import io.lockstep.emulator.storage.QueryResult;
 
 /** What the conformance tests share: one small MiniCluster per class, jobs that never restart, result rows as text. */
 final class Jobs {
