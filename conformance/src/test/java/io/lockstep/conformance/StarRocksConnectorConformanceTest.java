@@ -103,6 +103,53 @@ class StarRocksConnectorConformanceTest {
     }
 
     /**
+     * The legacy sink {@code sink.version=V1} (chosen on AUTO for StarRocks before 2.4), at-least-once, JSON rows: one
+     * classic {@code PUT /api/shop/orders/_stream_load} with its own label, following the FE's 307
+     * ({@code manager/StarRocksSinkManager}, {@code manager/StarRocksStreamLoadVisitor#doHttpPut}).
+     */
+    @Test
+    void legacyV1SinkLoadsExactlyTheRowsSentThroughClassicStreamLoad() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(0);
+        env.fromData("{\"id\":21,\"status\":\"paid\",\"total\":4.00}",
+                        "{\"id\":22,\"status\":\"new\",\"total\":5.25}")
+                .addSink(StarRocksSink.sink(options("orders")
+                        .withProperty("sink.version", "V1")
+                        .withProperty("sink.properties.format", "json")
+                        .withProperty("sink.properties.strip_outer_array", "true")
+                        .build()));
+        env.execute("starrocks-v1");
+
+        assertThat(Jobs.rows(SR.emulator().query(
+                        "SELECT id, status, total FROM shop.orders WHERE id BETWEEN 21 AND 22 ORDER BY id")))
+                .containsExactly("21|paid|4.00", "22|new|5.25");
+    }
+
+    /**
+     * Exactly-once with {@code sink.label-prefix}, as the connector's docs advise for it: labels come from
+     * {@code ExactlyOnceLabelGenerator} ({@code prefix-table-subtask-checkpoint}, here {@code conf-events-0-1}) and,
+     * at start, {@code LingeringTransactionAborter} asks the state of the labels it may have left behind
+     * ({@code GET /api/shop/get_load_state?label=}) until one is unknown. The rows are loaded once, under those labels.
+     */
+    @Test
+    void exactlyOnceSinkWithLabelPrefixLoadsTheRowsOnceUnderItsLabels() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(200);
+        env.fromData("{\"id\":7,\"kind\":\"x\"}", "{\"id\":8,\"kind\":\"y\"}")
+                .addSink(StarRocksSink.sink(options("events")
+                        .withProperty("sink.semantic", "exactly-once")
+                        .withProperty("sink.label-prefix", "conf")
+                        .withProperty("sink.properties.format", "json")
+                        .withProperty("sink.properties.strip_outer_array", "true")
+                        .build()));
+        env.execute("starrocks-exactly-once-label-prefix");
+
+        assertThat(Jobs.rows(SR.emulator().query("SELECT id, kind FROM shop.events WHERE id IN (7, 8) ORDER BY id")))
+                .containsExactly("7|x", "8|y");
+        assertThat(SR.emulator().transactions("shop"))
+                .filteredOn(t -> t.label().startsWith("conf-events-0-") && t.status() == TransactionStatus.VISIBLE)
+                .isNotEmpty();
+    }
+
+    /**
      * {@code sink.semantic=exactly-once} with checkpointing on, into a DUPLICATE KEY table (a row loaded twice would
      * show twice): nothing is visible before a checkpoint, the rows are visible once the checkpoint completes, and the
      * job's end adds nothing. Behaviour from {@code StarRocksDynamicSinkFunctionV2#snapshotState} (flush and prepare
