@@ -2,6 +2,7 @@ package io.lockstep.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.StarRocksSink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
@@ -10,6 +11,7 @@ import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.txn.TransactionSnapshot;
 import io.lockstep.emulator.txn.TransactionStatus;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -177,7 +179,8 @@ class StarRocksConnectorConformanceTest {
             assertThat(SR.emulator().rowCount("shop", "events")).as("visible before any checkpoint").isZero();
 
             cluster.triggerCheckpoint(id).get(30, TimeUnit.SECONDS);
-            waitForRows("events", 3);
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(SR.emulator().rowCount("shop", "events")).isEqualTo(3));
             List<TransactionSnapshot> committed = SR.emulator().transactions("shop").stream()
                     .filter(t -> "events".equals(t.table()) && t.status() == TransactionStatus.VISIBLE)
                     .toList();
@@ -249,18 +252,11 @@ class StarRocksConnectorConformanceTest {
                 + "'username' = 'flink', 'password' = 'pw-1')";
     }
 
-    /** Polls the emulator (no fixed sleep) until {@code table} holds {@code rows} visible rows, for at most 30 s. */
-    private static void waitForRows(String table, long rows) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (SR.emulator().rowCount("shop", table) < rows && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(SR.emulator().rowCount("shop", table)).as("visible rows of shop." + table).isEqualTo(rows);
-    }
-
     /** Emits its rows, then holds the job open (no further rows) until the test releases it. */
     static final class HoldingSource implements SourceFunction<String> {
         private static final long serialVersionUID = 1L;
+        // Replaced by the test thread (reset) before the job starts, then counted down by the source's task thread
+        // (EMITTED) and the test thread (RELEASE); volatile publishes the replacement.
         static volatile CountDownLatch EMITTED = new CountDownLatch(1);
         static volatile CountDownLatch RELEASE = new CountDownLatch(1);
 
