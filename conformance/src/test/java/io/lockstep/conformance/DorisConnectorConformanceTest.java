@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.DorisEmulatorExtension;
 import java.math.BigDecimal;
+import java.util.concurrent.TimeUnit;
 import org.apache.doris.flink.cfg.DorisExecutionOptions;
 import org.apache.doris.flink.cfg.DorisOptions;
 import org.apache.doris.flink.cfg.DorisReadOptions;
 import org.apache.doris.flink.sink.DorisSink;
 import org.apache.doris.flink.sink.writer.serializer.RowDataSerializer;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -20,6 +23,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,7 +83,8 @@ class DorisConnectorConformanceTest {
                 .sinkTo(sink("shop.orders", true));
         env.execute("doris-default-options");
 
-        assertThat(Jobs.rows(DORIS.emulator().query("SELECT order_id, status, total FROM shop.orders ORDER BY 1")))
+        assertThat(Jobs.rows(DORIS.emulator().query(
+                        "SELECT order_id, status, total FROM shop.orders WHERE order_id < 50 ORDER BY 1")))
                 .containsExactly("1|paid|10.50", "3|null|0.01");
     }
 
@@ -104,6 +109,37 @@ class DorisConnectorConformanceTest {
         assertThat(Jobs.rows(DORIS.emulator().query(
                         "SELECT order_id, status, total FROM shop.events ORDER BY 1, 2 NULLS FIRST")))
                 .containsExactly("1|new|10.50", "1|paid|10.50", "2|null|0.01");
+    }
+
+    /**
+     * The SQL sink ({@code 'connector' = 'doris'}) with only its required options, a changelog with an update and a
+     * delete into the UNIQUE KEY table: the table holds exactly the net rows. The table sink reads {@code _schema} and
+     * enables deletes for a UNIQUE KEY table ({@code table/DorisDynamicTableSink#getSinkRuntimeProvider}), then writes
+     * through the same {@code DorisSink} with {@code RowDataSerializer}.
+     */
+    @Test
+    void sqlSinkOnDefaultOptionsLoadsTheNetChangesIntoTheUniqueKeyTable() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(200);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        tables.executeSql("CREATE TABLE d_orders (order_id BIGINT NOT NULL, status STRING, total DECIMAL(12, 2),"
+                + " PRIMARY KEY (order_id) NOT ENFORCED) WITH ("
+                + "'connector' = 'doris',"
+                + "'fenodes' = '" + DORIS.emulator().feHostPort() + "',"
+                + "'table.identifier' = 'shop.orders',"
+                + "'username' = 'flink', 'password' = 'pw-1')");
+        tables.createTemporaryView("changes", tables.fromChangelogStream(env.fromData(
+                Types.ROW_NAMED(new String[] {"order_id", "status", "total"}, Types.LONG, Types.STRING, Types.BIG_DEC),
+                Row.ofKind(RowKind.INSERT, 51L, "new", new BigDecimal("1.00")),
+                Row.ofKind(RowKind.INSERT, 52L, null, new BigDecimal("2.50")),
+                Row.ofKind(RowKind.INSERT, 53L, "new", new BigDecimal("7.00")),
+                Row.ofKind(RowKind.UPDATE_AFTER, 51L, "paid", new BigDecimal("1.00")),
+                Row.ofKind(RowKind.DELETE, 53L, "new", new BigDecimal("7.00")))));
+        tables.executeSql("INSERT INTO d_orders SELECT order_id, status, CAST(total AS DECIMAL(12, 2)) FROM changes")
+                .await(60, TimeUnit.SECONDS);
+
+        assertThat(Jobs.rows(DORIS.emulator().query(
+                        "SELECT order_id, status, total FROM shop.orders WHERE order_id > 50 ORDER BY 1")))
+                .containsExactly("51|paid|1.00", "52|null|2.50");
     }
 
     /**
