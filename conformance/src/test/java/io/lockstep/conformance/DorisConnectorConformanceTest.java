@@ -32,7 +32,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The released Doris Flink connector {@code org.apache.doris:flink-doris-connector-1.20:25.0.0} writes into the
  * emulator in Doris mode through its Sink V2 {@code org.apache.doris.flink.sink.DorisSink}, on its default execution
  * options (apache/doris-flink-connector {@code flink-doris-connector/src/main/java/org/apache/doris/flink/cfg/
- * DorisExecutionOptions.java}: 2PC on, deletes on, CSV with {@code \t}).
+ * DorisExecutionOptions.java}: {@code builder()} turns 2PC and deletes on and sets no stream load properties, so
+ * rows go as Doris' default CSV with {@code \t}; {@code defaults()} adds {@code format: json} and
+ * {@code read_json_by_line: true}) and through its SQL sink.
  */
 class DorisConnectorConformanceTest {
     private static final String[] FIELDS = {"order_id", "status", "total"};
@@ -86,6 +88,37 @@ class DorisConnectorConformanceTest {
         assertThat(Jobs.rows(DORIS.emulator().query(
                         "SELECT order_id, status, total FROM shop.orders WHERE order_id < 50 ORDER BY 1")))
                 .containsExactly("1|paid|10.50", "3|null|0.01");
+    }
+
+    /**
+     * The connector's JSON defaults ({@code DorisExecutionOptions.defaults()}: {@code format: json},
+     * {@code read_json_by_line: true}) with the JSON {@code RowDataSerializer}, into the UNIQUE KEY table with a
+     * delete: each row is one JSON object per line, the delete carried as its {@code __DORIS_DELETE_SIGN__} key
+     * ({@code sink/writer/serializer/RowDataSerializer#buildJsonString}). The table holds exactly the net rows.
+     */
+    @Test
+    void dorisSinkWithTheJsonDefaultsLoadsExactlyTheRowsSentIncludingADelete() throws Exception {
+        StreamExecutionEnvironment env = Jobs.environment(200);
+        env.fromData(InternalTypeInfo.of(rowType()),
+                        row(RowKind.INSERT, 61, "new", "1.00"),
+                        row(RowKind.INSERT, 62, null, "2.00"),
+                        row(RowKind.DELETE, 61, "new", "1.00"))
+                .sinkTo(DorisSink.<RowData>builder()
+                        .setDorisReadOptions(DorisReadOptions.builder().build())
+                        .setDorisOptions(options("shop.orders"))
+                        .setDorisExecutionOptions(DorisExecutionOptions.defaults())
+                        .setSerializer(RowDataSerializer.builder()
+                                .setFieldNames(FIELDS)
+                                .setFieldType(TYPES)
+                                .setType("json")
+                                .enableDelete(true)
+                                .build())
+                        .build());
+        env.execute("doris-json-defaults");
+
+        assertThat(Jobs.rows(DORIS.emulator().query(
+                        "SELECT order_id, status, total FROM shop.orders WHERE order_id BETWEEN 61 AND 62 ORDER BY 1")))
+                .containsExactly("62|null|2.00");
     }
 
     /**
@@ -150,12 +183,7 @@ class DorisConnectorConformanceTest {
     private static DorisSink<RowData> sink(String table, boolean deletes) {
         return DorisSink.<RowData>builder()
                 .setDorisReadOptions(DorisReadOptions.builder().build())
-                .setDorisOptions(DorisOptions.builder()
-                        .setFenodes(DORIS.emulator().feHostPort())
-                        .setTableIdentifier(table)
-                        .setUsername("flink")
-                        .setPassword("pw-1")
-                        .build())
+                .setDorisOptions(options(table))
                 .setDorisExecutionOptions(DorisExecutionOptions.builder().build())
                 .setSerializer(RowDataSerializer.builder()
                         .setFieldNames(FIELDS)
@@ -164,6 +192,16 @@ class DorisConnectorConformanceTest {
                         .setFieldDelimiter("\t")
                         .enableDelete(deletes)
                         .build())
+                .build();
+    }
+
+    /** The FE, table and user: the options the connector requires. */
+    private static DorisOptions options(String table) {
+        return DorisOptions.builder()
+                .setFenodes(DORIS.emulator().feHostPort())
+                .setTableIdentifier(table)
+                .setUsername("flink")
+                .setPassword("pw-1")
                 .build();
     }
 
