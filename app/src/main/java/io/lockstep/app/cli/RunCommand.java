@@ -104,8 +104,9 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
     @Option(names = "--kafka-check-timeout", converter = DurationMs.class, paramLabel = "DURATION",
-            description = "Before starting the job, wait this long for the brokers to describe --topic; "
-                    + "0 skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
+            description = "Before starting the job, wait up to this long for the brokers to describe --topic; an "
+                    + "address where nothing listens, or that does not resolve, and an unknown topic fail at once; 0 "
+                    + "skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
     long kafkaCheckTimeoutMs = 30_000L;
 
     @Option(names = "--target-check", negatable = true, defaultValue = "true", fallbackValue = "true",
