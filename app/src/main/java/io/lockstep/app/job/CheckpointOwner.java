@@ -63,10 +63,10 @@ public final class CheckpointOwner {
                     .orElse(!kafkaTopics.isEmpty() && kafkaTopics.equals(Set.of(current.source())));
         }
 
-        /** @return the other job's identity as far as known, for the refusal line */
-        public JobIdentity describedAs(JobIdentity current) {
-            return identity.orElse(new JobIdentity("?", "?", String.join(",", kafkaTopics), "?",
-                    "of topic " + String.join(",", kafkaTopics) + " (written before jobs kept their identity)"));
+        /** @return the job that wrote the checkpoint as far as known, for the refusal line */
+        public String describe() {
+            return identity.map(JobIdentity::describe).orElse("a job of topic '" + String.join("', '", kafkaTopics)
+                    + "' (written before jobs kept their identity)");
         }
     }
 

@@ -71,18 +71,18 @@ public final class JobIdentityCheck extends RichMapFunction<SourceRecord, Source
         List<String> restored = new ArrayList<>();
         state.get().forEach(restored::add);
         boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
-        Optional<JobIdentity> other = restored.stream()
+        Optional<String> other = restored.stream()
                 .filter(encoded -> !encoded.equals(identity.encode()))
                 .findFirst()
-                .map(encoded -> JobIdentity.decode(encoded).orElse(
-                        new JobIdentity("?", "?", "?", "?", "unknown (state '" + encoded + "')")));
+                .map(encoded -> JobIdentity.decode(encoded).map(JobIdentity::describe)
+                        .orElse("a job of an identity this version cannot read ('" + encoded + "')"));
         if (other.isPresent()) {
             if (!adopt) {
                 throw new JobStateMismatchException(other.get(), identity, "the restored checkpoint or savepoint");
             }
             if (first) {
-                LOG.warn("lockstep: adopting the restored state of {} as this {} (--adopt-state)",
-                        other.get().describe(), identity.describe());
+                LOG.warn("lockstep: adopting the restored state of {} as this {} (--adopt-state)", other.get(),
+                        identity.describe());
             }
         } else if (restored.isEmpty() && first) {
             LOG.info("lockstep: the restored checkpoint or savepoint holds no job identity (written before jobs kept "

@@ -17,11 +17,11 @@ public final class JobStateMismatchException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
-     * @param restored whose state was restored
+     * @param restored whose state was restored, as {@link JobIdentity#describe} says it (or as far as known)
      * @param current the job that restores it
      * @param where the checkpoint or savepoint, or a description such as "the restored checkpoint"
      */
-    public JobStateMismatchException(JobIdentity restored, JobIdentity current, String where) {
+    public JobStateMismatchException(String restored, JobIdentity current, String where) {
         super(message(restored, current, where));
     }
 
@@ -29,8 +29,8 @@ public final class JobStateMismatchException extends RuntimeException {
      * @return the one line: {@code <where> belongs to <restored>, not to this <current>: ...} with the ways out
      *     (its own state directory, or {@code --adopt-state} to take the state over on purpose)
      */
-    public static String message(JobIdentity restored, JobIdentity current, String where) {
-        return where + " belongs to " + restored.describe() + ", not to this " + current.describe()
+    public static String message(String restored, JobIdentity current, String where) {
+        return where + " belongs to " + restored + ", not to this " + current.describe()
                 + ": refusing to restore another job's state (give this job its own --state-dir or savepoint, "
                 + "or pass --adopt-state to take it over on purpose)";
     }

@@ -85,12 +85,12 @@ public final class StateRestore {
                 || owner.get().identity().isEmpty() && owner.get().kafkaTopics().isEmpty()) {
             return; // this job's, or nothing tells whose: the job adopts it when it restores (JobIdentityCheck)
         }
-        JobIdentity other = owner.get().describedAs(identity);
+        String other = owner.get().describe();
         if (!adopt) {
             throw new JobStateMismatchException(other, identity, where);
         }
-        LOG.warn("lockstep run: adopting {}, which belongs to {}, as this {} (--adopt-state)", where,
-                other.describe(), identity.describe());
+        LOG.warn("lockstep run: adopting {}, which belongs to {}, as this {} (--adopt-state)", where, other,
+                identity.describe());
     }
 
     /** @return whose {@code checkpoint} is, or empty (with a WARN) when its metadata cannot be read */

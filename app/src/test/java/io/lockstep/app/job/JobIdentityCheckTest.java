@@ -93,6 +93,9 @@ class JobIdentityCheckTest {
         assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc")).belongsTo(B)).isFalse();
         assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc", "x")).belongsTo(A)).isFalse();
         assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of()).belongsTo(A)).as("nothing tells").isFalse();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc")).describe())
+                .isEqualTo("a job of topic 'lab.cdc' (written before jobs kept their identity)");
+        assertThat(new CheckpointOwner.Owner(Optional.of(A), Set.of("lab.cdc")).describe()).isEqualTo(A.describe());
     }
 
     private static OperatorSubtaskState snapshotOf(JobIdentity identity) throws Exception {
