@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,9 @@ public final class TopicCheck {
         refuseWhenNothingListens(bootstrapServers, timeout);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeout);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout);
-        try (Admin admin = Admin.create(props)) {
+        Admin admin = null;
+        try {
+            admin = Admin.create(props);
             Map<String, TopicDescription> described = admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(timeoutMs, TimeUnit.MILLISECONDS);
             return described.get(topic).partitions().size();
@@ -90,6 +93,11 @@ public final class TopicCheck {
             // e.g. a bootstrap address that does not resolve
             throw new IllegalStateException("Kafka client for " + bootstrapServers + " failed: " + e.getMessage()
                     + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
+        } finally {
+            if (admin != null) {
+                // at once: a plain close() waits for the pending describe, which a silent address never answers
+                admin.close(Duration.ZERO);
+            }
         }
     }
 
