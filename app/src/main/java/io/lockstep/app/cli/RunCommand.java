@@ -10,11 +10,14 @@ import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobFailures;
+import io.lockstep.app.job.JobIdentity;
+import io.lockstep.app.job.JobStateMismatchException;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.job.StateRestore;
 import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.CommittedStartOffsets;
@@ -58,7 +61,8 @@ import picocli.CommandLine.Spec;
  * multi-table transactions without positions (a restart replays from the last checkpoint).
  *
  * <p>Locally it prints a start line, a progress line with {@code --progress}, and a summary when the job ends;
- * checkpoints go to {@code --state-dir} and a new start restores the newest one there ({@link StateDirectory}).
+ * checkpoints go to {@code --state-dir} (default one per job id) and a new start restores the newest one there when
+ * it is this job's ({@link StateRestore}, {@link StateDirectory}).
  * Failures that may heal restart the job with exponential delays ({@link RestartPolicy}); failures that cannot
  * (access denied, data errors, bad input) fail it at once.
  *
@@ -100,8 +104,9 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
     @Option(names = "--kafka-check-timeout", converter = DurationMs.class, paramLabel = "DURATION",
-            description = "Before starting the job, wait this long for the brokers to describe --topic; "
-                    + "0 skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
+            description = "Before starting the job, wait up to this long for the brokers to describe --topic; an "
+                    + "address where nothing listens, or that does not resolve, and an unknown topic fail at once; 0 "
+                    + "skips the check, e.g. when this client cannot reach Kafka but the cluster can (default: 30s).")
     long kafkaCheckTimeoutMs = 30_000L;
 
     @Option(names = "--target-check", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -204,15 +209,22 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--state-dir", paramLabel = "DIR",
             description = "Where checkpoints are kept; a new start restores the newest one found there, so the "
-                    + "job continues where the last process stopped (default: lockstep-state/GROUP_ID in the working "
-                    + "directory, GROUP_ID from --group-id). Local runs only; on a cluster use its checkpoint storage "
+                    + "job continues where the last process stopped; a checkpoint of another job (job id, topic or "
+                    + "input, format, target, database) is refused (default: lockstep-state/JOB_ID in the working "
+                    + "directory, one per job; a checkpoint of this job under lockstep-state/GROUP_ID, the default of "
+                    + "earlier versions, is restored once). Local runs only; on a cluster use its checkpoint storage "
                     + "and `flink run -s`.")
     Path stateDir;
 
     @Option(names = "--from-savepoint", paramLabel = "PATH",
             description = "Restore this savepoint or retained checkpoint directory instead of the newest "
-                    + "checkpoint in --state-dir (it is never deleted).")
+                    + "checkpoint in --state-dir (it is never deleted); another job's is refused.")
     Path fromSavepoint;
+
+    @Option(names = "--adopt-state", description = "Restore a checkpoint or savepoint another job wrote (another job "
+            + "id, topic or input, format, target or database), taking it over under this job's identity: e.g. after "
+            + "renaming the topic. Without it such a restore is refused in one line (also under `flink run -s`).")
+    boolean adoptState;
 
     @Option(names = "--progress", description = "Print a progress line every --progress-interval.")
     boolean progress;
@@ -274,17 +286,23 @@ public final class RunCommand implements Callable<Integer> {
         DemoMetricsReporter.enable(settings);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = env instanceof LocalStreamEnvironment;
-        Optional<Path> restored = Optional.empty();
+        Optional<StateRestore.Plan> plan = Optional.empty();
         // a file is read whole each time unless a state directory is asked for explicitly; a bounded run neither
         // restores nor keeps state: a restored Kafka split keeps the stopping offset (or none) it was saved with, so
         // it would never end, and its own final checkpoint would stop a later unbounded run
         boolean keepState = local && !bounded && (input == null || stateDir != null || fromSavepoint != null);
         if (keepState) {
             try {
-                restored = stateDirectory().configure(settings, fromSavepoint);
+                plan = Optional.of(StateRestore.plan(stateDir, fromSavepoint, groupId, JobIdentity.of(config),
+                        adoptState));
+            } catch (JobStateMismatchException e) {
+                err().println("lockstep run: " + e.getMessage());
+                err().flush();
+                return CommandLine.ExitCode.SOFTWARE;
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
+            plan.get().directory().configure(settings, plan.get().checkpoint(), plan.get().claim());
             env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         }
         try {
@@ -358,7 +376,7 @@ public final class RunCommand implements Callable<Integer> {
         if (local) {
             RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
                     stopTimeoutMs);
-            return session.run(env, jobName, startLine(restarts, restored), target);
+            return session.run(env, jobName, startLine(restarts, plan), target);
         }
         try {
             env.execute(jobName);
@@ -371,7 +389,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** @return what the job reads, where it writes, how, and from which state it starts */
-    private String startLine(RestartPolicy restarts, Optional<Path> restored) {
+    private String startLine(RestartPolicy restarts, Optional<StateRestore.Plan> plan) {
+        Optional<Path> restored = plan.flatMap(StateRestore.Plan::checkpoint);
+        boolean legacy = plan.map(StateRestore.Plan::legacy).orElse(false);
         String source = input != null ? "file " + input
                 : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
         return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
@@ -379,14 +399,16 @@ public final class RunCommand implements Callable<Integer> {
                 + (deadLetter != null ? ", dead letters to " + deadLetter : "")
                 + ", parallelism " + parallelism + ", checkpoint every "
                 + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
-                + restored.map(path -> "restoring " + path).orElse(bounded ? "no state kept (--bounded)"
+                + restored.map(path -> "restoring " + path + (legacy ? " (this job's, from the state directory of "
+                        + "earlier versions; next checkpoints in " + plan.get().directory().root() + ")" : ""))
+                .orElse(bounded ? "no state kept (--bounded)"
                         : input != null && stateDir == null ? "no state kept"
-                        : "no state to restore (state dir " + stateDirectory().root() + ")");
+                        : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
+                                .orElse("none") + ")");
     }
 
-    /** @return {@code --state-dir}, or its default {@code lockstep-state/<group id>} */
-    private StateDirectory stateDirectory() {
-        return new StateDirectory(stateDir != null ? stateDir : Path.of(StateDirectory.DEFAULT, groupId));
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
     }
 
     /**
@@ -452,11 +474,12 @@ public final class RunCommand implements Callable<Integer> {
         AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
                 maxTransactionOpenMs, onBound, badInput, schemaChanges).withDeadLetter(deadLetterTarget(kafka));
         // with --input the Kafka settings are unused; the topic names the file in positions and the job name
-        return new PipelineConfig(input != null ? "none" : kafkaBootstrap,
+        PipelineConfig config = new PipelineConfig(input != null ? "none" : kafkaBootstrap,
                 input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
                 format, keys, loadUrl, jdbcUrl,
                 database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, semanticSinkOptions(), target);
+        return adoptState ? config.withAdoptedState() : config;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The lines {@code lockstep run} prints about a running job, from the engine's own metrics (the same counters
@@ -17,7 +18,36 @@ import java.util.function.LongSupplier;
  * ticker stopped) calls it at a time; the rate is measured between two {@link #line()} calls.
  */
 final class RunProgress {
-    private final JobMetrics metrics;
+
+    /**
+     * How the run ended, which says what became of the source transactions read but neither committed nor skipped:
+     * a stop or a failure rolls the open transaction back; a run that did not stop in time leaves it open (the
+     * server times it out); at the end of input everything loaded was committed, so the rest had no rows to load
+     * (every row of an unknown table skipped, or an empty source transaction).
+     */
+    enum Ending {
+        /** The input ended (bounded). */
+        END_OF_INPUT("without rows to load", "; end of input"),
+        /** Ctrl-C or SIGTERM. */
+        STOPPED("rolled back", "; stopped by signal"),
+        /** The job failed. */
+        FAILED("rolled back", "; failed"),
+        /** A signal asked it to stop and it did not within the stop timeout. */
+        NOT_STOPPED_IN_TIME("left pending (the server times them out)", "; not stopped in time");
+
+        private final String rest;
+        private final String suffix;
+
+        Ending(String rest, String suffix) {
+            this.rest = rest;
+            this.suffix = suffix;
+        }
+    }
+
+    /** Sums a counter of the job by name (live and retired, {@link JobMetrics#counter}). */
+    private final ToLongFunction<String> counters;
+    /** The largest live gauge of a name, -1 without one ({@link JobMetrics#gaugeMax}). */
+    private final ToLongFunction<String> gauges;
     private final SinkTarget target;
     private final LongSupplier nanoTime;
     private final long startNanos;
@@ -32,7 +62,19 @@ final class RunProgress {
      * @param nanoTime the clock, {@code System::nanoTime} outside tests
      */
     RunProgress(JobMetrics metrics, SinkTarget target, LongSupplier nanoTime) {
-        this.metrics = metrics;
+        this(metrics::counter, metrics::gaugeMax, target, nanoTime);
+    }
+
+    /**
+     * @param counters a counter's sum by name
+     * @param gauges the largest gauge by name, -1 when there is none
+     * @param target the server family (Doris counts no committed source transactions)
+     * @param nanoTime the clock
+     */
+    RunProgress(ToLongFunction<String> counters, ToLongFunction<String> gauges, SinkTarget target,
+            LongSupplier nanoTime) {
+        this.counters = counters;
+        this.gauges = gauges;
         this.target = target;
         this.nanoTime = nanoTime;
         this.startNanos = nanoTime.getAsLong();
@@ -50,48 +92,56 @@ final class RunProgress {
         lastRows = rows;
         lastNanos = now;
         return String.format(Locale.ROOT, "[%6.1fs] read %,d | %s | %,.0f rows/s | restarts %d",
-                (now - startNanos) / 1e9, metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC),
+                (now - startNanos) / 1e9, counters.applyAsLong(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC),
                 commits(), rowsPerSecond, restarts());
     }
 
     /**
-     * @return e.g. {@code 12 source transactions read, 12 committed, 340 rows committed, 4 StarRocks transactions, 0
-     *     restarts in 12.3 s}; the rows are those a commit made visible in the job's tables (not the progress table's,
-     *     not those of a transaction rolled back); on Doris, whose commits follow checkpoints, {@code rows sent}
-     *     (loaded into transactions, committed or not). Dead letters written and rows of unknown tables skipped are
-     *     named when there were any; in the exactly-once mode, when the run met source transactions an earlier run had
-     *     committed (a file loaded again, a replay), {@code 12 source transactions read, 12 skipped as committed by an
-     *     earlier run, 0 committed, ...}
+     * @param ending how the run ended
+     * @return e.g. {@code 12 source transactions read, 2 skipped as committed by an earlier run, 9 committed, 1 rolled
+     *     back, 340 rows committed, 4 StarRocks transactions, 0 restarts in 12.3 s; stopped by signal}. On StarRocks
+     *     the source transactions read add up: skipped as committed by an earlier run (exactly-once: a file loaded
+     *     again, a replay; named when there were any) + committed + the rest, named by what {@code ending} made of
+     *     them ({@link Ending}; named when there were any). The rows are those a commit made visible in the job's
+     *     tables (not the progress table's, not those of a transaction rolled back); on Doris, whose commits follow
+     *     checkpoints and which counts no committed source transactions, {@code rows sent} (loaded into
+     *     transactions, committed or not). Dead letters written and rows of unknown tables skipped are named when
+     *     there were any (a dead-lettered transaction is not among those read).
      */
-    String summary() {
+    String summary(Ending ending) {
         long now = nanoTime.getAsLong();
-        long alreadyCommitted = metrics.counter(MetricNames.SOURCE_TRANSACTIONS_SKIPPED);
+        long read = counters.applyAsLong(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC);
+        long alreadyCommitted = counters.applyAsLong(MetricNames.SOURCE_TRANSACTIONS_SKIPPED);
+        long committedCount = counters.applyAsLong(MetricNames.SOURCE_TRANSACTIONS_COMMITTED);
+        // a replay after a restart reads a transaction again: each read ends committed, skipped or in the rest
+        long rest = read - alreadyCommitted - committedCount;
         String committed = target == SinkTarget.DORIS ? ""
                 : (alreadyCommitted > 0 ? String.format(Locale.ROOT, ", %,d skipped as committed by an earlier run",
                         alreadyCommitted) : "")
-                + String.format(Locale.ROOT, ", %,d committed", metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED));
-        long deadLetters = metrics.counter(TransactionAssembler.DEAD_LETTERS_METRIC);
-        long skipped = metrics.counter(TransactionAssembler.SKIPPED_ROWS_METRIC);
+                + String.format(Locale.ROOT, ", %,d committed", committedCount)
+                + (rest > 0 ? String.format(Locale.ROOT, ", %,d %s", rest, ending.rest) : "");
+        long deadLetters = counters.applyAsLong(TransactionAssembler.DEAD_LETTERS_METRIC);
+        long skipped = counters.applyAsLong(TransactionAssembler.SKIPPED_ROWS_METRIC);
         String badInput = (deadLetters > 0 ? ", " + Counts.of(deadLetters, "dead letter") : "")
                 + (skipped > 0 ? ", " + Counts.of(skipped, "row") + " of unknown tables skipped" : "");
-        return String.format(Locale.ROOT, "%s read%s, %s %s, %s%s, %s in %.1f s",
-                Counts.of(metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC), "source transaction"),
+        return String.format(Locale.ROOT, "%s read%s, %s %s, %s%s, %s in %.1f s%s",
+                Counts.of(read, "source transaction"),
                 committed, Counts.of(rows(), "row"), target == SinkTarget.DORIS ? "sent" : "committed",
-                Counts.of(metrics.counter(MetricNames.COMMITS), targetName() + " transaction"), badInput,
-                Counts.of(restarts(), "restart"), (now - startNanos) / 1e9);
+                Counts.of(counters.applyAsLong(MetricNames.COMMITS), targetName() + " transaction"), badInput,
+                Counts.of(restarts(), "restart"), (now - startNanos) / 1e9, ending.suffix);
     }
 
     /** @return rows committed to the job's tables (StarRocks), or rows sent in loads (Doris) */
     private long rows() {
-        return metrics.counter(target == SinkTarget.DORIS ? MetricNames.LOADED_ROWS : MetricNames.COMMITTED_ROWS);
+        return counters.applyAsLong(target == SinkTarget.DORIS ? MetricNames.LOADED_ROWS : MetricNames.COMMITTED_ROWS);
     }
 
     private String commits() {
         if (target == SinkTarget.DORIS) {
-            return String.format(Locale.ROOT, "Doris txns %,d", metrics.counter(MetricNames.COMMITS));
+            return String.format(Locale.ROOT, "Doris txns %,d", counters.applyAsLong(MetricNames.COMMITS));
         }
         return String.format(Locale.ROOT, "committed %,d | StarRocks txns %,d",
-                metrics.counter(MetricNames.SOURCE_TRANSACTIONS_COMMITTED), metrics.counter(MetricNames.COMMITS));
+                counters.applyAsLong(MetricNames.SOURCE_TRANSACTIONS_COMMITTED), counters.applyAsLong(MetricNames.COMMITS));
     }
 
     private String targetName() {
@@ -104,7 +154,7 @@ final class RunProgress {
     }
 
     private long restarts() {
-        restartsSeen = Math.max(restartsSeen, metrics.gaugeMax("numRestarts"));
+        restartsSeen = Math.max(restartsSeen, gauges.applyAsLong("numRestarts"));
         return restartsSeen;
     }
 }

@@ -152,7 +152,7 @@ final class RunSession {
                     } catch (TimeoutException again) {
                         print(err, "lockstep run: the job did not stop within " + stopTimeoutMs
                                 + " ms; exiting (the server times out a transaction left open)");
-                        print(out, "lockstep run: summary: " + progress.summary() + "; not stopped in time");
+                        print(out, "lockstep run: summary: " + progress.summary(RunProgress.Ending.NOT_STOPPED_IN_TIME));
                         return EXIT_STOPPED;
                     } catch (ExecutionException failed) {
                         failure = failed.getCause();
@@ -166,17 +166,17 @@ final class RunSession {
         }
         progress.observe();
         if (stopRequested.get()) {
-            print(out, "lockstep run: summary: " + progress.summary() + "; stopped by signal");
+            print(out, "lockstep run: summary: " + progress.summary(RunProgress.Ending.STOPPED));
             return EXIT_STOPPED;
         }
         if (failure == null) {
-            print(out, "lockstep run: summary: " + progress.summary() + "; end of input");
+            print(out, "lockstep run: summary: " + progress.summary(RunProgress.Ending.END_OF_INPUT));
             return 0;
         }
         boolean notHealing = NonRecoverableSinkFailure.canNeverHeal(failure);
         LOG.warn("lockstep run: job failed{}:{}", notHealing ? " (not restarted: it cannot heal)" : "",
                 JobFailures.causeChain(failure, 6));
-        print(out, "lockstep run: summary: " + progress.summary() + "; failed");
+        print(out, "lockstep run: summary: " + progress.summary(RunProgress.Ending.FAILED));
         print(err, "lockstep run: job failed: " + JobFailures.describe(failure));
         return CommandLine.ExitCode.SOFTWARE;
     }

@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * raises it as {@code NonRecoverableSinkFailure}), as bad input does; on Flink 1.20 the sink is wrapped in
  * {@code FailFastSink}, which commits what is complete before bad input fails the job.
  *
- * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
- * from checkpoints and savepoints across versions of the job.
+ * <p>Operator uids are fixed ({@value #SOURCE_UID}, {@value #JOB_IDENTITY_UID}, the assemble uids,
+ * {@value #SINK_UID}) so state restores from checkpoints and savepoints across versions of the job; the
+ * {@link JobIdentityCheck} right after the source refuses a checkpoint or savepoint another job wrote.
  *
  * <p>Schema changes (docs/schema-changes.md): on StarRocks the assemblers check every row against its target table's
  * columns (read through the HTTP SQL API) and handle a DDL event or a column the target lacks as
@@ -60,6 +61,8 @@ public final class LockstepPipeline {
     public static final String DORIS_SINK_NAME = "lockstep per-table sink (Doris)";
     /** Uid of the {@link SourceIdentity} step (stateless; fixed like the others). */
     public static final String SOURCE_IDENTITY_UID = "lockstep-source-identity";
+    /** Uid of the {@link JobIdentityCheck} step right after the source (holds the job's identity). */
+    public static final String JOB_IDENTITY_UID = "lockstep-job-identity";
     /** Uid of the {@link DorisDeleteSign} step (stateless; fixed like the others). */
     public static final String DORIS_DELETE_SIGN_UID = "lockstep-doris-delete-sign";
 
@@ -136,7 +139,13 @@ public final class LockstepPipeline {
         // StarRocks and Doris ignore JSON keys a table lacks: the rows are checked against the target's columns
         // (and, with their types, the values) instead
         ColumnReader columns = columnReader(config, sinkOptions);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records.apply(env), config.format(),
+        // the first step after the source: a restore of another job's state fails here, before anything is read
+        DataStream<SourceRecord> input = records.apply(env);
+        DataStream<SourceRecord> checked = input
+                .map(new JobIdentityCheck(JobIdentity.of(config), config.adoptState()), input.getType())
+                .setParallelism(input.getParallelism()) // chained to the source: each partition's order kept
+                .name("job identity").uid(JOB_IDENTITY_UID);
+        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(checked, config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler(), columns);
         if (!source.equals(config.topic())) {
             rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")

@@ -44,13 +44,16 @@ import java.util.Properties;
  *     {@link SinkTarget#DORIS} (per-table two-phase commit, docs/doris.md)
  * @param targetTables the target's tables as the pre-flight check listed them ({@code TargetCheck}), so rows of
  *     tables the target lacks are caught before they are sent; {@code null} when not listed (nothing checked)
+ * @param adoptState whether the job may restore a checkpoint or savepoint another job wrote, taking it over under its
+ *     own {@link JobIdentity} ({@code --adopt-state}); otherwise such a restore fails the job once
+ *     ({@link JobIdentityCheck})
  */
 public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
         boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-        SinkTarget target, TargetTables targetTables) {
+        SinkTarget target, TargetTables targetTables, boolean adoptState) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -104,7 +107,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             SinkTarget target) {
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null, false);
     }
 
     /** @return this config with the target's tables as listed by the pre-flight check */
@@ -112,7 +115,15 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, tables);
+                target, tables, adoptState);
+    }
+
+    /** @return this config allowed to restore another job's state ({@code --adopt-state}) */
+    public PipelineConfig withAdoptedState() {
+        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
+                jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
+                checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
+                target, targetTables, true);
     }
 
     /**

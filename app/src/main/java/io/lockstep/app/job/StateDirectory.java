@@ -27,7 +27,7 @@ import org.apache.flink.configuration.StateRecoveryOptions;
  * checkpoint is restored in {@link RestoreMode#CLAIM} mode: the new job owns it and deletes it once one of its
  * own checkpoints subsumes it, so the directory holds about one checkpoint however often the job restarts. A
  * savepoint given explicitly ({@code --from-savepoint}) is restored in {@link RestoreMode#NO_CLAIM} mode and
- * never deleted.
+ * never deleted. Which checkpoint a job restores, and whether it is the job's own, is {@link StateRestore}'s.
  */
 public final class StateDirectory {
 
@@ -59,50 +59,62 @@ public final class StateDirectory {
      * @throws UncheckedIOException when the directory cannot be listed
      */
     public Optional<Path> latestCheckpoint() {
+        return checkpointsNewestFirst().stream().findFirst();
+    }
+
+    /**
+     * @return every completed checkpoint directory under any job directory, newest first (by the time its metadata
+     *     was written); empty when there is none
+     * @throws UncheckedIOException when the directory cannot be listed
+     */
+    public List<Path> checkpointsNewestFirst() {
         if (!Files.isDirectory(root)) {
-            return Optional.empty();
+            return List.of();
         }
         try (Stream<Path> jobs = Files.list(root)) {
             return jobs.filter(Files::isDirectory)
                     .flatMap(StateDirectory::completedCheckpoints)
-                    .max(Comparator.comparing(StateDirectory::metadataTime))
-                    .map(Path::toAbsolutePath);
+                    .sorted(Comparator.comparing(StateDirectory::metadataTime).reversed())
+                    .map(Path::toAbsolutePath)
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the state directory " + root, e);
         }
     }
 
     /**
-     * Sets the checkpoint storage and retention, and what to restore: {@code savepoint} when given, else the
-     * newest retained checkpoint here, else nothing (the sources start from their initial positions).
+     * @param savepoint {@code --from-savepoint}: a savepoint or retained checkpoint directory, or its
+     *     {@code _metadata} file
+     * @return it, absolute
+     * @throws IllegalArgumentException when it is neither a directory holding {@code _metadata} nor a file
+     */
+    public static Path savepoint(Path savepoint) {
+        Path given = savepoint.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(given.resolve(METADATA)) && !Files.isRegularFile(given)) {
+            throw new IllegalArgumentException("--from-savepoint " + savepoint
+                    + ": not a savepoint or checkpoint directory (no " + METADATA + " in it)");
+        }
+        return given;
+    }
+
+    /**
+     * Sets the checkpoint storage (this directory) and retention, and what to restore.
      *
      * @param settings the job's configuration
-     * @param savepoint a savepoint or retained checkpoint directory to restore ({@code --from-savepoint}), or
-     *     {@code null}
-     * @return what is restored, or empty for a start without state
-     * @throws IllegalArgumentException when {@code savepoint} is not a directory holding {@code _metadata}
+     * @param restore the checkpoint or savepoint to restore, or empty for a start without state (the sources start
+     *     from their initial positions)
+     * @param claim {@code true} for a retained checkpoint the job then owns ({@code CLAIM}: deleted once one of its
+     *     own checkpoints subsumes it), {@code false} for a savepoint given explicitly ({@code NO_CLAIM}, never
+     *     deleted)
      */
-    public Optional<Path> configure(Configuration settings, Path savepoint) {
+    public void configure(Configuration settings, Optional<Path> restore, boolean claim) {
         settings.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         settings.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, root.toUri().toString());
         settings.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         settings.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
-        Optional<Path> restore;
-        if (savepoint != null) {
-            Path given = savepoint.toAbsolutePath().normalize();
-            if (!Files.isRegularFile(given.resolve(METADATA)) && !Files.isRegularFile(given)) {
-                throw new IllegalArgumentException("--from-savepoint " + savepoint
-                        + ": not a savepoint or checkpoint directory (no " + METADATA + " in it)");
-            }
-            settings.set(CLAIM_MODE, "NO_CLAIM");
-            restore = Optional.of(given);
-        } else {
-            restore = latestCheckpoint();
-            settings.set(CLAIM_MODE, "CLAIM");
-        }
+        settings.set(CLAIM_MODE, claim ? "CLAIM" : "NO_CLAIM");
         restore.ifPresent(path -> settings.set(StateRecoveryOptions.SAVEPOINT_PATH, path.toUri().toString()));
-        return restore;
     }
 
     private static Stream<Path> completedCheckpoints(Path jobDirectory) {

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *       ({@code GET /api/{db}/get_load_state}, StarRocks {@code GetStreamLoadState}; Doris the same path) in each
  *       target database: HTTP 401/403 means the credentials are refused, an {@code unknown database} reply that
  *       the database does not exist, an address that does not answer is named with the reason
- *       ({@code cannot reach StarRocks FE at URL: connection refused (check --load-url ...)}); the check asks once,
+ *       ({@code cannot reach StarRocks FE at URL: connection refused (check --load-url ...)}), and an address that
+ *       answers as a BE's HTTP port is named as one, with the FE port to give instead ({@link BackendPortProbe}); the
+ *       check asks once,
  *       without the sink's retries, so no retry warnings come before that line;</li>
  *   <li>tables (StarRocks): each existing target database's tables are listed through the HTTP SQL API
  *       ({@code SELECT TABLE_NAME FROM information_schema.tables WHERE TABLE_SCHEMA = 'db'}, StarRocks 3.2+,
@@ -126,6 +128,12 @@ public final class TargetCheck {
                                 + " (check --database or --table-map)");
                     } else {
                         Optional<String> unreachable = unreachable(e);
+                        Optional<String> backend = unreachable.isPresent() ? Optional.empty()
+                                : backendPort(options);
+                        if (backend.isPresent()) {
+                            problems.add(backend.get());
+                            return Set.of();
+                        }
                         problems.add(unreachable.isPresent()
                                 ? "cannot reach " + feName(options) + " at " + urls(options) + ": " + unreachable.get()
                                         + " (check --load-url and that the FE is up)"
@@ -171,6 +179,17 @@ public final class TargetCheck {
             }
             if (cause instanceof NoRouteToHostException) {
                 return Optional.of("no route to host");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return the line naming the first load URL that answers as a BE's HTTP port, if one does */
+    private static Optional<String> backendPort(StarRocksSinkOptions options) {
+        for (String url : options.getLoadUrls()) {
+            Optional<String> hint = BackendPortProbe.backendHint(url, options.getTarget());
+            if (hint.isPresent()) {
+                return hint;
             }
         }
         return Optional.empty();

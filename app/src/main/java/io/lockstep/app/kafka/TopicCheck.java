@@ -1,14 +1,23 @@
 package io.lockstep.app.kafka;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.ClientDnsLookup;
+import org.apache.kafka.clients.ClientUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -17,10 +26,18 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * started. Without it an unreachable bootstrap address shows up only as the Kafka source's enumerator logging a
  * stack trace every minute ("Timed out waiting for a node assignment") while the job never fails.
  *
+ * <p>When every bootstrap address refuses the TCP connection (nothing listens there: a wrong port, a stopped broker)
+ * it fails at once; an address that does not resolve fails at once too (the client refuses it). Otherwise (the
+ * brokers are slow, a firewall drops the packets, a broker is still starting) it waits up to the timeout for them to
+ * describe the topic.
+ *
  * <p>Uses Kafka's own {@link Admin} client with the job's consumer properties (so SASL/TLS settings given with
  * {@code --kafka-property} apply). Stateless.
  */
 public final class TopicCheck {
+    /** Longest wait for one TCP connection of the refusal probe, ms. */
+    static final int PROBE_MS = 3_000;
+
     private TopicCheck() {
     }
 
@@ -32,8 +49,8 @@ public final class TopicCheck {
      * @param consumerProperties further client properties (security settings); may be empty
      * @param timeoutMs how long to wait for the brokers, ms (&gt; 0)
      * @return the topic's partition count
-     * @throws IllegalStateException naming the bootstrap address and topic: brokers not reachable within the
-     *     timeout, the topic unknown, or access denied
+     * @throws IllegalStateException naming the bootstrap address and topic: every address refusing the connection
+     *     (at once), brokers not answering within the timeout, the topic unknown, or access denied
      * @throws InterruptedException if interrupted while waiting
      */
     public static int partitions(String bootstrapServers, String topic, Properties consumerProperties, long timeoutMs)
@@ -46,9 +63,12 @@ public final class TopicCheck {
         });
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         int timeout = (int) Math.min(Integer.MAX_VALUE, timeoutMs);
+        refuseWhenNothingListens(bootstrapServers, timeout);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeout);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout);
-        try (Admin admin = Admin.create(props)) {
+        Admin admin = null;
+        try {
+            admin = Admin.create(props);
             Map<String, TopicDescription> described = admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(timeoutMs, TimeUnit.MILLISECONDS);
             return described.get(topic).partitions().size();
@@ -73,7 +93,40 @@ public final class TopicCheck {
             // e.g. a bootstrap address that does not resolve
             throw new IllegalStateException("Kafka client for " + bootstrapServers + " failed: " + e.getMessage()
                     + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
+        } finally {
+            if (admin != null) {
+                // at once: a plain close() waits for the pending describe, which a silent address never answers
+                admin.close(Duration.ZERO);
+            }
         }
+    }
+
+    /**
+     * Connects to each bootstrap address once (at most {@value #PROBE_MS} ms each); returns as soon as one accepts or
+     * cannot be told (no answer, no route), so the Kafka client decides.
+     *
+     * @throws IllegalStateException when every address refused the connection
+     */
+    private static void refuseWhenNothingListens(String bootstrapServers, int timeoutMs) {
+        List<InetSocketAddress> addresses;
+        try {
+            addresses = ClientUtils.parseAndValidateAddresses(
+                    Arrays.stream(bootstrapServers.split(",")).map(String::trim).toList(), ClientDnsLookup.USE_ALL_DNS_IPS);
+        } catch (ConfigException | IllegalArgumentException e) {
+            return; // the Kafka client names the malformed or unresolvable address
+        }
+        for (InetSocketAddress address : addresses) {
+            try (Socket socket = new Socket()) {
+                socket.connect(address, Math.min(timeoutMs, PROBE_MS));
+                return;
+            } catch (ConnectException refused) {
+                // nothing listens there: try the next one
+            } catch (IOException | RuntimeException cannotTell) {
+                return;
+            }
+        }
+        throw new IllegalStateException("no Kafka broker listens at " + bootstrapServers + " (connection refused; "
+                + "check --kafka-bootstrap and that the brokers are up)");
     }
 
     private static IllegalStateException unreachable(String bootstrapServers, long timeoutMs) {

@@ -3,8 +3,6 @@ package io.lockstep.core.client;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import io.lockstep.core.metrics.MetricNames;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The retries of one operation call: at most {@code maxRetries} after the first attempt, waiting
@@ -14,15 +12,15 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #run} is the one retry loop of the client's operations (both dialects' load protocol and the SQL API;
  * {@code R} is the reply type): send, let the operation decide on the reply (or
  * the I/O error), and wait out the backoff before the next attempt. A request that never left the client
- * ({@link NotSentException}) is retried as a {@link FailureClass#CONNECTION} failure by the loop itself.
+ * ({@link NotSentException}) is retried as a {@link FailureClass#CONNECTION} failure by the loop itself. Retries are
+ * logged through the target's {@link OutageLog}: one WARN when an outage starts, one when the target answers again.
  */
 final class RetryBudget {
-    private static final Logger LOG = LoggerFactory.getLogger(RetryBudget.class);
-
     private final TransactionClientConfig config;
     private final Sleeper sleeper;
     private final LoadMetrics metrics;
     private final String operation;
+    private final OutageLog outage;
     private int attempts = 1;
 
     /**
@@ -33,6 +31,7 @@ final class RetryBudget {
         this.sleeper = sleeper;
         this.metrics = metrics;
         this.operation = operation;
+        this.outage = OutageLog.of(config.loadUrls());
     }
 
     /** Attempts made so far, counting the one in progress (1 before any retry). */
@@ -58,8 +57,8 @@ final class RetryBudget {
         long backoffMs = Math.min(config.retryBackoffMaxMs(),
                 config.retryBackoffInitialMs() << Math.min(attempts - 1, 20));
         metrics.counter(MetricNames.RETRIES_PREFIX + failureClass.name()).inc();
-        LOG.warn("{}: retry {}/{} in {} ms after {}: {}", operation, attempts, config.maxRetries(), backoffMs,
-                failureClass, failure);
+        outage.retrying(operation + ": retry " + attempts + "/" + config.maxRetries(), failureClass, failure,
+                backoffMs);
         try {
             sleeper.sleep(backoffMs);
         } catch (InterruptedException e) {
@@ -121,6 +120,7 @@ final class RetryBudget {
             }
             Step<T> step = decision.decide(reply, failure);
             if (step instanceof Done<T> done) {
+                outage.answered();
                 return done.value();
             }
             if (step instanceof Retry<T> retry) {

@@ -1,5 +1,6 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.client.OutageLog;
 import java.util.concurrent.atomic.AtomicReference;
 
 import javax.annotation.concurrent.ThreadSafe;
@@ -25,7 +26,8 @@ final class FirstFailure {
 
     /**
      * The engine's fail path: records {@code cause} unless one is already recorded, logs it (the first at ERROR in
-     * one line, its stack at DEBUG; a later one at WARN in one line) and returns the error that blocked writers and
+     * one line, its stack at DEBUG; a later one at WARN in one line; the first at DEBUG when it is a call the target's
+     * ongoing outage left unsettled, which {@link OutageLog} counts in the outage's last line) and returns the error that blocked writers and
      * waiting callers are released with. The stack is not lost: the returned error carries the failure as its cause
      * to the caller (a Flink task logs it with the task's failure).
      *
@@ -36,7 +38,11 @@ final class FirstFailure {
      */
     LoadEngineException recordAndLog(Throwable cause, Logger log, String what) {
         if (record(cause) || get() == cause) {
-            log.error("{}: {}", what, cause.getMessage());
+            if (OutageLog.countedInOngoingOutage(cause)) { // its outage's lines say it: counted in the last one
+                log.debug("{} during the target's outage: {}", what, cause.getMessage());
+            } else {
+                log.error("{}: {}", what, cause.getMessage());
+            }
             log.debug("{}: stack of the first failure", what, cause);
         } else {
             log.warn("further failure after the first one: {}", cause.toString());

@@ -6,6 +6,10 @@ import static io.lockstep.core.client.FakeStarRocksServer.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Each retry class is retried on the same label with backoff and counted; data errors are not retried. */
@@ -56,6 +60,27 @@ class TransactionRetryTest extends ClientTestSupport {
         assertThat(client.begin(single("l1"), 0)).isEqualTo(42);
 
         assertThat(retries(FailureClass.HTTP_5XX)).isEqualTo(1);
+    }
+
+    @Test
+    void anOutageOfThreeRetriesIsOneWarnLineWhenItStartsAndOneWhenItEnds() throws Exception {
+        FakeStarRocksServer.Reply down = status(503, "text/plain", "Service Unavailable");
+        fe.on(BEGIN, down, down, down, ok());
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(client.begin(single("l1"), 0)).isEqualTo(42);
+        } finally {
+            System.setErr(original);
+        }
+
+        List<String> warnings = captured.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("WARN")).toList();
+        assertThat(warnings).hasSize(2);
+        assertThat(warnings.get(0)).contains("is failing (HTTP_5XX): begin").contains("retry 1/3");
+        assertThat(warnings.get(1)).contains("answers again after").contains("3 retries in between");
+        assertThat(retries(FailureClass.HTTP_5XX)).as("each retry still counted").isEqualTo(3);
     }
 
     @Test

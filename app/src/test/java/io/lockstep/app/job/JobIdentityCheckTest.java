@@ -1,0 +1,117 @@
+package io.lockstep.app.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lockstep.app.event.SourceRecord;
+import io.lockstep.flink.sink.NonRecoverableSinkFailure;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.StreamMap;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link JobIdentityCheck} in Flink's operator harness: its identity survives a snapshot, another job's is refused
+ * with a failure no restart retries, {@code --adopt-state} takes it over, and state without an identity (a checkpoint
+ * of an earlier version) is adopted. Also the identity's encoding and the pre-submit ownership rule of
+ * {@link CheckpointOwner.Owner}.
+ */
+class JobIdentityCheckTest {
+    private static final JobIdentity A = new JobIdentity("starrocks", "lab", "lab.cdc", "debezium", "lockstep-lab_cdc");
+    private static final JobIdentity B = new JobIdentity("starrocks", "lab", "bad.unknowntable", "debezium",
+            "lockstep-bad_unknowntable");
+
+    @Test
+    void theOwnIdentityRestoresAndRecordsPassUnchanged() throws Exception {
+        OperatorSubtaskState snapshot = snapshotOf(A);
+        try (var harness = harness(A, false, snapshot)) {
+            SourceRecord record = new SourceRecord("lab.cdc", 0, 7, null, "{}");
+            harness.processElement(new StreamRecord<>(record));
+            assertThat(harness.extractOutputValues()).containsExactly(record);
+        }
+    }
+
+    @Test
+    void anotherJobsStateFailsOnceNamingBothJobs() throws Exception {
+        OperatorSubtaskState snapshot = snapshotOf(A);
+
+        assertThatThrownBy(() -> harness(B, false, snapshot))
+                .isInstanceOf(JobStateMismatchException.class)
+                .hasMessage("the restored checkpoint or savepoint belongs to job 'lockstep-lab_cdc' (debezium from "
+                        + "topic 'lab.cdc' into starrocks database 'lab'), not to this job 'lockstep-bad_unknowntable' "
+                        + "(debezium from topic 'bad.unknowntable' into starrocks database 'lab'): refusing to restore "
+                        + "another job's state (give this job its own --state-dir or savepoint, or pass --adopt-state "
+                        + "to take it over on purpose)")
+                .satisfies(e -> assertThat(NonRecoverableSinkFailure.canNeverHeal(e)).as("no restarts").isTrue())
+                .satisfies(e -> assertThat(JobFailures.describe(new RuntimeException("wrapped", e)))
+                        .startsWith("JobStateMismatchException: the restored checkpoint"));
+    }
+
+    @Test
+    void adoptStateTakesAnotherJobsStateOverUnderTheCurrentIdentity() throws Exception {
+        OperatorSubtaskState snapshot = snapshotOf(A);
+        OperatorSubtaskState adopted;
+        try (var harness = harness(B, true, snapshot)) {
+            adopted = harness.snapshot(2, 2);
+        }
+        try (var again = harness(B, false, adopted)) {
+            assertThat(again.extractOutputValues()).isEmpty(); // restored without a refusal: now B's
+        }
+    }
+
+    @Test
+    void stateWithoutAnIdentityIsAdoptedAndKeepsItFromThenOn() throws Exception {
+        OperatorSubtaskState empty;
+        try (var other = new OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord>(
+                new StreamMap<>(record -> record))) { // an operator of an earlier version: no identity state
+            other.open();
+            empty = other.snapshot(1, 1);
+        }
+        OperatorSubtaskState adopted;
+        try (var harness = harness(A, false, empty)) {
+            adopted = harness.snapshot(2, 2);
+        }
+        assertThatThrownBy(() -> harness(B, false, adopted)).isInstanceOf(JobStateMismatchException.class);
+    }
+
+    @Test
+    void theIdentityEncodesAndDecodes() {
+        assertThat(JobIdentity.decode(A.encode())).contains(A);
+        assertThat(JobIdentity.decode("v9\tx")).isEmpty();
+        assertThat(new JobIdentity("doris", "shop", "file:a.jsonl", "maxwell", "lockstep-file_a_jsonl").describe())
+                .isEqualTo("job 'lockstep-file_a_jsonl' (maxwell from file 'a.jsonl' into doris database 'shop')");
+    }
+
+    @Test
+    void aCheckpointWithoutIdentityIsTheJobsWhenItsKafkaSplitsAreAllOfTheJobsTopic() {
+        assertThat(new CheckpointOwner.Owner(Optional.of(A), Set.of("lab.cdc")).belongsTo(A)).isTrue();
+        assertThat(new CheckpointOwner.Owner(Optional.of(A), Set.of("lab.cdc")).belongsTo(B)).isFalse();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc")).belongsTo(A)).isTrue();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc")).belongsTo(B)).isFalse();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc", "x")).belongsTo(A)).isFalse();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of()).belongsTo(A)).as("nothing tells").isFalse();
+        assertThat(new CheckpointOwner.Owner(Optional.empty(), Set.of("lab.cdc")).describe())
+                .isEqualTo("a job of topic 'lab.cdc' (written before jobs kept their identity)");
+        assertThat(new CheckpointOwner.Owner(Optional.of(A), Set.of("lab.cdc")).describe()).isEqualTo(A.describe());
+    }
+
+    private static OperatorSubtaskState snapshotOf(JobIdentity identity) throws Exception {
+        try (var harness = harness(identity, false, null)) {
+            return harness.snapshot(1, 1);
+        }
+    }
+
+    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(JobIdentity identity,
+            boolean adopt, OperatorSubtaskState restored) throws Exception {
+        var harness = new OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord>(
+                new StreamMap<>(new JobIdentityCheck(identity, adopt)));
+        if (restored != null) {
+            harness.initializeState(restored);
+        }
+        harness.open();
+        return harness;
+    }
+}
