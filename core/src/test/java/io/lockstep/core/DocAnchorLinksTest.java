@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -15,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,6 +53,9 @@ class DocAnchorLinksTest {
     for (Path file : files) {
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
       for (int i = 0; i < lines.size(); i++) {
+        if (!lines.get(i).contains(".md#")) {
+          continue;
+        }
         Matcher m = CITATION.matcher(lines.get(i));
         while (m.find()) {
           if (insideUrl(lines.get(i), m.start())) {
@@ -117,23 +122,28 @@ class DocAnchorLinksTest {
   }
 
   private static List<Path> sourceAndDocFiles(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile)
-          .filter(p -> !skipped(root.relativize(p)))
-          .filter(p -> p.toString().endsWith(".java") || p.toString().endsWith(".md"))
-          .sorted()
-          .toList();
-    }
-  }
+    List<Path> files = new ArrayList<>();
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            String name = dir.equals(root) ? "" : dir.getFileName().toString();
+            boolean skipped = name.equals("target") || name.equals("node_modules") || name.startsWith(".");
+            return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+          }
 
-  private static boolean skipped(Path relative) {
-    for (Path part : relative) {
-      String name = part.toString();
-      if (name.equals("target") || name.equals("node_modules") || name.startsWith(".")) {
-        return true;
-      }
-    }
-    return false;
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            String name = file.getFileName().toString();
+            if (attrs.isRegularFile() && (name.endsWith(".java") || name.endsWith(".md"))) {
+              files.add(file);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    files.sort(null);
+    return files;
   }
 
   /** Whether the citation starting at {@code start} is part of a web address (another repository's page). */
