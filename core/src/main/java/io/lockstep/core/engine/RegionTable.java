@@ -154,8 +154,7 @@ final class RegionTable {
      * @return chunks frozen
      */
     int freezeIdleClean(long nowMs, long miniIntervalMs, boolean anyAge) {
-        lock.lock();
-        try {
+        return locked(() -> {
             int frozen = 0;
             for (Map.Entry<Integer, PartitionRegions> partition : regionsByPartition.entrySet()) {
                 PartitionRegions partitionRegions = partition.getValue();
@@ -164,9 +163,7 @@ final class RegionTable {
                 }
             }
             return frozen;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -196,8 +193,7 @@ final class RegionTable {
      * @throws LoadEngineException naming the partitions mid-transaction; nothing is frozen then
      */
     long freezeForFlush(long nowMs) {
-        lock.lock();
-        try {
+        return locked(() -> {
             SortedSet<Integer> mid = tracker.partitionsMidTransactionSince(Long.MAX_VALUE);
             if (!mid.isEmpty()) {
                 throw new LoadEngineException("flush refused: source partitions " + mid + " are in the middle "
@@ -213,9 +209,7 @@ final class RegionTable {
             ends.onAllFrozen(lastFreezeSequence);
             positions.onAllFrozen(lastFreezeSequence);
             return lastFreezeSequence;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @GuardedBy("lock")
@@ -234,8 +228,7 @@ final class RegionTable {
      * takes every frozen chunk.
      */
     Set<String> tablesReadyToLoad(long minRowBytes, long waitedSinceMs) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Map<String, Long> bytes = new LinkedHashMap<>();
             Set<String> waited = new LinkedHashSet<>();
             for (Region region : regions.values()) {
@@ -253,15 +246,12 @@ final class RegionTable {
                 }
             });
             return tables;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Manager thread: the tables with a frozen chunk of sequence at most {@code maxSequence}, in region order. */
     Set<String> tablesWithFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Set<String> tables = new LinkedHashSet<>();
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
@@ -269,9 +259,7 @@ final class RegionTable {
                 }
             }
             return tables;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -281,8 +269,7 @@ final class RegionTable {
      * order for the next load.
      */
     List<Chunk> takeFrozen(String table, long maxSequence, long maxRowBytes) {
-        lock.lock();
-        try {
+        return locked(() -> {
             List<Chunk> taken = new ArrayList<>();
             long takenBytes = 0;
             for (Region region : regions.values()) {
@@ -297,15 +284,12 @@ final class RegionTable {
                 }
             }
             return taken;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Manager thread, single-table modes: the regions with a frozen chunk of sequence at most {@code maxSequence}. */
     Set<RegionKey> regionsWithFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Set<RegionKey> keys = new LinkedHashSet<>();
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
@@ -313,9 +297,7 @@ final class RegionTable {
                 }
             }
             return keys;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Manager thread, single-table modes: every frozen chunk of one region up to {@code maxSequence}, FIFO. */
@@ -328,17 +310,14 @@ final class RegionTable {
 
     /** True if any frozen chunk of sequence at most {@code maxSequence} waits. */
     boolean hasFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
                     return true;
                 }
             }
             return false;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     long lastFreezeSequence() {
@@ -397,8 +376,7 @@ final class RegionTable {
      * @return row bytes discarded, to release from the budget
      */
     long discardAll() {
-        lock.lock();
-        try {
+        return locked(() -> {
             long bytes = 0;
             for (Region region : regions.values()) {
                 bytes += region.discardAll();
@@ -407,9 +385,7 @@ final class RegionTable {
             ends.clear();
             positions.clear();
             return bytes;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** A view of one region, or null if it does not exist. */
@@ -421,11 +397,14 @@ final class RegionTable {
         });
     }
 
-    /** Runs {@code read} under the lock: the table's state read or changed in one critical section. */
-    private <T> T locked(Supplier<T> read) {
+    /**
+     * Runs {@code section} under the lock and returns its result: the table's state read or changed in one critical
+     * section (the per-row task-thread methods lock explicitly instead, allocating nothing).
+     */
+    private <T> T locked(Supplier<T> section) {
         lock.lock();
         try {
-            return read.get();
+            return section.get();
         } finally {
             lock.unlock();
         }
