@@ -14,14 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * Every region of one engine, the partition commit tracker and the freeze sequence, under one lock.
+ * Task and manager threads, under one lock: every region of one engine (the region map), the freeze sequence and the
+ * routing of frozen chunks to loads, for both engines.
  *
  * <p>Threads: the task thread appends and switches ({@link #write}, {@link #txnEnd}, {@link #freezeForFlush});
  * the manager thread freezes idle clean regions and takes frozen chunks for loads. Both go through {@code lock}; a
@@ -30,6 +31,12 @@ import javax.annotation.concurrent.ThreadSafe;
  *
  * <p>Freeze sequence: every frozen chunk gets the next number. A commit covers the chunks up to a cut (the sequence
  * at commit start); chunks frozen later wait for the next shared label.
+ *
+ * <p>The bookkeeping that must change in the same critical section as a write, transaction end or freeze lives in
+ * classes of its own, each owned by this table and used under its lock: {@link PartitionRegions} (the regions of a
+ * partition, which reach a clean boundary and switch together), {@link PartitionCommitTracker} (open source
+ * transactions and transaction ends within a commit cycle), {@link SourceTransactionEndCounts} (the ends a commit
+ * cut covers) and {@link SourcePositionsByFreeze} (the source positions a commit cut covers, exactly-once mode).
  */
 @ThreadSafe
 final class RegionTable {
@@ -44,28 +51,17 @@ final class RegionTable {
     @GuardedBy("lock")
     private final Map<RegionKey, Region> regions = new LinkedHashMap<>();
     @GuardedBy("lock")
-    private final Map<Integer, List<Region>> regionsByPartition = new HashMap<>();
+    private final Map<Integer, PartitionRegions> regionsByPartition = new HashMap<>();
     @GuardedBy("lock")
     private final PartitionCommitTracker tracker = new PartitionCommitTracker();
     /** Sequence of the last frozen chunk; 0 before the first freeze. */
     @GuardedBy("lock")
     private long lastFreezeSequence;
-    /** Source transaction ends per partition not yet covered by a freeze (for the committed-transactions metric). */
     @GuardedBy("lock")
-    private final Map<Integer, Long> endsNotFrozen = new HashMap<>();
-    /** Source transaction ends by the freeze sequence that covers them; a commit up to a cut takes them. */
+    private final SourceTransactionEndCounts ends = new SourceTransactionEndCounts();
+    /** Exactly-once mode only; empty otherwise. */
     @GuardedBy("lock")
-    private final TreeMap<Long, Long> endsByFreezeSequence = new TreeMap<>();
-
-    /**
-     * Exactly-once mode: the highest source position per (source, source partition) whose transaction ended on an
-     * engine partition but is not yet covered by a freeze, by engine partition.
-     */
-    @GuardedBy("lock")
-    private final Map<Integer, Map<SourcePartition, Long>> positionsNotFrozen = new HashMap<>();
-    /** Exactly-once mode: those positions by the freeze sequence that covers them; a commit up to a cut takes them. */
-    @GuardedBy("lock")
-    private final TreeMap<Long, Map<SourcePartition, Long>> positionsByFreezeSequence = new TreeMap<>();
+    private final SourcePositionsByFreeze positions = new SourcePositionsByFreeze();
 
     /** A table whose chunks allocate every segment plainly (tests). */
     RegionTable() {
@@ -111,57 +107,40 @@ final class RegionTable {
         if (region == null) {
             region = new Region(key, pool);
             regions.put(key, region);
-            regionsByPartition.computeIfAbsent(key.partition(), p -> new ArrayList<>()).add(region);
+            regionsByPartition.computeIfAbsent(key.partition(), p -> new PartitionRegions()).add(region);
         }
         return region;
     }
 
     /**
      * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean;
-     * if at least {@code miniIntervalMs} passed since the partition last switched, all its regions with data freeze
-     * together.
-     *
-     * @return chunks frozen
-     */
-    int txnEnd(int partition, long nowMs, long miniIntervalMs) {
-        return txnEnd(partition, null, -1L, nowMs, miniIntervalMs);
-    }
-
-    /**
-     * Task thread, exactly-once mode: like {@link #txnEnd(int, long, long)}, also recording that the source
-     * transaction at {@code position} of {@code source} ended; a commit whose cut covers the freeze of this end
-     * carries the position into the progress table.
+     * if at least {@code miniIntervalMs} passed since the partition last switched, or the partition's active chunks
+     * hold at least {@code switchBytes} row bytes together (under memory pressure: whole source transactions become
+     * loadable without a chunk per transaction), all its regions with data freeze together. In exactly-once mode it
+     * also records that the source transaction at {@code position} of {@code source} ended; a commit whose cut covers
+     * the freeze of this end carries the position into the progress table.
      *
      * @param source null when positions are not tracked
-     */
-    int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs) {
-        return txnEnd(partition, source, position, nowMs, miniIntervalMs, Long.MAX_VALUE);
-    }
-
-    /**
-     * Like {@link #txnEnd(int, SourcePartition, long, long, long)}, also switching inside the mini interval once the
-     * partition's active chunks hold at least {@code switchBytes} row bytes together (under memory pressure: whole
-     * source transactions become loadable without a chunk per transaction).
-     *
      * @param switchBytes row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}: only
      *                    the mini interval decides
+     * @return chunks frozen
      */
     int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
                long switchBytes) {
         lock.lock();
         try {
             if (source != null) {
-                positionsNotFrozen.computeIfAbsent(partition, p -> new HashMap<>()).merge(source, position, Math::max);
+                positions.onTxnEnd(partition, source, position);
             }
-            List<Region> partitionRegions = regionsByPartition.getOrDefault(partition, List.of());
-            for (Region region : partitionRegions) {
-                region.markClean();
+            PartitionRegions partitionRegions = regionsByPartition.get(partition);
+            if (partitionRegions == null) {
+                partitionRegions = new PartitionRegions(); // none yet: nothing to mark or freeze, but ends count
             }
+            partitionRegions.markClean();
             tracker.onTxnEnd(partition);
-            endsNotFrozen.merge(partition, 1L, Long::sum);
-            boolean due = nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs
-                    || switchBytes != Long.MAX_VALUE && activeRowBytes(partitionRegions) >= switchBytes;
-            return due ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
+            ends.onTxnEnd(partition);
+            return partitionRegions.switchDueAtTxnEnd(nowMs, miniIntervalMs, switchBytes)
+                    ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
         } finally {
             lock.unlock();
         }
@@ -175,66 +154,34 @@ final class RegionTable {
      * @return chunks frozen
      */
     int freezeIdleClean(long nowMs, long miniIntervalMs, boolean anyAge) {
-        lock.lock();
-        try {
+        return locked(() -> {
             int frozen = 0;
-            for (Map.Entry<Integer, List<Region>> partition : regionsByPartition.entrySet()) {
-                List<Region> partitionRegions = partition.getValue();
-                boolean clean = true;
-                for (Region region : partitionRegions) {
-                    clean &= region.cleanBoundary();
-                }
-                if (clean && (anyAge || nowMs - lastSwitchTimeMs(partitionRegions) >= miniIntervalMs)) {
+            for (Map.Entry<Integer, PartitionRegions> partition : regionsByPartition.entrySet()) {
+                PartitionRegions partitionRegions = partition.getValue();
+                if (partitionRegions.switchDueWhileIdle(nowMs, miniIntervalMs, anyAge)) {
                     frozen += switchPartitionLocked(partition.getKey(), partitionRegions, nowMs);
                 }
             }
             return frozen;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private static long activeRowBytes(List<Region> partitionRegions) {
-        long bytes = 0;
-        for (Region region : partitionRegions) {
-            bytes += region.activeRowBytes();
-        }
-        return bytes;
-    }
-
-    /**
-     * A partition's last switch: the latest of its regions'. Its regions always switch together, so every region
-     * with data carries this time; a region created since has 0.
-     */
-    private static long lastSwitchTimeMs(List<Region> partitionRegions) {
-        long last = 0;
-        for (Region region : partitionRegions) {
-            last = Math.max(last, region.lastSwitchTimeMs());
-        }
-        return last;
+        });
     }
 
     /**
      * Freezes every region of one partition that has data, in one critical section: a source transaction that wrote
      * several tables lands in chunks with adjacent freeze sequences, so a commit cut takes all of them or none (all
-     * tables of a partition freeze at the same transaction end: docs/architecture.md#rules-from-field-reports).
+     * tables of a partition freeze at the same transaction end: docs/architecture.md#rules-from-field-reports). The
+     * partition's transaction ends and source positions move to the freeze sequence that now covers them.
      */
     @GuardedBy("lock")
-    private int switchPartitionLocked(int partition, List<Region> partitionRegions, long nowMs) {
+    private int switchPartitionLocked(int partition, PartitionRegions partitionRegions, long nowMs) {
         int frozen = 0;
         for (Region region : partitionRegions) {
             if (region.activeHasData()) {
                 frozen += switchLocked(region, nowMs);
             }
         }
-        Long ends = endsNotFrozen.remove(partition);
-        if (ends != null) {
-            endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
-        }
-        Map<SourcePartition, Long> positions = positionsNotFrozen.remove(partition);
-        if (positions != null) {
-            mergePositionsLocked(lastFreezeSequence, positions);
-        }
+        ends.onPartitionFrozen(partition, lastFreezeSequence);
+        positions.onPartitionFrozen(partition, lastFreezeSequence);
         return frozen;
     }
 
@@ -246,8 +193,7 @@ final class RegionTable {
      * @throws LoadEngineException naming the partitions mid-transaction; nothing is frozen then
      */
     long freezeForFlush(long nowMs) {
-        lock.lock();
-        try {
+        return locked(() -> {
             SortedSet<Integer> mid = tracker.partitionsMidTransactionSince(Long.MAX_VALUE);
             if (!mid.isEmpty()) {
                 throw new LoadEngineException("flush refused: source partitions " + mid + " are in the middle "
@@ -260,24 +206,10 @@ final class RegionTable {
                     switchLocked(region, nowMs);
                 }
             }
-            for (Long ends : endsNotFrozen.values()) {
-                endsByFreezeSequence.merge(lastFreezeSequence, ends, Long::sum);
-            }
-            endsNotFrozen.clear();
-            for (Map<SourcePartition, Long> positions : positionsNotFrozen.values()) {
-                mergePositionsLocked(lastFreezeSequence, positions);
-            }
-            positionsNotFrozen.clear();
+            ends.onAllFrozen(lastFreezeSequence);
+            positions.onAllFrozen(lastFreezeSequence);
             return lastFreezeSequence;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @GuardedBy("lock")
-    private void mergePositionsLocked(long sequence, Map<SourcePartition, Long> positions) {
-        Map<SourcePartition, Long> at = positionsByFreezeSequence.computeIfAbsent(sequence, s -> new HashMap<>());
-        positions.forEach((source, position) -> at.merge(source, position, Math::max));
+        });
     }
 
     @GuardedBy("lock")
@@ -296,8 +228,7 @@ final class RegionTable {
      * takes every frozen chunk.
      */
     Set<String> tablesReadyToLoad(long minRowBytes, long waitedSinceMs) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Map<String, Long> bytes = new LinkedHashMap<>();
             Set<String> waited = new LinkedHashSet<>();
             for (Region region : regions.values()) {
@@ -315,15 +246,12 @@ final class RegionTable {
                 }
             });
             return tables;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Manager thread: the tables with a frozen chunk of sequence at most {@code maxSequence}, in region order. */
     Set<String> tablesWithFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Set<String> tables = new LinkedHashSet<>();
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
@@ -331,26 +259,17 @@ final class RegionTable {
                 }
             }
             return tables;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
      * Manager thread: removes and returns the frozen chunks of {@code table} (every partition) with sequence at most
-     * {@code maxSequence}, each region's in FIFO order, moved to LOADING.
-     */
-    List<Chunk> takeFrozen(String table, long maxSequence) {
-        return takeFrozen(table, maxSequence, Long.MAX_VALUE);
-    }
-
-    /**
-     * Like {@link #takeFrozen(String, long)}, but stops once the chunks taken hold at least {@code maxRowBytes} row
-     * bytes (at least one chunk is taken); each region's remaining chunks keep their FIFO order for the next load.
+     * {@code maxSequence}, each region's in FIFO order, moved to LOADING; stops once the chunks taken hold at least
+     * {@code maxRowBytes} row bytes (at least one chunk is taken); each region's remaining chunks keep their FIFO
+     * order for the next load.
      */
     List<Chunk> takeFrozen(String table, long maxSequence, long maxRowBytes) {
-        lock.lock();
-        try {
+        return locked(() -> {
             List<Chunk> taken = new ArrayList<>();
             long takenBytes = 0;
             for (Region region : regions.values()) {
@@ -365,15 +284,12 @@ final class RegionTable {
                 }
             }
             return taken;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** Manager thread, single-table modes: the regions with a frozen chunk of sequence at most {@code maxSequence}. */
     Set<RegionKey> regionsWithFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Set<RegionKey> keys = new LinkedHashSet<>();
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
@@ -381,64 +297,41 @@ final class RegionTable {
                 }
             }
             return keys;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
-    /** Manager thread, single-table modes: like {@link #takeFrozen(String, long)} for one region. */
+    /** Manager thread, single-table modes: every frozen chunk of one region up to {@code maxSequence}, FIFO. */
     List<Chunk> takeFrozen(RegionKey key, long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Region region = regions.get(key);
-            return region == null ? List.of() : region.takeFrozen(maxSequence);
-        } finally {
-            lock.unlock();
-        }
+            return region == null ? List.<Chunk>of() : region.takeFrozen(maxSequence);
+        });
     }
 
     /** True if any frozen chunk of sequence at most {@code maxSequence} waits. */
     boolean hasFrozen(long maxSequence) {
-        lock.lock();
-        try {
+        return locked(() -> {
             for (Region region : regions.values()) {
                 if (region.hasFrozen(maxSequence)) {
                     return true;
                 }
             }
             return false;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     long lastFreezeSequence() {
-        lock.lock();
-        try {
-            return lastFreezeSequence;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> lastFreezeSequence);
     }
 
     /** Partitions whose open source transaction began at or before {@code sinceMs}. */
     SortedSet<Integer> partitionsMidTransactionSince(long sinceMs) {
-        lock.lock();
-        try {
-            return tracker.partitionsMidTransactionSince(sinceMs);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> tracker.partitionsMidTransactionSince(sinceMs));
     }
 
     /** Partitions that wrote in this cycle without a transaction end. */
     SortedSet<Integer> partitionsWithoutTxnEnd() {
-        lock.lock();
-        try {
-            return tracker.partitionsWithoutTxnEnd();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> tracker.partitionsWithoutTxnEnd());
     }
 
     /** Row bytes of all open source transactions together. */
@@ -448,12 +341,7 @@ final class RegionTable {
 
     /** Row bytes of each open source transaction, by partition. */
     Map<Integer, Long> openSourceTxnBytesByPartition() {
-        lock.lock();
-        try {
-            return tracker.openSourceTxnBytesByPartition();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> tracker.openSourceTxnBytesByPartition());
     }
 
     /**
@@ -461,18 +349,7 @@ final class RegionTable {
      * sequence at most {@code cutSequence} (the commit makes them visible).
      */
     long takeEndsCovered(long cutSequence) {
-        lock.lock();
-        try {
-            Map<Long, Long> covered = endsByFreezeSequence.headMap(cutSequence, true);
-            long ends = 0;
-            for (long n : covered.values()) {
-                ends += n;
-            }
-            covered.clear();
-            return ends;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> ends.takeCovered(cutSequence));
     }
 
     /**
@@ -480,18 +357,7 @@ final class RegionTable {
      * source partition) of the transaction ends covered by chunks of sequence at most {@code cutSequence}.
      */
     Map<SourcePartition, Long> takePositionsCovered(long cutSequence) {
-        lock.lock();
-        try {
-            Map<Long, Map<SourcePartition, Long>> covered = positionsByFreezeSequence.headMap(cutSequence, true);
-            Map<SourcePartition, Long> positions = new HashMap<>();
-            for (Map<SourcePartition, Long> at : covered.values()) {
-                at.forEach((source, position) -> positions.merge(source, position, Math::max));
-            }
-            covered.clear();
-            return positions;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> positions.takeCovered(cutSequence));
     }
 
     /** Manager thread, after a commit: ends the tracker's cycle. */
@@ -510,30 +376,35 @@ final class RegionTable {
      * @return row bytes discarded, to release from the budget
      */
     long discardAll() {
-        lock.lock();
-        try {
+        return locked(() -> {
             long bytes = 0;
             for (Region region : regions.values()) {
                 bytes += region.discardAll();
             }
             tracker.clear();
-            endsNotFrozen.clear();
-            endsByFreezeSequence.clear();
-            positionsNotFrozen.clear();
-            positionsByFreezeSequence.clear();
+            ends.clear();
+            positions.clear();
             return bytes;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** A view of one region, or null if it does not exist. */
     RegionView view(RegionKey key) {
-        lock.lock();
-        try {
+        return locked(() -> {
             Region region = regions.get(key);
             return region == null ? null : new RegionView(region.cleanBoundary(), region.activeHasData(),
                     region.activeRowBytes(), region.frozenCount(), region.lastSwitchTimeMs());
+        });
+    }
+
+    /**
+     * Runs {@code section} under the lock and returns its result: the table's state read or changed in one critical
+     * section (the per-row task-thread methods lock explicitly instead, allocating nothing).
+     */
+    private <T> T locked(Supplier<T> section) {
+        lock.lock();
+        try {
+            return section.get();
         } finally {
             lock.unlock();
         }

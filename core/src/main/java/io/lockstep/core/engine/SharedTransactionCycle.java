@@ -142,7 +142,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     /**
-     * Begins the shared transaction once a frozen chunk waits to be loaded (docs/architecture.md#the-multi-table-commit-cycle, step 1): before that chunk's
+     * Begins the shared transaction once a frozen chunk waits to be loaded (docs/architecture.md#the-multi-table-commit-cycle, step 3): before that chunk's
      * load, so no load goes out under a stray label, and never while there is nothing to load. Recycles an open one
      * at 80% of the server timeout.
      */
