@@ -1,6 +1,7 @@
 package io.lockstep.core.progress;
 
 import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.LabelStatePoller;
 import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
@@ -49,6 +50,8 @@ public final class ProgressOpening {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
     /** Consecutive unknown labels that end the walk over a run's labels. */
     static final int UNKNOWN_LABELS_TO_STOP = SharedLabelWalk.UNKNOWN_LABELS_TO_STOP;
+    /** How often the runs being settled are looked at during the live-writer grace period, ms. */
+    private static final long WATCH_INTERVAL_MS = 200;
 
     /** Settings of one open. */
     public record Params(String jobId, String labelPrefix, int subtaskIndex, String runId, int serverTimeoutSeconds,
@@ -207,8 +210,7 @@ public final class ProgressOpening {
         if (runs.isEmpty()) {
             return;
         }
-        long deadlineMs = sleeper.nowMs() + params.liveWriterGraceMs();
-        while (true) {
+        new LabelStatePoller(sleeper, WATCH_INTERVAL_MS, WATCH_INTERVAL_MS).poll(() -> {
             for (RunWalk run : runs) {
                 String next = run.labels().label(run.labels().highestSeenCycle() + 1);
                 if (client.labelState(database, next) != LabelState.UNKNOWN) {
@@ -219,12 +221,8 @@ public final class ProgressOpening {
                 }
                 walk.refresh(run.labels());
             }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                break;
-            }
-            sleeper.sleep(Math.min(remainingMs, 200));
-        }
+            return runs;
+        }, watched -> false, params.liveWriterGraceMs(), null);
         for (RunWalk run : runs) {
             walk.rollBackOpen(run.labels(), "job " + params.jobId());
         }
@@ -255,24 +253,16 @@ public final class ProgressOpening {
      */
     private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
             throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + params.readTimeoutMs();
-        long waitMs = 50;
-        while (true) {
-            List<ProgressRow> rows = store.readJob(params.jobId());
-            if (fresh.test(rows)) {
-                return rows;
-            }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                throw new TransactionException("job " + params.jobId() + ": the progress table "
-                        + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
-                        + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
-                        + "positions are not read from an older state", null);
-            }
-            LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what);
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
+        LabelStatePoller.Outcome<List<ProgressRow>> read = LabelStatePoller.forSettling(sleeper).poll(
+                () -> store.readJob(params.jobId()), fresh, params.readTimeoutMs(), (first, remainingMs) ->
+                        LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what));
+        if (!read.reached()) {
+            throw new TransactionException("job " + params.jobId() + ": the progress table "
+                    + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
+                    + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
+                    + "positions are not read from an older state", null);
         }
+        return read.last();
     }
 
     /**
