@@ -5,11 +5,8 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,32 +44,11 @@ public final class DerivedRunId {
     private static final Logger LOG = LoggerFactory.getLogger(DerivedRunId.class);
     /** Most candidates walked before giving up and taking a random run id. */
     public static final int MAX_CANDIDATES = 100;
-    private static final int RUN_ID_CHARS = 16;
     /** Checkpoints after N whose labels are probed besides the claim marker (runs of versions without a marker). */
     static final int PROBE_CHECKPOINTS = 3;
     private static final int MARKER_TIMEOUT_SECONDS = 60;
 
     private DerivedRunId() {
-    }
-
-    /**
-     * Candidate {@code k}: 16 characters of {@code [0-9a-z]}, a pure function of its inputs.
-     *
-     * @param jobId          the Flink job id
-     * @param restoredRunIds run ids held in the restored state, in any order (empty without state)
-     */
-    public static String candidate(String jobId, List<String> restoredRunIds, long restoredCheckpointId,
-                                   int subtaskIndex, int k) {
-        StringBuilder key = new StringBuilder("lockstep-run|").append(jobId);
-        restoredRunIds.stream().sorted().distinct().forEach(id -> key.append('|').append(id));
-        key.append('|').append(restoredCheckpointId).append('|').append(subtaskIndex).append('|').append(k);
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
-            String base36 = new BigInteger(1, digest).toString(36);
-            return base36.substring(0, RUN_ID_CHARS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
     }
 
     /**
@@ -93,10 +69,10 @@ public final class DerivedRunId {
                                List<TableId> tables, Set<String> heldLabels) {
         Objects.requireNonNull(client, "client");
         if (tables.isEmpty()) {
-            return LabelGenerator.newRunId();
+            return RunId.random();
         }
         for (int k = 0; k < MAX_CANDIDATES; k++) {
-            String runId = candidate(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
+            String runId = RunId.derived(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
             LabelGenerator labels = new LabelGenerator(labelPrefix, subtaskIndex, runId);
             String used;
             try {
@@ -105,11 +81,11 @@ public final class DerivedRunId {
                 LOG.warn("cannot read the label states of run id {}; taking a random run id (what earlier runs "
                         + "restored from checkpoint {} left open ends by the server timeout): {}", runId,
                         restoredCheckpointId, e.getMessage());
-                return LabelGenerator.newRunId();
+                return RunId.random();
             }
             if (used == null) {
                 return claimed(client, aborter, labels, tables, restoredCheckpointId) ? runId
-                        : LabelGenerator.newRunId();
+                        : RunId.random();
             }
             LOG.info("run id {} was used by an earlier attempt that started from checkpoint {} (label {} exists); "
                     + "ending what it left open", runId, restoredCheckpointId, used);
@@ -118,7 +94,7 @@ public final class DerivedRunId {
         }
         LOG.warn("{} derived run ids after checkpoint {} are all used; taking a random one", MAX_CANDIDATES,
                 restoredCheckpointId);
-        return LabelGenerator.newRunId();
+        return RunId.random();
     }
 
     /**

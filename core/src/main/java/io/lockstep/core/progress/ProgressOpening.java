@@ -7,6 +7,7 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.recovery.SharedLabelRun;
 import io.lockstep.core.recovery.SharedLabelWalk;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *       an older journal position, and a read that shows the registration shows every run registered before it.
  *       A run registers before it begins any data label, so a later open always finds it.</li>
  *   <li><b>Settle</b> every run of this job id that is registered and not closed, except the sibling subtasks of this
- *       attempt ({@link RunIds#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
+ *       attempt ({@link RunId#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
  *       row holds the last cycle it committed, so only later labels can be open or in flight; they are walked
  *       upward until two consecutive labels are unknown to the server. COMMITTED labels (publish timeout, a commit
  *       whose reply was lost) are waited for until VISIBLE; then the runs are watched for
@@ -133,7 +134,7 @@ public final class ProgressOpening {
         }
         settleOpen(runs);
         if (!runs.isEmpty()) {
-            String closing = registration.substring(0, registration.length() - "m0".length()) + "s1";
+            String closing = labels.closingLabel();
             commitProgressRows(closing, closingRows(runs));
             rows = readUntil(r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
                     + "settled");
@@ -196,7 +197,7 @@ public final class ProgressOpening {
         if (row.runId().equals(params.runId())) {
             return false;
         }
-        return !RunIds.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
+        return !RunId.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
     }
 
     /**
@@ -284,12 +285,12 @@ public final class ProgressOpening {
                 if (run != null) {
                     throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
                 }
-                boolean knownBefore = RunIds.sameAttempt(row.runId(), params.runId())
+                boolean knownBefore = RunId.sameAttempt(row.runId(), params.runId())
                         && row.sourcePartition() != params.subtaskIndex();
                 if (!knownBefore) {
                     throw anotherWriter(row, "registered while this subtask opened");
                 }
-            } else if (run != null && cycleOf(row.label()) > run.labels().highestSeenCycle()) {
+            } else if (run != null && LabelGenerator.sharedLabelCycle(row.label()) > run.labels().highestSeenCycle()) {
                 throw anotherWriter(row, "advanced " + row.source() + "/" + row.sourcePartition() + " with label "
                         + row.label() + " after this subtask settled it");
             }
@@ -303,17 +304,12 @@ public final class ProgressOpening {
     }
 
     /** {@code prefix-3-runid-m17} → {@code prefix-3-runid-m}. */
-    static String labelBase(String label) {
-        int m = label.lastIndexOf("-m");
-        if (m < 0 || !label.substring(m + 2).matches("\\d+")) {
+    private static String labelBase(String label) {
+        try {
+            return LabelGenerator.sharedLabelBaseOf(label);
+        } catch (IllegalArgumentException e) {
             throw new ProgressTableException("progress table run row has label '" + label + "', which is not a shared "
                     + "label ({prefix}-{subtask}-{runId}-m{cycle})");
         }
-        return label.substring(0, m + 2);
-    }
-
-    /** The cycle of a shared label, or -1 when it is not one. */
-    static long cycleOf(String label) {
-        return SharedLabelRun.cycleOf(label);
     }
 }

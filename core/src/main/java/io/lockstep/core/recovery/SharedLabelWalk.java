@@ -6,6 +6,7 @@ import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import java.util.EnumSet;
@@ -139,7 +140,7 @@ public final class SharedLabelWalk {
         if (awaitVisible && state == LabelState.COMMITTED) {
             awaitVisible(run.database(), label);
         }
-        run.committed(SharedLabelRun.cycleOf(label));
+        run.committed(LabelGenerator.sharedLabelCycle(label));
     }
 
     /** Polls a label whose rollback was refused until it leaves PREPARE, at most {@code visibleTimeoutMs}. */

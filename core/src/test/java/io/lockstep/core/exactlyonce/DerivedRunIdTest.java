@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -56,7 +57,7 @@ class DerivedRunIdTest {
     }
 
     private static String candidate(int k) {
-        return DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT, SUBTASK, k);
+        return RunId.derived(JOB, RESTORED, CHECKPOINT, SUBTASK, k);
     }
 
     /** Begins (and loads one row under) the label {@code runId} gives the table at {@code checkpoint}. */
@@ -77,12 +78,12 @@ class DerivedRunIdTest {
     void candidatesAreValidRunIdsThatDependOnEveryInputButNotOnTheOrderOfRunIds() {
         assertThat(candidate(0)).matches("[0-9a-z]{16}");
         new LabelGenerator(PREFIX, SUBTASK, candidate(0)); // accepted as a run id
-        assertThat(DerivedRunId.candidate(JOB, List.of("runa", "runb"), CHECKPOINT, SUBTASK, 0))
+        assertThat(RunId.derived(JOB, List.of("runa", "runb"), CHECKPOINT, SUBTASK, 0))
                 .isEqualTo(candidate(0));
-        assertThat(List.of(candidate(1), DerivedRunId.candidate("other-job", RESTORED, CHECKPOINT, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, List.of("runa"), CHECKPOINT, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT + 1, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT, SUBTASK + 1, 0)))
+        assertThat(List.of(candidate(1), RunId.derived("other-job", RESTORED, CHECKPOINT, SUBTASK, 0),
+                RunId.derived(JOB, List.of("runa"), CHECKPOINT, SUBTASK, 0),
+                RunId.derived(JOB, RESTORED, CHECKPOINT + 1, SUBTASK, 0),
+                RunId.derived(JOB, RESTORED, CHECKPOINT, SUBTASK + 1, 0)))
                 .doesNotContain(candidate(0)).doesNotHaveDuplicates();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -60,7 +61,7 @@ class DorisDerivedRunIdTest {
     }
 
     private static String candidate(int k) {
-        return DerivedRunId.candidate(JOB, List.of(), 0, SUBTASK, k);
+        return RunId.derived(JOB, List.of(), 0, SUBTASK, k);
     }
 
     private static String label(String runId, long checkpoint, int flush) {
