@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.label.RunId;
+import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;

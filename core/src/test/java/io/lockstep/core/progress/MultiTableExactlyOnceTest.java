@@ -12,6 +12,7 @@ import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.label.RunId;
+import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.emulator.StarRocksEmulator;

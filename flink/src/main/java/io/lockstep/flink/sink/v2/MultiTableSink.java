@@ -5,7 +5,7 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.core.label.RunId;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import java.util.ArrayList;
 import java.util.Collection;

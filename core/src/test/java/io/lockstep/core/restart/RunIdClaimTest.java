@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link DerivedRunId} against the emulator. */
-class DerivedRunIdTest {
+/** {@link RunIdClaim} against the emulator. */
+class RunIdClaimTest {
     private static final String PREFIX = "eo-run";
     private static final String JOB = "0123456789abcdef0123456789abcdef";
     private static final List<String> RESTORED = List.of("runb", "runa");
@@ -52,7 +52,7 @@ class DerivedRunIdTest {
     }
 
     private String claim() {
-        return DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX, SUBTASK, JOB,
+        return RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX, SUBTASK, JOB,
                 RESTORED, CHECKPOINT, List.of(EVENTS), Set.of());
     }
 
@@ -134,7 +134,7 @@ class DerivedRunIdTest {
 
     @Test
     void withoutAFixedTableTheRunIdIsRandom() {
-        String runId = DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX,
+        String runId = RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX,
                 SUBTASK, JOB, RESTORED, CHECKPOINT, List.of(), Set.of());
 
         assertThat(runId).isNotEqualTo(candidate(0)).matches("[0-9a-z]{1,24}");

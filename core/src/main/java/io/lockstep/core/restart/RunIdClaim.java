@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
@@ -40,15 +40,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stateless; called once per restore from the thread that restores the subtask.
  */
-public final class DerivedRunId {
-    private static final Logger LOG = LoggerFactory.getLogger(DerivedRunId.class);
+public final class RunIdClaim {
+    private static final Logger LOG = LoggerFactory.getLogger(RunIdClaim.class);
     /** Most candidates walked before giving up and taking a random run id. */
     public static final int MAX_CANDIDATES = 100;
     /** Checkpoints after N whose labels are probed besides the claim marker (runs of versions without a marker). */
     static final int PROBE_CHECKPOINTS = 3;
     private static final int MARKER_TIMEOUT_SECONDS = 60;
 
-    private DerivedRunId() {
+    private RunIdClaim() {
     }
 
     /**

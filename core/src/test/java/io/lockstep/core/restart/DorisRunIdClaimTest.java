@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,12 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DerivedRunId} against the emulator's Doris mode, where a transaction begins with its load: the claim marker
+ * {@link RunIdClaim} against the emulator's Doris mode, where a transaction begins with its load: the claim marker
  * is an empty two-phase load aborted at once, so a stateless restart of a job with a pinned job id never takes the
  * run id of an earlier run whose first row came many checkpoints late, and an attempt that failed before its first
  * checkpoint is still found and cleaned up.
  */
-class DorisDerivedRunIdTest {
+class DorisRunIdClaimTest {
     private static final String PREFIX = "eo-doris";
     private static final String JOB = "fedcba9876543210fedcba9876543210";
     private static final int SUBTASK = 0;
@@ -56,7 +56,7 @@ class DorisDerivedRunIdTest {
 
     /** A start without state (checkpoint 0), as every submission of the pinned job makes it. */
     private String claimWithoutState() {
-        return DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1,
+        return RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1,
                 ExactlyOnceLabelScheme.ONE_PER_FLUSH), PREFIX, SUBTASK, JOB, List.of(), 0, List.of(EVENTS), Set.of());
     }
 

@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -133,7 +133,7 @@ class OnePerFlushLingeringTest {
         LingeringTransactionAborter aborter = LingeringTransactionAborter.forCheckNum(client, -1,
                 ExactlyOnceLabelScheme.ONE_PER_FLUSH);
 
-        String runId = DerivedRunId.claim(client, aborter, "d", 0, "job", List.of(), 4, List.of(ORDERS), Set.of());
+        String runId = RunIdClaim.claim(client, aborter, "d", 0, "job", List.of(), 4, List.of(ORDERS), Set.of());
 
         assertThat(runId).isEqualTo(RunId.derived("job", List.of(), 4, 0, 1));
         String marker = new LabelGenerator("d", 0, runId).exactlyOnceFlushLabel("orders", 4, 1);

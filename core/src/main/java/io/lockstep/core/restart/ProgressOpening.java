@@ -1,4 +1,4 @@
-package io.lockstep.core.progress;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LabelStatePoller;
@@ -9,8 +9,13 @@ import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.label.RunId;
 import io.lockstep.core.metrics.LoadMetrics;
-import io.lockstep.core.recovery.SharedLabelRun;
-import io.lockstep.core.recovery.SharedLabelWalk;
+import io.lockstep.core.progress.AnotherWriterException;
+import io.lockstep.core.progress.CommittedPositions;
+import io.lockstep.core.progress.ProgressClock;
+import io.lockstep.core.progress.ProgressRow;
+import io.lockstep.core.progress.ProgressStore;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.progress.ProgressTableException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
