@@ -54,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProgressOpening {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
-    /** Consecutive unknown labels that end the walk over a run's labels. */
-    static final int UNKNOWN_LABELS_TO_STOP = SharedLabelWalk.UNKNOWN_LABELS_TO_STOP;
     /** How often the runs being settled are looked at during the live-writer grace period, ms. */
     private static final long WATCH_INTERVAL_MS = 200;
 

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * the next start from N can find what this run left open even if it never completes a checkpoint (which would
  * record its run id in state).
  *
- * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)}
- * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
+ * <p>The candidates are derived, not random ({@link RunId#derived}):
+ * {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)} for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
  * submission, e.g. from a savepoint) walks another. A run's first data label can be named for any checkpoint after N
  * (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed candidate is marked
  * at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label scheme; one label per
