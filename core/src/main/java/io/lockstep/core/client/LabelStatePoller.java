@@ -72,7 +72,10 @@ public final class LabelStatePoller {
         this.maxWaitMs = maxWaitMs;
     }
 
-    /** The poller of the settling after a restart: waits from {@value #SETTLE_INITIAL_WAIT_MS} to {@value #SETTLE_MAX_WAIT_MS} ms. */
+    /**
+     * The poller of the settling after a restart: waits from {@value #SETTLE_INITIAL_WAIT_MS} to
+     * {@value #SETTLE_MAX_WAIT_MS} ms.
+     */
     public static LabelStatePoller forSettling(Sleeper sleeper) {
         return new LabelStatePoller(sleeper, SETTLE_INITIAL_WAIT_MS, SETTLE_MAX_WAIT_MS);
     }

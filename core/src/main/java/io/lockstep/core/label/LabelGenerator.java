@@ -22,11 +22,11 @@ import java.util.regex.Pattern;
  *   <li>exactly-once label of a one-load transaction (Doris), one per (table, checkpoint, flush), deterministic:
  *       {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}_{flush}}</li>
  * </ul>
- * The run identity ({@link RunId}) separates runs: every start of a subtask, fresh or restored, takes a new run id, so its labels never collide with labels an earlier run
- * committed (a restore from an older checkpoint or savepoint, or a stateless start with the same prefix, reuses
- * checkpoint ids). The exactly-once sink stores the run id of its labels in its checkpoint state, so a restore can
- * regenerate, with a generator for that run id, the labels the earlier run may have left open
- * ({@code io.lockstep.core.restart.LingeringTransactionAborter}).
+ * The run identity ({@link RunId}) separates runs: every start of a subtask, fresh or restored, takes a new run id, so
+ * its labels never collide with labels an earlier run committed (a restore from an older checkpoint or savepoint, or a
+ * stateless start with the same prefix, reuses checkpoint ids). The exactly-once sink stores the run id of its labels
+ * in its checkpoint state, so a restore can regenerate, with a generator for that run id, the labels the earlier run
+ * may have left open ({@code io.lockstep.core.restart.LingeringTransactionAborter}).
  * The subtask index separates subtasks; the cycle, sequence or checkpoint id separates labels within a run.
  *
  * <p>Table names are written into labels with every character outside {@code [A-Za-z0-9_-]} replaced by

@@ -20,13 +20,14 @@ import org.slf4j.LoggerFactory;
  * the next start from N can find what this run left open even if it never completes a checkpoint (which would
  * record its run id in state).
  *
- * <p>The candidates are derived, not random ({@link RunId#derived}):
- * {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)} for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
- * submission, e.g. from a savepoint) walks another. A run's first data label can be named for any checkpoint after N
- * (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed candidate is marked
- * at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label scheme; one label per
- * flush: {@code ...-{N}_1}), which no data transaction of the candidate uses, is begun and rolled back, and the server
- * remembers it (docs/protocol.md#labels-and-label-state: labels of finished transactions are remembered for {@code label_keep_max_second}).
+ * <p>The candidates are derived, not random ({@link RunId#derived}): {@code candidate(k) = hash(job id, restored run
+ * ids, N, subtask, k)} for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence;
+ * another job (a new submission, e.g. from a savepoint) walks another. A run's first data label can be named for any
+ * checkpoint after N (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed
+ * candidate is marked at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label
+ * scheme; one label per flush: {@code ...-{N}_1}), which no data transaction of the candidate uses, is begun and rolled
+ * back, and the server remembers it (docs/protocol.md#labels-and-label-state: labels of finished transactions are
+ * remembered for {@code label_keep_max_second}).
  * A candidate is taken when its marker or one of its labels for checkpoints N + 1 to N + {@value #PROBE_CHECKPOINTS}
  * exists. A taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED
  * labels after N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is marked

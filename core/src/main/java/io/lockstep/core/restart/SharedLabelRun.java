@@ -24,7 +24,8 @@ public final class SharedLabelRun {
     /**
      * @param runId        the run's id (for messages)
      * @param database     the database of its shared transactions (labels are scoped per database)
-     * @param base         its label base, {@code {prefix}-{subtask}-{runId}-m} ({@link LabelGenerator#sharedLabelBase()})
+     * @param base         its label base, {@code {prefix}-{subtask}-{runId}-m}
+     *                     ({@link LabelGenerator#sharedLabelBase()})
      * @param settledCycle a cycle up to which every label of the run is finished (committed or aborted), 0 when none
      *                     is known; the walk starts after it
      */
