@@ -4,9 +4,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled with
- * the client's backoff ({@code retryBackoffInitialMs}, doubling up to {@code retryBackoffMaxMs}) for at most
- * {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both dialects' settle paths.
+ * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled by
+ * {@link LabelStatePoller} with the client's backoff ({@code retryBackoffInitialMs}, doubling up to
+ * {@code retryBackoffMaxMs}) for at most {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both
+ * dialects' settle paths.
  */
 final class LabelStatePolling {
     private static final Logger LOG = LoggerFactory.getLogger(LabelStatePolling.class);
@@ -34,26 +35,20 @@ final class LabelStatePolling {
     static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, String why, Query query)
             throws TransactionException {
         TransactionClientConfig config = endpoint.config();
-        Sleeper sleeper = endpoint.sleeper();
-        long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
-        long waitMs = config.retryBackoffInitialMs();
-        while (true) {
-            LabelState state = query.labelState(txn.database(), txn.label());
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (state != LabelState.PREPARE || remainingMs <= 0) {
-                return state;
-            }
-            if (waitMs == config.retryBackoffInitialMs()) {
-                LOG.warn("{}: label {} is still PREPARE, the prepare may still be running on the server; polling its"
-                        + " state for up to {} ms", why, txn.label(), remainingMs);
-            }
-            try {
-                sleeper.sleep(Math.min(waitMs, remainingMs));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TransactionException("interrupted while polling the state of " + txn, null, e);
-            }
-            waitMs = Math.min(config.retryBackoffMaxMs(), waitMs * 2);
+        LabelStatePoller poller = new LabelStatePoller(endpoint.sleeper(), config.retryBackoffInitialMs(),
+                config.retryBackoffMaxMs());
+        try {
+            return poller.poll(() -> query.labelState(txn.database(), txn.label()),
+                    state -> state != LabelState.PREPARE, config.labelStateTimeoutMs(), (first, remainingMs) -> {
+                        if (first) {
+                            LOG.warn("{}: label {} is still PREPARE, the prepare may still be running on the server;"
+                                    + " polling its state for up to {} ms", why, txn.label(), remainingMs);
+                        }
+                    }).last();
+        } catch (InterruptedException e) {
+            // the client's operations carry only TransactionException: the flag is restored for the caller
+            Thread.currentThread().interrupt();
+            throw new TransactionException("interrupted while polling the state of " + txn, null, e);
         }
     }
 }

@@ -233,7 +233,7 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** Run identity for labels, default a fresh {@link LabelGenerator#newRunId()}. */
+        /** Run identity for labels, default a fresh {@link io.lockstep.core.label.RunId#random()}. */
         public Builder runId(String value) {
             this.runId = value;
             return this;
@@ -342,7 +342,7 @@ public final class LoadEngineConfig {
         public LoadEngineConfig build() {
             LabelGenerator.validatePrefix(labelPrefix);
             if (runId == null) {
-                runId = LabelGenerator.newRunId();
+                runId = io.lockstep.core.label.RunId.random();
             }
             positive("commitIntervalMs", commitIntervalMs);
             positive("scanningFrequencyMs", scanningFrequencyMs);

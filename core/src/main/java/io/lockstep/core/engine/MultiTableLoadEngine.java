@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * the design: one database per engine; atomicity per subtask and per source partition. At-least-once, unless
  * {@link LoadEngineConfig#progress()} is set: then each commit also loads the committed source positions
  * ({@link #txnEnd(int, SourcePartition, long)}) into the progress table, and the caller settles earlier runs and
- * drops replayed source transactions first ({@code io.lockstep.core.progress.ProgressOpening}).
+ * drops replayed source transactions first ({@code io.lockstep.core.restart.ProgressOpening}).
  */
 public final class MultiTableLoadEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MultiTableLoadEngine.class);

@@ -338,7 +338,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      * the engine's close timeout ({@code closeTimeoutMs}) has passed on the engine's ticker since the first one began;
      * on the manager thread the closing thread also interrupts it after that timeout. When every round fails the
      * label is named at WARN; a later run restored from a checkpoint rolls it back
-     * ({@code io.lockstep.core.recovery.EarlierRunSettlement}). Never one whose commit was sent: the client has settled
+     * ({@code io.lockstep.core.restart.EarlierRunSettlement}). Never one whose commit was sent: the client has settled
      * that one.
      */
     @Override

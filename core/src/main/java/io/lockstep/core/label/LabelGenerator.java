@@ -1,7 +1,5 @@
 package io.lockstep.core.label;
 
-import java.security.SecureRandom;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -11,7 +9,11 @@ import java.util.regex.Pattern;
  *
  * <p>Shapes (fields separated by {@code -}):
  * <ul>
- *   <li>shared multi-table label, one per commit cycle: {@code {prefix}-{subtask}-{runId}-m{cycle}}</li>
+ *   <li>shared multi-table label, one per commit cycle: {@code {prefix}-{subtask}-{runId}-m{cycle}}, read back
+ *       with {@link #sharedLabelBaseOf(String)} and {@link #sharedLabelCycle(String)}; cycle 0 is the multi-table
+ *       exactly-once mode's registration of the run</li>
+ *   <li>closing label of the multi-table exactly-once mode, one per run (it closes the earlier runs it settled):
+ *       {@code {prefix}-{subtask}-{runId}-s1}</li>
  *   <li>single-table at-least-once label, one per flush: {@code {prefix}-{table}-{subtask}-{runId}-a{sequence}}</li>
  *   <li>single-table classic stream load label, one per (table, flush):
  *       {@code {prefix}-{table}-{subtask}-{runId}-c{sequence}}</li>
@@ -20,12 +22,11 @@ import java.util.regex.Pattern;
  *   <li>exactly-once label of a one-load transaction (Doris), one per (table, checkpoint, flush), deterministic:
  *       {@code {prefix}-{table}-{subtask}-{runId}-{checkpointId}_{flush}}</li>
  * </ul>
- * The run identity ({@link #newRunId()}: start time in base 36 plus random characters) separates runs: every start
- * of a subtask, fresh or restored, takes a new run id, so its labels never collide with labels an earlier run
- * committed (a restore from an older checkpoint or savepoint, or a stateless start with the same prefix, reuses
- * checkpoint ids). The exactly-once sink stores the run id of its labels in its checkpoint state, so a restore can
- * regenerate, with a generator for that run id, the labels the earlier run may have left open
- * ({@code io.lockstep.core.exactlyonce.LingeringTransactionAborter}).
+ * The run identity ({@link RunId}) separates runs: every start of a subtask, fresh or restored, takes a new run id, so
+ * its labels never collide with labels an earlier run committed (a restore from an older checkpoint or savepoint, or a
+ * stateless start with the same prefix, reuses checkpoint ids). The exactly-once sink stores the run id of its labels
+ * in its checkpoint state, so a restore can regenerate, with a generator for that run id, the labels the earlier run
+ * may have left open ({@code io.lockstep.core.restart.LingeringTransactionAborter}).
  * The subtask index separates subtasks; the cycle, sequence or checkpoint id separates labels within a run.
  *
  * <p>Table names are written into labels with every character outside {@code [A-Za-z0-9_-]} replaced by
@@ -38,9 +39,9 @@ public final class LabelGenerator {
     /** Longest accepted prefix, so that every label shape fits in 128 characters. */
     public static final int MAX_PREFIX_LENGTH = 48;
     private static final Pattern PREFIX = Pattern.compile("^[-\\w]{1," + MAX_PREFIX_LENGTH + "}$");
-    private static final Pattern RUN_ID = Pattern.compile("^[0-9a-z]{1,24}$");
     private static final int MAX_LABEL_LENGTH = 128;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String SHARED_MARK = "-m";
+    private static final Pattern CYCLE = Pattern.compile("\\d+");
 
     private final String prefix;
     private final int subtaskIndex;
@@ -50,7 +51,7 @@ public final class LabelGenerator {
      * @param prefix       the user's label prefix ({@code sink.label-prefix}); 1..48 characters of
      *                     {@code [A-Za-z0-9_-]}
      * @param subtaskIndex this sink subtask's index, &gt;= 0
-     * @param runId        run identity, 1..24 characters of {@code [0-9a-z]} (see {@link #newRunId()})
+     * @param runId        run identity, 1..24 characters of {@code [0-9a-z]} (see {@link RunId})
      * @throws IllegalArgumentException naming the bad value and the rule it breaks
      */
     public LabelGenerator(String prefix, int subtaskIndex, String runId) {
@@ -58,12 +59,8 @@ public final class LabelGenerator {
         if (subtaskIndex < 0) {
             throw new IllegalArgumentException("subtask index must be >= 0, was " + subtaskIndex);
         }
-        if (runId == null || !RUN_ID.matcher(runId).matches()) {
-            throw new IllegalArgumentException("run id '" + runId + "' is invalid: it must be 1 to 24 characters of "
-                    + "[0-9a-z] (see LabelGenerator.newRunId())");
-        }
         this.subtaskIndex = subtaskIndex;
-        this.runId = runId;
+        this.runId = RunId.checked(runId);
     }
 
     /**
@@ -80,15 +77,6 @@ public final class LabelGenerator {
                     + SERVER_LABEL.pattern() + ")");
         }
         return prefix;
-    }
-
-    /** A fresh run identity: the current time in base 36 followed by 6 random base-36 characters. */
-    public static String newRunId() {
-        StringBuilder id = new StringBuilder(Long.toString(System.currentTimeMillis(), 36));
-        for (int i = 0; i < 6; i++) {
-            id.append(Character.forDigit(RANDOM.nextInt(36), 36));
-        }
-        return id.toString().toLowerCase(Locale.ROOT);
     }
 
     /** The label prefix. */
@@ -113,7 +101,47 @@ public final class LabelGenerator {
      */
     public String sharedLabel(long cycle) {
         requireNonNegative(cycle, "cycle");
-        return checked(prefix + "-" + subtaskIndex + "-" + runId + "-m" + cycle);
+        return checked(sharedLabelBase() + cycle);
+    }
+
+    /** The base of this run's shared labels, {@code {prefix}-{subtask}-{runId}-m}: a shared label is base + cycle. */
+    public String sharedLabelBase() {
+        return prefix + "-" + subtaskIndex + "-" + runId + SHARED_MARK;
+    }
+
+    /**
+     * The label of the one transaction with which this run closes the earlier runs it settled (multi-table
+     * exactly-once mode): {@code {prefix}-{subtask}-{runId}-s1}.
+     */
+    public String closingLabel() {
+        return checked(prefix + "-" + subtaskIndex + "-" + runId + "-s1");
+    }
+
+    /**
+     * The base of a shared label, {@code prefix-3-runid-m17} → {@code prefix-3-runid-m}.
+     *
+     * @throws IllegalArgumentException quoting the label when it does not end with {@code -m{cycle}}
+     */
+    public static String sharedLabelBaseOf(String label) {
+        int m = label == null ? -1 : label.lastIndexOf(SHARED_MARK);
+        if (m < 0 || !CYCLE.matcher(label.substring(m + SHARED_MARK.length())).matches()) {
+            throw new IllegalArgumentException("label '" + label + "' is not a shared label "
+                    + "({prefix}-{subtask}-{runId}-m{cycle})");
+        }
+        return label.substring(0, m + SHARED_MARK.length());
+    }
+
+    /** The cycle of a shared label ({@code ...-m17} → 17), or -1 when it is not one. */
+    public static long sharedLabelCycle(String label) {
+        int m = label.lastIndexOf(SHARED_MARK);
+        if (m < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(label.substring(m + SHARED_MARK.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**
@@ -188,7 +216,7 @@ public final class LabelGenerator {
         String subtask = rest.substring(subtaskDash + 1, runDash);
         String run = rest.substring(runDash + 1, lastDash);
         String checkpoint = rest.substring(lastDash + 1);
-        if (!subtask.matches("\\d{1,9}") || !RUN_ID.matcher(run).matches() || !checkpoint.matches("\\d{1,19}")) {
+        if (!subtask.matches("\\d{1,9}") || !RunId.isValid(run) || !checkpoint.matches("\\d{1,19}")) {
             throw new IllegalArgumentException("label '" + label + "' is not an exactly-once label: subtask '"
                     + subtask + "', run id '" + run + "' or checkpoint id '" + checkpoint + "' is malformed");
         }

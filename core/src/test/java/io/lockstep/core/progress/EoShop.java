@@ -3,6 +3,8 @@ package io.lockstep.core.progress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.Sleeper;
+import io.lockstep.core.label.RunId;
+import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
@@ -109,7 +111,7 @@ final class EoShop {
      */
     static Run open(StarRocksEmulator sr, String attemptKey, int subtask, long commitIntervalMs, long graceMs,
                     Sleeper sleeper, InMemoryLoadMetrics metrics) throws Exception {
-        String runId = RunIds.newRunId(attemptKey);
+        String runId = RunId.ofAttempt(attemptKey);
         StarRocksTransactionClient client = new StarRocksTransactionClient(clientConfig(sr), metrics);
         StarRocksSqlClient sql = new StarRocksSqlClient(clientConfig(sr), metrics);
         ProgressOpening.Result opened;

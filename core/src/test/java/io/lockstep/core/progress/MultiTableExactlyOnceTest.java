@@ -11,6 +11,8 @@ import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
+import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.emulator.StarRocksEmulator;
@@ -204,7 +206,7 @@ class MultiTableExactlyOnceTest {
              StarRocksSqlClient sql = new StarRocksSqlClient(EoShop.clientConfig(sr), metrics)) {
             ProgressTable missing = new ProgressTable("shop", "no_such_progress");
             ProgressOpening opening = new ProgressOpening(client, new ProgressStore(sql, missing),
-                    new ProgressOpening.Params(EoShop.JOB, "eo", 0, RunIds.newRunId("abcdefghij"), 600,
+                    new ProgressOpening.Params(EoShop.JOB, "eo", 0, RunId.ofAttempt("abcdefghij"), 600,
                             ProgressTable.LOAD_PROPERTIES, 100, 1000, 1000), Sleeper.SYSTEM, Clock.systemUTC(),
                     metrics);
             assertThatThrownBy(opening::open).isInstanceOf(ProgressTableException.class)

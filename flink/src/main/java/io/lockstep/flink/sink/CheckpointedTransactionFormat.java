@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import java.io.IOException;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;

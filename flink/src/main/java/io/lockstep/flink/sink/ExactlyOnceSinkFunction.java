@@ -3,9 +3,9 @@ package io.lockstep.flink.sink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.SingleTableLoadEngine;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.DerivedRunId;
-import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.RunIdClaim;
+import io.lockstep.core.restart.LingeringTransactionAborter;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Run identity: every start takes a new run id, so its labels never collide with an earlier run's; with a fixed
- * target table it is derived ({@link DerivedRunId}) from the job, the restored runs and checkpoint, so an attempt
+ * target table it is derived ({@link RunIdClaim}) from the job, the restored runs and checkpoint, so an attempt
  * that fails before its first checkpoint is found by the next one (see {@link ExactlyOnceSinkState}). At start it
  * checks that {@code sink.properties.timeout} exceeds the checkpoint interval ({@link TransactionTimeoutCheck}).
  * Design notes: {@code docs/exactly-once.md}.

@@ -1,8 +1,8 @@
 package io.lockstep.flink.sink;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.LingeringScope;
-import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.LingeringScope;
+import io.lockstep.core.restart.TableId;
 
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +19,7 @@ import java.util.Objects;
  * the same prefix (docs/architecture.md#rules-from-field-reports). The run id written here is the one the snapshotting
  * run used, so a restore can name every label that run may have left open after the checkpoint
  * ({@link #lingeringScope()}). An attempt that never completed a checkpoint is named by no state; with a fixed target
- * table its run id is derived from the job, the restored run ids and the checkpoint ({@code DerivedRunId}), so the next
+ * table its run id is derived from the job, the restored run ids and the checkpoint ({@code RunIdClaim}), so the next
  * attempt from the same checkpoint walks the same ids and ends what it left open. With routing by {@code *} run ids are
  * random and such an attempt's open transactions end by the server's timeouts; their data never becomes visible because
  * nobody commits them.

@@ -1,7 +1,7 @@
 package io.lockstep.flink.sink;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.TableId;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -7,12 +7,12 @@ import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.PreparedTransaction;
 import io.lockstep.core.engine.SingleTableLoadEngine;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.DerivedRunId;
-import io.lockstep.core.exactlyonce.LingeringScope;
-import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
-import io.lockstep.core.exactlyonce.RestoredTransactionCommitter;
-import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.RunIdClaim;
+import io.lockstep.core.restart.LingeringScope;
+import io.lockstep.core.restart.LingeringTransactionAborter;
+import io.lockstep.core.restart.RestoredTransactionCommitter;
+import io.lockstep.core.restart.TableId;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * as done; a label that is ABORTED or forgotten fails the start, since that epoch's rows are lost); roll back the
  * labels the restored runs may have opened after their epochs ({@link LingeringTransactionAborter}, with
  * {@code sink.exactly-once.enable-abort-lingering-txn}): never a committed one, never one held in state; then claim
- * the run id ({@link DerivedRunId}: derived from the job, the restored runs and epoch with a fixed target table, so
+ * the run id ({@link RunIdClaim}: derived from the job, the restored runs and epoch with a fixed target table, so
  * the next attempt from the same checkpoint finds what this one leaves open; random with {@code *} routing). Failures
  * no restart can heal (access denied, a data error) are raised as {@link NonRecoverableSinkFailure}.
  *
@@ -178,7 +178,7 @@ public final class ExactlyOnceSubtask implements AutoCloseable {
         Set<String> heldLabels = new HashSet<>();
         held.forEach(t -> heldLabels.add(t.label()));
         aborter.abortLingering(scopes, heldLabels);
-        return DerivedRunId.claim(client, aborter, settings.labelPrefix(), start.subtaskIndex(), start.jobId(),
+        return RunIdClaim.claim(client, aborter, settings.labelPrefix(), start.subtaskIndex(), start.jobId(),
                 restoredRunIds, start.restoredEpoch(), fixed == null ? List.of() : List.of(fixed), heldLabels);
     }
 

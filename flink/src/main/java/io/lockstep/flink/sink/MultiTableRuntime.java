@@ -7,18 +7,18 @@ import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.MultiTableLoadEngine;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.progress.CommittedPositions;
 import io.lockstep.core.progress.PositionGate;
-import io.lockstep.core.progress.ProgressOpening;
+import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
-import io.lockstep.core.progress.RunIds;
 import io.lockstep.core.progress.SourcePartition;
-import io.lockstep.core.recovery.EarlierRunSettlement;
-import io.lockstep.core.recovery.MultiTableRunState;
-import io.lockstep.core.recovery.SharedLabelRun;
-import io.lockstep.core.recovery.SharedLabelWalk;
+import io.lockstep.core.restart.EarlierRunSettlement;
+import io.lockstep.core.restart.MultiTableRunState;
+import io.lockstep.core.restart.SharedLabelRun;
+import io.lockstep.core.restart.SharedLabelWalk;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -56,7 +56,7 @@ public final class MultiTableRuntime implements AutoCloseable {
     /**
      * What a subtask opens with.
      *
-     * @param attemptKey     exactly-once: {@link RunIds#attemptKey} of this attempt, from which the run id is made;
+     * @param attemptKey     exactly-once: {@link RunId#attemptKey} of this attempt, from which the run id is made;
      *                       ignored at-least-once
      * @param earlierRuns    at-least-once: the earlier runs this subtask settles (from the restored state; empty on
      *                       a fresh start); ignored exactly-once
@@ -118,7 +118,7 @@ public final class MultiTableRuntime implements AutoCloseable {
         SinkSettings settings = start.settings();
         boolean exactlyOnce = settings.isMultiTableExactlyOnce();
         SinkRuntime runtime = SinkRuntime.open(settings, start.subtaskIndex(), start.metricGroup(),
-                exactlyOnce ? RunIds.newRunId(start.attemptKey()) : null);
+                exactlyOnce ? RunId.ofAttempt(start.attemptKey()) : null);
         try {
             LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
             PositionGate gate = null;
@@ -205,7 +205,7 @@ public final class MultiTableRuntime implements AutoCloseable {
             return List.of();
         }
         TransactionRef last = engine.currentTransaction();
-        long settled = last == null ? 0 : Math.max(0, SharedLabelRun.cycleOf(last.label()) - 1);
+        long settled = last == null ? 0 : Math.max(0, LabelGenerator.sharedLabelCycle(last.label()) - 1);
         String database = last != null ? last.database() : engine.database();
         LabelGenerator labels = new LabelGenerator(settings.labelPrefix(), runtime.subtaskIndex(), runtime.runId());
         return List.of(new MultiTableRunState(labels.prefix(), labels.subtaskIndex(), labels.runId(), database,

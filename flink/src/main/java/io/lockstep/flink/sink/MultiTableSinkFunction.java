@@ -3,9 +3,9 @@ package io.lockstep.flink.sink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.progress.PositionGate;
-import io.lockstep.core.progress.ProgressOpening;
-import io.lockstep.core.progress.RunIds;
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.ProgressOpening;
+import io.lockstep.core.label.RunId;
+import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkSemantic;
 import java.util.ArrayList;
@@ -97,7 +97,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
         RuntimeContext context = getRuntimeContext();
         runtime = MultiTableRuntime.open(new MultiTableRuntime.Start(SinkSettings.from(options), routing,
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
-                RunIds.attemptKey(context.getJobInfo().getJobId().toString(), restoredCheckpointId,
+                RunId.attemptKey(context.getJobInfo().getJobId().toString(), restoredCheckpointId,
                         context.getTaskInfo().getAttemptNumber()),
                 earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.timersOf(context)));
     }

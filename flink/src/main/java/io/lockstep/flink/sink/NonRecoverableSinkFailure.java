@@ -2,7 +2,7 @@ package io.lockstep.flink.sink;
 
 import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.TransactionException;
-import io.lockstep.core.exactlyonce.LostPreparedTransactionException;
+import io.lockstep.core.restart.LostPreparedTransactionException;
 import io.lockstep.core.progress.AnotherWriterException;
 import io.lockstep.core.progress.ProgressTableException;
 import java.util.IdentityHashMap;

@@ -161,7 +161,7 @@ public final class SinkSettings {
      * The engine settings of one subtask.
      *
      * @param subtaskIndex this subtask's index, part of every label
-     * @param runId        the run identity for labels ({@code LabelGenerator.newRunId()} for a fresh run, the
+     * @param runId        the run identity for labels ({@code RunId.random()} for a fresh run, the
      *                     restored one for exactly-once); null = a fresh one
      * @throws InvalidSinkOptionException if the core refuses a value (already checked by {@link #from})
      */

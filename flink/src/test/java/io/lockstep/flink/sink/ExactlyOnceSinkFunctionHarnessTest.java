@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.core.label.ExactlyOnceLabel;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.emulator.StarRocksEmulator;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.txn.TransactionStatus;

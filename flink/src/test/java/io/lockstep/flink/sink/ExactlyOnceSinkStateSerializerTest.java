@@ -3,9 +3,9 @@ package io.lockstep.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.LingeringScope;
-import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.LingeringScope;
+import io.lockstep.core.restart.TableId;
 
 import java.io.IOException;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package io.lockstep.flink.sink;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 
 import java.util.List;
 import java.util.Map;

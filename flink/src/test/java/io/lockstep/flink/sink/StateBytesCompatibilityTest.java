@@ -2,8 +2,8 @@ package io.lockstep.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.TableId;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.TableId;
 import io.lockstep.flink.sink.v2.CheckpointedTransactionSerializer;
 import java.io.IOException;
 import java.util.HexFormat;

@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.flink.sink.CheckpointedTransactionFormat;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;

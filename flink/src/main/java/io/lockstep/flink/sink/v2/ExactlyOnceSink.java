@@ -1,7 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
 import io.lockstep.flink.sink.ExactlyOnceSinkStateSerializer;

@@ -3,9 +3,9 @@ package io.lockstep.flink.sink.v2;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.SingleTableLoadEngine;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
-import io.lockstep.core.exactlyonce.DerivedRunId;
-import io.lockstep.core.exactlyonce.LingeringTransactionAborter;
+import io.lockstep.core.restart.CheckpointedTransaction;
+import io.lockstep.core.restart.RunIdClaim;
+import io.lockstep.core.restart.LingeringTransactionAborter;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
 import io.lockstep.flink.sink.ExactlyOnceSubtask;
@@ -35,7 +35,7 @@ import org.apache.flink.metrics.MetricGroup;
  * <p><b>Start.</b> Before any row: roll back what the restored runs left open after their epochs
  * ({@link LingeringTransactionAborter}, with {@code sink.exactly-once.enable-abort-lingering-txn}); the labels in the
  * committer's restored committables have epochs &lt;= the recorded ones and are never probed. Then claim the run id
- * ({@link DerivedRunId}: derived from the job, the restored runs and epoch with a fixed target table, so the next
+ * ({@link RunIdClaim}: derived from the job, the restored runs and epoch with a fixed target table, so the next
  * attempt from the same checkpoint finds what this one leaves open; random with {@code *} routing).
  *
  * <p>Between rows a {@link EngineFailureWatch} fails the task soon after an asynchronous failure. {@link #close}

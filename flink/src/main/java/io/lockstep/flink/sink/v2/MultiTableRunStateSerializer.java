@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.MultiTableRunState;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;

@@ -2,10 +2,10 @@ package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.core.progress.RunIds;
+import io.lockstep.core.label.RunId;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +46,7 @@ public final class MultiTableSink<T> extends StatefulLockstepSink<T, MultiTableR
     public StatefulSinkWriter<T, MultiTableRunState> restoreWriter(WriterInitContext context,
                                                                   Collection<MultiTableRunState> recoveredState) {
         return new MultiTableSinkWriter<>(new MultiTableRuntime.Start(SinkSettings.from(options), routing,
-                WriterContexts.subtaskIndex(context), context.metricGroup(), RunIds.attemptKey(
+                WriterContexts.subtaskIndex(context), context.metricGroup(), RunId.attemptKey(
                         context.getJobInfo().getJobId().toString(), context.getRestoredCheckpointId().orElse(-1L),
                         context.getTaskInfo().getAttemptNumber()), new ArrayList<>(recoveredState),
                 context.getProcessingTimeService()));

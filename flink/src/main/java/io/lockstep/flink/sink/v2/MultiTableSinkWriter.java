@@ -2,8 +2,8 @@ package io.lockstep.flink.sink.v2;
 
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.progress.PositionGate;
-import io.lockstep.core.progress.ProgressOpening;
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.ProgressOpening;
+import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.MultiTableRuntime;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;

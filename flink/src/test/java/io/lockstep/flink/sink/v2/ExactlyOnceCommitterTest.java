@@ -11,7 +11,7 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.exactlyonce.CheckpointedTransaction;
+import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.IOException;

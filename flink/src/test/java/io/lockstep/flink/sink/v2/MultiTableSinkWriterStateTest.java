@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import io.lockstep.core.recovery.MultiTableRunState;
+import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.StarRocksEmulatorExtension;
 import io.lockstep.emulator.fault.FaultOp;

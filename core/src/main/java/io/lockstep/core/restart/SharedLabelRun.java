@@ -1,4 +1,4 @@
-package io.lockstep.core.recovery;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.label.LabelGenerator;
 import java.util.ArrayList;
@@ -25,6 +25,7 @@ public final class SharedLabelRun {
      * @param runId        the run's id (for messages)
      * @param database     the database of its shared transactions (labels are scoped per database)
      * @param base         its label base, {@code {prefix}-{subtask}-{runId}-m}
+     *                     ({@link LabelGenerator#sharedLabelBase()})
      * @param settledCycle a cycle up to which every label of the run is finished (committed or aborted), 0 when none
      *                     is known; the walk starts after it
      */
@@ -40,25 +41,6 @@ public final class SharedLabelRun {
         }
         this.lastCommittedCycle = settledCycle;
         this.highestSeenCycle = settledCycle;
-    }
-
-    /** The base of the labels of {@code labels}' run: {@code {prefix}-{subtask}-{runId}-m}. */
-    public static String baseOf(LabelGenerator labels) {
-        String first = labels.sharedLabel(0);
-        return first.substring(0, first.length() - 1);
-    }
-
-    /** The cycle of a shared label ({@code ...-m17} → 17), or -1 when it is not one. */
-    public static long cycleOf(String label) {
-        int m = label.lastIndexOf("-m");
-        if (m < 0) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(label.substring(m + 2));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** The run's label of {@code cycle}. */

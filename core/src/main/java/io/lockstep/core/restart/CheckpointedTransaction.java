@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.engine.PreparedTransaction;

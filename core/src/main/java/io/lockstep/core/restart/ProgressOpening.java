@@ -1,14 +1,21 @@
-package io.lockstep.core.progress;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.LabelStatePoller;
 import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.metrics.LoadMetrics;
-import io.lockstep.core.recovery.SharedLabelRun;
-import io.lockstep.core.recovery.SharedLabelWalk;
+import io.lockstep.core.progress.AnotherWriterException;
+import io.lockstep.core.progress.CommittedPositions;
+import io.lockstep.core.progress.ProgressClock;
+import io.lockstep.core.progress.ProgressRow;
+import io.lockstep.core.progress.ProgressStore;
+import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.progress.ProgressTableException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *       an older journal position, and a read that shows the registration shows every run registered before it.
  *       A run registers before it begins any data label, so a later open always finds it.</li>
  *   <li><b>Settle</b> every run of this job id that is registered and not closed, except the sibling subtasks of this
- *       attempt ({@link RunIds#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
+ *       attempt ({@link RunId#sameAttempt}): a run's shared labels are {@code <base>m<cycle>} and its registration
  *       row holds the last cycle it committed, so only later labels can be open or in flight; they are walked
  *       upward until two consecutive labels are unknown to the server. COMMITTED labels (publish timeout, a commit
  *       whose reply was lost) are waited for until VISIBLE; then the runs are watched for
@@ -47,8 +54,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProgressOpening {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
-    /** Consecutive unknown labels that end the walk over a run's labels. */
-    static final int UNKNOWN_LABELS_TO_STOP = SharedLabelWalk.UNKNOWN_LABELS_TO_STOP;
+    /** How often the runs being settled are looked at during the live-writer grace period, ms. */
+    private static final long WATCH_INTERVAL_MS = 200;
 
     /** Settings of one open. */
     public record Params(String jobId, String labelPrefix, int subtaskIndex, String runId, int serverTimeoutSeconds,
@@ -130,7 +137,7 @@ public final class ProgressOpening {
         }
         settleOpen(runs);
         if (!runs.isEmpty()) {
-            String closing = registration.substring(0, registration.length() - "m0".length()) + "s1";
+            String closing = labels.closingLabel();
             commitProgressRows(closing, closingRows(runs));
             rows = readUntil(r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
                     + "settled");
@@ -193,7 +200,7 @@ public final class ProgressOpening {
         if (row.runId().equals(params.runId())) {
             return false;
         }
-        return !RunIds.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
+        return !RunId.sameAttempt(row.runId(), params.runId()) || row.sourcePartition() == params.subtaskIndex();
     }
 
     /**
@@ -207,8 +214,7 @@ public final class ProgressOpening {
         if (runs.isEmpty()) {
             return;
         }
-        long deadlineMs = sleeper.nowMs() + params.liveWriterGraceMs();
-        while (true) {
+        new LabelStatePoller(sleeper, WATCH_INTERVAL_MS, WATCH_INTERVAL_MS).poll(() -> {
             for (RunWalk run : runs) {
                 String next = run.labels().label(run.labels().highestSeenCycle() + 1);
                 if (client.labelState(database, next) != LabelState.UNKNOWN) {
@@ -219,12 +225,8 @@ public final class ProgressOpening {
                 }
                 walk.refresh(run.labels());
             }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                break;
-            }
-            sleeper.sleep(Math.min(remainingMs, 200));
-        }
+            return runs;
+        }, watched -> false, params.liveWriterGraceMs(), null);
         for (RunWalk run : runs) {
             walk.rollBackOpen(run.labels(), "job " + params.jobId());
         }
@@ -255,24 +257,16 @@ public final class ProgressOpening {
      */
     private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
             throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + params.readTimeoutMs();
-        long waitMs = 50;
-        while (true) {
-            List<ProgressRow> rows = store.readJob(params.jobId());
-            if (fresh.test(rows)) {
-                return rows;
-            }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                throw new TransactionException("job " + params.jobId() + ": the progress table "
-                        + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
-                        + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
-                        + "positions are not read from an older state", null);
-            }
-            LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what);
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
+        LabelStatePoller.Outcome<List<ProgressRow>> read = LabelStatePoller.forSettling(sleeper).poll(
+                () -> store.readJob(params.jobId()), fresh, params.readTimeoutMs(), (first, remainingMs) ->
+                        LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what));
+        if (!read.reached()) {
+            throw new TransactionException("job " + params.jobId() + ": the progress table "
+                    + store.table().qualifiedName() + " read through the HTTP SQL API does not show " + what + " "
+                    + params.readTimeoutMs() + " ms after it became VISIBLE: the FE that answers lags behind; "
+                    + "positions are not read from an older state", null);
         }
+        return read.last();
     }
 
     /**
@@ -294,12 +288,12 @@ public final class ProgressOpening {
                 if (run != null) {
                     throw anotherWriter(row, "committed cycle " + row.position() + " after this subtask settled it");
                 }
-                boolean knownBefore = RunIds.sameAttempt(row.runId(), params.runId())
+                boolean knownBefore = RunId.sameAttempt(row.runId(), params.runId())
                         && row.sourcePartition() != params.subtaskIndex();
                 if (!knownBefore) {
                     throw anotherWriter(row, "registered while this subtask opened");
                 }
-            } else if (run != null && cycleOf(row.label()) > run.labels().highestSeenCycle()) {
+            } else if (run != null && LabelGenerator.sharedLabelCycle(row.label()) > run.labels().highestSeenCycle()) {
                 throw anotherWriter(row, "advanced " + row.source() + "/" + row.sourcePartition() + " with label "
                         + row.label() + " after this subtask settled it");
             }
@@ -313,17 +307,12 @@ public final class ProgressOpening {
     }
 
     /** {@code prefix-3-runid-m17} → {@code prefix-3-runid-m}. */
-    static String labelBase(String label) {
-        int m = label.lastIndexOf("-m");
-        if (m < 0 || !label.substring(m + 2).matches("\\d+")) {
+    private static String labelBase(String label) {
+        try {
+            return LabelGenerator.sharedLabelBaseOf(label);
+        } catch (IllegalArgumentException e) {
             throw new ProgressTableException("progress table run row has label '" + label + "', which is not a shared "
                     + "label ({prefix}-{subtask}-{runId}-m{cycle})");
         }
-        return label.substring(0, m + 2);
-    }
-
-    /** The cycle of a shared label, or -1 when it is not one. */
-    static long cycleOf(String label) {
-        return SharedLabelRun.cycleOf(label);
     }
 }

@@ -1,4 +1,4 @@
-package io.lockstep.core.recovery;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.TransactionException;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link DerivedRunId} against the emulator. */
-class DerivedRunIdTest {
+/** {@link RunIdClaim} against the emulator. */
+class RunIdClaimTest {
     private static final String PREFIX = "eo-run";
     private static final String JOB = "0123456789abcdef0123456789abcdef";
     private static final List<String> RESTORED = List.of("runb", "runa");
@@ -51,12 +52,12 @@ class DerivedRunIdTest {
     }
 
     private String claim() {
-        return DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX, SUBTASK, JOB,
+        return RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX, SUBTASK, JOB,
                 RESTORED, CHECKPOINT, List.of(EVENTS), Set.of());
     }
 
     private static String candidate(int k) {
-        return DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT, SUBTASK, k);
+        return RunId.derived(JOB, RESTORED, CHECKPOINT, SUBTASK, k);
     }
 
     /** Begins (and loads one row under) the label {@code runId} gives the table at {@code checkpoint}. */
@@ -77,12 +78,12 @@ class DerivedRunIdTest {
     void candidatesAreValidRunIdsThatDependOnEveryInputButNotOnTheOrderOfRunIds() {
         assertThat(candidate(0)).matches("[0-9a-z]{16}");
         new LabelGenerator(PREFIX, SUBTASK, candidate(0)); // accepted as a run id
-        assertThat(DerivedRunId.candidate(JOB, List.of("runa", "runb"), CHECKPOINT, SUBTASK, 0))
+        assertThat(RunId.derived(JOB, List.of("runa", "runb"), CHECKPOINT, SUBTASK, 0))
                 .isEqualTo(candidate(0));
-        assertThat(List.of(candidate(1), DerivedRunId.candidate("other-job", RESTORED, CHECKPOINT, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, List.of("runa"), CHECKPOINT, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT + 1, SUBTASK, 0),
-                DerivedRunId.candidate(JOB, RESTORED, CHECKPOINT, SUBTASK + 1, 0)))
+        assertThat(List.of(candidate(1), RunId.derived("other-job", RESTORED, CHECKPOINT, SUBTASK, 0),
+                RunId.derived(JOB, List.of("runa"), CHECKPOINT, SUBTASK, 0),
+                RunId.derived(JOB, RESTORED, CHECKPOINT + 1, SUBTASK, 0),
+                RunId.derived(JOB, RESTORED, CHECKPOINT, SUBTASK + 1, 0)))
                 .doesNotContain(candidate(0)).doesNotHaveDuplicates();
     }
 
@@ -133,7 +134,7 @@ class DerivedRunIdTest {
 
     @Test
     void withoutAFixedTableTheRunIdIsRandom() {
-        String runId = DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX,
+        String runId = RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1), PREFIX,
                 SUBTASK, JOB, RESTORED, CHECKPOINT, List.of(), Set.of());
 
         assertThat(runId).isNotEqualTo(candidate(0)).matches("[0-9a-z]{1,24}");

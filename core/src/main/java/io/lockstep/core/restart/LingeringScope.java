@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,9 +1,10 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -23,12 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DerivedRunId} against the emulator's Doris mode, where a transaction begins with its load: the claim marker
+ * {@link RunIdClaim} against the emulator's Doris mode, where a transaction begins with its load: the claim marker
  * is an empty two-phase load aborted at once, so a stateless restart of a job with a pinned job id never takes the
  * run id of an earlier run whose first row came many checkpoints late, and an attempt that failed before its first
  * checkpoint is still found and cleaned up.
  */
-class DorisDerivedRunIdTest {
+class DorisRunIdClaimTest {
     private static final String PREFIX = "eo-doris";
     private static final String JOB = "fedcba9876543210fedcba9876543210";
     private static final int SUBTASK = 0;
@@ -55,12 +56,12 @@ class DorisDerivedRunIdTest {
 
     /** A start without state (checkpoint 0), as every submission of the pinned job makes it. */
     private String claimWithoutState() {
-        return DerivedRunId.claim(client, LingeringTransactionAborter.forCheckNum(client, -1,
+        return RunIdClaim.claim(client, LingeringTransactionAborter.forCheckNum(client, -1,
                 ExactlyOnceLabelScheme.ONE_PER_FLUSH), PREFIX, SUBTASK, JOB, List.of(), 0, List.of(EVENTS), Set.of());
     }
 
     private static String candidate(int k) {
-        return DerivedRunId.candidate(JOB, List.of(), 0, SUBTASK, k);
+        return RunId.derived(JOB, List.of(), 0, SUBTASK, k);
     }
 
     private static String label(String runId, long checkpoint, int flush) {

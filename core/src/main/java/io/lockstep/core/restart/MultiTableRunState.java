@@ -1,4 +1,4 @@
-package io.lockstep.core.recovery;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.label.LabelGenerator;
 import java.util.Objects;
@@ -40,7 +40,7 @@ public record MultiTableRunState(String labelPrefix, int subtaskIndex, String ru
 
     /** The run's label base, {@code {prefix}-{subtask}-{runId}-m}. */
     public String labelBase() {
-        return SharedLabelRun.baseOf(new LabelGenerator(labelPrefix, subtaskIndex, runId));
+        return new LabelGenerator(labelPrefix, subtaskIndex, runId).sharedLabelBase();
     }
 
     /** The walk state of this run, or null when its database is not known. */

@@ -1,4 +1,4 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,15 +1,12 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.label.RunId;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,13 +20,14 @@ import org.slf4j.LoggerFactory;
  * the next start from N can find what this run left open even if it never completes a checkpoint (which would
  * record its run id in state).
  *
- * <p>The candidates are derived, not random: {@code candidate(k) = hash(job id, restored run ids, N, subtask, k)}
- * for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence; another job (a new
- * submission, e.g. from a savepoint) walks another. A run's first data label can be named for any checkpoint after N
- * (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed candidate is marked
- * at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label scheme; one label per
- * flush: {@code ...-{N}_1}), which no data transaction of the candidate uses, is begun and rolled back, and the server
- * remembers it (docs/protocol.md#labels-and-label-state: labels of finished transactions are remembered for {@code label_keep_max_second}).
+ * <p>The candidates are derived, not random ({@link RunId#derived}): {@code candidate(k) = hash(job id, restored run
+ * ids, N, subtask, k)} for {@code k = 0, 1, ...}. Every attempt of the job that starts from N walks the same sequence;
+ * another job (a new submission, e.g. from a savepoint) walks another. A run's first data label can be named for any
+ * checkpoint after N (labels follow the checkpoints, and the first row may come many checkpoints late), so a claimed
+ * candidate is marked at once: the label {@code {prefix}-{table}-{subtask}-{candidate}-{N}} (in the aborter's label
+ * scheme; one label per flush: {@code ...-{N}_1}), which no data transaction of the candidate uses, is begun and rolled
+ * back, and the server remembers it (docs/protocol.md#labels-and-label-state: labels of finished transactions are
+ * remembered for {@code label_keep_max_second}).
  * A candidate is taken when its marker or one of its labels for checkpoints N + 1 to N + {@value #PROBE_CHECKPOINTS}
  * exists. A taken candidate's labels are handed to the {@link LingeringTransactionAborter} (its PREPARE/PREPARED
  * labels after N are rolled back, committed ones left alone) and the walk goes on; the first free candidate is marked
@@ -43,36 +41,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stateless; called once per restore from the thread that restores the subtask.
  */
-public final class DerivedRunId {
-    private static final Logger LOG = LoggerFactory.getLogger(DerivedRunId.class);
+public final class RunIdClaim {
+    private static final Logger LOG = LoggerFactory.getLogger(RunIdClaim.class);
     /** Most candidates walked before giving up and taking a random run id. */
     public static final int MAX_CANDIDATES = 100;
-    private static final int RUN_ID_CHARS = 16;
     /** Checkpoints after N whose labels are probed besides the claim marker (runs of versions without a marker). */
     static final int PROBE_CHECKPOINTS = 3;
     private static final int MARKER_TIMEOUT_SECONDS = 60;
 
-    private DerivedRunId() {
-    }
-
-    /**
-     * Candidate {@code k}: 16 characters of {@code [0-9a-z]}, a pure function of its inputs.
-     *
-     * @param jobId          the Flink job id
-     * @param restoredRunIds run ids held in the restored state, in any order (empty without state)
-     */
-    public static String candidate(String jobId, List<String> restoredRunIds, long restoredCheckpointId,
-                                   int subtaskIndex, int k) {
-        StringBuilder key = new StringBuilder("lockstep-run|").append(jobId);
-        restoredRunIds.stream().sorted().distinct().forEach(id -> key.append('|').append(id));
-        key.append('|').append(restoredCheckpointId).append('|').append(subtaskIndex).append('|').append(k);
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
-            String base36 = new BigInteger(1, digest).toString(36);
-            return base36.substring(0, RUN_ID_CHARS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
+    private RunIdClaim() {
     }
 
     /**
@@ -93,10 +70,10 @@ public final class DerivedRunId {
                                List<TableId> tables, Set<String> heldLabels) {
         Objects.requireNonNull(client, "client");
         if (tables.isEmpty()) {
-            return LabelGenerator.newRunId();
+            return RunId.random();
         }
         for (int k = 0; k < MAX_CANDIDATES; k++) {
-            String runId = candidate(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
+            String runId = RunId.derived(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
             LabelGenerator labels = new LabelGenerator(labelPrefix, subtaskIndex, runId);
             String used;
             try {
@@ -105,11 +82,11 @@ public final class DerivedRunId {
                 LOG.warn("cannot read the label states of run id {}; taking a random run id (what earlier runs "
                         + "restored from checkpoint {} left open ends by the server timeout): {}", runId,
                         restoredCheckpointId, e.getMessage());
-                return LabelGenerator.newRunId();
+                return RunId.random();
             }
             if (used == null) {
                 return claimed(client, aborter, labels, tables, restoredCheckpointId) ? runId
-                        : LabelGenerator.newRunId();
+                        : RunId.random();
             }
             LOG.info("run id {} was used by an earlier attempt that started from checkpoint {} (label {} exists); "
                     + "ending what it left open", runId, restoredCheckpointId, used);
@@ -118,7 +95,7 @@ public final class DerivedRunId {
         }
         LOG.warn("{} derived run ids after checkpoint {} are all used; taking a random one", MAX_CANDIDATES,
                 restoredCheckpointId);
-        return LabelGenerator.newRunId();
+        return RunId.random();
     }
 
     /**

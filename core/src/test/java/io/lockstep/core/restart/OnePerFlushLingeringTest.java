@@ -1,10 +1,11 @@
-package io.lockstep.core.exactlyonce;
+package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.label.LabelGenerator;
@@ -126,15 +127,15 @@ class OnePerFlushLingeringTest {
     @Test
     void theRunIdClaimChecksTheFirstFlushLabelOfTheNextCheckpoint() {
         StateClient client = new StateClient();
-        String taken = DerivedRunId.candidate("job", List.of(), 4, 0, 0);
+        String taken = RunId.derived("job", List.of(), 4, 0, 0);
         String takenLabel = new LabelGenerator("d", 0, taken).exactlyOnceFlushLabel("orders", 5, 1);
         client.states.put(takenLabel, LabelState.PREPARED);
         LingeringTransactionAborter aborter = LingeringTransactionAborter.forCheckNum(client, -1,
                 ExactlyOnceLabelScheme.ONE_PER_FLUSH);
 
-        String runId = DerivedRunId.claim(client, aborter, "d", 0, "job", List.of(), 4, List.of(ORDERS), Set.of());
+        String runId = RunIdClaim.claim(client, aborter, "d", 0, "job", List.of(), 4, List.of(ORDERS), Set.of());
 
-        assertThat(runId).isEqualTo(DerivedRunId.candidate("job", List.of(), 4, 0, 1));
+        assertThat(runId).isEqualTo(RunId.derived("job", List.of(), 4, 0, 1));
         String marker = new LabelGenerator("d", 0, runId).exactlyOnceFlushLabel("orders", 4, 1);
         assertThat(client.loaded).as("the claim marker: an empty load under checkpoint 4's label").containsExactly(
                 marker);

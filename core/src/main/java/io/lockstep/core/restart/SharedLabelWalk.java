@@ -1,14 +1,18 @@
-package io.lockstep.core.recovery;
+package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
+import io.lockstep.core.client.LabelStatePoller;
 import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,15 +29,21 @@ import org.slf4j.LoggerFactory;
  * label that ends committed counts as committed, one that ends aborted or unknown is settled, one still open
  * rethrows the refusal.
  *
- * <p>Runs on the thread that opens the subtask; waits go through the given {@link Sleeper}.
+ * <p>Runs on the thread that opens the subtask; waits go through a {@link LabelStatePoller} on the given
+ * {@link Sleeper}.
  */
 public final class SharedLabelWalk {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLabelWalk.class);
     /** Consecutive unknown labels that end the walk over a run's labels. */
     public static final int UNKNOWN_LABELS_TO_STOP = 2;
+    /** Every state but the open ones: a label whose rollback was refused is awaited until it reaches one. */
+    private static final Set<LabelState> NOT_OPEN = EnumSet.complementOf(EnumSet.of(LabelState.PREPARE,
+            LabelState.PREPARED));
+    /** Every state but COMMITTED: a COMMITTED label is awaited until it leaves it (VISIBLE, or a failure). */
+    private static final Set<LabelState> NOT_COMMITTED = EnumSet.complementOf(EnumSet.of(LabelState.COMMITTED));
 
     private final TransactionClient client;
-    private final Sleeper sleeper;
+    private final LabelStatePoller poller;
     private final LoadMetrics metrics;
     private final long visibleTimeoutMs;
     private final boolean awaitVisible;
@@ -46,7 +56,7 @@ public final class SharedLabelWalk {
     public SharedLabelWalk(TransactionClient client, Sleeper sleeper, LoadMetrics metrics, long visibleTimeoutMs,
                            boolean awaitVisible) {
         this.client = Objects.requireNonNull(client, "client");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.poller = LabelStatePoller.forSettling(sleeper);
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.visibleTimeoutMs = visibleTimeoutMs;
         this.awaitVisible = awaitVisible;
@@ -130,22 +140,12 @@ public final class SharedLabelWalk {
         if (awaitVisible && state == LabelState.COMMITTED) {
             awaitVisible(run.database(), label);
         }
-        run.committed(SharedLabelRun.cycleOf(label));
+        run.committed(LabelGenerator.sharedLabelCycle(label));
     }
 
     /** Polls a label whose rollback was refused until it leaves PREPARE, at most {@code visibleTimeoutMs}. */
     private LabelState awaitNotOpen(String database, String label) throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + visibleTimeoutMs;
-        long waitMs = 50;
-        while (true) {
-            LabelState state = client.labelState(database, label);
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if ((state != LabelState.PREPARE && state != LabelState.PREPARED) || remainingMs <= 0) {
-                return state;
-            }
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
-        }
+        return poller.awaitState(client, database, label, NOT_OPEN, visibleTimeoutMs);
     }
 
     /**
@@ -155,26 +155,17 @@ public final class SharedLabelWalk {
      * @throws TransactionException if it leaves COMMITTED for another state, or stays COMMITTED too long
      */
     public void awaitVisible(String database, String label) throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + visibleTimeoutMs;
-        long waitMs = 50;
-        while (true) {
-            LabelState state = client.labelState(database, label);
-            if (state == LabelState.VISIBLE) {
-                metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
-                return;
-            }
-            if (state != LabelState.COMMITTED) {
-                throw new TransactionException("label " + label + " in database " + database + " went from COMMITTED "
-                        + "to " + state + " while waiting for it to become VISIBLE", null);
-            }
-            long remainingMs = deadlineMs - sleeper.nowMs();
-            if (remainingMs <= 0) {
-                throw new TransactionException("label " + label + " in database " + database + " is COMMITTED but not "
-                        + "VISIBLE after " + visibleTimeoutMs + " ms (publish is slow); positions are read "
-                        + "only once it is visible, the next start settles it again", null);
-            }
-            sleeper.sleep(Math.min(waitMs, remainingMs));
-            waitMs = Math.min(1000, waitMs * 2);
+        LabelState state = poller.awaitState(client, database, label, NOT_COMMITTED, visibleTimeoutMs);
+        if (state == LabelState.VISIBLE) {
+            metrics.counter(MetricNames.SETTLED_TRANSACTIONS).inc();
+            return;
         }
+        if (state != LabelState.COMMITTED) {
+            throw new TransactionException("label " + label + " in database " + database + " went from COMMITTED "
+                    + "to " + state + " while waiting for it to become VISIBLE", null);
+        }
+        throw new TransactionException("label " + label + " in database " + database + " is COMMITTED but not "
+                + "VISIBLE after " + visibleTimeoutMs + " ms (publish is slow); positions are read "
+                + "only once it is visible, the next start settles it again", null);
     }
 }
