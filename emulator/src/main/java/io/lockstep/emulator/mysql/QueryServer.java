@@ -127,6 +127,15 @@ public final class QueryServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /**
+     * The query port's SHOW/DESC/EXPLAIN statements and information-schema queries, for the HTTP SQL API to answer
+     * them as this port does (shares this port's information schema and system variables).
+     */
+    public CatalogQueries catalogQueries() {
+        return new CatalogQueries(() -> new ShowStatements(catalog, store, transactions, variables, informationSchema,
+                this::nodes, dialect.isDoris()));
+    }
+
     /** Connections that passed authentication since start (for tests that check a client got in). */
     public long logins() {
         return logins.get();
