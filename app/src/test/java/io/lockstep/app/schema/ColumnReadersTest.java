@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class ColumnReadersTest {
 
     @Test
-    void readsTypesAndNullabilityAndNamesEachFailureByKind() throws Exception {
+    void bothReadersReadTypesAndNullabilityAndNameEachFailureByKind() throws Exception {
         try (StarRocksEmulator starRocks = StarRocksEmulator.builder().user("root", "secret")
                 .ddl("CREATE DATABASE dw; CREATE TABLE dw.orders (id BIGINT NOT NULL, note VARCHAR(16)) "
                         + "PRIMARY KEY (id);").build().start()) {
@@ -33,8 +33,9 @@ class ColumnReadersTest {
                     .extracting(e -> ((ColumnReadException) e).kind())
                     .isEqualTo(ColumnReadException.Kind.ACCESS_DENIED);
 
-            assertThat(http(starRocks, "secret").columns("dw", "orders"))
-                    .containsExactly(TargetColumn.named("id"), TargetColumn.named("note"));
+            assertThat(http(starRocks, "secret").columns("dw", "orders")).as("the same as DESC")
+                    .containsExactly(new TargetColumn("id", "bigint(20)", false),
+                            new TargetColumn("note", "varchar(16)", true));
             assertThatThrownBy(() -> http(starRocks, "secret").columns("dw", "gone"))
                     .isInstanceOf(ColumnReadException.class).hasMessageContaining("dw.gone")
                     .extracting(e -> ((ColumnReadException) e).kind())
