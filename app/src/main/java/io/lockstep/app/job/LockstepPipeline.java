@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>Operator uids are fixed ({@value #SOURCE_UID}, the assemble uids, {@value #SINK_UID}) so state restores
  * from checkpoints and savepoints across versions of the job.
  *
- * <p>Schema changes (docs/schema-changes.md): on StarRocks the assemblers check every row against its target table's
- * columns (read through the HTTP SQL API) and handle a DDL event or a column the target lacks as
+ * <p>Schema changes (docs/schema-changes.md): the assemblers check every row against its target table's columns (read
+ * through {@code jdbc-url}, else the HTTP SQL API on StarRocks and {@code _schema} on Doris) and handle a DDL event or a column the target lacks as
  * {@code --schema-changes} says; with {@code apply} the sink applies the change through {@code jdbc-url} as a barrier.
  */
 public final class LockstepPipeline {
