@@ -1,6 +1,7 @@
 package io.lockstep.emulator;
 
 import io.lockstep.emulator.catalog.Catalog;
+import io.lockstep.emulator.mysql.CatalogQueries;
 import io.lockstep.emulator.mysql.QueryDialect;
 import io.lockstep.emulator.mysql.QueryServer;
 import io.lockstep.emulator.server.EmulatorServer;
@@ -97,6 +98,14 @@ final class EmulatorRuntime implements AutoCloseable {
                     + ", port " + requestedQueryPort + ": " + e.getMessage(), e);
         }
         sweeper = new TimerSweeper(tick, sweepIntervalMs);
+    }
+
+    /** The query port's SHOW/DESC/EXPLAIN and information-schema answers (after {@link #listen}). */
+    CatalogQueries catalogQueries() {
+        if (queryServer == null) {
+            throw new IllegalStateException("the listeners of " + name + " are not created yet");
+        }
+        return queryServer.catalogQueries();
     }
 
     /** The bound MySQL-protocol query port (after {@link #start}). */

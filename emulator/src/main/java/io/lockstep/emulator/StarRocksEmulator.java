@@ -63,7 +63,7 @@ public final class StarRocksEmulator implements AutoCloseable {
                 injector, new BasicAuth(b.users), b.backendConfig, b.clock,
                 () -> redirect ? rt.beBaseUrl() : rt.feBaseUrl());
         this.faults = new Faults(injector, transactions, this::restartVolatileState);
-        this.parts = new ServerParts(backend, rt.store(), faults);
+        this.parts = new ServerParts(backend, rt.store(), faults, rt::catalogQueries);
         RequestDispatcher fe = new RequestDispatcher(RequestDispatcher.Role.FE, redirect, parts, rt::beBaseUrl);
         RequestDispatcher be = new RequestDispatcher(RequestDispatcher.Role.BE, false, parts, rt::beBaseUrl);
         rt.listen(fe, be, b.tls, transactions);

@@ -310,10 +310,6 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (target == SinkTarget.DORIS && jdbcUrl == null) { // Doris' HTTP interface has no SQL to read columns with
-            throw usage("--target doris needs --jdbc-url (the Doris FE's MySQL-protocol port, e.g. "
-                    + "jdbc:mysql://fe1:9030): rows are checked against the tables' columns and types through it");
-        }
         PrintWriter err = spec.commandLine().getErr();
         if (input == null && kafkaCheckTimeoutMs > 0) {
             try {

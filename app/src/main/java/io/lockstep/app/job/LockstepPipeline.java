@@ -9,6 +9,7 @@ import io.lockstep.app.kafka.CdcKafkaSource;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.schema.ColumnReader;
+import io.lockstep.app.schema.DorisSchemaColumnReader;
 import io.lockstep.app.schema.HttpSqlColumnReader;
 import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
@@ -43,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * {@value #SINK_UID}) so state restores from checkpoints and savepoints across versions of the job; the
  * {@link JobIdentityCheck} right after the source refuses a checkpoint or savepoint another job wrote.
  *
- * <p>Schema changes (docs/schema-changes.md): on StarRocks the assemblers check every row against its target table's
- * columns (read through the HTTP SQL API) and handle a DDL event or a column the target lacks as
+ * <p>Schema changes (docs/schema-changes.md): the assemblers check every row against its target table's columns (read
+ * through {@code jdbc-url}, else the HTTP SQL API on StarRocks and {@code _schema} on Doris) and handle a DDL event or a column the target lacks as
  * {@code --schema-changes} says; with {@code apply} the sink applies the change through {@code jdbc-url} as a barrier.
  */
 public final class LockstepPipeline {
@@ -165,8 +166,9 @@ public final class LockstepPipeline {
     /**
      * @return what reads the target tables' columns for the assembler's checks (docs/schema-changes.md,
      *     docs/dead-letter.md): with {@link PipelineConfig#jdbcUrl()} {@code DESC} through it (names, types,
-     *     nullability; StarRocks and Doris), else on StarRocks the HTTP SQL API (names only); {@code null} on Doris
-     *     without a JDBC URL, said in one WARN line
+     *     nullability; StarRocks and Doris), else on StarRocks {@code information_schema.columns} through the HTTP
+     *     SQL API (the same), on Doris {@code GET /api/{db}/{table}/_schema} (names and types without CHAR/VARCHAR
+     *     length or nullability, said in one INFO line)
      */
     private static ColumnReader columnReader(PipelineConfig config, StarRocksSinkOptions sinkOptions) {
         if (config.jdbcUrl() != null) {
@@ -175,9 +177,11 @@ public final class LockstepPipeline {
         if (config.target() == SinkTarget.STARROCKS) {
             return new HttpSqlColumnReader(sinkOptions);
         }
-        LOG.warn("Rows are not checked for columns the Doris tables lack, nor their values before loading: that "
-                + "needs --jdbc-url (the FE's MySQL-protocol port); strict mode still refuses bad values");
-        return null;
+        LOG.info("Doris columns are read through GET /api/{db}/{table}/_schema (no --jdbc-url): values are checked "
+                + "for type, range, DECIMAL precision and scale and dates before loading; CHAR/VARCHAR lengths and "
+                + "NULL into NOT NULL columns are not, and strict mode refuses such a load as a whole (give "
+                + "--jdbc-url to check them too)");
+        return new DorisSchemaColumnReader(sinkOptions);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.lockstep.app.schema;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.client.FailureClass;
-import io.lockstep.core.client.SqlColumn;
 import io.lockstep.core.client.SqlResult;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.TransactionException;
@@ -14,10 +13,18 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Reads a target table's columns through the StarRocks HTTP SQL API ({@link StarRocksSqlClient}: the {@code load-url}
- * addresses, the sink's user and password): {@code SELECT * FROM `db`.`table` LIMIT 0}, whose {@code meta} line lists
- * the columns in table order (StarRocks docs, https://docs.starrocks.io/docs/sql-reference/http_sql_api/). Needs only
- * the SELECT privilege the exactly-once mode already needs for its progress table.
+ * Reads a target table's columns with their types and nullability through the StarRocks HTTP SQL API
+ * ({@link StarRocksSqlClient}: the {@code load-url} addresses, the sink's user and password; StarRocks docs,
+ * https://docs.starrocks.io/docs/sql-reference/http_sql_api/):
+ * {@code SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.columns WHERE TABLE_SCHEMA = 'db' AND
+ * TABLE_NAME = 't' ORDER BY ORDINAL_POSITION}, parsed by {@link DescribedColumn} as {@code DESC}'s rows are. With the
+ * types, the assembler checks values ({@link ValueRules}) without {@code --jdbc-url}. Needs only what the job already
+ * needs: the HTTP SQL API (StarRocks 3.2+) and the SELECT privilege on the table, without which
+ * {@code information_schema} does not list its columns.
+ *
+ * <p>{@code information_schema.columns} answers a table it does not know with no rows, not an error; then
+ * {@code SELECT * FROM `db`.`t` LIMIT 0} tells a missing table ({@link ColumnReadException.Kind#MISSING_TABLE}) and a
+ * refused one apart. Every call opens and closes its own client. Never logs the password.
  */
 public final class HttpSqlColumnReader implements ColumnReader {
 
@@ -34,27 +41,35 @@ public final class HttpSqlColumnReader implements ColumnReader {
     }
 
     /**
-     * {@inheritDoc} Only the names: the {@code meta} line's types carry no length or nullability, so the values of
-     * these columns are left to the server's strict mode (docs/dead-letter.md).
+     * {@inheritDoc}
      *
-     * @throws ColumnReadException {@link ColumnReadException.Kind#ACCESS_DENIED} for HTTP 401/403,
-     *     {@link ColumnReadException.Kind#MISSING_TABLE} for a query refused because the table does not exist, else
+     * @throws ColumnReadException {@link ColumnReadException.Kind#ACCESS_DENIED} for HTTP 401/403 and for a table
+     *     that exists but whose columns {@code information_schema} does not show the user,
+     *     {@link ColumnReadException.Kind#MISSING_TABLE} for a table that does not exist, else
      *     {@link ColumnReadException.Kind#OUTAGE} (the client's retries are spent)
      */
     @Override
     public List<TargetColumn> columns(String database, String table) throws ColumnReadException {
+        String name = database + "." + table;
         try (StarRocksSqlClient sql = new StarRocksSqlClient(SinkSettings.from(options).clientConfig(),
                 LoadMetrics.noop())) {
-            SqlResult result = sql.select(database, "SELECT * FROM " + quoted(database) + "." + quoted(table)
-                    + " LIMIT 0");
+            SqlResult result = sql.select(database, "SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM "
+                    + "information_schema.columns WHERE TABLE_SCHEMA = " + literal(database) + " AND TABLE_NAME = "
+                    + literal(table) + " ORDER BY ORDINAL_POSITION");
             List<TargetColumn> columns = new ArrayList<>();
-            for (SqlColumn column : result.columns()) {
-                columns.add(TargetColumn.named(column.name()));
+            for (List<Object> row : result.rows()) {
+                columns.add(DescribedColumn.of(row.get(0), row.get(1), row.get(2)));
+            }
+            if (columns.isEmpty()) {
+                // a missing table fails here, naming itself; one that exists is hidden from this user
+                sql.select(database, "SELECT * FROM " + quoted(database) + "." + quoted(table) + " LIMIT 0");
+                throw new ColumnReadException(ColumnReadException.Kind.ACCESS_DENIED, "Cannot read the columns of "
+                        + "target table " + name + ": information_schema.columns lists none of them to user '"
+                        + options.getUsername() + "' (check its SELECT privilege on the table)", null);
             }
             return columns;
         } catch (TransactionException e) {
-            String message = "Cannot read the columns of target table " + database + "." + table + ": "
-                    + e.getMessage();
+            String message = "Cannot read the columns of target table " + name + ": " + e.getMessage();
             ColumnReadException.Kind kind = e.failureClass() == FailureClass.ACCESS_DENIED
                     ? ColumnReadException.Kind.ACCESS_DENIED
                     : MISSING.matcher(String.valueOf(e.getMessage())).find() ? ColumnReadException.Kind.MISSING_TABLE
@@ -66,5 +81,10 @@ public final class HttpSqlColumnReader implements ColumnReader {
     /** @return {@code name} as a MySQL/StarRocks quoted identifier */
     static String quoted(String name) {
         return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** @return {@code text} as a MySQL/StarRocks string literal */
+    static String literal(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 }

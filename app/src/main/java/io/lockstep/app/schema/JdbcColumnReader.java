@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -15,7 +14,9 @@ import java.util.Properties;
  * ({@code --jdbc-url}, MySQL Connector/J): {@code DESC `db`.`t`}, whose rows are {@code Field}, {@code Type},
  * {@code Null}, ... on StarRocks (docs "DESC", types as {@code bigint(20)}, {@code varchar(64)}) and Apache Doris
  * (docs "DESCRIBE", {@code Null} as {@code Yes}/{@code No}). With the types, the assembler checks values too
- * ({@link ValueRules}); this is the reader for Doris, whose HTTP interface has no SQL.
+ * ({@link ValueRules}). The preferred reader when {@code --jdbc-url} is given; without it StarRocks is read through
+ * {@link HttpSqlColumnReader} and Doris through {@link DorisSchemaColumnReader}. The rows are parsed by
+ * {@link DescribedColumn}, as the other readers' are.
  *
  * <p>Errors (MySQL error codes and SQL states, as StarRocks and Doris send them): 1045 / SQL state 28000 and 1142
  * (access denied) are {@link ColumnReadException.Kind#ACCESS_DENIED}; 1146 / 1051 / 42S02 (unknown table) and 1049
@@ -66,9 +67,8 @@ public final class JdbcColumnReader implements ColumnReader {
             try (Statement statement = connection.createStatement();
                     ResultSet rows = statement.executeQuery("DESC " + name)) {
                 while (rows.next()) {
-                    String nullable = rows.getString("Null");
-                    columns.add(new TargetColumn(rows.getString("Field"), rows.getString("Type"),
-                            nullable == null || nullable.toUpperCase(Locale.ROOT).startsWith("Y")));
+                    columns.add(DescribedColumn.of(rows.getString("Field"), rows.getString("Type"),
+                            rows.getString("Null")));
                 }
             }
             return columns;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ColumnReadersTest {
 
     @Test
-    void readsTypesAndNullabilityAndNamesEachFailureByKind() throws Exception {
+    void bothReadersReadTypesAndNullabilityAndNameEachFailureByKind() throws Exception {
         try (StarRocksEmulator starRocks = StarRocksEmulator.builder().user("root", "secret")
                 .ddl("CREATE DATABASE dw; CREATE TABLE dw.orders (id BIGINT NOT NULL, note VARCHAR(16)) "
                         + "PRIMARY KEY (id);").build().start()) {
@@ -33,8 +34,9 @@ class ColumnReadersTest {
                     .extracting(e -> ((ColumnReadException) e).kind())
                     .isEqualTo(ColumnReadException.Kind.ACCESS_DENIED);
 
-            assertThat(http(starRocks, "secret").columns("dw", "orders"))
-                    .containsExactly(TargetColumn.named("id"), TargetColumn.named("note"));
+            assertThat(http(starRocks, "secret").columns("dw", "orders")).as("the same as DESC")
+                    .containsExactly(new TargetColumn("id", "bigint(20)", false),
+                            new TargetColumn("note", "varchar(16)", true));
             assertThatThrownBy(() -> http(starRocks, "secret").columns("dw", "gone"))
                     .isInstanceOf(ColumnReadException.class).hasMessageContaining("dw.gone")
                     .extracting(e -> ((ColumnReadException) e).kind())
@@ -52,6 +54,38 @@ class ColumnReadersTest {
                 .columns("dw", "orders"))
                 .isInstanceOf(ColumnReadException.class)
                 .extracting(e -> ((ColumnReadException) e).kind()).isEqualTo(ColumnReadException.Kind.OUTAGE);
+    }
+
+    @Test
+    void theDorisSchemaReaderReadsTypesAndNamesEachFailureByKind() throws Exception {
+        try (DorisEmulator doris = DorisEmulator.builder().user("root", "secret")
+                .ddl("CREATE DATABASE dw; CREATE TABLE dw.orders (id BIGINT NOT NULL, note VARCHAR(16), "
+                        + "total DECIMAL(12, 2), day DATE) UNIQUE KEY (id);").build().start()) {
+            assertThat(new DorisSchemaColumnReader(options(doris.feUrl(), "secret")).columns("dw", "orders"))
+                    .as("_schema has no VARCHAR length and no nullability")
+                    .containsExactly(new TargetColumn("id", "bigint", true), new TargetColumn("note", null, true),
+                            new TargetColumn("total", "decimal(12,2)", true), new TargetColumn("day", "date", true));
+
+            for (String[] missing : new String[][] {{"dw", "gone"}, {"nodb", "orders"}}) {
+                assertThatThrownBy(() -> new DorisSchemaColumnReader(options(doris.feUrl(), "secret"))
+                        .columns(missing[0], missing[1]))
+                        .isInstanceOf(ColumnReadException.class).hasMessageContaining(missing[0] + "." + missing[1])
+                        .extracting(e -> ((ColumnReadException) e).kind())
+                        .isEqualTo(ColumnReadException.Kind.MISSING_TABLE);
+            }
+            assertThatThrownBy(() -> new DorisSchemaColumnReader(options(doris.feUrl(), "wrong"))
+                    .columns("dw", "orders"))
+                    .isInstanceOf(ColumnReadException.class).hasMessageNotContaining("wrong")
+                    .extracting(e -> ((ColumnReadException) e).kind())
+                    .isEqualTo(ColumnReadException.Kind.ACCESS_DENIED);
+        }
+    }
+
+    private static StarRocksSinkOptions options(String loadUrl, String password) {
+        return StarRocksSinkOptions.builder().withProperty("load-url", loadUrl)
+                .withProperty("database-name", "dw").withProperty("table-name", "orders")
+                .withProperty("username", "root").withProperty("password", password)
+                .withProperty("sink.properties.format", "json").build();
     }
 
     private static HttpSqlColumnReader http(StarRocksEmulator starRocks, String password) {

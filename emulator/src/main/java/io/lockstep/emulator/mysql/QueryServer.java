@@ -126,6 +126,16 @@ public final class QueryServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /**
+     * The query port's SHOW/DESC/EXPLAIN statements and information-schema queries, for the HTTP SQL API to answer
+     * them as this port does (this port's information schema; each request a session of its own, with the dialect's
+     * default system variables, as an HTTP SQL API request is in StarRocks).
+     */
+    public CatalogQueries catalogQueries() {
+        return new CatalogQueries(() -> new ShowStatements(catalog, store, transactions, new SystemVariables(dialect),
+                informationSchema, this::nodes, dialect.isDoris()));
+    }
+
     /** Connections that passed authentication since start (for tests that check a client got in). */
     public long logins() {
         return logins.get();

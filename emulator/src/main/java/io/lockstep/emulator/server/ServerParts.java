@@ -10,7 +10,9 @@ import io.lockstep.emulator.fault.Faults;
 import io.lockstep.emulator.fe.FeRestActions;
 import io.lockstep.emulator.fe.FeTransactionRouter;
 import io.lockstep.emulator.multi.MultiTableService;
+import io.lockstep.emulator.mysql.CatalogQueries;
 import io.lockstep.emulator.storage.TableStore;
+import java.util.function.Supplier;
 
 /**
  * The wired FE and BE services both listeners dispatch to. Immutable; all parts thread-safe.
@@ -29,8 +31,13 @@ public final class ServerParts {
     final IdleTransactionCleaner idleCleaner;
     final TransactionList transactionList;
 
-    /** Wires every service around one {@link Backend}. */
-    public ServerParts(Backend backend, TableStore store, Faults faults) {
+    /**
+     * Wires every service around one {@link Backend}.
+     *
+     * @param catalogQueries the query port's SHOW statements and information schema, asked when the HTTP SQL API
+     *     answers one (after the listeners exist)
+     */
+    public ServerParts(Backend backend, TableStore store, Faults faults, Supplier<CatalogQueries> catalogQueries) {
         this.backend = backend;
         this.multi = new MultiTableService(backend);
         this.feTransactions = new FeTransactionRouter(backend, multi);
@@ -39,7 +46,7 @@ public final class ServerParts {
         this.beLoads = new BackendLoadOps(backend, beTransactions);
         this.classic = new ClassicStreamLoad(backend);
         this.query = new QueryAction(store);
-        this.sql = new SqlAction(store, backend.catalog());
+        this.sql = new SqlAction(store, backend.catalog(), catalogQueries);
         this.faultAdmin = new FaultAdminAction(faults);
         this.idleCleaner = new IdleTransactionCleaner(backend);
         this.transactionList = new TransactionList(backend);

@@ -8,6 +8,7 @@ import io.lockstep.emulator.catalog.Catalog;
 import io.lockstep.emulator.http.JsonText;
 import io.lockstep.emulator.http.Reply;
 import io.lockstep.emulator.http.RestResult;
+import io.lockstep.emulator.mysql.CatalogQueries;
 import io.lockstep.emulator.storage.QueryResult;
 import io.lockstep.emulator.storage.StoreException;
 import io.lockstep.emulator.storage.TableStore;
@@ -25,21 +26,32 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
- * The StarRocks HTTP SQL API (StarRocks ≥ 3.2), SELECT only: {@code POST /api/v1/catalogs/{catalog}/databases/{db}/sql}
- * (or {@code /api/v1/catalogs/{catalog}/sql}) with body {@code {"query": "SELECT ..."}} and Basic auth (checked by the
- * dispatcher).
+ * The StarRocks HTTP SQL API (StarRocks ≥ 3.2): {@code POST /api/v1/catalogs/{catalog}/databases/{db}/sql} (or
+ * {@code /api/v1/catalogs/{catalog}/sql}) with body {@code {"query": "..."}} and Basic auth (checked by the
+ * dispatcher). Runs SELECT (also {@code WITH}), SHOW, DESC and EXPLAIN, as StarRocks does (FE source
+ * {@code fe/fe-core/src/main/java/com/starrocks/http/rest/ExecuteSqlAction.java} takes a query, a {@code ShowStmt}
+ * (DESC is one) or KILL; the emulator does not run KILL). SHOW, DESC, EXPLAIN and queries on
+ * {@code information_schema} are answered by the query port's own code ({@link CatalogQueries}), so both front ends
+ * give the same rows; other SELECTs run on the table store.
  *
- * <p>Reply shape, as StarRocks sends it (docs {@code docs/en/sql-reference/http_sql_api.md}; FE source
- * {@code fe/fe-core/src/main/java/com/starrocks/http/rest/ExecuteSqlAction.java}): HTTP 200,
- * {@code Content-Type: application/x-ndjson; charset=utf-8}, header {@code X-StarRocks-Query-Id}, body lines
- * {@code {"connectionId":N}}, {@code {"meta":[{"name":..,"type":..}]}}, one {@code {"data":[..]}} per row,
- * {@code {"statistics":{"scanRows":..,"scanBytes":..,"returnRows":..}}}. Failures before data are
- * {@code {"status":"FAILED","msg":..}} (the FE's {@code RestBaseResult}) with: 400 for a malformed body, an empty
- * query, several statements, a statement other than SELECT (StarRocks also runs SHOW, EXPLAIN, DESC and KILL; the
- * emulator does not) or a catalog other than {@code default_catalog}; 403 for an unknown database ("set catalog or db
- * failed"); 500 for a query that fails (e.g. an unknown table or column).
+ * <p>Reply shapes, as StarRocks sends them (docs {@code docs/en/sql-reference/http_sql_api.md}; FE source
+ * {@code http/HttpResultSender.java}, {@code http/JsonSerializer.java}): HTTP 200,
+ * {@code Content-Type: application/x-ndjson; charset=utf-8}, header {@code X-StarRocks-Query-Id}, and
+ * <ul>
+ *   <li>for a SELECT, body lines {@code {"connectionId":N}}, {@code {"meta":[{"name":..,"type":..}]}}, one
+ *       {@code {"data":[..]}} per row, {@code {"statistics":{"scanRows":..,"scanBytes":..,"returnRows":..}}};</li>
+ *   <li>for SHOW and DESC, one object {@code {"meta":[..],"data":[{"<column>":"<text>",..},..],"statistics":{..}}}
+ *       (each row an object of the column labels and their values as text, as {@code ShowResultSet} holds
+ *       them);</li>
+ *   <li>for EXPLAIN, {@code {"explain":"<plan text>"}}.</li>
+ * </ul>
+ * Failures before data are {@code {"status":"FAILED","msg":..}} (the FE's {@code RestBaseResult}) with: 400 for a
+ * malformed body, an empty query, several statements, a statement other than those above or a catalog other than
+ * {@code default_catalog}; 403 for an unknown database ("set catalog or db failed"); 500 for a statement that fails
+ * (e.g. an unknown table or column).
  *
  * <p>Lagging follower: {@link #answerStale(int)} makes the next queries answer what the same query text answered
  * last time, as a follower FE that has not replayed the newest commits would. Thread-safe.
@@ -50,15 +62,20 @@ public final class SqlAction {
 
     private final TableStore store;
     private final Catalog catalog;
+    private final Supplier<CatalogQueries> catalogQueries;
     private final AtomicLong connectionIds = new AtomicLong(1);
     private final AtomicInteger staleAnswers = new AtomicInteger();
     /** Last successful reply body per (database, query text), for stale answers. */
     private final Map<String, String> lastReplies = new ConcurrentHashMap<>();
 
-    /** @param catalog the databases that exist */
-    public SqlAction(TableStore store, Catalog catalog) {
+    /**
+     * @param catalog the databases that exist
+     * @param catalogQueries the query port's SHOW statements and information schema (asked per request)
+     */
+    public SqlAction(TableStore store, Catalog catalog, Supplier<CatalogQueries> catalogQueries) {
         this.store = store;
         this.catalog = catalog;
+        this.catalogQueries = catalogQueries;
     }
 
     /**
@@ -97,24 +114,56 @@ public final class SqlAction {
                     + "multiple query");
         }
         String first = sql.split("[\\s(]+", 2)[0].toUpperCase(Locale.ROOT);
-        if (!first.equals("SELECT") && !first.equals("WITH")) {
+        Kind kind = switch (first) {
+            case "SELECT", "WITH" -> Kind.SELECT;
+            case "SHOW", "DESC", "DESCRIBE" -> Kind.SHOW;
+            case "EXPLAIN" -> Kind.EXPLAIN;
+            default -> null;
+        };
+        if (kind == null) {
             return RestResult.failed(400, "/api/v2/<catalog_name>/<database_name>/query only support SELECT, SHOW, "
-                    + "EXPLAIN, DESC, KILL statement (the emulator answers SELECT only)");
+                    + "EXPLAIN, DESC, KILL statement (the emulator does not run KILL)");
         }
         String key = database + "\n" + sql;
         String stale = lastReplies.get(key);
         if (stale != null && staleAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             return ndjson(stale);
         }
-        QueryResult result;
+        String reply;
         try {
-            result = store.query(sql, database);
-        } catch (StoreException e) {
+            reply = switch (kind) {
+                case SELECT -> select(sql, database);
+                case SHOW -> show(shown(sql, database));
+                case EXPLAIN -> explain(shown(sql, database));
+            };
+        } catch (StoreException | CatalogQueries.QueryException e) {
             return RestResult.failed(500, e.getMessage());
         }
-        String reply = render(result);
         lastReplies.put(key, reply);
         return ndjson(reply);
+    }
+
+    /** What the HTTP SQL API runs, by its reply shape. */
+    private enum Kind { SELECT, SHOW, EXPLAIN }
+
+    /** A SELECT: on {@code information_schema} as the query port answers it, else on the table store. */
+    private String select(String sql, String database) throws StoreException {
+        CatalogQueries.Rows schema = catalogQueries.get().informationSchema(sql, database);
+        if (schema != null) {
+            return render(schema.columns(), schema.types(), schema.rows());
+        }
+        QueryResult result = store.query(sql, database);
+        return render(result.columns(), result.columnTypes(), result.rows());
+    }
+
+    /** A SHOW, DESC or EXPLAIN statement as the query port answers it. */
+    private CatalogQueries.Rows shown(String sql, String database) {
+        CatalogQueries.Rows rows = catalogQueries.get().show(sql, database, "", (int) connectionIds.get());
+        if (rows == null) {
+            throw new CatalogQueries.QueryException("the emulator's HTTP SQL API does not run this statement: "
+                    + (sql.length() <= 80 ? sql : sql.substring(0, 80) + "..."));
+        }
+        return rows;
     }
 
     private Reply ndjson(String body) {
@@ -122,20 +171,14 @@ public final class SqlAction {
                 "application/x-ndjson", false); // the HTTP layer appends "; charset=utf-8"
     }
 
-    private String render(QueryResult result) {
+    /** A SELECT's reply: connectionId, meta, one data line per row, statistics. */
+    private String render(List<String> names, List<String> types, List<List<Object>> rows) {
         StringBuilder out = new StringBuilder();
         ObjectNode connection = JsonText.object();
         connection.put("connectionId", connectionIds.getAndIncrement());
         out.append(connection.toString()).append('\n');
-        ObjectNode meta = JsonText.object();
-        ArrayNode columns = meta.putArray("meta");
-        for (int i = 0; i < result.columns().size(); i++) {
-            ObjectNode column = columns.addObject();
-            column.put("name", result.columns().get(i));
-            column.put("type", result.columnTypes().get(i));
-        }
-        out.append(meta.toString()).append('\n');
-        for (List<Object> row : result.rows()) {
+        out.append(meta(names, types).toString()).append('\n');
+        for (List<Object> row : rows) {
             ObjectNode data = JsonText.object();
             ArrayNode values = data.putArray("data");
             for (Object v : row) {
@@ -147,9 +190,68 @@ public final class SqlAction {
         ObjectNode s = statistics.putObject("statistics");
         s.put("scanRows", 0);
         s.put("scanBytes", 0);
-        s.put("returnRows", result.rows().size());
+        s.put("returnRows", rows.size());
         out.append(statistics.toString()).append('\n');
         return out.toString();
+    }
+
+    /**
+     * A SHOW or DESC reply, one object as StarRocks' {@code JsonSerializer.getShowResult} writes it: {@code meta},
+     * {@code data} (each row an object of column label to value as text) and {@code statistics}.
+     */
+    private static String show(CatalogQueries.Rows rows) {
+        ObjectNode reply = meta(rows.columns(), rows.types());
+        ArrayNode data = reply.putArray("data");
+        for (List<Object> row : rows.rows()) {
+            ObjectNode object = data.addObject();
+            for (int i = 0; i < rows.columns().size(); i++) {
+                Object v = row.get(i);
+                object.put(rows.columns().get(i), v == null ? null : text(v));
+            }
+        }
+        ObjectNode s = reply.putObject("statistics");
+        s.put("scanRows", 0);
+        s.put("scanBytes", 0);
+        s.put("scanPartitions", "");
+        s.put("returnRows", rows.rows().size());
+        return reply.toString();
+    }
+
+    /** An EXPLAIN reply, {@code {"explain":"<plan>"}} as StarRocks' {@code HttpResultSender.sendExplainResult}. */
+    private static String explain(CatalogQueries.Rows rows) {
+        StringBuilder plan = new StringBuilder();
+        for (List<Object> row : rows.rows()) {
+            plan.append(row.get(0) == null ? "" : row.get(0).toString()).append('\n');
+        }
+        ObjectNode reply = JsonText.object();
+        reply.put("explain", plan.toString());
+        return reply.toString();
+    }
+
+    /** {@code {"meta":[{"name":..,"type":..}]}}; a type not known is {@code varchar}. */
+    private static ObjectNode meta(List<String> names, List<String> types) {
+        ObjectNode meta = JsonText.object();
+        ArrayNode columns = meta.putArray("meta");
+        for (int i = 0; i < names.size(); i++) {
+            ObjectNode column = columns.addObject();
+            column.put("name", names.get(i));
+            column.put("type", types.get(i) == null ? "varchar" : types.get(i));
+        }
+        return meta;
+    }
+
+    /** A value as a SHOW row holds it: DATETIME as {@code yyyy-MM-dd HH:mm:ss}, DECIMAL plain, others as text. */
+    private static String text(Object v) {
+        if (v instanceof LocalDateTime time) {
+            return DATETIME.format(time);
+        }
+        if (v instanceof BigDecimal decimal) {
+            return decimal.toPlainString();
+        }
+        if (v instanceof Boolean b) {
+            return b ? "1" : "0";
+        }
+        return v.toString();
     }
 
     /** Numbers as JSON numbers, DATETIME as {@code yyyy-MM-dd HH:mm:ss}, DECIMAL as text (as StarRocks prints it). */
