@@ -1,12 +1,13 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled with
  * the client's backoff ({@code retryBackoffInitialMs}, doubling up to {@code retryBackoffMaxMs}) for at most
- * {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both dialects' settle paths.
+ * {@code labelStateTimeoutMs} on the client's {@link Ticker}. Shared by both dialects' settle paths.
  */
 final class LabelStatePolling {
     private static final Logger LOG = LoggerFactory.getLogger(LabelStatePolling.class);
@@ -34,7 +35,7 @@ final class LabelStatePolling {
     static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, String why, Query query)
             throws TransactionException {
         TransactionClientConfig config = endpoint.config();
-        Sleeper sleeper = endpoint.sleeper();
+        Ticker sleeper = endpoint.sleeper();
         long deadlineMs = sleeper.nowMs() + config.labelStateTimeoutMs();
         long waitMs = config.retryBackoffInitialMs();
         while (true) {

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import io.lockstep.core.metrics.MetricNames;
@@ -20,7 +21,7 @@ final class RetryBudget {
     private static final Logger LOG = LoggerFactory.getLogger(RetryBudget.class);
 
     private final TransactionClientConfig config;
-    private final Sleeper sleeper;
+    private final Ticker sleeper;
     private final LoadMetrics metrics;
     private final String operation;
     private int attempts = 1;
@@ -28,7 +29,7 @@ final class RetryBudget {
     /**
      * @param operation what is being done, for messages, e.g. "commit of label L (db D, multi-table)"
      */
-    RetryBudget(TransactionClientConfig config, Sleeper sleeper, LoadMetrics metrics, String operation) {
+    RetryBudget(TransactionClientConfig config, Ticker sleeper, LoadMetrics metrics, String operation) {
         this.config = config;
         this.sleeper = sleeper;
         this.metrics = metrics;

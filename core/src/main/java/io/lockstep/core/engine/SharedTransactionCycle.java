@@ -49,9 +49,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     private final LabelGenerator labels;
     private final Supplier<String> database;
+    /** The engine's clock: every timer, and the progress rows' informational {@code committed_at}. */
     private final Ticker ticker;
-    /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
-    private final java.time.Clock wallClock = java.time.Clock.systemUTC();
     /** Row bytes one load takes at most ({@link LoadEngineConfig#maxLoadRowBytes()}). */
     private final long maxLoadRowBytes;
     /**
@@ -313,7 +312,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      */
     private void loadProgress(Map<SourcePartition, Long> positions) throws TransactionException {
         ProgressSettings progress = config.progress();
-        String committedAt = ProgressClock.format(wallClock.instant());
+        String committedAt = ProgressClock.format(java.time.Instant.ofEpochMilli(ticker.nowMs())); // informational only
         List<ProgressRow> rows = new ArrayList<>();
         positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
                 source.partition(), position, labels.runId(), txn.label(), committedAt)));
