@@ -110,8 +110,9 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         }
         this.lastPreparedCheckpointId = restoredCheckpointId;
         this.ownedIoPool = ownedIoPool;
-        this.managerThread = new ManagerThread("lockstep-table-manager-" + config.subtaskIndex(),
-                config.scanningFrequencyMs(), () -> runOnce(ticker.nowMs()), t -> cycle().fail(t),
+        // the commit interval is a deadline; the scanning frequency stays the longest sleep (memory pressure)
+        this.managerThread = new ManagerThread("lockstep-table-manager-" + config.subtaskIndex(), ticker,
+                config.scanningFrequencyMs(), this::runOnceUntilNextDeadline, t -> cycle().fail(t),
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
@@ -295,6 +296,13 @@ public final class SingleTableLoadEngine implements AutoCloseable {
     /** Manager thread: one scan at {@code nowMs} (tests call it directly). */
     public void runOnce(long nowMs) {
         cycle.runOnce(nowMs);
+    }
+
+    /** Manager thread: one scan now, then the time (ticker ms) of the cycle's next timer ({@link TableTransactionCycle#nextDeadlineMs}). */
+    private long runOnceUntilNextDeadline() {
+        long nowMs = ticker.nowMs();
+        cycle.runOnce(nowMs);
+        return cycle.nextDeadlineMs();
     }
 
     /** The flush cycle's state now (any thread). */
