@@ -268,6 +268,18 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         failure.rethrowIfFailed("call");
     }
 
+    /**
+     * Any thread, once: {@code action} runs when the engine records its first asynchronous failure, on the recording
+     * (manager or I/O) thread, or at once if the engine already failed; at most once. It must not block or touch the
+     * task's state; it only hands the news over (e.g. posts a mail to the Flink task's mailbox, whose action then calls
+     * {@link #checkFailure}).
+     *
+     * @throws IllegalStateException if a listener is already registered
+     */
+    public void onFirstFailure(Runnable action) {
+        failure.whenFailed(action);
+    }
+
     /** Manager thread: one scan now (see {@link SharedTransactionCycle}). */
     public void runOnce() {
         cycle.runOnce(ticker.nowMs());
