@@ -4,6 +4,8 @@ import static io.lockstep.core.engine.EngineFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -128,5 +130,67 @@ class ManagerDeadlineTest {
         assertThat(woken()).as("a load reply signals").isTrue();
         f.engine.requestFlush();
         assertThat(woken()).as("a flush request signals").isTrue();
+    }
+
+    /**
+     * The same 5 s of traffic (a busy partition, a slow one writing two tables, one that goes idle, one long source
+     * transaction, a flush), driven twice: by a scan every millisecond (the finest periodic manager), and only at
+     * the cycle's deadlines and signals. Both must send the same calls at the same times: no timer is missing from
+     * the deadlines and no task-thread or I/O event fails to signal.
+     */
+    @Test
+    void steppingOnlyAtDeadlinesAndSignalsMatchesAScanEveryMillisecond() throws Exception {
+        List<String> everyMs = run(false);
+        List<String> deadlines = run(true);
+        assertThat(everyMs).as("the traffic commits several times").filteredOn(c -> c.contains("commit")).hasSizeGreaterThan(3);
+        assertThat(deadlines).isEqualTo(everyMs);
+    }
+
+    /** Runs the traffic on a fresh engine (minimum load 200 B: the load hold matters); returns "time call" lines. */
+    private List<String> run(boolean onlyAtDeadlines) throws Exception {
+        f.close();
+        f = new EngineFixture(b -> b.minLoadRowBytes(200));
+        List<String> seen = new ArrayList<>();
+        long nextDeadline = Long.MIN_VALUE;
+        for (int t = 0; t <= 5000; t++) {
+            if (t > 0) {
+                f.clock.advanceMs(1);
+            }
+            if (t % 7 == 0) {
+                f.write(0, "orders", "o" + t);
+                f.engine.txnEnd(0);
+            }
+            if (t % 130 == 3) {
+                f.write(1, "items", "i" + t);
+                f.write(1, "orders", "p" + t);
+                f.engine.txnEnd(1);
+            }
+            if (t == 50 || t == 2000) {
+                f.write(2, "orders", "q" + t);
+                f.engine.txnEnd(2);
+            }
+            if (t >= 10 && t < 1500 && t % 100 == 10) {
+                f.write(3, "items", "l" + t);
+            } else if (t == 1500) {
+                f.engine.txnEnd(3);
+            }
+            if (t == 3000) {
+                f.engine.requestFlush();
+            }
+            long now = f.clock.nowMs();
+            boolean step = !onlyAtDeadlines || woken() || now >= nextDeadline;
+            if (step) {
+                int before = f.client.calls().size();
+                f.drive();
+                woken(); // drive() handled the replies its loads signalled
+                nextDeadline = f.engine.cycle().nextDeadlineMs(now);
+                f.engine.managerThread().planWakeAt(nextDeadline);
+                List<FakeTransactionClient.Call> calls = f.client.calls();
+                for (int i = before; i < calls.size(); i++) {
+                    seen.add(t + " " + calls.get(i));
+                }
+            }
+        }
+        return seen;
     }
 }
