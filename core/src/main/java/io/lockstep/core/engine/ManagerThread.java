@@ -172,7 +172,7 @@ final class ManagerThread {
         }
     }
 
-    /** Manager thread (or a test driving an engine without its thread): the sleep now planned ends at {@code untilMs}. */
+    /** Manager thread (or a test driving an engine without its thread): the planned sleep ends at {@code untilMs}. */
     void planWakeAt(long untilMs) {
         plannedWakeMs = untilMs;
     }

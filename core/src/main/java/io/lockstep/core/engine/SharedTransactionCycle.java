@@ -135,10 +135,9 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     /**
      * Manager thread, right after {@link #runOnce}: the time (ticker ms) of the cycle's next timer, the one a scan
      * must not sleep past; {@code Long.MAX_VALUE} if only a signal can bring work (the manager then sleeps until
-     * {@code wakeManager}). The timers: the idle freeze of a clean partition (mini interval after its last switch; under
-     * memory pressure {@code pressureFreezeMs}, the scanning frequency, at most), and while the shared transaction is
-     * open, its recycling (80% of the server timeout), the commit interval (once it holds data) and the load hold of
-     * a frozen chunk of a table with no load in flight. Everything else reaches the manager as a signal: a load reply
+     * {@code wakeManager}). The timers: the idle freeze of a clean partition ({@link #idleFreezeAfterMs} after its
+     * last switch), and while the shared transaction is open, its recycling (80% of the server timeout), the commit
+     * interval (once it holds data) and the load hold of a frozen chunk of a table with no load in flight. Everything else reaches the manager as a signal: a load reply
      * ({@link LoadHandOff}), a freeze or clean partition at a transaction end, a flush request, the soft memory limit,
      * close. The client's retry backoff runs inside the call on this thread and needs no deadline.
      *

@@ -310,7 +310,10 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         cycle.runOnce(nowMs);
     }
 
-    /** Manager thread: one scan now, then the time (ticker ms) of the cycle's next timer ({@link TableTransactionCycle#nextDeadlineMs}). */
+    /**
+     * Manager thread: one scan now, then the time (ticker ms) of the cycle's next timer
+     * ({@link TableTransactionCycle#nextDeadlineMs}).
+     */
     private long runOnceUntilNextDeadline() {
         long nowMs = ticker.nowMs();
         cycle.runOnce(nowMs);

@@ -3,7 +3,8 @@ package io.lockstep.core.time;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link Ticker} over {@link System#nanoTime()} and {@link Thread#sleep(long)}, offset so that its values look like epoch milliseconds at start.
+ * {@link Ticker} over {@link System#nanoTime()} and {@link Thread#sleep(long)}, offset so that its values look like
+ * epoch milliseconds at start.
  * Monotonic: a wall-clock step backwards never makes an interval negative. Thread-safe (immutable).
  */
 final class SystemTicker implements Ticker {

@@ -142,7 +142,8 @@ class ManagerDeadlineTest {
     void steppingOnlyAtDeadlinesAndSignalsMatchesAScanEveryMillisecond() throws Exception {
         List<String> everyMs = run(false);
         List<String> deadlines = run(true);
-        assertThat(everyMs).as("the traffic commits several times").filteredOn(c -> c.contains("commit")).hasSizeGreaterThan(3);
+        assertThat(everyMs).as("the traffic commits several times").filteredOn(c -> c.contains("commit"))
+                .hasSizeGreaterThan(3);
         assertThat(deadlines).isEqualTo(everyMs);
     }
 

@@ -14,8 +14,8 @@ import org.apache.flink.metrics.MetricGroup;
  * subtask {@code AtLeastOnceSinkFunction} runs. {@link #flush} (before each checkpoint barrier, and at the end of
  * input) loads and commits everything buffered and fails on any stored asynchronous failure, so a checkpoint never
  * completes over a lost load; the engine's first asynchronous failure fails the task through one mail to its
- * mailbox ({@link EngineFailureWatch}); {@link #close} rolls back what is still open (replayed from the last checkpoint), bounded by the engine's
- * close timeout.
+ * mailbox ({@link EngineFailureWatch}); {@link #close} rolls back what is still open (replayed from the last
+ * checkpoint), bounded by the engine's close timeout.
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
  *
