@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,11 +36,11 @@ public final class DorisStreamLoader implements StreamLoader {
 
     /** A loader on the real clock. */
     public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics) {
-        this(config, metrics, Sleeper.SYSTEM);
+        this(config, metrics, Ticker.system());
     }
 
     /** A loader whose backoff waits go through {@code sleeper} (tests pass a fake). */
-    public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+    public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
         this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
         this.labels = new DorisTwoPhaseCommit(endpoint);
     }

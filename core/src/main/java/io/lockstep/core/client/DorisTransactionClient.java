@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -61,11 +62,11 @@ public final class DorisTransactionClient implements TransactionClient {
 
     /** A client on the real clock. */
     public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics) {
-        this(config, metrics, Sleeper.SYSTEM);
+        this(config, metrics, Ticker.system());
     }
 
     /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
-    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
         this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
         this.twoPhase = new DorisTwoPhaseCommit(endpoint);
     }

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -9,7 +10,7 @@ import java.util.function.Predicate;
  * passed, else sleep with backoff and poll again. Label states come from the label-state query
  * (docs/protocol.md#labels-and-label-state).
  *
- * <p>Shape of the loop, for a timeout {@code T}: the deadline is {@code now + T} on the {@link Sleeper}'s clock; each
+ * <p>Shape of the loop, for a timeout {@code T}: the deadline is {@code now + T} on the {@link Ticker}'s clock; each
  * round polls first, then reads the remaining time; an accepted answer or a remaining time {@code <= 0} ends it, else
  * it waits {@code min(wait, remaining)} ms, the wait starting at {@code initialWaitMs} and doubling up to
  * {@code maxWaitMs}. So the first poll always happens, even with {@code T <= 0}, and the loop never sleeps past the
@@ -52,7 +53,7 @@ public final class LabelStatePoller {
     public record Outcome<T>(T last, boolean reached) {
     }
 
-    private final Sleeper sleeper;
+    private final Ticker sleeper;
     private final long initialWaitMs;
     private final long maxWaitMs;
 
@@ -62,7 +63,7 @@ public final class LabelStatePoller {
      * @param maxWaitMs     longest wait between polls, ms, &gt;= {@code initialWaitMs}
      * @throws IllegalArgumentException naming the bad wait
      */
-    public LabelStatePoller(Sleeper sleeper, long initialWaitMs, long maxWaitMs) {
+    public LabelStatePoller(Ticker sleeper, long initialWaitMs, long maxWaitMs) {
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         if (initialWaitMs <= 0 || maxWaitMs < initialWaitMs) {
             throw new IllegalArgumentException("poll waits must be 0 < initial <= max, were initial " + initialWaitMs
@@ -76,7 +77,7 @@ public final class LabelStatePoller {
      * The poller of the settling after a restart: waits from {@value #SETTLE_INITIAL_WAIT_MS} to
      * {@value #SETTLE_MAX_WAIT_MS} ms.
      */
-    public static LabelStatePoller forSettling(Sleeper sleeper) {
+    public static LabelStatePoller forSettling(Ticker sleeper) {
         return new LabelStatePoller(sleeper, SETTLE_INITIAL_WAIT_MS, SETTLE_MAX_WAIT_MS);
     }
 

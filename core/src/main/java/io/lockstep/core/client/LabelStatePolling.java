@@ -1,12 +1,13 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Waiting for a label to leave PREPARE (a load or prepare still running on the server): its state re-polled by
  * {@link LabelStatePoller} with the client's backoff ({@code retryBackoffInitialMs}, doubling up to
- * {@code retryBackoffMaxMs}) for at most {@code labelStateTimeoutMs} on the client's {@link Sleeper}. Shared by both
+ * {@code retryBackoffMaxMs}) for at most {@code labelStateTimeoutMs} on the client's {@link Ticker}. Shared by both
  * dialects' settle paths.
  */
 final class LabelStatePolling {

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import javax.annotation.concurrent.ThreadSafe;
 final class LoadEndpoint implements AutoCloseable {
     private final TransactionClientConfig config;
     private final LoadMetrics metrics;
-    private final Sleeper sleeper;
+    private final Ticker sleeper;
     private final StarRocksHttp http;
     private final ObjectMapper mapper = new ObjectMapper();
     private final String privileges;
@@ -27,7 +28,7 @@ final class LoadEndpoint implements AutoCloseable {
     /**
      * @param privileges the privileges a load needs, for the access-denied hint, e.g. {@code "its LOAD privilege"}
      */
-    LoadEndpoint(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper, String privileges) {
+    LoadEndpoint(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper, String privileges) {
         this.config = Objects.requireNonNull(config, "config");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -39,7 +40,7 @@ final class LoadEndpoint implements AutoCloseable {
         return config;
     }
 
-    Sleeper sleeper() {
+    Ticker sleeper() {
         return sleeper;
     }
 

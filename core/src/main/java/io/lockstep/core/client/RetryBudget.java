@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import io.lockstep.core.metrics.MetricNames;
@@ -17,7 +18,7 @@ import io.lockstep.core.metrics.MetricNames;
  */
 final class RetryBudget {
     private final TransactionClientConfig config;
-    private final Sleeper sleeper;
+    private final Ticker sleeper;
     private final LoadMetrics metrics;
     private final String operation;
     private final OutageLog outage;
@@ -26,7 +27,7 @@ final class RetryBudget {
     /**
      * @param operation what is being done, for messages, e.g. "commit of label L (db D, multi-table)"
      */
-    RetryBudget(TransactionClientConfig config, Sleeper sleeper, LoadMetrics metrics, String operation) {
+    RetryBudget(TransactionClientConfig config, Ticker sleeper, LoadMetrics metrics, String operation) {
         this.config = config;
         this.sleeper = sleeper;
         this.metrics = metrics;

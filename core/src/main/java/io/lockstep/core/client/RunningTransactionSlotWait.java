@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import org.slf4j.Logger;
@@ -9,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * The patient wait of one begin for a running-transaction slot: a begin refused by the server's per-database limit
  * ({@code current running txns on db ... larger than limit}, FE config {@code max_running_txn_num_per_db}) means the
  * server is busy, not broken, so it is retried for up to {@code runningTxnLimitWaitMs} of the client's
- * {@link Sleeper} time, apart from the {@code maxRetries} budget of other failures. Waits start at
+ * {@link Ticker} time, apart from the {@code maxRetries} budget of other failures. Waits start at
  * {@code retryBackoffInitialMs} and double up to 1 s (a slot is taken by whoever asks first after it frees).
  *
  * <p>Reported as retries under {@code retries.RUNNING_TXN_LIMIT} and as waited time under
@@ -21,7 +22,7 @@ final class RunningTransactionSlotWait {
     private static final long MAX_STEP_MS = 1_000;
 
     private final TransactionClientConfig config;
-    private final Sleeper sleeper;
+    private final Ticker sleeper;
     private final LoadMetrics metrics;
     private final String operation;
     private long firstRefusalMs = -1;
@@ -30,7 +31,7 @@ final class RunningTransactionSlotWait {
     /**
      * @param operation what is waiting, for messages, e.g. "begin of label L (db D, multi-table)"
      */
-    RunningTransactionSlotWait(TransactionClientConfig config, Sleeper sleeper, LoadMetrics metrics,
+    RunningTransactionSlotWait(TransactionClientConfig config, Ticker sleeper, LoadMetrics metrics,
                                String operation) {
         this.config = config;
         this.sleeper = sleeper;

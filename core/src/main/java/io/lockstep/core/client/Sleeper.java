@@ -1,34 +1,24 @@
 package io.lockstep.core.client;
 
-/**
- * The time source of the transaction client's retry backoff and label-state polling: it reads the time and
- * waits. Production uses {@link #SYSTEM}; tests pass a fake that advances its own clock instead of sleeping.
- * Implementations are thread-safe.
- */
-public interface Sleeper {
+import io.lockstep.core.time.Ticker;
 
-    /** The real clock ({@link System#nanoTime()} based) and {@link Thread#sleep(long)}. */
+/**
+ * The former name of the clients' clock, kept so that callers written against it still compile: it is a
+ * {@link Ticker} and adds nothing. New code takes a {@link Ticker}; a caller passing {@code Sleeper.SYSTEM} may pass
+ * {@code Ticker.system()} instead (a one-line swap).
+ */
+public interface Sleeper extends Ticker {
+
+    /** {@link Ticker#system()} under this name. */
     Sleeper SYSTEM = new Sleeper() {
         @Override
         public long nowMs() {
-            return System.nanoTime() / 1_000_000L;
+            return Ticker.system().nowMs();
         }
 
         @Override
         public void sleep(long ms) throws InterruptedException {
-            if (ms > 0) {
-                Thread.sleep(ms);
-            }
+            Ticker.system().sleep(ms);
         }
     };
-
-    /** A monotonic time in ms; only differences are meaningful. */
-    long nowMs();
-
-    /**
-     * Waits {@code ms} milliseconds (0 or less returns at once).
-     *
-     * @throws InterruptedException if the waiting thread is interrupted
-     */
-    void sleep(long ms) throws InterruptedException;
 }

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,11 +37,11 @@ public final class StarRocksSqlClient implements AutoCloseable {
 
     /** A client on the system clock. */
     public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics) {
-        this(config, metrics, Sleeper.SYSTEM);
+        this(config, metrics, Ticker.system());
     }
 
     /** @param sleeper clock and sleep of the retry backoff (tests pass a fake) */
-    public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+    public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
         this.endpoint = new LoadEndpoint(config, metrics, sleeper, "SELECT privilege on the table");
     }
 

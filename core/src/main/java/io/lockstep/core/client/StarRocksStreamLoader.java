@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -27,10 +28,10 @@ public final class StarRocksStreamLoader implements StreamLoader {
     private final LoadEndpoint endpoint;
 
     public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics) {
-        this(config, metrics, Sleeper.SYSTEM);
+        this(config, metrics, Ticker.system());
     }
 
-    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
         this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
     }
 

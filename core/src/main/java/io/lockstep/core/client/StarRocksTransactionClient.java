@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -51,11 +52,11 @@ public final class StarRocksTransactionClient implements TransactionClient {
 
     /** A client on the real clock. */
     public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics) {
-        this(config, metrics, Sleeper.SYSTEM);
+        this(config, metrics, Ticker.system());
     }
 
     /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
-    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Sleeper sleeper) {
+    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
         this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
     }
 

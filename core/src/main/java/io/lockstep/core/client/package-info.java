@@ -10,7 +10,7 @@
  *   <li>Success is an allow-list per operation. Anything unclear about prepare, commit or rollback (a non-OK
  *       reply, an I/O error, a response timeout, {@code TXN_NOT_EXISTS}, a publish timeout) is settled by a
  *       label-state query, never by matching a message.</li>
- *   <li>Retries are bounded, backed off on an injectable {@link io.lockstep.core.client.Sleeper}, classified by
+ *   <li>Retries are bounded, backed off on an injectable {@link io.lockstep.core.time.Ticker}, classified by
  *       {@link io.lockstep.core.client.FailureClass} and counted as {@code retries.<class>}; data errors are not
  *       retried and carry an excerpt of the server's error log.</li>
  *   <li>A transaction load whose outcome is unknown (an I/O error after the body may have arrived, or a gateway's

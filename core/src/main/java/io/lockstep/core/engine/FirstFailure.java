@@ -1,27 +1,67 @@
 package io.lockstep.core.engine;
 
 import io.lockstep.core.client.OutageLog;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the first asynchronous failure of an engine (later ones are logged by the caller and dropped), so that the task
  * thread sees it at its next call and a checkpoint can never succeed after a lost load
- * (docs/architecture.md#failure-surfacing). Thread-safe: set once by compare-and-set.
+ * (docs/architecture.md#failure-surfacing), and tells one listener about it once ({@link #whenFailed}), so the task
+ * learns of it without polling. Thread-safe: the failure and the listener are set once by compare-and-set; the
+ * listener runs at most once, on whichever thread completes the pair (the recording or the registering one).
  */
 @ThreadSafe
 final class FirstFailure {
+    private static final Logger LOG = LoggerFactory.getLogger(FirstFailure.class);
+
     private final AtomicReference<Throwable> first = new AtomicReference<>();
+    private final AtomicReference<Runnable> listener = new AtomicReference<>();
+    private final AtomicBoolean notified = new AtomicBoolean();
 
     /**
-     * Records {@code failure} unless one is already recorded.
+     * Records {@code failure} unless one is already recorded; the first one runs the listener, if one is registered.
      *
      * @return true if this was the first
      */
     boolean record(Throwable failure) {
-        return first.compareAndSet(null, failure);
+        boolean firstOne = first.compareAndSet(null, failure);
+        if (firstOne) {
+            notifyOnce();
+        }
+        return firstOne;
+    }
+
+    /**
+     * Registers the one listener of the first failure: it runs once, on the thread that records the failure (a
+     * manager or I/O thread), or at once on this thread if a failure is already recorded. It must not block; an
+     * exception it throws is logged at WARN and dropped (the failure stays recorded for the task's next call).
+     *
+     * @throws IllegalStateException if a listener is already registered
+     */
+    void whenFailed(Runnable action) {
+        if (!listener.compareAndSet(null, java.util.Objects.requireNonNull(action, "action"))) {
+            throw new IllegalStateException("the engine's first-failure listener is already registered");
+        }
+        if (first.get() != null) {
+            notifyOnce();
+        }
+    }
+
+    private void notifyOnce() {
+        Runnable action = listener.get();
+        if (action != null && notified.compareAndSet(false, true)) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.warn("telling the task about the engine's failure failed; it surfaces at the task's next call: {}",
+                        e.toString());
+            }
+        }
     }
 
     /**

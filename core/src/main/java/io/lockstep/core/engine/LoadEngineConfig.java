@@ -98,7 +98,11 @@ public final class LoadEngineConfig {
         return commitIntervalMs;
     }
 
-    /** Period of the manager thread's scan, ms. */
+    /**
+     * The manager thread's scanning frequency, ms: it sleeps until its next deadline or a signal, not periodically;
+     * this bounds how late a clean partition freezes under memory pressure (multi-table) and how long the
+     * single-table engine's manager sleeps at most.
+     */
     public long scanningFrequencyMs() {
         return scanningFrequencyMs;
     }
@@ -251,7 +255,7 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** How often the manager thread scans, default 50 ms. */
+        /** The scanning frequency ({@link LoadEngineConfig#scanningFrequencyMs()}), default 50 ms. */
         public Builder scanningFrequencyMs(long value) {
             this.scanningFrequencyMs = value;
             return this;

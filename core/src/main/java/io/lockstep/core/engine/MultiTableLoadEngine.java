@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>Task thread (the Flink operator thread; the only caller of these): {@link #write}, {@link #txnEnd},
  * {@link #requestFlush}, {@link #flush}, {@link #checkFailure}. {@code write} and {@code txnEnd} never do
  * HTTP; {@code write} blocks only at the hard buffer limit. Manager thread: {@link #runOnce}, called by the thread
- * that {@link #start(LoadEngineConfig, TransactionClient, LoadMetrics)} starts, or directly by tests (the
+ * that {@link #start(LoadEngineConfig, TransactionClient, LoadMetrics)} starts (at the cycle's next deadline or when
+ * signalled, never periodically: {@link SharedTransactionCycle#nextDeadlineMs}), or directly by tests (the
  * {@linkplain #MultiTableLoadEngine(LoadEngineConfig, TransactionClient, LoadMetrics, Ticker, Executor) constructor}
  * starts no thread). Loads run on the I/O executor; their replies are handled by {@code runOnce}.
  *
@@ -91,8 +92,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.database = config.database();
         this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
         this.pressureSwitchBytes = Math.max(1, Math.min(1L << 20, config.bufferSizeBytes() / 64));
-        this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(),
-                config.scanningFrequencyMs(), this::runOnce, this::crash, this::shutdownOnManager);
+        // no periodic scan: the cycle's timers are deadlines, everything else signals the manager
+        this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(), ticker, Long.MAX_VALUE,
+                this::runOnceUntilNextDeadline, this::crash, this::shutdownOnManager);
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
         this.regions = new RegionTable(segments);
@@ -221,6 +223,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
         if (regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes) > 0) {
             managerThread.wake();
+        } else {
+            // the partition is clean now: its idle freeze may fall due before the manager's next deadline
+            managerThread.wakeBy(regions.idleFreezeDueMs(partition, cycle.idleFreezeAfterMs()));
         }
     }
 
@@ -263,9 +268,31 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         failure.rethrowIfFailed("call");
     }
 
+    /**
+     * Any thread, once: {@code action} runs when the engine records its first asynchronous failure, on the recording
+     * (manager or I/O) thread, or at once if the engine already failed; at most once. It must not block or touch the
+     * task's state; it only hands the news over (e.g. posts a mail to the Flink task's mailbox, whose action then calls
+     * {@link #checkFailure}).
+     *
+     * @throws IllegalStateException if a listener is already registered
+     */
+    public void onFirstFailure(Runnable action) {
+        failure.whenFailed(action);
+    }
+
     /** Manager thread: one scan now (see {@link SharedTransactionCycle}). */
     public void runOnce() {
         cycle.runOnce(ticker.nowMs());
+    }
+
+    /**
+     * Manager thread: one scan now, then the time (ticker ms) the next one is due without a signal
+     * ({@link SharedTransactionCycle#nextDeadlineMs}); {@code Long.MAX_VALUE} if only a signal can bring work.
+     */
+    long runOnceUntilNextDeadline() {
+        long nowMs = ticker.nowMs();
+        cycle.runOnce(nowMs);
+        return cycle.nextDeadlineMs(nowMs);
     }
 
     /**
@@ -375,5 +402,10 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     SharedTransactionCycle cycle() {
         return cycle;
+    }
+
+    /** The engine's manager thread (started only by {@link #start}; tests read its wake-ups). */
+    ManagerThread managerThread() {
+        return managerThread;
     }
 }

@@ -46,6 +46,23 @@ final class PartitionRegions implements Iterable<Region> {
         return allClean() && (anyAge || nowMs - lastSwitchTimeMs() >= miniIntervalMs);
     }
 
+    /**
+     * For the manager's next deadline: when the source-idle fallback ({@link #switchDueWhileIdle}) becomes due, i.e.
+     * the last switch plus {@code afterMs}, if every region is clean and there is something to freeze (an active
+     * chunk with rows, or {@code endsPending}: transaction ends no freeze covers yet); else {@code Long.MAX_VALUE}
+     * (only the partition's next transaction end, on the task thread, makes it freezable).
+     */
+    long idleSwitchDueMs(long afterMs, boolean endsPending) {
+        if (!allClean()) {
+            return Long.MAX_VALUE;
+        }
+        boolean pending = endsPending;
+        for (Region region : regions) {
+            pending |= region.activeHasData();
+        }
+        return pending ? lastSwitchTimeMs() + afterMs : Long.MAX_VALUE;
+    }
+
     /** True if every region is at a clean boundary (no source transaction open on this partition). */
     private boolean allClean() {
         for (Region region : regions) {

@@ -308,6 +308,63 @@ final class RegionTable {
         });
     }
 
+    /**
+     * Manager thread, for its next deadline: the earliest time a partition that is clean and has something to freeze
+     * (active rows, or source transaction ends not yet covered by a freeze) becomes due for the idle freeze
+     * ({@link #freezeIdleClean}): its last switch plus {@code afterMs}; {@code Long.MAX_VALUE} if none.
+     */
+    long nextIdleFreezeMs(long afterMs) {
+        lock.lock();
+        try {
+            long next = Long.MAX_VALUE;
+            for (Integer partition : regionsByPartition.keySet()) {
+                next = Math.min(next, idleFreezeDueLocked(partition, afterMs));
+            }
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Task thread, after a transaction end that froze nothing: {@link #nextIdleFreezeMs} of one partition. */
+    long idleFreezeDueMs(int partition, long afterMs) {
+        lock.lock();
+        try {
+            return idleFreezeDueLocked(partition, afterMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @GuardedBy("lock")
+    private long idleFreezeDueLocked(int partition, long afterMs) {
+        PartitionRegions partitionRegions = regionsByPartition.get(partition);
+        if (partitionRegions == null) {
+            return Long.MAX_VALUE;
+        }
+        boolean endsPending = ends.hasNotFrozen(partition) || positions.hasNotFrozen(partition);
+        return partitionRegions.idleSwitchDueMs(afterMs, endsPending);
+    }
+
+    /**
+     * Manager thread, for its next deadline: the earliest time a frozen chunk of a table not in {@code skipTables}
+     * (those with a load in flight: its reply wakes the manager) has waited since; {@code Long.MAX_VALUE} if none.
+     */
+    long oldestFrozenSinceMs(Set<String> skipTables) {
+        lock.lock();
+        try {
+            long oldest = Long.MAX_VALUE;
+            for (Region region : regions.values()) {
+                if (region.frozenCount() > 0 && !skipTables.contains(region.key().table())) {
+                    oldest = Math.min(oldest, region.frozenSinceMs());
+                }
+            }
+            return oldest;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** True if any frozen chunk of sequence at most {@code maxSequence} waits. */
     boolean hasFrozen(long maxSequence) {
         return locked(() -> {

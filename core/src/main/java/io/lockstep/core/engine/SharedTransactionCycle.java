@@ -49,9 +49,8 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     private final LabelGenerator labels;
     private final Supplier<String> database;
+    /** The engine's clock: every timer, and the progress rows' informational {@code committed_at}. */
     private final Ticker ticker;
-    /** Wall clock of the progress rows' {@code committed_at}; informational only, never used for ordering. */
-    private final java.time.Clock wallClock = java.time.Clock.systemUTC();
     /** Row bytes one load takes at most ({@link LoadEngineConfig#maxLoadRowBytes()}). */
     private final long maxLoadRowBytes;
     /**
@@ -131,6 +130,47 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         } catch (TransactionException | RuntimeException e) {
             fail(e);
         }
+    }
+
+    /**
+     * Manager thread, right after {@link #runOnce}: the time (ticker ms) of the cycle's next timer, the one a scan
+     * must not sleep past; {@code Long.MAX_VALUE} if only a signal can bring work (the manager then sleeps until
+     * {@code wakeManager}). The timers: the idle freeze of a clean partition ({@link #idleFreezeAfterMs} after its
+     * last switch), and while the shared transaction is open, its recycling (80% of the server timeout), the commit
+     * interval (once it holds data) and the load hold of a frozen chunk of a table with no load in flight. Everything else reaches the manager as a signal: a load reply
+     * ({@link LoadHandOff}), a freeze or clean partition at a transaction end, a flush request, the soft memory limit,
+     * close. The client's retry backoff runs inside the call on this thread and needs no deadline.
+     *
+     * @param nowMs the time the scan ran at
+     * @return the next deadline, ms; at most {@code nowMs} means "scan again now"
+     */
+    long nextDeadlineMs(long nowMs) {
+        SharedTransactionState s = state();
+        if (s == SharedTransactionState.FAILED || s == SharedTransactionState.CLOSED) {
+            return Long.MAX_VALUE;
+        }
+        long next = regions.nextIdleFreezeMs(idleFreezeAfterMs());
+        if (s == SharedTransactionState.OPEN) {
+            next = Math.min(next, openedAtMs + config.recycleAfterMs());
+            if (hasData()) {
+                next = Math.min(next, timerStartMs + config.commitIntervalMs());
+            }
+            long oldest = regions.oldestFrozenSinceMs(handOff.keys());
+            if (oldest != Long.MAX_VALUE) {
+                next = Math.min(next, oldest + loadHoldMs);
+            }
+        }
+        return next;
+    }
+
+    /**
+     * How long after its last switch a clean partition is due for the idle freeze, ms: the mini interval; under memory
+     * pressure (when a scan freezes clean partitions of any age) at most the scanning frequency, so that a
+     * transaction end under pressure does not wake the manager for a chunk per source transaction.
+     */
+    long idleFreezeAfterMs() {
+        return budget.underPressure() ? Math.min(config.miniIntervalMs(), config.scanningFrequencyMs())
+                : config.miniIntervalMs();
     }
 
     /** Task thread: asks for every chunk up to {@code freezeSequence} to be committed. */
@@ -313,7 +353,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      */
     private void loadProgress(Map<SourcePartition, Long> positions) throws TransactionException {
         ProgressSettings progress = config.progress();
-        String committedAt = ProgressClock.format(wallClock.instant());
+        String committedAt = ProgressClock.format(java.time.Instant.ofEpochMilli(ticker.nowMs())); // informational only
         List<ProgressRow> rows = new ArrayList<>();
         positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
                 source.partition(), position, labels.runId(), txn.label(), committedAt)));

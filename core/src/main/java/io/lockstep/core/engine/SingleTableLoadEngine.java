@@ -110,8 +110,9 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         }
         this.lastPreparedCheckpointId = restoredCheckpointId;
         this.ownedIoPool = ownedIoPool;
-        this.managerThread = new ManagerThread("lockstep-table-manager-" + config.subtaskIndex(),
-                config.scanningFrequencyMs(), () -> runOnce(ticker.nowMs()), t -> cycle().fail(t),
+        // the commit interval is a deadline; the scanning frequency stays the longest sleep (memory pressure)
+        this.managerThread = new ManagerThread("lockstep-table-manager-" + config.subtaskIndex(), ticker,
+                config.scanningFrequencyMs(), this::runOnceUntilNextDeadline, t -> cycle().fail(t),
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
@@ -292,9 +293,31 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         failure.rethrowIfFailed("call");
     }
 
+    /**
+     * Any thread, once: {@code action} runs when the engine records its first asynchronous failure, on the recording
+     * (manager or I/O) thread, or at once if the engine already failed; at most once. It must not block or touch the
+     * task's state; it only hands the news over (e.g. posts a mail to the Flink task's mailbox, whose action then calls
+     * {@link #checkFailure}).
+     *
+     * @throws IllegalStateException if a listener is already registered
+     */
+    public void onFirstFailure(Runnable action) {
+        failure.whenFailed(action);
+    }
+
     /** Manager thread: one scan at {@code nowMs} (tests call it directly). */
     public void runOnce(long nowMs) {
         cycle.runOnce(nowMs);
+    }
+
+    /**
+     * Manager thread: one scan now, then the time (ticker ms) of the cycle's next timer
+     * ({@link TableTransactionCycle#nextDeadlineMs}).
+     */
+    private long runOnceUntilNextDeadline() {
+        long nowMs = ticker.nowMs();
+        cycle.runOnce(nowMs);
+        return cycle.nextDeadlineMs();
     }
 
     /** The flush cycle's state now (any thread). */

@@ -27,6 +27,11 @@ final class SourcePositionsByFreeze {
         notFrozen.computeIfAbsent(partition, p -> new HashMap<>()).merge(source, position, Math::max);
     }
 
+    /** True if {@code partition} has transaction ends that no freeze covers yet. */
+    boolean hasNotFrozen(int partition) {
+        return notFrozen.containsKey(partition);
+    }
+
     /** Every region of {@code partition} froze; chunks up to {@code freezeSequence} hold its ended transactions. */
     void onPartitionFrozen(int partition, long freezeSequence) {
         Map<SourcePartition, Long> positions = notFrozen.remove(partition);

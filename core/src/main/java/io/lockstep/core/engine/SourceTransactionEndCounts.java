@@ -24,6 +24,11 @@ final class SourceTransactionEndCounts {
         notFrozen.merge(partition, 1L, Long::sum);
     }
 
+    /** True if {@code partition} has transaction ends that no freeze covers yet. */
+    boolean hasNotFrozen(int partition) {
+        return notFrozen.containsKey(partition);
+    }
+
     /** Every region of {@code partition} froze; chunks up to {@code freezeSequence} hold the ends seen so far. */
     void onPartitionFrozen(int partition, long freezeSequence) {
         Long ends = notFrozen.remove(partition);

@@ -115,6 +115,19 @@ final class TableTransactionCycle extends ManagerCycle<TableFlushState> {
         openTransactions = loads.openTransactions();
     }
 
+    /**
+     * Manager thread, right after {@link #runOnce}: the time (ticker ms) of the cycle's next timer, the at-least-once
+     * commit interval while accepting rows; {@code Long.MAX_VALUE} otherwise. Load replies, flush and label requests
+     * and the soft memory limit signal the manager; the manager thread's longest sleep (the scanning frequency)
+     * bounds the rest (freezing under memory pressure as rows keep coming).
+     */
+    long nextDeadlineMs() {
+        if (state() != TableFlushState.ACCEPTING || semantic != DeliverySemantic.AT_LEAST_ONCE || cycleStartMs < 0) {
+            return Long.MAX_VALUE;
+        }
+        return cycleStartMs + config.commitIntervalMs();
+    }
+
     CompletableFuture<List<PreparedTransaction>> submitFlush(long freezeSequence, long checkpointId) {
         FlushRequest request = new FlushRequest(freezeSequence, checkpointId, new CompletableFuture<>());
         flushes.submit(request);

@@ -54,7 +54,8 @@
  *
  * <h2>Threads</h2>
  * The task thread owns writes, transaction ends and active chunks; the manager thread
- * ({@link io.lockstep.core.engine.ManagerThread}) owns every transaction operation and handles load replies; loads
+ * ({@link io.lockstep.core.engine.ManagerThread}, asleep until its cycle's next deadline or a signal) owns every
+ * transaction operation and handles load replies; loads
  * run on a small I/O pool and report back through a queue. The region table and the memory budget each have one
  * lock; everything else is confined to one thread or published through a volatile field or a concurrent queue.
  * Tests drive {@code runOnce} directly on a {@link io.lockstep.core.time.ManualTicker}.

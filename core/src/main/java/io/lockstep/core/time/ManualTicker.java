@@ -19,6 +19,14 @@ public final class ManualTicker implements Ticker {
         return nowMs.get();
     }
 
+    /** Never waits: advances this clock by {@code ms} (0 or less: no change), as if the wait had passed. */
+    @Override
+    public void sleep(long ms) {
+        if (ms > 0) {
+            nowMs.addAndGet(ms);
+        }
+    }
+
     /**
      * Moves time forward.
      *

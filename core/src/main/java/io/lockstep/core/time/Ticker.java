@@ -1,19 +1,34 @@
 package io.lockstep.core.time;
 
 /**
- * The source of "now" for every timing decision of the engine (mini interval, idle fallback, commit interval,
- * transaction recycling). Production uses {@link #system()}; tests use {@link ManualTicker} and step time by hand.
+ * The one clock of core: the source of "now" for every timing decision of the engine (mini interval, idle fallback,
+ * commit interval, transaction recycling, the manager thread's next deadline) and of the transaction clients (retry
+ * backoff, label-state polling, running-transaction slot waits), and the wait of those client loops. Production
+ * uses {@link #system()}; tests use {@link ManualTicker} and step time by hand (its {@link #sleep} advances the
+ * clock instead of waiting). Implementations are thread-safe.
  *
- * <p>Only decisions are made on this clock. A thread that really blocks (memory backpressure, waiting for a
- * flush) bounds its wait on {@link System#nanoTime()}, because a manual clock cannot wake a parked thread.
+ * <p>Waits that a parked thread must be woken from by another thread (the manager thread's wait for its next
+ * deadline or a signal, a writer blocked on memory) are real waits on {@link System#nanoTime()}-based conditions;
+ * only their deadlines are computed on this clock (a manual clock cannot wake a parked thread).
  */
-@FunctionalInterface
 public interface Ticker {
 
-    /** Milliseconds since an arbitrary but fixed origin; never decreases. */
+    /**
+     * Milliseconds since an arbitrary but fixed origin; never decreases. On {@link #system()} the values look like
+     * epoch milliseconds (the wall clock at start, then monotonic), so they may be shown as timestamps (e.g. the
+     * progress table's informational {@code committed_at}); intervals never go negative.
+     */
     long nowMs();
 
-    /** The wall clock ({@link System#currentTimeMillis()}), made monotonic. */
+    /**
+     * Waits {@code ms} milliseconds on this clock (0 or less returns at once). {@link ManualTicker} advances itself
+     * instead of waiting.
+     *
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    void sleep(long ms) throws InterruptedException;
+
+    /** The wall clock ({@link System#currentTimeMillis()}) made monotonic, and {@link Thread#sleep(long)}. */
     static Ticker system() {
         return SystemTicker.INSTANCE;
     }

@@ -16,6 +16,24 @@ class ManualTickerTest {
     }
 
     @Test
+    void sleepAdvancesTheManualClockInsteadOfWaiting() {
+        ManualTicker ticker = new ManualTicker(1000);
+        ticker.sleep(60_000);
+        assertThat(ticker.nowMs()).isEqualTo(61_000);
+        ticker.sleep(-5);
+        ticker.sleep(0);
+        assertThat(ticker.nowMs()).isEqualTo(61_000);
+    }
+
+    @Test
+    void systemTickerSleepsOnTheSameClock() throws InterruptedException {
+        Ticker ticker = Ticker.system();
+        long before = ticker.nowMs();
+        ticker.sleep(5);
+        assertThat(ticker.nowMs() - before).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
     void systemTickerNeverGoesBack() {
         Ticker ticker = Ticker.system();
         long first = ticker.nowMs();

@@ -223,8 +223,10 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<Long> SCAN_FREQUENCY_MS = SinkOption
             .longOption("sink.scan-frequency.ms", 1, 60_000)
             .defaultValue(50L)
-            .description("Period in milliseconds of the sink's background thread, which starts "
-                    + "loads and timer-driven commits.");
+            .description("The sink's background (manager) thread sleeps until its next deadline (commit "
+                    + "interval, idle freeze, load hold, recycling) or until signalled; this bounds, in milliseconds, "
+                    + "how late a clean partition freezes under memory pressure (multi-table) and how long the "
+                    + "single-table engine's manager sleeps at most.");
 
     public static final SinkOption<Integer> STREAM_LOAD_TIMEOUT_SECONDS = SinkOption
             .intOption(SINK_PROPERTIES_PREFIX + "timeout", 1, 259_200)

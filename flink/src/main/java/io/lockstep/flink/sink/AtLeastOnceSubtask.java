@@ -108,6 +108,11 @@ public final class AtLeastOnceSubtask implements AutoCloseable {
         engine.checkFailure();
     }
 
+    /** Any thread, once: {@code action} runs at the engine's first asynchronous failure (see the engine's method). */
+    public void onFirstFailure(Runnable action) {
+        engine.onFirstFailure(action);
+    }
+
     /** Rolls back what is open and releases buffers, threads and connections; bounded by the engine's close timeout. */
     @Override
     public void close() throws Exception {

@@ -2,8 +2,10 @@ package io.lockstep.flink.sink;
 
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
 import org.slf4j.Logger;
@@ -12,23 +14,30 @@ import org.slf4j.LoggerFactory;
 /**
  * Fails a sink's task soon after its engine failed, even when no further row or checkpoint comes (a rejected row at
  * the end of the input, a stalled source), so a job never sits in RUNNING over a sink that stopped
- * (docs/architecture.md#rules-from-field-reports): a processing-time timer fires every {@value #PERIOD_MS} ms and
- * calls the engine's failure check, which throws the engine's first failure. One class for both sink APIs: the
- * SinkFunction sinks take the timers of their streaming runtime context, the Sink V2 writers those of their init
- * context.
+ * (docs/architecture.md#rules-from-field-reports). The engine's threads must never touch the task: the news reaches
+ * the task thread, which calls the engine's failure check (it throws the engine's first failure, and Flink fails the
+ * task with it like an exception from {@code write}/{@code invoke}). Two ways, by sink API:
  *
- * <p>Why a timer: the engine's threads must not touch the task. Flink runs processing-time callbacks on the task
- * thread (through the task's mailbox), between records, and an exception thrown by one fails the task like an
- * exception from {@code invoke}/{@code write}; so the check is as safe as the one a row's call already makes. The
- * task fails within {@value #PERIOD_MS} ms of the engine's failure (plus the time the task thread is busy with the
- * record at hand).
+ * <ul>
+ *   <li>{@link Target#mailbox}, the Sink V2 writers ({@code WriterInitContext.getMailboxExecutor()}, Flink 1.20 and
+ *       2.x): the engine's first failure posts one mail to the task's mailbox, at once, from the engine thread that
+ *       records it ({@code MailboxExecutor} may be called from any thread; a mail's exception fails the task), the
+ *       way Flink's own Kafka sink writer posts one mailbox action at the first asynchronous send error. No polling;
+ *       the task fails as soon as it finishes the record at hand.</li>
+ *   <li>{@link Target#timers}, the legacy SinkFunction sinks: a {@code RichSinkFunction} has no mailbox executor
+ *       (only its operator, {@code StreamSink}, has one, through its containing task), and its processing-time
+ *       service documents no registration from foreign threads. There a processing-time timer (which Flink runs on
+ *       the task thread, through the mailbox) calls the check every {@value #PERIOD_MS} ms, besides the check every
+ *       {@code invoke} and snapshot already make.</li>
+ * </ul>
  *
- * <p>Owned by the sink's task thread: started when the sink opens, stopped in {@code close()}; every callback runs on
- * that thread too, so the fields need no lock.
+ * <p>Owned by the sink's task thread: started when the sink opens, stopped in {@code close()}; the mail and the
+ * timer callbacks run on that thread too, so {@code stopped} and {@code next} need no lock. The engine thread only
+ * calls the mailbox.
  */
 public final class EngineFailureWatch {
     private static final Logger LOG = LoggerFactory.getLogger(EngineFailureWatch.class);
-    /** Period of the check, ms. */
+    /** Period of the SinkFunction path's check, ms. */
     public static final long PERIOD_MS = 200;
 
     /** The engine's check: returns when the engine is healthy, throws its first failure otherwise. */
@@ -37,49 +46,101 @@ public final class EngineFailureWatch {
         void run() throws Exception;
     }
 
-    private final ProcessingTimeService timers;
+    /** Where the engine's failure reaches the task thread: the task's mailbox, or (SinkFunction) its timers. */
+    public sealed interface Target {
+        /** A Sink V2 writer's mailbox: one mail at the engine's first failure. */
+        static Target mailbox(MailboxExecutor mailbox) {
+            return new Mailbox(Objects.requireNonNull(mailbox, "mailbox"));
+        }
+
+        /** A SinkFunction's processing-time service: a check every {@value #PERIOD_MS} ms. */
+        static Target timers(ProcessingTimeService timers) {
+            return new Timers(Objects.requireNonNull(timers, "timers"));
+        }
+    }
+
+    private record Mailbox(MailboxExecutor mailbox) implements Target {
+    }
+
+    private record Timers(ProcessingTimeService timers) implements Target {
+    }
+
     private final Check check;
+    /** Null on the mailbox path. */
+    @Nullable
+    private final ProcessingTimeService timers;
     private ScheduledFuture<?> next;
     private boolean stopped;
 
-    private EngineFailureWatch(ProcessingTimeService timers, Check check) {
-        this.timers = Objects.requireNonNull(timers, "timers");
+    private EngineFailureWatch(@Nullable ProcessingTimeService timers, Check check) {
+        this.timers = timers;
         this.check = Objects.requireNonNull(check, "check");
     }
 
-    /** Starts checking every {@value #PERIOD_MS} ms on the task thread of {@code timers}. */
-    public static EngineFailureWatch start(ProcessingTimeService timers, Check check) {
-        EngineFailureWatch watch = new EngineFailureWatch(timers, check);
-        watch.schedule();
+    /**
+     * Starts the watch on the task thread.
+     *
+     * @param check          the engine's failure check (throws the first failure)
+     * @param onFirstFailure registers the engine's one first-failure listener (e.g.
+     *                       {@code engine::onFirstFailure}); used on the mailbox path
+     */
+    public static EngineFailureWatch start(Target target, Check check, Consumer<Runnable> onFirstFailure) {
+        if (target instanceof Timers t) {
+            EngineFailureWatch watch = new EngineFailureWatch(t.timers(), check);
+            watch.schedule();
+            return watch;
+        }
+        MailboxExecutor mailbox = ((Mailbox) target).mailbox();
+        EngineFailureWatch watch = new EngineFailureWatch(null, check);
+        onFirstFailure.accept(() -> watch.post(mailbox));
         return watch;
     }
 
     /**
-     * Starts the watch on a SinkFunction's processing-time service; returns null (no watch) when {@code context} is
-     * not a streaming operator's context (a unit test calling {@code open} by hand).
+     * Starts the watch of a SinkFunction (its timers); returns null (no watch) when {@code context} is not a
+     * streaming operator's context (a unit test calling {@code open} by hand).
      */
     @Nullable
     public static EngineFailureWatch start(RuntimeContext context, Check check) {
-        ProcessingTimeService timers = timersOf(context);
-        return timers == null ? null : start(timers, check);
+        Target target = targetOf(context);
+        return target == null ? null : start(target, check, listener -> { }); // timers: no listener needed
     }
 
-    /** The processing-time service of a SinkFunction's runtime context, or null outside a streaming operator. */
+    /**
+     * The failure target of a SinkFunction's runtime context (its processing-time service), or null (no watch) when
+     * {@code context} is not a streaming operator's context (a unit test calling {@code open} by hand).
+     */
     @Nullable
-    public static ProcessingTimeService timersOf(RuntimeContext context) {
+    public static Target targetOf(RuntimeContext context) {
         if (!(context instanceof StreamingRuntimeContext streaming)) {
             LOG.debug("no processing-time service in {}: engine failures surface at the next row or checkpoint",
                     context.getClass().getName());
             return null;
         }
-        return streaming.getProcessingTimeService();
+        return Target.timers(streaming.getProcessingTimeService());
+    }
+
+    /** Engine thread, once: posts the check to the task's mailbox. */
+    private void post(MailboxExecutor mailbox) {
+        try {
+            mailbox.execute(this::fire, "lockstep sink: the load engine failed");
+        } catch (RuntimeException e) {
+            // the task is already ending (its mailbox closed): the failure surfaces at close or is moot
+            LOG.debug("could not post the engine failure to the task's mailbox: {}", e.toString());
+        }
     }
 
     private void schedule() {
-        next = timers.registerTimer(timers.getCurrentProcessingTime() + PERIOD_MS, this::fire);
+        next = timers.registerTimer(timers.getCurrentProcessingTime() + PERIOD_MS, time -> {
+            if (!stopped) {
+                fire();
+                schedule();
+            }
+        });
     }
 
-    private void fire(long time) throws Exception {
+    /** Task thread: throws the engine's failure (Flink fails the task with it) unless the sink closed. */
+    private void fire() throws Exception {
         if (stopped) {
             return;
         }
@@ -88,10 +149,9 @@ public final class EngineFailureWatch {
         } catch (Exception failure) {
             throw NonRecoverableSinkFailure.classify(failure);
         }
-        schedule();
     }
 
-    /** Stops the checks; idempotent. */
+    /** Stops the watch; idempotent. A mail posted later does nothing. */
     public void stop() {
         stopped = true;
         if (next != null) {

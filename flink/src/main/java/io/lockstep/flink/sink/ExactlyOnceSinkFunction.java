@@ -149,7 +149,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
         subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(SinkSettings.from(options), routing,
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 context.getJobInfo().getJobId().toHexString(), restored, restoredCheckpointId, "checkpoint",
-                EngineFailureWatch.timersOf(context)));
+                EngineFailureWatch.targetOf(context)));
         restored = List.of();
     }
 

@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.NotThreadSafe;
-import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,12 +68,13 @@ public final class ExactlyOnceSubtask implements AutoCloseable {
      * @param restoredEpoch   the epoch the restore resumes after (0 on a fresh start): the engine's labels continue
      *                        above it
      * @param epochName       what the sink calls an epoch in messages: {@code "checkpoint"} or {@code "epoch"}
-     * @param timers          the task's processing-time service for the failure watch, or null for none (a unit
+     * @param failureTarget   where the engine's failure reaches the task thread (the writer's mailbox, a
+     *                        SinkFunction's timers), or null for none (a unit
      *                        test opening a SinkFunction by hand)
      */
     public record Start(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                         String jobId, List<ExactlyOnceSinkState> restored, long restoredEpoch, String epochName,
-                        @Nullable ProcessingTimeService timers) {
+                        @Nullable EngineFailureWatch.Target failureTarget) {
     }
 
     private final String labelPrefix;
@@ -85,7 +85,7 @@ public final class ExactlyOnceSubtask implements AutoCloseable {
     private final Set<TableId> tables;
     private final String epochName;
     private final RowDispatcher dispatcher;
-    /** Null when opened without timers. */
+    /** Null when opened without a failure target. */
     @Nullable
     private final EngineFailureWatch failureWatch;
 
@@ -110,8 +110,8 @@ public final class ExactlyOnceSubtask implements AutoCloseable {
                 // single-table exactly-once commits per epoch, not per source transaction
             }
         });
-        this.failureWatch = start.timers() == null ? null : EngineFailureWatch.start(start.timers(),
-                engine::checkFailure);
+        this.failureWatch = start.failureTarget() == null ? null : EngineFailureWatch.start(start.failureTarget(),
+                engine::checkFailure, engine::onFirstFailure);
     }
 
     /**

@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
-import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
@@ -60,12 +59,13 @@ public final class MultiTableRuntime implements AutoCloseable {
      *                       ignored at-least-once
      * @param earlierRuns    at-least-once: the earlier runs this subtask settles (from the restored state; empty on
      *                       a fresh start); ignored exactly-once
-     * @param timers         the task's processing-time service for the failure watch, or null for none (a unit test
+     * @param failureTarget  where the engine's failure reaches the task thread (the writer's mailbox, a
+     *                       SinkFunction's timers), or null for none (a unit test
      *                       opening a SinkFunction by hand)
      */
     public record Start(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
                         @Nullable String attemptKey, List<MultiTableRunState> earlierRuns,
-                        @Nullable ProcessingTimeService timers) {
+                        @Nullable EngineFailureWatch.Target failureTarget) {
         public Start {
             Objects.requireNonNull(settings, "settings");
             Objects.requireNonNull(routing, "routing");
@@ -82,7 +82,8 @@ public final class MultiTableRuntime implements AutoCloseable {
     private final EngineFailureWatch failureWatch;
 
     private MultiTableRuntime(SinkSettings settings, SinkRuntime runtime, MultiTableLoadEngine engine,
-                              @Nullable PositionGate gate, RowRouting routing, @Nullable ProcessingTimeService timers) {
+                              @Nullable PositionGate gate, RowRouting routing,
+                              @Nullable EngineFailureWatch.Target failureTarget) {
         this.settings = settings;
         this.runtime = runtime;
         this.engine = engine;
@@ -102,7 +103,8 @@ public final class MultiTableRuntime implements AutoCloseable {
                 engine.txnEnd(partition, source, position);
             }
         }, gate);
-        this.failureWatch = timers == null ? null : EngineFailureWatch.start(timers, engine::checkFailure);
+        this.failureWatch = failureTarget == null ? null
+                : EngineFailureWatch.start(failureTarget, engine::checkFailure, engine::onFirstFailure);
     }
 
     /**
@@ -130,7 +132,7 @@ public final class MultiTableRuntime implements AutoCloseable {
                         "multi-table sink subtask " + runtime.subtaskIndex());
             }
             MultiTableLoadEngine engine = MultiTableLoadEngine.start(config, runtime.client(), runtime.metrics());
-            return new MultiTableRuntime(settings, runtime, engine, gate, start.routing(), start.timers());
+            return new MultiTableRuntime(settings, runtime, engine, gate, start.routing(), start.failureTarget());
         } catch (Exception e) {
             runtime.close();
             throw NonRecoverableSinkFailure.classify(e); // no restart for what cannot heal

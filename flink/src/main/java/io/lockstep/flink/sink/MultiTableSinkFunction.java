@@ -99,7 +99,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 RunId.attemptKey(context.getJobInfo().getJobId().toString(), restoredCheckpointId,
                         context.getTaskInfo().getAttemptNumber()),
-                earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.timersOf(context)));
+                earlierRuns == null ? List.of() : earlierRuns, EngineFailureWatch.targetOf(context)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
@@ -30,6 +31,7 @@ public final class AtLeastOnceSink<T> extends LockstepSink<T> {
     @Override
     public SinkWriter<T> createWriter(WriterInitContext context) {
         return new AtLeastOnceSinkWriter<>(SinkSettings.from(options), routing, WriterContexts.subtaskIndex(context),
-                context.metricGroup(), context.getProcessingTimeService());
+                context.metricGroup(),
+                EngineFailureWatch.Target.mailbox(context.getMailboxExecutor()));
     }
 }

@@ -6,7 +6,6 @@ import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkSettings;
 import javax.annotation.concurrent.NotThreadSafe;
-import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -14,9 +13,9 @@ import org.apache.flink.metrics.MetricGroup;
  * The writer of {@link AtLeastOnceSink}: the Sink V2 lifecycle around an {@link AtLeastOnceSubtask}, the same
  * subtask {@code AtLeastOnceSinkFunction} runs. {@link #flush} (before each checkpoint barrier, and at the end of
  * input) loads and commits everything buffered and fails on any stored asynchronous failure, so a checkpoint never
- * completes over a lost load; between rows a {@link EngineFailureWatch} fails the task soon after an asynchronous
- * failure; {@link #close} rolls back what is still open (replayed from the last checkpoint), bounded by the engine's
- * close timeout.
+ * completes over a lost load; the engine's first asynchronous failure fails the task through one mail to its
+ * mailbox ({@link EngineFailureWatch}); {@link #close} rolls back what is still open (replayed from the last
+ * checkpoint), bounded by the engine's close timeout.
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
  *
@@ -28,9 +27,9 @@ final class AtLeastOnceSinkWriter<T> implements SinkWriter<T> {
     private final EngineFailureWatch failureWatch;
 
     AtLeastOnceSinkWriter(SinkSettings settings, RowRouting routing, int subtaskIndex, MetricGroup metricGroup,
-                          ProcessingTimeService timers) {
+                          EngineFailureWatch.Target failureTarget) {
         subtask = AtLeastOnceSubtask.open(settings, routing, subtaskIndex, metricGroup);
-        failureWatch = EngineFailureWatch.start(timers, subtask::checkFailure);
+        failureWatch = EngineFailureWatch.start(failureTarget, subtask::checkFailure, subtask::onFirstFailure);
     }
 
     /**

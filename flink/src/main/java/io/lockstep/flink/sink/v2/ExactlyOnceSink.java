@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.ExactlyOnceSinkState;
@@ -57,7 +58,8 @@ public final class ExactlyOnceSink<T> extends StatefulLockstepSink<T, ExactlyOnc
     public StatefulSinkWriter<T, ExactlyOnceSinkState> restoreWriter(WriterInitContext context,
                                                                      Collection<ExactlyOnceSinkState> recoveredState) {
         return new ExactlyOnceSinkWriter<>(options, routing, WriterContexts.subtaskIndex(context),
-                WriterContexts.jobId(context), context.metricGroup(), context.getProcessingTimeService(),
+                WriterContexts.jobId(context), context.metricGroup(),
+                EngineFailureWatch.Target.mailbox(context.getMailboxExecutor()),
                 recoveredState);
     }
 

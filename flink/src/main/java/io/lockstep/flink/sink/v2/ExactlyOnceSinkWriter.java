@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import javax.annotation.concurrent.NotThreadSafe;
-import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.metrics.MetricGroup;
@@ -38,7 +37,8 @@ import org.apache.flink.metrics.MetricGroup;
  * ({@link RunIdClaim}: derived from the job, the restored runs and epoch with a fixed target table, so the next
  * attempt from the same checkpoint finds what this one leaves open; random with {@code *} routing).
  *
- * <p>Between rows a {@link EngineFailureWatch} fails the task soon after an asynchronous failure. {@link #close}
+ * <p>The engine's first asynchronous failure fails the task through one mail to its mailbox
+ * ({@link EngineFailureWatch}). {@link #close}
  * never flushes: it rolls back only the transactions not yet prepared (prepared ones belong to a
  * checkpoint: the committer commits them, or the next restore rolls them back as lingering).
  *
@@ -58,11 +58,11 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     private long epoch;
 
     ExactlyOnceSinkWriter(StarRocksSinkOptions options, RowRouting routing, int subtaskIndex, String jobId,
-                          MetricGroup metricGroup, ProcessingTimeService timers,
+                          MetricGroup metricGroup, EngineFailureWatch.Target failureTarget,
                           Collection<ExactlyOnceSinkState> restored) {
         epoch = restored.stream().mapToLong(ExactlyOnceSinkState::checkpointId).max().orElse(0);
         subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(SinkSettings.from(options), routing,
-                subtaskIndex, metricGroup, jobId, new ArrayList<>(restored), epoch, "epoch", timers));
+                subtaskIndex, metricGroup, jobId, new ArrayList<>(restored), epoch, "epoch", failureTarget));
     }
 
     /**

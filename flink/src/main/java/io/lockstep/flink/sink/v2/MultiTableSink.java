@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.core.label.RunId;
 import io.lockstep.flink.sink.SinkMode;
@@ -49,7 +50,7 @@ public final class MultiTableSink<T> extends StatefulLockstepSink<T, MultiTableR
                 WriterContexts.subtaskIndex(context), context.metricGroup(), RunId.attemptKey(
                         context.getJobInfo().getJobId().toString(), context.getRestoredCheckpointId().orElse(-1L),
                         context.getTaskInfo().getAttemptNumber()), new ArrayList<>(recoveredState),
-                context.getProcessingTimeService()));
+                EngineFailureWatch.Target.mailbox(context.getMailboxExecutor())));
     }
 
     @Override

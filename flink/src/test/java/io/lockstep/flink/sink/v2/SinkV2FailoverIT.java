@@ -115,7 +115,7 @@ class SinkV2FailoverIT {
 
     /**
      * A load that fails while the source waits (no further row, no checkpoint for an hour) still fails the job, with
-     * the load's error: the writer's failure watch surfaces it between rows.
+     * the load's error: the engine's first failure posts one mail to the writer's mailbox.
      */
     @Test
     void aFailedLoadFailsTheJobWithoutAnotherRowOrCheckpoint() throws Exception {
