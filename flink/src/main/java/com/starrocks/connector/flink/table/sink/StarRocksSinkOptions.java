@@ -254,9 +254,11 @@ public class StarRocksSinkOptions implements Serializable {
      * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
      * effective {@code sink.properties.timeout}), {@code format}, for JSON {@code strip_outer_array: true} and, for
      * StarRocks only, {@code ignore_json_size: true} (the StarRocks connector's JSON defaults,
-     * docs/protocol.md#what-the-official-starrocks-connector-does), then every {@code sink.properties.*}, then the
-     * table's own {@link StreamLoadTableProperties}. The sink adds {@code label}, {@code db}, {@code table} and
-     * authentication itself.
+     * docs/protocol.md#what-the-official-starrocks-connector-does), {@code strict_mode: true} (Lockstep's default,
+     * where StarRocks' and Doris' is false: a value that does not convert to its column's type fails the load as a
+     * data error instead of being stored as NULL; {@code sink.properties.strict_mode=false} restores the servers'
+     * default), then every {@code sink.properties.*}, then the table's own {@link StreamLoadTableProperties}. The
+     * sink adds {@code label}, {@code db}, {@code table} and authentication itself.
      *
      * @param database target database
      * @param table target table
@@ -273,6 +275,7 @@ public class StarRocksSinkOptions implements Serializable {
                 headers.put("ignore_json_size", "true");
             }
         }
+        headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
         headers.putAll(getStreamLoadProperties());
         findTableProperties(database, table).ifPresent(p -> headers.putAll(p.getProperties()));
         return Collections.unmodifiableMap(headers);

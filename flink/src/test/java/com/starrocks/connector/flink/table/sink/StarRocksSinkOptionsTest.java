@@ -154,10 +154,24 @@ class StarRocksSinkOptionsTest {
 
         assertThat(options.streamLoadHeadersFor("test", "orders")).containsOnly(
                 entry("timeout", "600"), entry("format", "json"), entry("strip_outer_array", "true"),
-                entry("ignore_json_size", "false"), entry("max_filter_ratio", "0.1"));
+                entry("ignore_json_size", "false"), entry("max_filter_ratio", "0.1"), entry("strict_mode", "true"));
         assertThat(options.streamLoadHeadersFor("test", "order_items")).containsOnly(
                 entry("timeout", "600"), entry("format", "json"), entry("strip_outer_array", "true"),
-                entry("ignore_json_size", "false"), entry("max_filter_ratio", "0"), entry("partial_update", "true"));
+                entry("ignore_json_size", "false"), entry("max_filter_ratio", "0"), entry("partial_update", "true"),
+                entry("strict_mode", "true"));
+    }
+
+    /** A value that does not convert is refused by default, never stored as NULL; the servers' default on request. */
+    @Test
+    void strictModeIsOnUnlessTheSinkPropertiesTurnItOff() {
+        assertThat(required().build().streamLoadHeadersFor("test", "orders")).containsEntry("strict_mode", "true");
+        assertThat(required().withProperty("sink.properties.strict_mode", "false").build()
+                .streamLoadHeadersFor("test", "orders")).containsEntry("strict_mode", "false");
+        StarRocksSinkOptions perTable = required().withProperty("table-name", "*").build();
+        perTable.addTableProperties(StreamLoadTableProperties.builder().database("test").table("logs")
+                .addProperty("strict_mode", "false").build());
+        assertThat(perTable.streamLoadHeadersFor("test", "logs")).containsEntry("strict_mode", "false");
+        assertThat(perTable.streamLoadHeadersFor("test", "orders")).containsEntry("strict_mode", "true");
     }
 
     @Test
@@ -165,7 +179,7 @@ class StarRocksSinkOptionsTest {
         StarRocksSinkOptions options = required().withProperty("sink.properties.timeout", "301").build();
 
         assertThat(options.streamLoadHeadersFor("test", "orders"))
-                .containsOnly(entry("timeout", "301"), entry("format", "csv"));
+                .containsOnly(entry("timeout", "301"), entry("format", "csv"), entry("strict_mode", "true"));
     }
 
     @Test
