@@ -1,5 +1,8 @@
 package io.lockstep.app.job;
 
+import io.lockstep.app.schema.ColumnReadException;
+import io.lockstep.app.schema.JdbcColumnReader;
+
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
@@ -48,6 +51,8 @@ import org.slf4j.LoggerFactory;
  *       rows of tables the target lacks are caught before they are sent. Apache Doris offers no SQL over this HTTP
  *       interface, so on Doris (and on a StarRocks without the SQL API) tables are not checked here: a missing table
  *       fails the job at its first load, in one line.</li>
+ *   <li>{@code --jdbc-url}, when given: a connection and {@code SELECT 1} within 5 s, since the job reads the
+ *       tables' column types through it; a port that does not answer as a MySQL-protocol server is named.</li>
  * </ol>
  *
  * <p>Stateless; the clients are closed before returning. Never logs the password.
@@ -103,7 +108,31 @@ public final class TargetCheck {
                     + ": the exactly-once mode keeps the committed positions there (or use --semantic at-least-once);"
                     + " create it with: " + progressTable.createTableSql().replaceAll("\\s*\\n\\s*", " "));
         }
+        jdbcProblem(options).ifPresent(problems::add);
         return new Result(problems, tables);
+    }
+
+    /** Longest wait of the {@code --jdbc-url} check for the connection and its reply, ms. */
+    static final long JDBC_CHECK_TIMEOUT_MS = 5_000;
+
+    /**
+     * The {@code --jdbc-url} check, when one is given: the job reads the target tables' column types through it (and
+     * applies schema changes), so a URL that does not answer as a MySQL-protocol server (another port, the FE's HTTP
+     * port) is named here, once, instead of restarting the job.
+     */
+    private static Optional<String> jdbcProblem(StarRocksSinkOptions options) {
+        String jdbcUrl = options.getJdbcUrl();
+        if (jdbcUrl == null || jdbcUrl.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            new JdbcColumnReader(jdbcUrl, options.getUsername(), options.getPassword()).check(JDBC_CHECK_TIMEOUT_MS);
+            return Optional.empty();
+        } catch (ColumnReadException e) {
+            return Optional.of(e.getMessage().replaceAll("\\s*\\n\\s*", " ") + " (check --jdbc-url: the "
+                    + feName(options) + "'s MySQL-protocol port, query_port, default 9030"
+                    + (e.kind() == ColumnReadException.Kind.ACCESS_DENIED ? ", and --user and --password)" : ")"));
+        }
     }
 
     /** Adds a line per refused credential or missing database to {@code problems}; returns the databases found. */

@@ -48,21 +48,26 @@ public final class JdbcColumnReader implements ColumnReader {
         this.password = password == null ? "" : password;
     }
 
+    /**
+     * Pre-flight: connects and runs {@code SELECT 1}, so that a wrong {@code --jdbc-url} (another port, a server that
+     * does not speak the MySQL protocol) is named before the job starts rather than restarting it.
+     *
+     * @param timeoutMs longest wait for the connection and for each reply, ms
+     * @throws ColumnReadException naming the URL and the driver's reason, with the kind of failure
+     */
+    public void check(long timeoutMs) throws ColumnReadException {
+        try (Connection connection = connect(timeoutMs, timeoutMs);
+                Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT 1").close();
+        } catch (SQLException e) {
+            throw new ColumnReadException(kind(e), "cannot use --jdbc-url " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public List<TargetColumn> columns(String database, String table) throws ColumnReadException {
         String name = HttpSqlColumnReader.quoted(database) + "." + HttpSqlColumnReader.quoted(table);
-        Properties properties = new Properties();
-        properties.setProperty("user", user);
-        properties.setProperty("password", password);
-        // never wait forever: a hung FE is an outage (Connector/J waits without end by default)
-        properties.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT_MS));
-        properties.setProperty("socketTimeout", Long.toString(SOCKET_TIMEOUT_MS));
-        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
-        try (Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties)) {
-            if (connection == null) {
-                throw new ColumnReadException(ColumnReadException.Kind.ACCESS_DENIED, "--jdbc-url " + jdbcUrl
-                        + " is not a jdbc:mysql:// URL", null);
-            }
+        try (Connection connection = connect(CONNECT_TIMEOUT_MS, SOCKET_TIMEOUT_MS)) {
             List<TargetColumn> columns = new ArrayList<>();
             try (Statement statement = connection.createStatement();
                     ResultSet rows = statement.executeQuery("DESC " + name)) {
@@ -76,6 +81,22 @@ public final class JdbcColumnReader implements ColumnReader {
             throw new ColumnReadException(kind(e), "Cannot read the columns of target table " + database + "."
                     + table + " (DESC through " + jdbcUrl + "): " + e.getMessage(), e);
         }
+    }
+
+    /** Opens a connection with bounded waits (Connector/J waits without end by default: a hung FE is an outage). */
+    private Connection connect(long connectTimeoutMs, long socketTimeoutMs) throws SQLException, ColumnReadException {
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        properties.setProperty("connectTimeout", Long.toString(connectTimeoutMs));
+        properties.setProperty("socketTimeout", Long.toString(socketTimeoutMs));
+        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
+        Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties);
+        if (connection == null) {
+            throw new ColumnReadException(ColumnReadException.Kind.ACCESS_DENIED, "--jdbc-url " + jdbcUrl
+                    + " is not a jdbc:mysql:// URL", null);
+        }
+        return connection;
     }
 
     private static ColumnReadException.Kind kind(SQLException e) {

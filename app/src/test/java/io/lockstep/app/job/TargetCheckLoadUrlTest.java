@@ -40,6 +40,42 @@ class TargetCheckLoadUrlTest {
                 UnknownTableMode.FAIL), null).problems()).isEmpty();
     }
 
+    /** The column types are read through --jdbc-url: a port that does not answer is named before the job starts. */
+    @Test
+    void aJdbcUrlThatDoesNotAnswerIsNamedAndTheQueryPortPasses() throws Exception {
+        StarRocksEmulator emulator = starRocks.start(BANK_DDL);
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        String wrong = "jdbc:mysql://127.0.0.1:" + closed;
+
+        TargetCheck.Result refused = TargetCheck.check(options(emulator.feUrl(), wrong),
+                TableRouter.parse(null, "bank", UnknownTableMode.FAIL), null);
+        TargetCheck.Result right = TargetCheck.check(options(emulator.feUrl(), emulator.jdbcUrl()),
+                TableRouter.parse(null, "bank", UnknownTableMode.FAIL), null);
+
+        assertThat(refused.problems()).singleElement().asString()
+                .startsWith("cannot use --jdbc-url " + wrong + ": ")
+                .endsWith("(check --jdbc-url: the StarRocks FE's MySQL-protocol port, query_port, default 9030)")
+                .doesNotContain("\n");
+        assertThat(right.problems()).isEmpty();
+    }
+
+    private static StarRocksSinkOptions options(String loadUrl, String jdbcUrl) {
+        return StarRocksSinkOptions.builder()
+                .withProperty("load-url", loadUrl)
+                .withProperty("jdbc-url", jdbcUrl)
+                .withProperty("database-name", "*")
+                .withProperty("table-name", "*")
+                .withProperty("username", "root")
+                .withProperty("password", "")
+                .withProperty("sink.properties.format", "json")
+                .withProperty("sink.version", "V2")
+                .withProperty("sink.transaction.multi-table.enabled", "true")
+                .build();
+    }
+
     private static StarRocksSinkOptions options(String loadUrl) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", loadUrl)
