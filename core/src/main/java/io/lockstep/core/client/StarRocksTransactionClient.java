@@ -325,7 +325,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
     private static String dataErrorCause(SettledOp op) {
         return "Cause: the server rejected the loaded data at " + op.name().toLowerCase(Locale.ROOT)
                 + " and rolled back the whole transaction (every table and row loaded under this label); fix the"
-                + " rows the error log names, or raise max_filter_ratio if filtering them is acceptable";
+                + " rows the error log names (a max_filter_ratio above 0 would not load them either: it drops them)";
     }
 
     private String likelyCause(SettledOp op, TransactionRef txn, LabelState state) {
