@@ -106,8 +106,8 @@ class TwoJobsOneDirectoryIT {
             assertThat(refused.err().strip()).isEqualTo("lockstep run: --from-savepoint " + aCheckpoint
                     + " belongs to job 'lockstep-lab_a' (debezium from topic 'lab.a' into starrocks database 'lab'), "
                     + "not to this job 'lockstep-lab_b' (debezium from topic 'lab.b' into starrocks database 'lab'): "
-                    + "refusing to restore another job's state (give this job its own --state-dir or savepoint, or "
-                    + "pass --adopt-state to take it over on purpose)");
+                    + "refusing to restore another job's state (give this job its own --state-dir or savepoint; "
+                    + "--adopt-state takes over only a state of the same topic or input)");
 
             // the same restore asked of the job itself (as `flink run -s` does): it fails once, without restarts
             StringWriter out = new StringWriter();
