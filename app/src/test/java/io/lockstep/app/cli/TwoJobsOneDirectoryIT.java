@@ -41,7 +41,8 @@ import picocli.CommandLine;
  * directory is per job id, a checkpoint of job a left under the directory of earlier versions
  * ({@code lockstep-state/<group id>}, written here by the job run in this JVM) is picked up by job a only, and a restore of another job's checkpoint is
  * refused in one line, before submitting ({@code --from-savepoint}) and by the job itself (as under
- * {@code flink run -s}), once, without restarts, also with {@code --adopt-state} (another topic). One Kafka broker and one emulator for all of it.
+ * {@code flink run -s}), once, without restarts, also with {@code --adopt-state} (another topic). One Kafka broker
+ * and one emulator for all of it.
  */
 class TwoJobsOneDirectoryIT {
     @RegisterExtension
