@@ -316,7 +316,9 @@ public abstract class TransactionAssembler
 
     /**
      * A schema change between source transactions. A DDL event of a table whose rows are never loaded
-     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. Otherwise its target table's
+     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. One whose rows would stop the job
+     * as unknown (the target table does not exist, {@code --unknown-table fail}) stops it the same way, saying so,
+     * except with {@link SchemaChangeMode#IGNORE} (its rows stop it then). Otherwise its target table's
      * columns are compared with the table's columns after the change (when the event lists them). With
      * {@link SchemaChangeMode#FAIL} the stop (the transactions before it load, the job fails naming the table and the
      * DDL), unless the target already has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with
@@ -328,6 +330,12 @@ public abstract class TransactionAssembler
         if (notLoaded != null) {
             LOG.warn("Ignoring a schema change of table {} at {}: its rows are not loaded ({})",
                     event.dataCollection(), event.describePosition(), notLoaded);
+            return;
+        }
+        UnknownTableException missing = options.schemaChangeMode() == SchemaChangeMode.IGNORE ? null
+                : missingTargetOfSchemaChange(event);
+        if (missing != null) {
+            stop(missing, ctx, out);
             return;
         }
         TargetTable target = targetOfSchemaChange(event);
@@ -363,6 +371,26 @@ public abstract class TransactionAssembler
                 sendBarrier(change, target, out);
             }
             default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
+        }
+    }
+
+    /**
+     * A DDL event of a table whose rows would stop the job as unknown ({@code --unknown-table fail}, the target table
+     * does not exist): neither applying nor changing the target by hand can help, so the stop says what a row of the
+     * table would ({@link TableRouter#route}), never dead-lettered (the DDL is no row).
+     *
+     * @return the stop naming the position, the tables and the choices, or {@code null} when the table routes
+     */
+    private UnknownTableException missingTargetOfSchemaChange(SourceEvent event) {
+        if (event.getSourceTable() == null || "?".equals(event.getSourceTable())) {
+            return null;
+        }
+        try {
+            router.route(event.getSourceDatabase(), event.getSourceTable());
+            return null;
+        } catch (UnknownTableException e) {
+            return new UnknownTableException(event.describePosition() + ": schema change of table '"
+                    + event.dataCollection() + "': " + e.getMessage());
         }
     }
 

@@ -221,9 +221,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "checkpoint in --state-dir (it is never deleted); another job's is refused.")
     Path fromSavepoint;
 
-    @Option(names = "--adopt-state", description = "Restore a checkpoint or savepoint another job wrote (another job "
-            + "id, topic or input, format, target or database), taking it over under this job's identity: e.g. after "
-            + "renaming the topic. Without it such a restore is refused in one line (also under `flink run -s`).")
+    @Option(names = "--adopt-state", description = "Restore a checkpoint or savepoint another job of the same topic "
+            + "or input wrote (another job id, format, target or database), taking it over under this job's identity: "
+            + "e.g. after changing --job-id (exactly-once: the old id's progress rows are not seen). Another topic's "
+            + "or input's state is refused even so (the Kafka source resumes the topics in its state: a new topic "
+            + "needs a fresh --state-dir). Without it any other job's state is refused in one line (also under "
+            + "`flink run -s`).")
     boolean adoptState;
 
     @Option(names = "--progress", description = "Print a progress line every --progress-interval.")

@@ -63,6 +63,23 @@ public final class CheckpointOwner {
                     .orElse(!kafkaTopics.isEmpty() && kafkaTopics.equals(Set.of(current.source())));
         }
 
+        /**
+         * @param current the job that would restore it
+         * @return whether the checkpoint reads {@code current}'s source: its identity's source is {@code current}'s,
+         *     or, without one, its Kafka splits are all of {@code current}'s topic. Only then may
+         *     {@code --adopt-state} take it over: the Kafka source resumes the topics its splits name.
+         */
+        public boolean sameSource(JobIdentity current) {
+            return identity.map(owner -> owner.source().equals(current.source()))
+                    .orElse(kafkaTopics.equals(Set.of(current.source())));
+        }
+
+        /** @return the source of the checkpoint as far as known, e.g. {@code topic 'lab.b'}, for the refusal line */
+        public String describeSource() {
+            return identity.map(owner -> JobIdentity.describeSource(owner.source()))
+                    .orElse("topic '" + String.join("', '", kafkaTopics) + "'");
+        }
+
         /** @return the job that wrote the checkpoint as far as known, for the refusal line */
         public String describe() {
             return identity.map(JobIdentity::describe).orElse("a job of topic '" + String.join("', '", kafkaTopics)

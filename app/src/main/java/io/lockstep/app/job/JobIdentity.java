@@ -69,9 +69,16 @@ public record JobIdentity(String target, String database, String source, String 
      * @return e.g. {@code job 'lockstep-shop_cdc' (debezium from topic 'shop.cdc' into starrocks database 'shop')}
      */
     public String describe() {
-        String from = source.startsWith("file:") ? "file '" + source.substring(5) + "'" : "topic '" + source + "'";
-        return "job '" + jobId + "' (" + format + " from " + from + " into " + target + " database '" + database
-                + "')";
+        return "job '" + jobId + "' (" + format + " from " + describeSource(source) + " into " + target
+                + " database '" + database + "')";
+    }
+
+    /**
+     * @param source a {@link #source()}: a topic, or {@code file:NAME}
+     * @return {@code topic 'NAME'} or {@code file 'NAME'}
+     */
+    public static String describeSource(String source) {
+        return source.startsWith("file:") ? "file '" + source.substring(5) + "'" : "topic '" + source + "'";
     }
 
     /** Tabs cannot occur in topic, database or job names; a file name's become spaces. */

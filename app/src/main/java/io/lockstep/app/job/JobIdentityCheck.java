@@ -27,8 +27,11 @@ import org.slf4j.LoggerFactory;
  *   <li>no copy (a checkpoint written before the job kept its identity, or by a job without this step): the current
  *       identity is adopted, with one INFO line (subtask 0);</li>
  *   <li>a copy of another identity: {@link JobStateMismatchException}, which fails the job once without restarts,
- *       unless {@code adopt} is set ({@code --adopt-state}), then one WARN line (subtask 0) and the state is taken
- *       over under the current identity.</li>
+ *       unless {@code adopt} is set ({@code --adopt-state}) and the other identity has the same source (topic or
+ *       {@code file:NAME}), then one WARN line (subtask 0) and the state is taken over under the current identity.
+ *       Another source is refused even with {@code adopt}: the Kafka source restores its splits, hence the topics,
+ *       from the state, so the job would read the other job's topic under its own id
+ *       ({@link JobStateMismatchException#otherSource}).</li>
  * </ul>
  * Adding this step to a job kept old checkpoints restorable: its uid ({@link LockstepPipeline#JOB_IDENTITY_UID}) is
  * new, and Flink restores an operator without state from a checkpoint that lacks it.
@@ -42,6 +45,7 @@ public final class JobIdentityCheck extends RichMapFunction<SourceRecord, Source
     private static final Logger LOG = LoggerFactory.getLogger(JobIdentityCheck.class);
     /** Name of the operator state; {@link CheckpointOwner} reads it back from a checkpoint's metadata. */
     public static final String STATE_NAME = "lockstep-job-identity";
+    private static final String WHERE = "the restored checkpoint or savepoint";
 
     private final JobIdentity identity;
     private final boolean adopt;
@@ -71,14 +75,21 @@ public final class JobIdentityCheck extends RichMapFunction<SourceRecord, Source
         List<String> restored = new ArrayList<>();
         state.get().forEach(restored::add);
         boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
-        Optional<String> other = restored.stream()
+        Optional<String> otherEncoded = restored.stream()
                 .filter(encoded -> !encoded.equals(identity.encode()))
-                .findFirst()
-                .map(encoded -> JobIdentity.decode(encoded).map(JobIdentity::describe)
-                        .orElse("a job of an identity this version cannot read ('" + encoded + "')"));
+                .findFirst();
+        Optional<JobIdentity> otherIdentity = otherEncoded.flatMap(JobIdentity::decode);
+        Optional<String> other = otherEncoded.map(encoded -> otherIdentity.map(JobIdentity::describe)
+                .orElse("a job of an identity this version cannot read ('" + encoded + "')"));
         if (other.isPresent()) {
+            boolean sameSource = otherIdentity.map(o -> o.source().equals(identity.source())).orElse(false);
             if (!adopt) {
-                throw new JobStateMismatchException(other.get(), identity, "the restored checkpoint or savepoint");
+                throw new JobStateMismatchException(other.get(), identity, WHERE, sameSource);
+            }
+            if (!sameSource) {
+                throw JobStateMismatchException.otherSource(other.get(),
+                        otherIdentity.map(o -> JobIdentity.describeSource(o.source()))
+                                .orElse("a source this version cannot read"), identity, WHERE);
             }
             if (first) {
                 LOG.warn("lockstep: adopting the restored state of {} as this {} (--adopt-state)", other.get(),

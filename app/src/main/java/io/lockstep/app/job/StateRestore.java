@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * "This job's": the checkpoint's {@link JobIdentity} equals the job's, or, written before jobs kept one, its Kafka
  * splits are all of the job's topic. A checkpoint that says neither (no identity, no Kafka split) is restored and the
  * job adopts it ({@link JobIdentityCheck}). Another job's checkpoint is refused with
- * {@link JobStateMismatchException}, unless {@code adopt} ({@code --adopt-state}). Stateless.
+ * {@link JobStateMismatchException}, unless {@code adopt} ({@code --adopt-state}) and the checkpoint is of this
+ * job's source (topic or input): {@code --adopt-state} never takes over another source's state, whose Kafka splits
+ * the job would resume ({@link CheckpointOwner.Owner#sameSource}). Stateless.
  */
 public final class StateRestore {
     private static final Logger LOG = LoggerFactory.getLogger(StateRestore.class);
@@ -86,8 +88,12 @@ public final class StateRestore {
             return; // this job's, or nothing tells whose: the job adopts it when it restores (JobIdentityCheck)
         }
         String other = owner.get().describe();
+        boolean sameSource = owner.get().sameSource(identity);
         if (!adopt) {
-            throw new JobStateMismatchException(other, identity, where);
+            throw new JobStateMismatchException(other, identity, where, sameSource);
+        }
+        if (!sameSource) {
+            throw JobStateMismatchException.otherSource(other, owner.get().describeSource(), identity, where);
         }
         LOG.warn("lockstep run: adopting {}, which belongs to {}, as this {} (--adopt-state)", where, other,
                 identity.describe());

@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A DDL event of a source table whose rows are never loaded is ignored in every {@code --schema-changes} mode
  * (docs/schema-changes.md), with and without the column check; the table's rows still follow
- * {@code --unknown-table}.
+ * {@code --unknown-table}. A DDL event of a table whose rows would stop the job as unknown (its target table is
+ * missing, {@code --unknown-table fail}) stops it with the same advice as its row would.
  */
 class UnloadedTableSchemaChangeTest {
 
@@ -80,6 +81,28 @@ class UnloadedTableSchemaChangeTest {
                 p0.end("tx-1", 2, Map.of("shop.orders", 1L, "shop.ttt", 1L)));
 
         assertThat(h.takeEmitted()).containsExactly(row("dw", "orders", ORDER, 0, true));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SchemaChangeMode.class, names = {"FAIL", "APPLY"})
+    void aDdlEventOfATableWhoseTargetIsMissingStopsLikeItsRowWithUnknownTableFail(SchemaChangeMode mode)
+            throws Exception {
+        for (boolean checking : new boolean[] {false, true}) {
+            TableRouter router = TableRouter.parse(null, "dw", UnknownTableMode.FAIL)
+                    .withTargetTables(new TargetTables(Map.of("dw", List.of("orders"))));
+            AssemblerHarness h = start(router, mode, checking);
+            h.send(p0.begin("tx-1"), p0.insert("orders", ORDER, "tx-1"), p0.end("tx-1", 1, Map.of("shop.orders", 1L)));
+            SourceEvent ddl = ddl("ttt");
+
+            assertThatThrownBy(() -> h.send(ddl)).isInstanceOf(UnknownTableException.class)
+                    .hasMessage(ddl.describePosition() + ": schema change of table 'shop.ttt': target table 'dw.ttt' "
+                            + "of source table 'shop.ttt' does not exist; create it, or skip unknown tables "
+                            + "(--unknown-table skip)");
+            assertThat(h.takeEmitted()).as("the transaction before it loads").containsExactly(
+                    row("dw", "orders", ORDER, 0, true));
+            h.close();
+            harness = null;
+        }
     }
 
     private SourceEvent ddl(String table) {

@@ -41,7 +41,8 @@ import picocli.CommandLine;
  * directory is per job id, a checkpoint of job a left under the directory of earlier versions
  * ({@code lockstep-state/<group id>}, written here by the job run in this JVM) is picked up by job a only, and a restore of another job's checkpoint is
  * refused in one line, before submitting ({@code --from-savepoint}) and by the job itself (as under
- * {@code flink run -s}), once, without restarts. One Kafka broker and one emulator for all of it.
+ * {@code flink run -s}), once, without restarts, also with {@code --adopt-state} (another topic). One Kafka broker
+ * and one emulator for all of it.
  */
 class TwoJobsOneDirectoryIT {
     @RegisterExtension
@@ -106,8 +107,8 @@ class TwoJobsOneDirectoryIT {
             assertThat(refused.err().strip()).isEqualTo("lockstep run: --from-savepoint " + aCheckpoint
                     + " belongs to job 'lockstep-lab_a' (debezium from topic 'lab.a' into starrocks database 'lab'), "
                     + "not to this job 'lockstep-lab_b' (debezium from topic 'lab.b' into starrocks database 'lab'): "
-                    + "refusing to restore another job's state (give this job its own --state-dir or savepoint, or "
-                    + "pass --adopt-state to take it over on purpose)");
+                    + "refusing to restore another job's state (give this job its own --state-dir or savepoint; "
+                    + "--adopt-state takes over only a state of the same topic or input)");
 
             // the same restore asked of the job itself (as `flink run -s` does): it fails once, without restarts
             StringWriter out = new StringWriter();
@@ -118,6 +119,27 @@ class TwoJobsOneDirectoryIT {
             assertThat(err.toString()).startsWith("lockstep run: job failed: JobStateMismatchException: the "
                     + "restored checkpoint or savepoint belongs to job 'lockstep-lab_a' ").contains("--adopt-state");
             assertThat(out.toString()).contains(" 0 restarts in ");
+
+            // --adopt-state does not take a's state over for b either: b's source would resume a's topic under b's id
+            CliRun adopting = CliRun.of(args("lab.b", "--from-savepoint", aCheckpoint.toString(), "--adopt-state"));
+            assertThat(adopting.exitCode()).isEqualTo(1);
+            assertThat(adopting.out()).as("no job started").isEmpty();
+            assertThat(adopting.err().strip().lines()).as("one line").hasSize(1);
+            assertThat(adopting.err()).startsWith("lockstep run: --from-savepoint " + aCheckpoint + " belongs to job "
+                    + "'lockstep-lab_a' (debezium from topic 'lab.a' into starrocks database 'lab'), which reads topic "
+                    + "'lab.a', not this job 'lockstep-lab_b' (debezium from topic 'lab.b' into starrocks database "
+                    + "'lab')'s topic 'lab.b': refusing --adopt-state").contains("a new topic or input needs a fresh "
+                    + "--state-dir");
+            StringWriter adoptOut = new StringWriter();
+            StringWriter adoptErr = new StringWriter();
+            int adoptCode = runWithRestoreOf(aCheckpoint, args("lab.b", "--adopt-state"), new PrintWriter(adoptOut),
+                    new PrintWriter(adoptErr));
+            assertThat(adoptCode).as("refused by the job itself, as under flink run -s").isEqualTo(1);
+            assertThat(adoptErr.toString().strip().lines()).as("one line").hasSize(1);
+            assertThat(adoptErr.toString()).startsWith("lockstep run: job failed: JobStateMismatchException: the "
+                    + "restored checkpoint or savepoint belongs to job 'lockstep-lab_a' ")
+                    .contains("which reads topic 'lab.a'").contains("refusing --adopt-state");
+            assertThat(adoptOut.toString()).contains(" 0 restarts in ");
         }
         assertThat(ids()).containsExactly("1", "2", "3", "4", "5", "101", "102");
     }
