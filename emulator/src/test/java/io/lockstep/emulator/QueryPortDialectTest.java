@@ -140,6 +140,15 @@ class QueryPortDialectTest {
     }
 
     @Test
+    void slashDividesInDoubleAndDivAsIntegers() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            assertThat(row(s, "select 7/2, 1/3, 7 div 2, 1 + 6 / 4 * 2, -7/2"))
+                    .containsExactly("3.5", "0.3333333333333333", "3", "4.0", "-3.5");
+            assertThat(row(s, "select sum(Id)/count(*) from Orders")).containsExactly("1.5");
+        }
+    }
+
+    @Test
     void columnNamesMatchInAnyCaseTableNamesOnlyExactly() throws Exception {
         try (Connection c = connect("dia"); Statement s = c.createStatement()) {
             assertThat(row(s, "SELECT id, ID, `iD`, `STATUS`, status FROM Orders WHERE `ID` = 1 AND Status = 'new'"))

@@ -26,6 +26,7 @@ import java.util.Set;
  *   <li>Literals: strings (single or double quotes, backslash escapes) become H2 strings; {@code @@var} and
  *       {@code @var} become the session's values; {@code INTERVAL n unit} becomes H2's interval literal;
  *       {@code LIMIT a, b} becomes {@code LIMIT b OFFSET a}; {@code DATETIME 'x'} becomes {@code TIMESTAMP 'x'}.</li>
+ *   <li>{@code /} divides in DOUBLE (StarRocks never divides integers as integers; {@code DIV} does).</li>
  * </ul>
  * One instance per statement; not thread-safe.
  */
@@ -181,6 +182,10 @@ final class H2Translator {
             case "&&" -> "AND";
             case "||" -> "OR";
             case "!=" -> "<>";
+            // StarRocks' '/' is never integer division (FE sql/analyzer/ExpressionAnalyzer.java: DOUBLE, or DECIMAL
+            // for decimal operands); H2 divides integers as integers. Multiplying the left-hand term by a DOUBLE 1
+            // (same precedence, left-associative) makes H2 divide in DOUBLE; decimal operands get DOUBLE too.
+            case "/" -> "* CAST(1 AS DOUBLE PRECISION) /";
             default -> t.text();
         };
     }
