@@ -149,6 +149,25 @@ class QueryPortDialectTest {
     }
 
     @Test
+    void oneRowEndingInTwoNullsIsInserted() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE dia.t4 (k INT NOT NULL, v VARCHAR(8), a INT, b INT) PRIMARY KEY (k) "
+                    + "DISTRIBUTED BY HASH(k) BUCKETS 1");
+            s.execute("INSERT INTO dia.t4 VALUES (1, 'a', NULL, NULL)");
+            assertThat(row(s, "select k, v, a, b from t4")).containsExactly("1", "a", null, null);
+        }
+    }
+
+    @Test
+    void dateFunctionsTakeADatetimeString() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            assertThat(row(s, "select date_format('2026-01-02 03:04:05', '%Y/%m/%d'),"
+                    + " date_trunc('month', '2026-01-02 03:04:05')"))
+                    .containsExactly("2026/01/02", "2026-01-01 00:00:00");
+        }
+    }
+
+    @Test
     void columnNamesMatchInAnyCaseTableNamesOnlyExactly() throws Exception {
         try (Connection c = connect("dia"); Statement s = c.createStatement()) {
             assertThat(row(s, "SELECT id, ID, `iD`, `STATUS`, status FROM Orders WHERE `ID` = 1 AND Status = 'new'"))
