@@ -149,6 +149,19 @@ class QueryPortDialectTest {
     }
 
     @Test
+    void anUnaliasedExpressionIsLabelledWithTheClientsText() throws Exception {
+        String expression = "cast('2026-01-01' as datetime) + interval 1 day";
+        try (Connection c = connect("dia"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select " + expression + ", 7/2, 1 one")) {
+            assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo(expression);
+            assertThat(rs.getMetaData().getColumnLabel(2)).isEqualTo("7/2");
+            assertThat(rs.getMetaData().getColumnLabel(3)).isEqualTo("one");
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).startsWith("2026-01-02 00:00:00");
+        }
+    }
+
+    @Test
     void oneRowEndingInTwoNullsIsInserted() throws Exception {
         try (Connection c = connect("dia"); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE dia.t4 (k INT NOT NULL, v VARCHAR(8), a INT, b INT) PRIMARY KEY (k) "

@@ -123,7 +123,7 @@ final class H2Translator {
         }
         Token last = tokens.get(to - 1);
         if (last.isSymbol("*") || to - from >= 2 && last.isName() && !tokens.get(to - 2).isSymbol(".")
-                && !KEYWORDS.contains(upper(last))) {
+                && !KEYWORDS.contains(upper(last)) && !endsWithIntervalUnit(from, to)) {
             return null; // * / t.* / an alias (AS x or a bare x)
         }
         if (last.isName() && (to - from == 1 || tokens.get(to - 2).isSymbol("."))) {
@@ -131,6 +131,16 @@ final class H2Translator {
         }
         String text = sql.substring(tokens.get(from).start(), last.end()).strip();
         return text.length() > 250 ? text.substring(0, 250) : text;
+    }
+
+    /** Whether tokens [from, to) end with the unit of an {@code INTERVAL n unit} (a word that is not an alias). */
+    private boolean endsWithIntervalUnit(int from, int to) {
+        for (int j = from; j < to - 1; j++) {
+            if (tokens.get(j).is("INTERVAL") && intervalEnd(j, to) == to - 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The tables the statement references ([database or null, table]), known once {@link #translate} ran. */
