@@ -140,6 +140,47 @@ class QueryPortDialectTest {
     }
 
     @Test
+    void slashDividesInDoubleAndDivAsIntegers() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            assertThat(row(s, "select 7/2, 1/3, 7 div 2, 1 + 6 / 4 * 2, -7/2"))
+                    .containsExactly("3.5", "0.3333333333333333", "3", "4.0", "-3.5");
+            assertThat(row(s, "select sum(Id)/count(*) from Orders")).containsExactly("1.5");
+        }
+    }
+
+    @Test
+    void anUnaliasedExpressionIsLabelledWithTheClientsText() throws Exception {
+        String expression = "cast('2026-01-01' as datetime) + interval 1 day";
+        try (Connection c = connect("dia"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select " + expression + ", 7/2, 1 one")) {
+            assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo(expression);
+            assertThat(rs.getMetaData().getColumnLabel(2)).isEqualTo("7/2");
+            assertThat(rs.getMetaData().getColumnLabel(3)).isEqualTo("one");
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).startsWith("2026-01-02 00:00:00");
+        }
+    }
+
+    @Test
+    void oneRowEndingInTwoNullsIsInserted() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE dia.t4 (k INT NOT NULL, v VARCHAR(8), a INT, b INT) PRIMARY KEY (k) "
+                    + "DISTRIBUTED BY HASH(k) BUCKETS 1");
+            s.execute("INSERT INTO dia.t4 VALUES (1, 'a', NULL, NULL)");
+            assertThat(row(s, "select k, v, a, b from t4")).containsExactly("1", "a", null, null);
+        }
+    }
+
+    @Test
+    void dateFunctionsTakeADatetimeString() throws Exception {
+        try (Connection c = connect("dia"); Statement s = c.createStatement()) {
+            assertThat(row(s, "select date_format('2026-01-02 03:04:05', '%Y/%m/%d'),"
+                    + " date_trunc('month', '2026-01-02 03:04:05')"))
+                    .containsExactly("2026/01/02", "2026-01-01 00:00:00");
+        }
+    }
+
+    @Test
     void columnNamesMatchInAnyCaseTableNamesOnlyExactly() throws Exception {
         try (Connection c = connect("dia"); Statement s = c.createStatement()) {
             assertThat(row(s, "SELECT id, ID, `iD`, `STATUS`, status FROM Orders WHERE `ID` = 1 AND Status = 'new'"))

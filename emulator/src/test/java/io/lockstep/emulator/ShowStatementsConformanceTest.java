@@ -142,6 +142,23 @@ class ShowStatementsConformanceTest {
     }
 
     @Test
+    void createDatabaseAndGrantsHaveStarRocksColumns() throws Exception {
+        try (Connection c = InformationSchemaConformanceTestSupport.connect(SR, "sd"); Statement s = c.createStatement()) {
+            Result create = run(s, "show create database sd");
+            assertThat(create.columns()).containsExactly("Database", "Create Database");
+            assertThat(create.rows()).containsExactly(List.of("sd", "CREATE DATABASE `sd`"));
+            Result grants = run(s, "show grants");
+            assertThat(grants.columns()).containsExactly("UserIdentity", "Catalog", "Grants");
+            assertThat(grants.rows()).containsExactly(java.util.Arrays.asList("'root'@'%'", null,
+                    "GRANT 'root' TO 'root'@'%'"));
+            assertThatThrownBy(() -> s.executeQuery("show create database nodb"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(5501));
+            assertThatThrownBy(() -> s.executeQuery("show roles"))
+                    .hasMessageContaining("the emulator's query port does not run SHOW ROLES");
+        }
+    }
+
+    @Test
     void loadStatementsListTheEmulatorsTransactions() throws Exception {
         long txnId;
         try (SrHttp http = new SrHttp(SR.emulator().feUrl()).as("root", "")) {

@@ -182,16 +182,24 @@ final class DmlStatements {
         }
     }
 
-    /** {@code VALUES (a, b), (c, d)} as {@code SELECT a, b UNION ALL SELECT c, d}. */
+    /**
+     * {@code VALUES (a, b), (c, d)} as {@code SELECT a AS `_0`, b AS `_1` UNION ALL SELECT c AS `_0`, d AS `_1`}: the
+     * aliases keep H2 from naming two columns alike (a row {@code (1, NULL, NULL)} would otherwise have two columns
+     * named NULL, which H2 refuses in a derived table).
+     */
     private static String valuesAsSelect(String sql, List<Token> all, int from) {
         StringBuilder select = new StringBuilder();
         int depth = 0;
+        int column = 0;
         for (int i = from; i < all.size(); i++) {
             Token t = all.get(i);
             if (t.isSymbol("(") && depth++ == 0) {
                 select.append(select.length() == 0 ? "SELECT " : " UNION ALL SELECT ");
+                column = 0;
             } else if (t.isSymbol(")") && --depth == 0) {
-                select.append(' ');
+                select.append(" AS `_").append(column).append("` ");
+            } else if (depth == 1 && t.isSymbol(",")) {
+                select.append(" AS `_").append(column++).append("`, ");
             } else if (depth > 0) {
                 select.append(t.text());
             } else if (!t.isSymbol(",") && t.kind() != Kind.SPACE) {

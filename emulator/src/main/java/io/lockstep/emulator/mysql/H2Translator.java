@@ -26,6 +26,7 @@ import java.util.Set;
  *   <li>Literals: strings (single or double quotes, backslash escapes) become H2 strings; {@code @@var} and
  *       {@code @var} become the session's values; {@code INTERVAL n unit} becomes H2's interval literal;
  *       {@code LIMIT a, b} becomes {@code LIMIT b OFFSET a}; {@code DATETIME 'x'} becomes {@code TIMESTAMP 'x'}.</li>
+ *   <li>{@code /} divides in DOUBLE (StarRocks never divides integers as integers; {@code DIV} does).</li>
  * </ul>
  * One instance per statement; not thread-safe.
  */
@@ -122,7 +123,7 @@ final class H2Translator {
         }
         Token last = tokens.get(to - 1);
         if (last.isSymbol("*") || to - from >= 2 && last.isName() && !tokens.get(to - 2).isSymbol(".")
-                && !KEYWORDS.contains(upper(last))) {
+                && !KEYWORDS.contains(upper(last)) && !endsWithIntervalUnit(from, to)) {
             return null; // * / t.* / an alias (AS x or a bare x)
         }
         if (last.isName() && (to - from == 1 || tokens.get(to - 2).isSymbol("."))) {
@@ -130,6 +131,16 @@ final class H2Translator {
         }
         String text = sql.substring(tokens.get(from).start(), last.end()).strip();
         return text.length() > 250 ? text.substring(0, 250) : text;
+    }
+
+    /** Whether tokens [from, to) end with the unit of an {@code INTERVAL n unit} (a word that is not an alias). */
+    private boolean endsWithIntervalUnit(int from, int to) {
+        for (int j = from; j < to - 1; j++) {
+            if (tokens.get(j).is("INTERVAL") && intervalEnd(j, to) == to - 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The tables the statement references ([database or null, table]), known once {@link #translate} ran. */
@@ -181,6 +192,10 @@ final class H2Translator {
             case "&&" -> "AND";
             case "||" -> "OR";
             case "!=" -> "<>";
+            // StarRocks' '/' is never integer division (FE sql/analyzer/ExpressionAnalyzer.java: DOUBLE, or DECIMAL
+            // for decimal operands); H2 divides integers as integers. Multiplying the left-hand term by a DOUBLE 1
+            // (same precedence, left-associative) makes H2 divide in DOUBLE; decimal operands get DOUBLE too.
+            case "/" -> "* CAST(1 AS DOUBLE PRECISION) /";
             default -> t.text();
         };
     }

@@ -113,7 +113,8 @@ final class InformationSchema implements AutoCloseable {
      * @param sql       the client's SELECT (MySQL dialect)
      * @param inSchema  true when the session's current database is {@code information_schema} (unqualified names
      *                  resolve there)
-     * @throws SqlError 1064 with H2's message (the schema named as {@code information_schema}) for SQL it rejects
+     * @throws SqlError a StarRocks-shaped error ({@link SqlErrors#fromH2}) for SQL H2 rejects; an unknown table is
+     *                  {@code Unknown table 'information_schema.t'}
      */
     synchronized SqlResult.Rows query(String sql, boolean inSchema) {
         try {
@@ -126,9 +127,12 @@ final class InformationSchema implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
-            throw new SqlError(SqlError.SYNTAX, "42000", e.getMessage()
-                    .replace(InformationSchemaSql.SCHEMA.toUpperCase(java.util.Locale.ROOT), InformationSchemaSql.NAME)
-                    .replace(InformationSchemaSql.SCHEMA, InformationSchemaSql.NAME));
+            SqlError error = SqlErrors.fromH2(e, sql);
+            if (error.code() == SqlError.BAD_TABLE) {
+                String table = error.getMessage().replaceAll("^Unknown table '(.*)'$", "$1");
+                throw SqlErrors.unknownTable(InformationSchemaSql.NAME, table.toLowerCase(java.util.Locale.ROOT));
+            }
+            throw error;
         }
     }
 

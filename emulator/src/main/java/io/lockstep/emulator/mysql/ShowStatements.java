@@ -59,6 +59,10 @@ final class ShowStatements {
             + "(?:FROM|IN)\\s+(?<db>" + NAME + "))?" + FILTER);
     private static final Pattern DATA = Pattern.compile("(?is)SHOW\\s+DATA(?:\\s+(?:FROM|IN)\\s+(?<table>" + NAME
             + "(?:\\s*\\.\\s*" + NAME + ")?))?");
+    private static final Pattern CREATE_DATABASE = Pattern.compile("(?is)SHOW\\s+CREATE\\s+(?:DATABASE|SCHEMA)\\s+"
+            + "(?<db>" + NAME + ")");
+    private static final Pattern GRANTS = Pattern.compile("(?is)SHOW\\s+GRANTS"
+            + "(?:\\s+FOR\\s+CURRENT_USER(?:\\s*\\(\\s*\\))?)?");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN(?:\\s+(?:VERBOSE|COSTS|LOGICAL))?\\s+"
             + "(?<query>(?:\\(\\s*)*(?:SELECT|WITH)\\b.*)");
     private static final List<String> LOAD_TITLES = List.of("JobId", "Label", "State", "Progress", "Type", "Priority",
@@ -198,6 +202,19 @@ final class ShowStatements {
             existing(m.group("db") != null ? unquote(m.group("db")) : require(database));
             // SHOW LOAD lists broker, Spark and INSERT load jobs; the emulator runs stream loads only
             return SqlResult.Rows.varchar(LOAD_TITLES, List.of());
+        }
+        if ((m = CREATE_DATABASE.matcher(sql)).matches()) {
+            // StarRocks FE qe/ShowExecutor.java (SHOW CREATE DATABASE): Database, Create Database
+            String db = existing(unquote(m.group("db")));
+            return SqlResult.Rows.varchar(List.of("Database", "Create Database"),
+                    List.of(List.of(db, "CREATE DATABASE `" + db + "`")));
+        }
+        if (GRANTS.matcher(sql).matches()) {
+            // StarRocks FE sql/ast/ShowGrantsStmt.java: UserIdentity, Catalog, Grants; the emulator's user holds
+            // every privilege, which StarRocks shows as the root role
+            String identity = "'" + user + "'@'%'";
+            return SqlResult.Rows.varchar(List.of("UserIdentity", "Catalog", "Grants"),
+                    List.of(Arrays.asList(identity, null, "GRANT 'root' TO " + identity)));
         }
         if ((m = STREAM_LOAD.matcher(sql)).matches()) {
             String db = existing(m.group("db") != null ? unquote(m.group("db")) : require(database));

@@ -122,11 +122,22 @@ final class SqlErrors {
      */
     static SqlError fromStore(RuntimeException failure, String statement) {
         SQLException h2 = failure.getCause() instanceof SQLException s ? s : null;
-        String message = h2 == null ? String.valueOf(failure.getMessage()) : h2.getMessage();
-        LOG.debug("query port: the store refused a statement: {}", message);
         if (h2 == null) {
+            LOG.debug("query port: the store refused a statement: {}", failure.getMessage());
             return analysis("the emulator cannot run this statement");
         }
+        return fromH2(h2, statement);
+    }
+
+    /**
+     * H2's refusal of a translated statement as a StarRocks error, without H2's text (logged at DEBUG).
+     *
+     * @param h2        H2's exception
+     * @param statement the statement as the client wrote it (for the error's context)
+     */
+    static SqlError fromH2(SQLException h2, String statement) {
+        String message = h2.getMessage();
+        LOG.debug("query port: the store refused a statement: {}", message);
         String name = firstQuoted(message);
         return switch (h2.getErrorCode()) {
             case H2_TABLE_NOT_FOUND, H2_TABLE_NOT_FOUND_WITH_CANDIDATES, H2_TABLE_NOT_FOUND_DATABASE_EMPTY ->

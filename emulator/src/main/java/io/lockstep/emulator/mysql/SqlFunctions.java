@@ -119,10 +119,12 @@ final class SqlFunctions {
         register((n, a, c) -> "TIMESTAMP '" + TIMESTAMP.format(LocalDateTime.ofInstant(c.now(), ZoneId.of("UTC")))
                 + "'", 0, "utc_timestamp");
         register((n, a, c) -> "CAST(CAST(" + p(a, 0) + " AS TIMESTAMP) AS DATE)", 1, "date", "to_date");
-        register((n, a, c) -> "FORMATDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ")", 2, "date_format");
+        register((n, a, c) -> "FORMATDATETIME(" + dateTime(a, 0) + ", " + javaPattern(n, a, 1) + ")", 2,
+                "date_format");
         register((n, a, c) -> "CAST(PARSEDATETIME(" + p(a, 0) + ", " + javaPattern(n, a, 1) + ") AS "
                 + (hasTime(a.get(1).literal()) ? "TIMESTAMP" : "DATE") + ")", 2, "str_to_date", "str2date");
-        register((n, a, c) -> "DATE_TRUNC('" + truncUnit(a.get(0)) + "', " + p(a, 1) + ")", 2, "date_trunc");
+        register((n, a, c) -> "DATE_TRUNC('" + truncUnit(a.get(0)) + "', " + dateTime(a, 1) + ")", 2,
+                "date_trunc");
         register((n, a, c) -> "(MOD(EXTRACT(ISO_DAY_OF_WEEK FROM " + p(a, 0) + "), 7) + 1)", 1, "dayofweek");
         register((n, a, c) -> "EXTRACT(ISO_WEEK FROM " + p(a, 0) + ")", 1, "weekofyear");
         register((n, a, c) -> dateAdd(a, false), 2, "date_add", "adddate");
@@ -208,6 +210,14 @@ final class SqlFunctions {
 
     private static String p(List<Arg> args, int i) {
         return "(" + args.get(i).h2() + ")";
+    }
+
+    /**
+     * A datetime argument: a string literal is cast to TIMESTAMP (StarRocks casts {@code '2026-01-02 03:04:05'}
+     * implicitly where a DATETIME is expected; H2's date functions refuse a string), anything else as is.
+     */
+    private static String dateTime(List<Arg> args, int i) {
+        return args.get(i).literal() == null ? p(args, i) : "CAST(" + args.get(i).h2() + " AS TIMESTAMP)";
     }
 
     private static String call(String h2Name, List<Arg> args) {

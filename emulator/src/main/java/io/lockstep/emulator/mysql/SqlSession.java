@@ -188,7 +188,15 @@ final class SqlSession {
             }
             return query(sql);
         }
-        throw SqlErrors.syntax(sql, 0, "Unexpected input '" + abbreviate(sql).split(" ")[0] + "', the emulator's "
+        String[] words = abbreviate(sql).split("\\s+");
+        if (words[0].equalsIgnoreCase("SHOW") && words.length > 1) {
+            String what = words.length > 2 && words[1].equalsIgnoreCase("CREATE") ? words[1] + " " + words[2]
+                    : words[1];
+            throw SqlErrors.syntax(sql, 0, "the emulator's query port does not run SHOW "
+                    + what.toUpperCase(java.util.Locale.ROOT) + " (see docs/protocol.md for the SHOW statements it"
+                    + " runs)");
+        }
+        throw SqlErrors.syntax(sql, 0, "Unexpected input '" + words[0] + "', the emulator's "
                 + "query port runs SELECT, SHOW, DESC, USE, SET, INSERT, UPDATE, DELETE and the DDL subset");
     }
 

@@ -78,7 +78,7 @@ public final class H2TableStore implements TableStore {
      * @throws StoreException if H2 cannot be started
      */
     public H2TableStore() {
-        this("jdbc:h2:mem:lockstep-" + UUID.randomUUID());
+        this("jdbc:h2:mem:lockstep-" + UUID.randomUUID(), "");
     }
 
     /**
@@ -90,13 +90,17 @@ public final class H2TableStore implements TableStore {
      * @throws StoreException if H2 cannot open it (e.g. another process holds it)
      */
     public static H2TableStore inFile(Path path) {
-        return new H2TableStore("jdbc:h2:file:" + path.toAbsolutePath());
+        // WRITE_DELAY=0: H2's MVStore otherwise writes committed changes to the file only every 500 ms from a
+        // background thread, so a kill -9 loses what the emulator already acknowledged; with 0 every commit is
+        // written to the file before commit() returns (h2database.com/html/commands.html#set_write_delay).
+        return new H2TableStore("jdbc:h2:file:" + path.toAbsolutePath(), ";WRITE_DELAY=0");
     }
 
-    private H2TableStore(String url) {
+    /** @param writerSettings extra URL settings of the admin connection that opens the database */
+    private H2TableStore(String url, String writerSettings) {
         this.url = url;
         try {
-            this.writer = connect(url + ";DB_CLOSE_DELAY=-1;DATABASE_TO_LOWER=TRUE", "SA", "");
+            this.writer = connect(url + ";DB_CLOSE_DELAY=-1;DATABASE_TO_LOWER=TRUE" + writerSettings, "SA", "");
             writer.setAutoCommit(false);
             try (Statement statement = writer.createStatement()) {
                 // a file database already has the reader from an earlier start: it gets this start's password

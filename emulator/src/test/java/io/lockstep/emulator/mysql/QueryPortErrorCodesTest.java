@@ -52,6 +52,8 @@ class QueryPortErrorCodesTest {
                 row("unknown table", "shop", "SELECT * FROM missing", 5502, "42602", "Unknown table 'shop.missing'"),
                 row("table names are case-sensitive", "shop", "SELECT * FROM shop.ORDERS", 5502, "42602",
                         "Unknown table 'shop.ORDERS'"),
+                row("unknown information_schema table", "shop", "SELECT * FROM information_schema.nosuch", 5502,
+                        "42602", "Unknown table 'information_schema.nosuch'"),
                 row("unknown column", "shop", "SELECT nosuch FROM orders", 5509, "42S22",
                         "Unknown column 'nosuch' in 'field list'"),
                 row("syntax error", "shop", "SELECT FROM WHERE", 1064, "HY000", "Getting syntax error"),
@@ -143,7 +145,9 @@ class QueryPortErrorCodesTest {
             "UPDATE orders SET amount = 'x' WHERE id = 1",
             "DELETE FROM orders WHERE nosuch = 1",
             "SELECT * FROM orders UNION SELECT 1",
-            "WITH x AS (SELECT 1) SELECT * FROM x, y");
+            "WITH x AS (SELECT 1) SELECT * FROM x, y",
+            "SELECT * FROM information_schema.nosuch",
+            "SELECT nosuch FROM information_schema.tables");
     private static final Pattern H2_TEXT = Pattern.compile("org\\.h2|\\[\\d{5}-\\d+]|SQL statement|Table \"|"
             + "Column \"|Syntax error in SQL|\\bH2\\b|Data conversion error|Schema \"|Division by zero|"
             + "CHARACTER VARYING|Value too long");
