@@ -63,20 +63,14 @@ class TargetCheckLoadUrlTest {
     }
 
     private static StarRocksSinkOptions options(String loadUrl, String jdbcUrl) {
-        return StarRocksSinkOptions.builder()
-                .withProperty("load-url", loadUrl)
-                .withProperty("jdbc-url", jdbcUrl)
-                .withProperty("database-name", "*")
-                .withProperty("table-name", "*")
-                .withProperty("username", "root")
-                .withProperty("password", "")
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.version", "V2")
-                .withProperty("sink.transaction.multi-table.enabled", "true")
-                .build();
+        return builder(loadUrl).withProperty("jdbc-url", jdbcUrl).build();
     }
 
     private static StarRocksSinkOptions options(String loadUrl) {
+        return builder(loadUrl).build();
+    }
+
+    private static StarRocksSinkOptions.Builder builder(String loadUrl) {
         return StarRocksSinkOptions.builder()
                 .withProperty("load-url", loadUrl)
                 .withProperty("database-name", "*")
@@ -85,7 +79,6 @@ class TargetCheckLoadUrlTest {
                 .withProperty("password", "")
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.version", "V2")
-                .withProperty("sink.transaction.multi-table.enabled", "true")
-                .build();
+                .withProperty("sink.transaction.multi-table.enabled", "true");
     }
 }
