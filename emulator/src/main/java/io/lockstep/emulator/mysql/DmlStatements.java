@@ -230,7 +230,7 @@ final class DmlStatements {
         }
         int start = words.get(w);
         int end = where < 0 ? all.size() : where;
-        for (int[] assignment : split(all, start, end)) {
+        for (int[] assignment : SqlLexer.splitAtTopLevelCommas(all, start, end)) {
             int equals = -1;
             for (int i = assignment[0]; i < assignment[1]; i++) {
                 if (all.get(i).isSymbol("=")) {
@@ -395,22 +395,6 @@ final class DmlStatements {
             }
         }
         return -1;
-    }
-
-    private static List<int[]> split(List<Token> all, int from, int to) {
-        List<int[]> parts = new ArrayList<>();
-        int depth = 0;
-        int start = from;
-        for (int i = from; i < to; i++) {
-            Token t = all.get(i);
-            depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
-            if (depth == 0 && t.isSymbol(",")) {
-                parts.add(new int[] {start, i});
-                start = i + 1;
-            }
-        }
-        parts.add(new int[] {start, to});
-        return parts;
     }
 
     private static void expect(String sql, Token token, String word) {

@@ -434,23 +434,9 @@ final class H2Translator {
         throw SqlErrors.syntax(sql, offset(tokens.get(open)), "Unexpected input '<EOF>', a ')' is missing");
     }
 
+    /** The comma-separated parts of {@code tokens[from, to)}; none for an empty range (no arguments). */
     private List<int[]> splitArgs(int from, int to) {
-        List<int[]> args = new ArrayList<>();
-        if (from >= to) {
-            return args;
-        }
-        int depth = 0;
-        int start = from;
-        for (int j = from; j < to; j++) {
-            Token t = tokens.get(j);
-            depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
-            if (depth == 0 && t.isSymbol(",")) {
-                args.add(new int[] {start, j});
-                start = j + 1;
-            }
-        }
-        args.add(new int[] {start, to});
-        return args;
+        return from >= to ? new ArrayList<>() : SqlLexer.splitAtTopLevelCommas(tokens, from, to);
     }
 
     private String variable(String text) {

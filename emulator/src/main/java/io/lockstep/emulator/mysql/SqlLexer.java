@@ -50,6 +50,28 @@ final class SqlLexer {
     private SqlLexer() {
     }
 
+    /**
+     * Splits {@code tokens[from, to)} at the commas outside parentheses (a select list, function arguments, SET
+     * assignments).
+     *
+     * @return each part as {@code {start, end}} token indexes, end exclusive; one empty part when the range is empty
+     */
+    static List<int[]> splitAtTopLevelCommas(List<Token> tokens, int from, int to) {
+        List<int[]> parts = new ArrayList<>();
+        int depth = 0;
+        int start = from;
+        for (int i = from; i < to; i++) {
+            Token t = tokens.get(i);
+            depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+            if (depth == 0 && t.isSymbol(",")) {
+                parts.add(new int[] {start, i});
+                start = i + 1;
+            }
+        }
+        parts.add(new int[] {start, to});
+        return parts;
+    }
+
     static List<Token> tokens(String sql) {
         List<Token> out = new ArrayList<>();
         int i = 0;
