@@ -206,8 +206,8 @@ public final class LockstepPipeline {
      *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
-     * Both targets load with {@code strict_mode=true}, so the server refuses a bad value instead of storing NULL
-     * (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()}.
+     * Both targets load with the sinks' default {@code strict_mode=true}, so the server refuses a bad value instead
+     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()}.
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
@@ -219,9 +219,7 @@ public final class LockstepPipeline {
                 .withProperty("username", config.username())
                 .withProperty("password", config.password())
                 .withProperty("sink.properties.format", "json")
-                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()))
-                // bad values are refused, never NULLed (docs/dead-letter.md); a sink property may say otherwise
-                .withProperty("sink.properties.strict_mode", "true");
+                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
         if (config.target() == SinkTarget.DORIS) {
             builder.withProperty("sink.target", SinkTarget.DORIS.optionValue())
                     .withProperty("sink.semantic", "exactly-once")
