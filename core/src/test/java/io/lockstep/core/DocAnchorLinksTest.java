@@ -44,7 +44,7 @@ class DocAnchorLinksTest {
 
     @Test
     void everyCitedMarkdownAnchorNamesAnExistingHeading() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryRoot.find();
         List<Path> files = sourceAndDocFiles(root);
         Map<Path, Set<String>> anchorsByFile = new HashMap<>();
         List<String> broken = new ArrayList<>();
@@ -107,17 +107,6 @@ class DocAnchorLinksTest {
                         "see-the-protocol-notes_here",
                         "title-1",
                         "title-2");
-    }
-
-    /** The repository root: the nearest directory at or above the module holding both docs/ and pom.xml. */
-    private static Path repositoryRoot() {
-        String start = System.getProperty("basedir", System.getProperty("user.dir"));
-        for (Path dir = Path.of(start).toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("docs")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no directory holding docs/ and pom.xml at or above " + start);
     }
 
     private static List<Path> sourceAndDocFiles(Path root) throws IOException {
