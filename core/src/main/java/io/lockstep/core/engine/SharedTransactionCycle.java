@@ -353,7 +353,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      */
     private void loadProgress(Map<SourcePartition, Long> positions) throws TransactionException {
         ProgressSettings progress = config.progress();
-        String committedAt = ProgressClock.format(java.time.Instant.ofEpochMilli(ticker.nowMs())); // informational only
+        String committedAt = ProgressClock.now(ticker); // informational only
         List<ProgressRow> rows = new ArrayList<>();
         positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
                 source.partition(), position, labels.runId(), txn.label(), committedAt)));

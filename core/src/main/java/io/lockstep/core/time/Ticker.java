@@ -24,7 +24,12 @@ public interface Ticker {
      * Waits {@code ms} milliseconds on this clock (0 or less returns at once). {@link ManualTicker} advances itself
      * instead of waiting.
      *
-     * @throws InterruptedException if the waiting thread is interrupted
+     * <p>Interrupts, as {@link Thread#sleep(long)}: an interrupt of the waiting thread (before or during the wait)
+     * ends the wait with {@link InterruptedException} and clears the thread's interrupt status. A caller that cannot
+     * throw {@link InterruptedException} on restores the status ({@code Thread.currentThread().interrupt()}) before
+     * it throws its own exception, so the thread's owner still sees the interrupt; no caller swallows it.
+     *
+     * @throws InterruptedException if the waiting thread is interrupted (its interrupt status is then cleared)
      */
     void sleep(long ms) throws InterruptedException;
 
