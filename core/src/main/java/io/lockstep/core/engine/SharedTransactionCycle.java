@@ -155,7 +155,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             if (hasData()) {
                 next = Math.min(next, timerStartMs + config.commitIntervalMs());
             }
-            long oldest = regions.oldestFrozenSinceMs(handOff.keys());
+            long oldest = frozen.oldestFrozenSinceMs(handOff.keys());
             if (oldest != Long.MAX_VALUE) {
                 next = Math.min(next, oldest + loadHoldMs);
             }
@@ -188,7 +188,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      */
     private void ensureTransaction(long nowMs) throws TransactionException {
         if (state() == SharedTransactionState.NONE) {
-            if (!regions.hasFrozen(Long.MAX_VALUE)) {
+            if (!frozen.hasFrozen(Long.MAX_VALUE)) {
                 return; // nothing to load: hold no running-transaction slot of the server
             }
             String db = database.get();
@@ -234,7 +234,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     private boolean hasData() {
-        return dataLoaded || !handOff.idle() || regions.hasFrozen(Long.MAX_VALUE);
+        return dataLoaded || !handOff.idle() || frozen.hasFrozen(Long.MAX_VALUE);
     }
 
     private void maybeStartCommit(long nowMs) {
@@ -281,10 +281,10 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         java.util.Set<String> tables;
         if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - loadHoldMs);
+            tables = frozen.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - loadHoldMs);
         } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
-            tables = regions.tablesWithFrozen(maxSequence);
+            tables = frozen.tablesWithFrozen(maxSequence);
         } else {
             return;
         }
@@ -292,7 +292,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             if (handOff.busy(table)) {
                 continue;
             }
-            List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
+            List<Chunk> chunks = frozen.takeFrozen(table, maxSequence, maxLoadRowBytes);
             if (!chunks.isEmpty()) {
                 TransactionRef target = txn;
                 Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
@@ -303,7 +303,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
     private boolean maybeFinishCommit(long nowMs) throws TransactionException {
-        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
+        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || frozen.hasFrozen(cutSequence)) {
             return false;
         }
         Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
