@@ -8,8 +8,9 @@ package io.lockstep.core.time;
  * clock instead of waiting). Implementations are thread-safe.
  *
  * <p>Waits that a parked thread must be woken from by another thread (the manager thread's wait for its next
- * deadline or a signal, a writer blocked on memory) are real waits on {@link System#nanoTime()}-based conditions;
- * only their deadlines are computed on this clock (a manual clock cannot wake a parked thread).
+ * deadline or a signal, a writer blocked on memory, a caller waiting for the manager to finish its flush or commit)
+ * are real waits on {@link System#nanoTime()}-based conditions or futures (a manual clock cannot wake a parked
+ * thread); the manager's deadline is still computed on this clock.
  */
 public interface Ticker {
 
