@@ -39,9 +39,9 @@ public final class DorisStreamLoader implements StreamLoader {
         this(config, metrics, Ticker.system());
     }
 
-    /** A loader whose backoff waits go through {@code sleeper} (tests pass a fake). */
-    public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
-        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
+    /** A loader whose backoff waits go through {@code ticker} (tests pass a fake). */
+    public DorisStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker) {
+        this.endpoint = new LoadEndpoint(config, metrics, ticker, "its LOAD privilege");
         this.labels = new DorisTwoPhaseCommit(endpoint);
     }
 

@@ -3,6 +3,7 @@ package io.lockstep.core.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.time.Ticker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,7 +48,7 @@ public final class DorisTableSchemaClient implements AutoCloseable {
 
     /** A client on the system clock. */
     public DorisTableSchemaClient(TransactionClientConfig config, LoadMetrics metrics) {
-        this.endpoint = new LoadEndpoint(config, metrics, Sleeper.SYSTEM, "SELECT privilege on the table");
+        this.endpoint = new LoadEndpoint(config, metrics, Ticker.system(), "SELECT privilege on the table");
     }
 
     /**

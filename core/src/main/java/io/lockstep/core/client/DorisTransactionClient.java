@@ -65,9 +65,9 @@ public final class DorisTransactionClient implements TransactionClient {
         this(config, metrics, Ticker.system());
     }
 
-    /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
-    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
-        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD privilege");
+    /** A client whose backoff and polling waits go through {@code ticker} (tests pass a fake). */
+    public DorisTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker) {
+        this.endpoint = new LoadEndpoint(config, metrics, ticker, "its LOAD privilege");
         this.twoPhase = new DorisTwoPhaseCommit(endpoint);
     }
 

@@ -16,9 +16,9 @@ import java.util.function.Predicate;
  * {@code maxWaitMs}. So the first poll always happens, even with {@code T <= 0}, and the loop never sleeps past the
  * deadline. Units are milliseconds throughout.
  *
- * <p>Interrupts are handled one way: the wait's {@link InterruptedException} is thrown to the caller unchanged (the
- * flag is cleared as the JDK does). A caller that cannot carry it (the {@link TransactionClient} operations) restores
- * the flag and wraps it in a {@link TransactionException} at its own boundary.
+ * <p>Interrupts follow {@link Ticker#sleep(long)}: the wait's {@link InterruptedException} is thrown to the caller
+ * unchanged; the {@link TransactionClient} operations, which cannot carry it, wrap it in a
+ * {@link TransactionException} at their own boundary.
  *
  * <p>Immutable; any thread (each call runs on the calling thread and keeps its state on the stack).
  */
@@ -53,18 +53,18 @@ public final class LabelStatePoller {
     public record Outcome<T>(T last, boolean reached) {
     }
 
-    private final Ticker sleeper;
+    private final Ticker ticker;
     private final long initialWaitMs;
     private final long maxWaitMs;
 
     /**
-     * @param sleeper       clock and sleeps of the loop
+     * @param ticker       clock and sleeps of the loop
      * @param initialWaitMs first wait between polls, ms, &gt; 0
      * @param maxWaitMs     longest wait between polls, ms, &gt;= {@code initialWaitMs}
      * @throws IllegalArgumentException naming the bad wait
      */
-    public LabelStatePoller(Ticker sleeper, long initialWaitMs, long maxWaitMs) {
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    public LabelStatePoller(Ticker ticker, long initialWaitMs, long maxWaitMs) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (initialWaitMs <= 0 || maxWaitMs < initialWaitMs) {
             throw new IllegalArgumentException("poll waits must be 0 < initial <= max, were initial " + initialWaitMs
                     + " ms, max " + maxWaitMs + " ms");
@@ -77,8 +77,8 @@ public final class LabelStatePoller {
      * The poller of the settling after a restart: waits from {@value #SETTLE_INITIAL_WAIT_MS} to
      * {@value #SETTLE_MAX_WAIT_MS} ms.
      */
-    public static LabelStatePoller forSettling(Ticker sleeper) {
-        return new LabelStatePoller(sleeper, SETTLE_INITIAL_WAIT_MS, SETTLE_MAX_WAIT_MS);
+    public static LabelStatePoller forSettling(Ticker ticker) {
+        return new LabelStatePoller(ticker, SETTLE_INITIAL_WAIT_MS, SETTLE_MAX_WAIT_MS);
     }
 
     /**
@@ -108,7 +108,7 @@ public final class LabelStatePoller {
      */
     public <T> Outcome<T> poll(Poll<T> poll, Predicate<? super T> accepted, long timeoutMs, BeforeWait beforeWait)
             throws TransactionException, InterruptedException {
-        long deadlineMs = sleeper.nowMs() + timeoutMs;
+        long deadlineMs = ticker.nowMs() + timeoutMs;
         long waitMs = initialWaitMs;
         boolean first = true;
         while (true) {
@@ -116,7 +116,7 @@ public final class LabelStatePoller {
             if (accepted.test(answer)) {
                 return new Outcome<>(answer, true);
             }
-            long remainingMs = deadlineMs - sleeper.nowMs();
+            long remainingMs = deadlineMs - ticker.nowMs();
             if (remainingMs <= 0) {
                 return new Outcome<>(answer, false);
             }
@@ -124,7 +124,7 @@ public final class LabelStatePoller {
                 beforeWait.beforeWait(first, remainingMs);
             }
             first = false;
-            sleeper.sleep(Math.min(waitMs, remainingMs));
+            ticker.sleep(Math.min(waitMs, remainingMs));
             waitMs = Math.min(maxWaitMs, waitMs * 2);
         }
     }

@@ -36,7 +36,7 @@ final class LabelStatePolling {
     static LabelState whilePrepare(LoadEndpoint endpoint, TransactionRef txn, String why, Query query)
             throws TransactionException {
         TransactionClientConfig config = endpoint.config();
-        LabelStatePoller poller = new LabelStatePoller(endpoint.sleeper(), config.retryBackoffInitialMs(),
+        LabelStatePoller poller = new LabelStatePoller(endpoint.ticker(), config.retryBackoffInitialMs(),
                 config.retryBackoffMaxMs());
         try {
             return poller.poll(() -> query.labelState(txn.database(), txn.label()),

@@ -20,7 +20,7 @@ import javax.annotation.concurrent.ThreadSafe;
 final class LoadEndpoint implements AutoCloseable {
     private final TransactionClientConfig config;
     private final LoadMetrics metrics;
-    private final Ticker sleeper;
+    private final Ticker ticker;
     private final StarRocksHttp http;
     private final ObjectMapper mapper = new ObjectMapper();
     private final String privileges;
@@ -28,10 +28,10 @@ final class LoadEndpoint implements AutoCloseable {
     /**
      * @param privileges the privileges a load needs, for the access-denied hint, e.g. {@code "its LOAD privilege"}
      */
-    LoadEndpoint(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper, String privileges) {
+    LoadEndpoint(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker, String privileges) {
         this.config = Objects.requireNonNull(config, "config");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.privileges = privileges;
         this.http = new StarRocksHttp(config);
     }
@@ -40,8 +40,8 @@ final class LoadEndpoint implements AutoCloseable {
         return config;
     }
 
-    Ticker sleeper() {
-        return sleeper;
+    Ticker ticker() {
+        return ticker;
     }
 
     /**
@@ -69,12 +69,12 @@ final class LoadEndpoint implements AutoCloseable {
 
     /** The retry budget of one operation; {@code operation} names it in messages, e.g. "commit of label L". */
     RetryBudget budget(String operation) {
-        return new RetryBudget(config, sleeper, metrics, operation);
+        return new RetryBudget(config, ticker, metrics, operation);
     }
 
     /** The wait of one begin for a running-transaction slot; {@code operation} names it in messages. */
     RunningTransactionSlotWait slotWait(String operation) {
-        return new RunningTransactionSlotWait(config, sleeper, metrics, operation);
+        return new RunningTransactionSlotWait(config, ticker, metrics, operation);
     }
 
     /** An excerpt of the error log the reply's {@code ErrorURL} names, prefixed for a message; "" when none. */

@@ -18,7 +18,7 @@ import io.lockstep.core.metrics.MetricNames;
  */
 final class RetryBudget {
     private final TransactionClientConfig config;
-    private final Ticker sleeper;
+    private final Ticker ticker;
     private final LoadMetrics metrics;
     private final String operation;
     private final OutageLog outage;
@@ -27,9 +27,9 @@ final class RetryBudget {
     /**
      * @param operation what is being done, for messages, e.g. "commit of label L (db D, multi-table)"
      */
-    RetryBudget(TransactionClientConfig config, Ticker sleeper, LoadMetrics metrics, String operation) {
+    RetryBudget(TransactionClientConfig config, Ticker ticker, LoadMetrics metrics, String operation) {
         this.config = config;
-        this.sleeper = sleeper;
+        this.ticker = ticker;
         this.metrics = metrics;
         this.operation = operation;
         this.outage = OutageLog.of(config.loadUrls());
@@ -61,7 +61,7 @@ final class RetryBudget {
         outage.retrying(operation + ": retry " + attempts + "/" + config.maxRetries(), failureClass, failure,
                 backoffMs);
         try {
-            sleeper.sleep(backoffMs);
+            ticker.sleep(backoffMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransactionException(operation + " interrupted while waiting to retry after: " + failure,

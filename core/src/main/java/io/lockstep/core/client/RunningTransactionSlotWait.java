@@ -22,7 +22,7 @@ final class RunningTransactionSlotWait {
     private static final long MAX_STEP_MS = 1_000;
 
     private final TransactionClientConfig config;
-    private final Ticker sleeper;
+    private final Ticker ticker;
     private final LoadMetrics metrics;
     private final String operation;
     private long firstRefusalMs = -1;
@@ -31,10 +31,10 @@ final class RunningTransactionSlotWait {
     /**
      * @param operation what is waiting, for messages, e.g. "begin of label L (db D, multi-table)"
      */
-    RunningTransactionSlotWait(TransactionClientConfig config, Ticker sleeper, LoadMetrics metrics,
+    RunningTransactionSlotWait(TransactionClientConfig config, Ticker ticker, LoadMetrics metrics,
                                String operation) {
         this.config = config;
-        this.sleeper = sleeper;
+        this.ticker = ticker;
         this.metrics = metrics;
         this.operation = operation;
         this.nextWaitMs = Math.min(MAX_STEP_MS, config.retryBackoffInitialMs());
@@ -49,7 +49,7 @@ final class RunningTransactionSlotWait {
      *                              wait, the reply and what to change), or when interrupted (the flag is restored)
      */
     void waitOrFail(String refusal, String serverStatus) throws TransactionException {
-        long nowMs = sleeper.nowMs();
+        long nowMs = ticker.nowMs();
         if (firstRefusalMs < 0) {
             firstRefusalMs = nowMs;
             LOG.warn("{}: the server's running-transaction limit is reached ({}); waiting up to {} ms for a slot",
@@ -66,7 +66,7 @@ final class RunningTransactionSlotWait {
         metrics.counter(MetricNames.RETRIES_PREFIX + FailureClass.RUNNING_TXN_LIMIT.name()).inc();
         LOG.debug("{}: running-transaction limit, retry in {} ms", operation, waitMs);
         try {
-            sleeper.sleep(waitMs);
+            ticker.sleep(waitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransactionException(operation + " interrupted while waiting for a running-transaction slot",
@@ -79,7 +79,7 @@ final class RunningTransactionSlotWait {
     /** Call when the begin succeeded: logs how long it waited, if it did. */
     void succeeded() {
         if (firstRefusalMs >= 0) {
-            LOG.info("{}: got a running-transaction slot after {} ms", operation, sleeper.nowMs() - firstRefusalMs);
+            LOG.info("{}: got a running-transaction slot after {} ms", operation, ticker.nowMs() - firstRefusalMs);
         }
     }
 }

@@ -40,9 +40,9 @@ public final class StarRocksSqlClient implements AutoCloseable {
         this(config, metrics, Ticker.system());
     }
 
-    /** @param sleeper clock and sleep of the retry backoff (tests pass a fake) */
-    public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
-        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "SELECT privilege on the table");
+    /** @param ticker clock and sleep of the retry backoff (tests pass a fake) */
+    public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker) {
+        this.endpoint = new LoadEndpoint(config, metrics, ticker, "SELECT privilege on the table");
     }
 
     /**

@@ -31,8 +31,8 @@ public final class StarRocksStreamLoader implements StreamLoader {
         this(config, metrics, Ticker.system());
     }
 
-    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
-        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
+    public StarRocksStreamLoader(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker) {
+        this.endpoint = new LoadEndpoint(config, metrics, ticker, "its LOAD/INSERT privileges");
     }
 
     /**

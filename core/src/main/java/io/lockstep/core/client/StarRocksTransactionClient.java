@@ -55,9 +55,9 @@ public final class StarRocksTransactionClient implements TransactionClient {
         this(config, metrics, Ticker.system());
     }
 
-    /** A client whose backoff and polling waits go through {@code sleeper} (tests pass a fake). */
-    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker sleeper) {
-        this.endpoint = new LoadEndpoint(config, metrics, sleeper, "its LOAD/INSERT privileges");
+    /** A client whose backoff and polling waits go through {@code ticker} (tests pass a fake). */
+    public StarRocksTransactionClient(TransactionClientConfig config, LoadMetrics metrics, Ticker ticker) {
+        this.endpoint = new LoadEndpoint(config, metrics, ticker, "its LOAD/INSERT privileges");
     }
 
     /**

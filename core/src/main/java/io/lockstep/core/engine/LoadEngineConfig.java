@@ -237,7 +237,7 @@ public final class LoadEngineConfig {
             return this;
         }
 
-        /** Run identity for labels, default a fresh {@link io.lockstep.core.label.RunId#random()}. */
+        /** Run identity for labels, default a fresh {@link io.lockstep.core.label.RunId#random}. */
         public Builder runId(String value) {
             this.runId = value;
             return this;
@@ -346,7 +346,7 @@ public final class LoadEngineConfig {
         public LoadEngineConfig build() {
             LabelGenerator.validatePrefix(labelPrefix);
             if (runId == null) {
-                runId = io.lockstep.core.label.RunId.random();
+                runId = io.lockstep.core.label.RunId.random(io.lockstep.core.time.Ticker.system());
             }
             positive("commitIntervalMs", commitIntervalMs);
             positive("scanningFrequencyMs", scanningFrequencyMs);

@@ -36,6 +36,8 @@ abstract class ManagerCycle<S extends Enum<S> & ManagerCycle.State<S>> {
     final TransactionClient client;
     final LoadMetrics metrics;
     final RegionTable regions;
+    /** The load side of {@code regions} (thread-safe on its own, under the region table's lock). */
+    final FrozenChunks frozen;
     final MemoryBudget budget;
     final FirstFailure failure;
     final Runnable wakeManager;
@@ -58,6 +60,7 @@ abstract class ManagerCycle<S extends Enum<S> & ManagerCycle.State<S>> {
         this.client = client;
         this.metrics = metrics;
         this.regions = regions;
+        this.frozen = regions.frozen();
         this.budget = budget;
         this.failure = failure;
         this.wakeManager = wakeManager;

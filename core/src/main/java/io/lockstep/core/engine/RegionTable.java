@@ -1,18 +1,13 @@
 package io.lockstep.core.engine;
 
-import io.lockstep.core.buffer.Chunk;
 import io.lockstep.core.buffer.Region;
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.progress.SourcePartition;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -21,13 +16,14 @@ import javax.annotation.concurrent.GuardedBy;
 import javax.annotation.concurrent.ThreadSafe;
 
 /**
- * Task and manager threads, under one lock: every region of one engine (the region map), the freeze sequence and the
- * routing of frozen chunks to loads, for both engines.
+ * Task and manager threads, under one lock: every region of one engine (the region map), the writes into them and
+ * their freezing under the freeze sequence, for both engines. Taking frozen chunks for loads is the table's load side,
+ * {@link FrozenChunks} ({@link #frozen()}), under the same lock.
  *
  * <p>Threads: the task thread appends and switches ({@link #write}, {@link #txnEnd}, {@link #freezeForFlush});
- * the manager thread freezes idle clean regions and takes frozen chunks for loads. Both go through {@code lock}; a
- * critical section only moves rows and chunk references, never does I/O or waits, so neither thread holds the other
- * up for long. A chunk leaves the table when the manager takes it; from then on the manager owns it.
+ * the manager thread freezes idle clean regions and takes frozen chunks for loads ({@link FrozenChunks}). Both go
+ * through {@code lock}; a critical section only moves rows and chunk references, never does I/O or waits, so neither
+ * thread holds the other up for long.
  *
  * <p>Freeze sequence: every frozen chunk gets the next number. A commit covers the chunks up to a cut (the sequence
  * at commit start); chunks frozen later wait for the next shared label.
@@ -48,8 +44,11 @@ final class RegionTable {
     private final ReentrantLock lock = new ReentrantLock();
     /** The engine's segment pool, handed to every region (thread-safe on its own). */
     private final SegmentPool pool;
+    /** In creation order; {@link #frozen} reads it under {@code lock} too. */
     @GuardedBy("lock")
     private final Map<RegionKey, Region> regions = new LinkedHashMap<>();
+    /** The load side, over {@code regions} under {@code lock} (thread-safe on its own). */
+    private final FrozenChunks frozen = new FrozenChunks(lock, regions);
     @GuardedBy("lock")
     private final Map<Integer, PartitionRegions> regionsByPartition = new HashMap<>();
     @GuardedBy("lock")
@@ -222,93 +221,6 @@ final class RegionTable {
     }
 
     /**
-     * Manager thread: the tables whose frozen chunks (every partition) hold at least {@code minRowBytes} row bytes
-     * together, or of which a chunk has waited since {@code waitedSinceMs} or earlier, in region order; with
-     * {@code minRowBytes} 0, every table with a frozen chunk. No sequence cut: for the open shared transaction, which
-     * takes every frozen chunk.
-     */
-    Set<String> tablesReadyToLoad(long minRowBytes, long waitedSinceMs) {
-        return locked(() -> {
-            Map<String, Long> bytes = new LinkedHashMap<>();
-            Set<String> waited = new LinkedHashSet<>();
-            for (Region region : regions.values()) {
-                if (region.frozenCount() > 0) {
-                    bytes.merge(region.key().table(), region.frozenRowBytes(), Long::sum);
-                    if (region.frozenSinceMs() <= waitedSinceMs) {
-                        waited.add(region.key().table());
-                    }
-                }
-            }
-            Set<String> tables = new LinkedHashSet<>();
-            bytes.forEach((table, b) -> {
-                if (b >= minRowBytes || waited.contains(table)) {
-                    tables.add(table);
-                }
-            });
-            return tables;
-        });
-    }
-
-    /** Manager thread: the tables with a frozen chunk of sequence at most {@code maxSequence}, in region order. */
-    Set<String> tablesWithFrozen(long maxSequence) {
-        return locked(() -> {
-            Set<String> tables = new LinkedHashSet<>();
-            for (Region region : regions.values()) {
-                if (region.hasFrozen(maxSequence)) {
-                    tables.add(region.key().table());
-                }
-            }
-            return tables;
-        });
-    }
-
-    /**
-     * Manager thread: removes and returns the frozen chunks of {@code table} (every partition) with sequence at most
-     * {@code maxSequence}, each region's in FIFO order, moved to LOADING; stops once the chunks taken hold at least
-     * {@code maxRowBytes} row bytes (at least one chunk is taken); each region's remaining chunks keep their FIFO
-     * order for the next load.
-     */
-    List<Chunk> takeFrozen(String table, long maxSequence, long maxRowBytes) {
-        return locked(() -> {
-            List<Chunk> taken = new ArrayList<>();
-            long takenBytes = 0;
-            for (Region region : regions.values()) {
-                if (takenBytes >= maxRowBytes) {
-                    break;
-                }
-                if (region.key().table().equals(table)) {
-                    for (Chunk chunk : region.takeFrozen(maxSequence, maxRowBytes - takenBytes)) {
-                        taken.add(chunk);
-                        takenBytes += chunk.rowBytes();
-                    }
-                }
-            }
-            return taken;
-        });
-    }
-
-    /** Manager thread, single-table modes: the regions with a frozen chunk of sequence at most {@code maxSequence}. */
-    Set<RegionKey> regionsWithFrozen(long maxSequence) {
-        return locked(() -> {
-            Set<RegionKey> keys = new LinkedHashSet<>();
-            for (Region region : regions.values()) {
-                if (region.hasFrozen(maxSequence)) {
-                    keys.add(region.key());
-                }
-            }
-            return keys;
-        });
-    }
-
-    /** Manager thread, single-table modes: every frozen chunk of one region up to {@code maxSequence}, FIFO. */
-    List<Chunk> takeFrozen(RegionKey key, long maxSequence) {
-        return locked(() -> {
-            Region region = regions.get(key);
-            return region == null ? List.<Chunk>of() : region.takeFrozen(maxSequence);
-        });
-    }
-
-    /**
      * Manager thread, for its next deadline: the earliest time a partition that is clean and has something to freeze
      * (active rows, or source transaction ends not yet covered by a freeze) becomes due for the idle freeze
      * ({@link #freezeIdleClean}): its last switch plus {@code afterMs}; {@code Long.MAX_VALUE} if none.
@@ -346,35 +258,9 @@ final class RegionTable {
         return partitionRegions.idleSwitchDueMs(afterMs, endsPending);
     }
 
-    /**
-     * Manager thread, for its next deadline: the earliest time a frozen chunk of a table not in {@code skipTables}
-     * (those with a load in flight: its reply wakes the manager) has waited since; {@code Long.MAX_VALUE} if none.
-     */
-    long oldestFrozenSinceMs(Set<String> skipTables) {
-        lock.lock();
-        try {
-            long oldest = Long.MAX_VALUE;
-            for (Region region : regions.values()) {
-                if (region.frozenCount() > 0 && !skipTables.contains(region.key().table())) {
-                    oldest = Math.min(oldest, region.frozenSinceMs());
-                }
-            }
-            return oldest;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** True if any frozen chunk of sequence at most {@code maxSequence} waits. */
-    boolean hasFrozen(long maxSequence) {
-        return locked(() -> {
-            for (Region region : regions.values()) {
-                if (region.hasFrozen(maxSequence)) {
-                    return true;
-                }
-            }
-            return false;
-        });
+    /** The load side of this table: taking frozen chunks for loads (manager thread). */
+    FrozenChunks frozen() {
+        return frozen;
     }
 
     long lastFreezeSequence() {

@@ -8,14 +8,9 @@ import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
-import io.lockstep.core.progress.ProgressClock;
-import io.lockstep.core.progress.ProgressRow;
-import io.lockstep.core.progress.ProgressSettings;
-import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -32,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * One {@link #runOnce} step: take load replies, freeze idle clean regions, open the shared transaction once a frozen
  * chunk waits to be loaded (before its first load, never earlier: a subtask without data holds none of the server's
  * running-transaction slots) or recycle it at 80% of the server timeout, start a commit when due, stream frozen chunks
- * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded.
+ * under the shared label (one load in flight per table), and commit once every chunk of the cut is loaded. When a
+ * table's frozen chunks load is {@link LoadBatching}'s; the progress rows a commit carries in exactly-once mode are
+ * {@link SharedCommitProgress}'s (both immutable).
  *
  * <p>Threads: everything here runs on the manager thread, except {@link #submitFlush} (task thread), which only
  * adds to {@link PendingRequests}, and the loads themselves ({@link LoadHandOff}, I/O threads). Replies are handled on
@@ -49,24 +46,12 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     private final LabelGenerator labels;
     private final Supplier<String> database;
-    /** The engine's clock: every timer, and the progress rows' informational {@code committed_at}. */
+    /** The engine's clock, for the commit latency and the rollback rounds (a scan gets its time as nowMs). */
     private final Ticker ticker;
-    /** Row bytes one load takes at most ({@link LoadEngineConfig#maxLoadRowBytes()}). */
-    private final long maxLoadRowBytes;
-    /**
-     * Row bytes a table's frozen chunks must hold before the open shared transaction loads them
-     * ({@link LoadEngineConfig#minLoadRowBytes()}): fewer, larger loads. Each subtask freezes every mini interval, so
-     * loading every frozen chunk at once sent up to one load per table per mini interval and subtask (two subtasks
-     * sent almost twice the loads of one).
-     */
-    private final long minLoadRowBytes;
-    /**
-     * Longest time a frozen chunk waits for the minimum load while no commit is due, ms: a long commit interval must
-     * not hold rows back from the server until the commit (they would all load at once then).
-     */
-    static final long MAX_LOAD_HOLD_MS = 1000;
-    /** How long a frozen chunk below the minimum load waits while no commit is due, ms ({@link #loadHoldMs}). */
-    private final long loadHoldMs;
+    /** When frozen chunks go out as loads under the open shared transaction, and how large a load is. */
+    private final LoadBatching batching;
+    /** Exactly-once mode: the progress rows each commit carries; null in the other modes. */
+    private final SharedCommitProgress progress;
 
     /** Written by the manager thread only; volatile for diagnostics on other threads. */
     private volatile TransactionRef txn;
@@ -100,9 +85,9 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         this.labels = new LabelGenerator(config.labelPrefix(), config.subtaskIndex(), config.runId());
         this.database = database;
         this.ticker = ticker;
-        this.maxLoadRowBytes = config.maxLoadRowBytes();
-        this.minLoadRowBytes = config.minLoadRowBytes();
-        this.loadHoldMs = loadHoldMs(config);
+        this.batching = new LoadBatching(config);
+        this.progress = config.progress() == null ? null : new SharedCommitProgress(config.progress(),
+                labels.runId(), config.subtaskIndex(), client, metrics, ticker);
     }
 
     /** Manager thread: one scan at time {@code nowMs}. Never throws; a failure moves the cycle to FAILED. */
@@ -137,9 +122,10 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
      * must not sleep past; {@code Long.MAX_VALUE} if only a signal can bring work (the manager then sleeps until
      * {@code wakeManager}). The timers: the idle freeze of a clean partition ({@link #idleFreezeAfterMs} after its
      * last switch), and while the shared transaction is open, its recycling (80% of the server timeout), the commit
-     * interval (once it holds data) and the load hold of a frozen chunk of a table with no load in flight. Everything else reaches the manager as a signal: a load reply
-     * ({@link LoadHandOff}), a freeze or clean partition at a transaction end, a flush request, the soft memory limit,
-     * close. The client's retry backoff runs inside the call on this thread and needs no deadline.
+     * interval (once it holds data) and the load hold of a frozen chunk of a table with no load in flight
+     * ({@link LoadBatching}). Everything else reaches the manager as a signal: a load reply ({@link LoadHandOff}), a
+     * freeze or clean partition at a transaction end, a flush request, the soft memory limit, close. The client's
+     * retry backoff runs inside the call on this thread and needs no deadline.
      *
      * @param nowMs the time the scan ran at
      * @return the next deadline, ms; at most {@code nowMs} means "scan again now"
@@ -155,10 +141,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             if (hasData()) {
                 next = Math.min(next, timerStartMs + config.commitIntervalMs());
             }
-            long oldest = regions.oldestFrozenSinceMs(handOff.keys());
-            if (oldest != Long.MAX_VALUE) {
-                next = Math.min(next, oldest + loadHoldMs);
-            }
+            next = Math.min(next, batching.nextLoadHoldEndMs(frozen, handOff.keys()));
         }
         return next;
     }
@@ -182,13 +165,13 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     /**
-     * Begins the shared transaction once a frozen chunk waits to be loaded (docs/architecture.md#the-multi-table-commit-cycle, step 3): before that chunk's
-     * load, so no load goes out under a stray label, and never while there is nothing to load. Recycles an open one
-     * at 80% of the server timeout.
+     * Begins the shared transaction once a frozen chunk waits to be loaded
+     * (docs/architecture.md#the-multi-table-commit-cycle, step 3): before that chunk's load, so no load goes out under
+     * a stray label, and never while there is nothing to load. Recycles an open one at 80% of the server timeout.
      */
     private void ensureTransaction(long nowMs) throws TransactionException {
         if (state() == SharedTransactionState.NONE) {
-            if (!regions.hasFrozen(Long.MAX_VALUE)) {
+            if (!frozen.hasFrozen(Long.MAX_VALUE)) {
                 return; // nothing to load: hold no running-transaction slot of the server
             }
             String db = database.get();
@@ -234,7 +217,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     private boolean hasData() {
-        return dataLoaded || !handOff.idle() || regions.hasFrozen(Long.MAX_VALUE);
+        return dataLoaded || !handOff.idle() || frozen.hasFrozen(Long.MAX_VALUE);
     }
 
     private void maybeStartCommit(long nowMs) {
@@ -258,33 +241,19 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
     }
 
     /**
-     * How long a frozen chunk below the minimum load waits for more rows while no commit is due, ms: a quarter of the
-     * commit interval, at least the mini interval and at most {@value #MAX_LOAD_HOLD_MS} ms. Whatever has not loaded
-     * when the commit falls due loads before it, so the hold bounds how many rows the commit waits to load (at a 1 s
-     * commit interval, 250 ms of rows at most), which keeps freshness within commit interval + mini interval.
-     *
-     * @param config the engine's configuration
-     * @return the hold, ms
-     */
-    static long loadHoldMs(LoadEngineConfig config) {
-        return Math.min(MAX_LOAD_HOLD_MS, Math.max(config.miniIntervalMs(), config.commitIntervalMs() / 4));
-    }
-
-    /**
      * Streams frozen chunks under the shared label: one load in flight per table; never an active chunk. While the
-     * shared transaction is open (no commit due), a table loads only once its frozen chunks hold
-     * {@link #minLoadRowBytes} or one of them has waited {@link #loadHoldMs} ms, or at once under memory
-     * pressure; a commit loads everything of its cut.
+     * shared transaction is open (no commit due), a table loads when {@link LoadBatching} says so; a commit loads
+     * everything of its cut.
      */
     private void flushFrozen(long nowMs) {
         long maxSequence;
         java.util.Set<String> tables;
         if (state() == SharedTransactionState.OPEN) {
             maxSequence = Long.MAX_VALUE;
-            tables = regions.tablesReadyToLoad(budget.underPressure() ? 0 : minLoadRowBytes, nowMs - loadHoldMs);
+            tables = batching.tablesReadyToLoad(frozen, nowMs, budget.underPressure());
         } else if (state() == SharedTransactionState.DRAINING) {
             maxSequence = cutSequence; // later chunks wait for the next label
-            tables = regions.tablesWithFrozen(maxSequence);
+            tables = frozen.tablesWithFrozen(maxSequence);
         } else {
             return;
         }
@@ -292,7 +261,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
             if (handOff.busy(table)) {
                 continue;
             }
-            List<Chunk> chunks = regions.takeFrozen(table, maxSequence, maxLoadRowBytes);
+            List<Chunk> chunks = frozen.takeFrozen(table, maxSequence, batching.maxLoadRowBytes());
             if (!chunks.isEmpty()) {
                 TransactionRef target = txn;
                 Map<String, String> properties = config.loadPropertiesFor(target.database(), table);
@@ -303,19 +272,18 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
 
     /** Commits once every chunk of the cut is loaded; returns true if the cycle ended. */
     private boolean maybeFinishCommit(long nowMs) throws TransactionException {
-        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
+        if (state() != SharedTransactionState.DRAINING || !handOff.idle() || frozen.hasFrozen(cutSequence)) {
             return false;
         }
-        Map<SourcePartition, Long> positions = config.progress() == null ? Map.of()
-                : regions.takePositionsCovered(cutSequence);
+        Map<SourcePartition, Long> positions = progress == null ? Map.of() : regions.takePositionsCovered(cutSequence);
         if (!dataLoaded) {
             // nothing reached the label: a commit would fail with "no data"; positions of data-less source
             // transactions are not worth a commit (replaying them loads nothing)
             client.rollback(txn);
             metrics.counter(MetricNames.ROLLBACKS).inc();
         } else {
-            if (config.progress() != null) {
-                loadProgress(positions);
+            if (progress != null) {
+                progress.load(txn, cycle, positions);
             }
             moveTo(SharedTransactionState.COMMITTING);
             // from here the client settles the outcome (label-state query); never roll back after a commit attempt
@@ -343,27 +311,6 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         completeFlushes();
         ensureTransaction(nowMs); // chunks past the cut wait: the next label opens before their load
         return true;
-    }
-
-    /**
-     * Exactly-once mode, manager thread, just before the commit: loads into the progress table, under the shared
-     * label, one row per (job id, source, source partition) this commit covers, with its highest position, and this
-     * run's registration row with the cycle, so data, positions and the run's last committed cycle become visible
-     * together or not at all.
-     */
-    private void loadProgress(Map<SourcePartition, Long> positions) throws TransactionException {
-        ProgressSettings progress = config.progress();
-        String committedAt = ProgressClock.format(java.time.Instant.ofEpochMilli(ticker.nowMs())); // informational only
-        List<ProgressRow> rows = new ArrayList<>();
-        positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
-                source.partition(), position, labels.runId(), txn.label(), committedAt)));
-        rows.add(new ProgressRow(progress.jobId(), ProgressTable.runSource(labels.runId()), config.subtaskIndex(),
-                cycle, labels.runId(), txn.label(), committedAt));
-        String table = progress.table().table();
-        byte[] body = ProgressTable.body(rows);
-        client.load(txn, table, body, ProgressTable.LOAD_PROPERTIES);
-        metrics.tableCounter(MetricNames.LOADS, txn.database(), table).inc();
-        metrics.tableCounter(MetricNames.LOADED_ROWS, txn.database(), table).inc(rows.size());
     }
 
     private void completeFlushes() {

@@ -143,7 +143,7 @@ final class TableTransactionCycle extends ManagerCycle<TableFlushState> {
     }
 
     private boolean hasData() {
-        return loads.openTransactions() > 0 || !handOff.idle() || regions.hasFrozen(Long.MAX_VALUE);
+        return loads.openTransactions() > 0 || !handOff.idle() || frozen.hasFrozen(Long.MAX_VALUE);
     }
 
     /**
@@ -159,13 +159,13 @@ final class TableTransactionCycle extends ManagerCycle<TableFlushState> {
         } else {
             return;
         }
-        for (RegionKey key : regions.regionsWithFrozen(maxSequence)) {
+        for (RegionKey key : frozen.regionsWithFrozen(maxSequence)) {
             String id = key.database() + "." + key.table();
             if (handOff.busy(id)) {
                 continue;
             }
             TransactionRef txn = loads.nextLoad(key); // before the chunks are taken: a failed begin leaves them
-            List<Chunk> chunks = regions.takeFrozen(key, maxSequence);
+            List<Chunk> chunks = frozen.takeFrozen(key, maxSequence);
             if (!chunks.isEmpty()) {
                 Map<String, String> properties = config.loadPropertiesFor(key.database(), key.table());
                 handOff.start(id, key.table(), txn, chunks, body -> loads.send(client, txn, body, properties));
@@ -175,7 +175,7 @@ final class TableTransactionCycle extends ManagerCycle<TableFlushState> {
 
     /** Ends the transactions of the cut once it is loaded, then completes the flush requests it covers. */
     private boolean maybeFinishFlush(long nowMs) throws TransactionException {
-        if (state() != TableFlushState.FLUSHING || !handOff.idle() || regions.hasFrozen(cutSequence)) {
+        if (state() != TableFlushState.FLUSHING || !handOff.idle() || frozen.hasFrozen(cutSequence)) {
             return false;
         }
         long checkpointId = -1;

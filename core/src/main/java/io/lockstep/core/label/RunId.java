@@ -1,5 +1,6 @@
 package io.lockstep.core.label;
 
+import io.lockstep.core.time.Ticker;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,8 +15,8 @@ import java.util.regex.Pattern;
  * start of a sink subtask, fresh or restored, takes a new one, so its labels never collide with labels an earlier run
  * committed (a restore from an older checkpoint reuses checkpoint ids). Three ways to make one, one per mode:
  * <ul>
- *   <li>{@link #random()} (single-table at-least-once, and the fallback of the others): the current time in base 36
- *       followed by 6 random base-36 characters;</li>
+ *   <li>{@link #random(Ticker)} (single-table at-least-once, and the fallback of the others): the current time of
+ *       the given clock in base 36 followed by 6 random base-36 characters;</li>
  *   <li>{@link #derived} (single-table exactly-once with a fixed table): 16 characters of a SHA-256 over the Flink
  *       job id, the restored run ids, the restored checkpoint id, the subtask index and a candidate number, so every
  *       attempt that restores the same checkpoint walks the same candidates
@@ -60,9 +61,13 @@ public final class RunId {
         return runId != null && VALID.matcher(runId).matches();
     }
 
-    /** A fresh run id: the current time in base 36 followed by 6 random base-36 characters. */
-    public static String random() {
-        StringBuilder id = new StringBuilder(Long.toString(System.currentTimeMillis(), 36));
+    /**
+     * A fresh run id: {@code clock}'s now ({@link Ticker#nowMs()}, epoch-like on {@link Ticker#system()}) in base 36
+     * followed by 6 random base-36 characters. The time part separates runs started at different times, the random
+     * part runs started in the same millisecond (or on a manual clock in tests).
+     */
+    public static String random(Ticker clock) {
+        StringBuilder id = new StringBuilder(Long.toString(clock.nowMs(), 36));
         appendRandom(id, RANDOM_CHARS_AFTER_TIME);
         return id.toString().toLowerCase(Locale.ROOT);
     }

@@ -2,7 +2,6 @@ package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LabelStatePoller;
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
@@ -16,7 +15,7 @@ import io.lockstep.core.progress.ProgressRow;
 import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.ProgressTableException;
-import java.time.Clock;
+import io.lockstep.core.time.Ticker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *       Reads are bounded by {@code readTimeoutMs}. Finally no other writer may have advanced the rows meanwhile
  *       ({@link AnotherWriterException}).</li>
  * </ol>
- * Runs on the thread that opens the subtask; the clock and sleeps go through the given {@link Sleeper}.
+ * Runs on the thread that opens the subtask; the clock and sleeps go through the given {@link Ticker}.
  */
 public final class ProgressOpening {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressOpening.class);
@@ -86,25 +85,23 @@ public final class ProgressOpening {
     private final TransactionClient client;
     private final ProgressStore store;
     private final Params params;
-    private final Sleeper sleeper;
-    private final Clock wallClock;
+    private final Ticker ticker;
     private final LoadMetrics metrics;
     private final String database;
     private final SharedLabelWalk walk;
 
     /**
-     * @param wallClock the clock of {@code committed_at} (informational)
+     * @param ticker the clock of the waits and of {@code committed_at} (informational, {@link ProgressClock#now})
      */
-    public ProgressOpening(TransactionClient client, ProgressStore store, Params params, Sleeper sleeper,
-                           Clock wallClock, LoadMetrics metrics) {
+    public ProgressOpening(TransactionClient client, ProgressStore store, Params params, Ticker ticker,
+                           LoadMetrics metrics) {
         this.client = Objects.requireNonNull(client, "client");
         this.store = Objects.requireNonNull(store, "store");
         this.params = Objects.requireNonNull(params, "params");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.database = store.table().database();
-        this.walk = new SharedLabelWalk(client, sleeper, metrics, params.visibleTimeoutMs(), true);
+        this.walk = new SharedLabelWalk(client, ticker, metrics, params.visibleTimeoutMs(), true);
     }
 
     /**
@@ -122,7 +119,7 @@ public final class ProgressOpening {
         String registration = labels.sharedLabel(0);
         commitProgressRows(registration, List.of(new ProgressRow(params.jobId(),
                 ProgressTable.runSource(params.runId()), params.subtaskIndex(), 0, params.runId(), registration,
-                ProgressClock.format(wallClock.instant()))));
+                ProgressClock.now(ticker))));
         List<ProgressRow> rows = readUntil(r -> showsRegistration(r, registration),
                 "this run's registration label " + registration);
         List<RunWalk> runs = new ArrayList<>();
@@ -185,7 +182,7 @@ public final class ProgressOpening {
     }
 
     private List<ProgressRow> closingRows(List<RunWalk> runs) {
-        String now = ProgressClock.format(wallClock.instant());
+        String now = ProgressClock.now(ticker);
         List<ProgressRow> rows = new ArrayList<>();
         for (RunWalk run : runs) {
             rows.add(new ProgressRow(params.jobId(), run.row.source(), run.row.sourcePartition(),
@@ -214,7 +211,7 @@ public final class ProgressOpening {
         if (runs.isEmpty()) {
             return;
         }
-        new LabelStatePoller(sleeper, WATCH_INTERVAL_MS, WATCH_INTERVAL_MS).poll(() -> {
+        new LabelStatePoller(ticker, WATCH_INTERVAL_MS, WATCH_INTERVAL_MS).poll(() -> {
             for (RunWalk run : runs) {
                 String next = run.labels().label(run.labels().highestSeenCycle() + 1);
                 if (client.labelState(database, next) != LabelState.UNKNOWN) {
@@ -257,7 +254,7 @@ public final class ProgressOpening {
      */
     private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
             throws TransactionException, InterruptedException {
-        LabelStatePoller.Outcome<List<ProgressRow>> read = LabelStatePoller.forSettling(sleeper).poll(
+        LabelStatePoller.Outcome<List<ProgressRow>> read = LabelStatePoller.forSettling(ticker).poll(
                 () -> store.readJob(params.jobId()), fresh, params.readTimeoutMs(), (first, remainingMs) ->
                         LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what));
         if (!read.reached()) {

@@ -6,6 +6,7 @@ import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.label.RunId;
+import io.lockstep.core.time.Ticker;
 
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class RunIdClaim {
                                List<TableId> tables, Set<String> heldLabels) {
         Objects.requireNonNull(client, "client");
         if (tables.isEmpty()) {
-            return RunId.random();
+            return RunId.random(Ticker.system());
         }
         for (int k = 0; k < MAX_CANDIDATES; k++) {
             String runId = RunId.derived(jobId, restoredRunIds, restoredCheckpointId, subtaskIndex, k);
@@ -82,11 +83,11 @@ public final class RunIdClaim {
                 LOG.warn("cannot read the label states of run id {}; taking a random run id (what earlier runs "
                         + "restored from checkpoint {} left open ends by the server timeout): {}", runId,
                         restoredCheckpointId, e.getMessage());
-                return RunId.random();
+                return RunId.random(Ticker.system());
             }
             if (used == null) {
                 return claimed(client, aborter, labels, tables, restoredCheckpointId) ? runId
-                        : RunId.random();
+                        : RunId.random(Ticker.system());
             }
             LOG.info("run id {} was used by an earlier attempt that started from checkpoint {} (label {} exists); "
                     + "ending what it left open", runId, restoredCheckpointId, used);
@@ -95,7 +96,7 @@ public final class RunIdClaim {
         }
         LOG.warn("{} derived run ids after checkpoint {} are all used; taking a random one", MAX_CANDIDATES,
                 restoredCheckpointId);
-        return RunId.random();
+        return RunId.random(Ticker.system());
     }
 
     /**

@@ -2,13 +2,13 @@ package io.lockstep.core.restart;
 
 import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LabelStatePoller;
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Objects;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * rethrows the refusal.
  *
  * <p>Runs on the thread that opens the subtask; waits go through a {@link LabelStatePoller} on the given
- * {@link Sleeper}.
+ * {@link Ticker}.
  */
 public final class SharedLabelWalk {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLabelWalk.class);
@@ -53,10 +53,10 @@ public final class SharedLabelWalk {
      *                         refused to leave PREPARE, ms
      * @param awaitVisible     wait for COMMITTED labels to become VISIBLE
      */
-    public SharedLabelWalk(TransactionClient client, Sleeper sleeper, LoadMetrics metrics, long visibleTimeoutMs,
+    public SharedLabelWalk(TransactionClient client, Ticker ticker, LoadMetrics metrics, long visibleTimeoutMs,
                            boolean awaitVisible) {
         this.client = Objects.requireNonNull(client, "client");
-        this.poller = LabelStatePoller.forSettling(sleeper);
+        this.poller = LabelStatePoller.forSettling(ticker);
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.visibleTimeoutMs = visibleTimeoutMs;
         this.awaitVisible = awaitVisible;

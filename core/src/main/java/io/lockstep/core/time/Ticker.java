@@ -8,8 +8,9 @@ package io.lockstep.core.time;
  * clock instead of waiting). Implementations are thread-safe.
  *
  * <p>Waits that a parked thread must be woken from by another thread (the manager thread's wait for its next
- * deadline or a signal, a writer blocked on memory) are real waits on {@link System#nanoTime()}-based conditions;
- * only their deadlines are computed on this clock (a manual clock cannot wake a parked thread).
+ * deadline or a signal, a writer blocked on memory, a caller waiting for the manager to finish its flush or commit)
+ * are real waits on {@link System#nanoTime()}-based conditions or futures (a manual clock cannot wake a parked
+ * thread); the manager's deadline is still computed on this clock.
  */
 public interface Ticker {
 
@@ -24,7 +25,12 @@ public interface Ticker {
      * Waits {@code ms} milliseconds on this clock (0 or less returns at once). {@link ManualTicker} advances itself
      * instead of waiting.
      *
-     * @throws InterruptedException if the waiting thread is interrupted
+     * <p>Interrupts, as {@link Thread#sleep(long)}: an interrupt of the waiting thread (before or during the wait)
+     * ends the wait with {@link InterruptedException} and clears the thread's interrupt status. A caller that cannot
+     * throw {@link InterruptedException} on restores the status ({@code Thread.currentThread().interrupt()}) before
+     * it throws its own exception, so the thread's owner still sees the interrupt; no caller swallows it.
+     *
+     * @throws InterruptedException if the waiting thread is interrupted (its interrupt status is then cleared)
      */
     void sleep(long ms) throws InterruptedException;
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-/** Shared set-up: a fake FE and BE, a fake sleeper, in-memory metrics, and a client on the FE. */
+/** Shared set-up: a fake FE and BE, a fake ticker, in-memory metrics, and a client on the FE. */
 abstract class ClientTestSupport {
     static final String USER = "loader";
     static final String PASSWORD = "s3cret-pw";
@@ -22,7 +22,7 @@ abstract class ClientTestSupport {
 
     FakeStarRocksServer fe;
     FakeStarRocksServer be;
-    FakeSleeper sleeper;
+    RecordingTicker ticker;
     InMemoryLoadMetrics metrics;
     StarRocksTransactionClient client;
 
@@ -30,7 +30,7 @@ abstract class ClientTestSupport {
     void startServers() throws IOException {
         fe = FakeStarRocksServer.start();
         be = FakeStarRocksServer.start();
-        sleeper = new FakeSleeper();
+        ticker = new RecordingTicker();
         metrics = new InMemoryLoadMetrics();
         client = newClient(fe.address());
     }
@@ -43,7 +43,7 @@ abstract class ClientTestSupport {
     }
 
     StarRocksTransactionClient newClient(String loadUrl) {
-        return new StarRocksTransactionClient(config(loadUrl).build(), metrics, sleeper);
+        return new StarRocksTransactionClient(config(loadUrl).build(), metrics, ticker);
     }
 
     static TransactionClientConfig.Builder config(String loadUrl) {

@@ -21,7 +21,7 @@ class DorisStreamLoaderTest extends ClientTestSupport {
 
     @BeforeEach
     void startLoader() {
-        loader = new DorisStreamLoader(config(fe.address()).build(), metrics, sleeper);
+        loader = new DorisStreamLoader(config(fe.address()).build(), metrics, ticker);
     }
 
     @AfterEach

@@ -20,7 +20,7 @@ class DorisTransactionClientTest extends ClientTestSupport {
 
     @BeforeEach
     void startDoris() {
-        doris = new DorisTransactionClient(config(fe.address()).build(), metrics, sleeper);
+        doris = new DorisTransactionClient(config(fe.address()).build(), metrics, ticker);
     }
 
     @AfterEach
@@ -161,7 +161,7 @@ class DorisTransactionClientTest extends ClientTestSupport {
         doris.load(single("l1"), "orders", BODY, JSON_PROPS);
 
         assertThat(retries(FailureClass.RUNNING_TXN_LIMIT)).isEqualTo(1);
-        assertThat(sleeper.sleeps()).containsExactly(100L);
+        assertThat(ticker.sleeps()).containsExactly(100L);
     }
 
     @Test

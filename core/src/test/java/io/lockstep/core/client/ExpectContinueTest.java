@@ -84,7 +84,7 @@ class ExpectContinueTest extends ClientTestSupport {
         try (SilentNode silent = new SilentNode()) {
             client.close();
             client = new StarRocksTransactionClient(config(silent.address() + ";" + fe.address())
-                    .waitForContinueTimeoutMs(200).build(), metrics, sleeper);
+                    .waitForContinueTimeoutMs(200).build(), metrics, ticker);
 
             LoadReply reply = client.load(single("l1"), "orders", BODY, JSON_PROPS);
 
@@ -101,7 +101,7 @@ class ExpectContinueTest extends ClientTestSupport {
         try (SilentNode silent = new SilentNode()) {
             client.close();
             client = new StarRocksTransactionClient(config(silent.address() + ";" + fe.address())
-                    .socketTimeoutMs(300).build(), metrics, sleeper);
+                    .socketTimeoutMs(300).build(), metrics, ticker);
 
             assertThat(client.begin(single("l1"), 600)).isEqualTo(42);
 

@@ -3,6 +3,7 @@ package io.lockstep.core.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.core.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -11,43 +12,43 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LabelStatePollerTest {
-    private final FakeSleeper sleeper = new FakeSleeper();
+    private final RecordingTicker ticker = new RecordingTicker();
 
     @Test
     void stopsAtTheFirstAcceptedStateWithDoublingWaits() throws Exception {
         Deque<LabelState> answers = new ArrayDeque<>(List.of(LabelState.PREPARE, LabelState.PREPARE,
                 LabelState.PREPARE, LabelState.COMMITTED, LabelState.VISIBLE));
-        LabelStatePoller poller = new LabelStatePoller(sleeper, 50, 150);
+        LabelStatePoller poller = new LabelStatePoller(ticker, 50, 150);
 
         LabelStatePoller.Outcome<LabelState> outcome = poller.poll(answers::poll,
                 s -> s != LabelState.PREPARE, 10_000, null);
 
         assertThat(outcome).isEqualTo(new LabelStatePoller.Outcome<>(LabelState.COMMITTED, true));
-        assertThat(sleeper.sleeps()).containsExactly(50L, 100L, 150L);
+        assertThat(ticker.sleeps()).containsExactly(50L, 100L, 150L);
     }
 
     @Test
     void endsWithTheLastStateAtTheDeadlineNeverSleepingPastIt() throws Exception {
-        LabelStatePoller poller = new LabelStatePoller(sleeper, 50, 1000);
+        LabelStatePoller poller = new LabelStatePoller(ticker, 50, 1000);
         List<Boolean> firsts = new ArrayList<>();
 
         LabelStatePoller.Outcome<LabelState> outcome = poller.poll(() -> LabelState.COMMITTED,
                 s -> s == LabelState.VISIBLE, 120, (first, remainingMs) -> firsts.add(first));
 
         assertThat(outcome).isEqualTo(new LabelStatePoller.Outcome<>(LabelState.COMMITTED, false));
-        assertThat(sleeper.sleeps()).containsExactly(50L, 70L);
+        assertThat(ticker.sleeps()).containsExactly(50L, 70L);
         assertThat(firsts).containsExactly(true, false);
     }
 
     @Test
     void pollsOnceWithoutWaitingWhenTheTimeoutIsZero() throws Exception {
         int[] polls = {0};
-        LabelStatePoller.Outcome<Integer> outcome = LabelStatePoller.forSettling(sleeper).poll(() -> ++polls[0],
+        LabelStatePoller.Outcome<Integer> outcome = LabelStatePoller.forSettling(ticker).poll(() -> ++polls[0],
                 n -> false, 0, null);
 
         assertThat(outcome.reached()).isFalse();
         assertThat(polls[0]).isEqualTo(1);
-        assertThat(sleeper.sleeps()).isEmpty();
+        assertThat(ticker.sleeps()).isEmpty();
     }
 
     @Test
@@ -59,17 +60,17 @@ class LabelStatePollerTest {
             return answers.poll();
         });
 
-        LabelState state = LabelStatePoller.forSettling(sleeper).awaitState(client, "db", "l-1",
+        LabelState state = LabelStatePoller.forSettling(ticker).awaitState(client, "db", "l-1",
                 EnumSet.complementOf(EnumSet.of(LabelState.PREPARE, LabelState.PREPARED)), 5_000);
 
         assertThat(state).isEqualTo(LabelState.ABORTED);
         assertThat(asked).containsExactly("db/l-1", "db/l-1");
-        assertThat(sleeper.sleeps()).containsExactly(LabelStatePoller.SETTLE_INITIAL_WAIT_MS);
+        assertThat(ticker.sleeps()).containsExactly(LabelStatePoller.SETTLE_INITIAL_WAIT_MS);
     }
 
     @Test
     void anInterruptedWaitIsThrownAsInterruptedException() {
-        Sleeper interrupted = new Sleeper() {
+        Ticker interrupted = new Ticker() {
             @Override
             public long nowMs() {
                 return 0;
@@ -88,9 +89,9 @@ class LabelStatePollerTest {
 
     @Test
     void refusesWaitsThatCannotBackOff() {
-        assertThatThrownBy(() -> new LabelStatePoller(sleeper, 0, 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new LabelStatePoller(ticker, 0, 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("initial 0 ms");
-        assertThatThrownBy(() -> new LabelStatePoller(sleeper, 100, 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new LabelStatePoller(ticker, 100, 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("max 10 ms");
     }
 

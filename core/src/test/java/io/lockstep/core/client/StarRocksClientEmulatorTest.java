@@ -45,7 +45,7 @@ class StarRocksClientEmulatorTest {
     private static final ManualClock CLOCK = new ManualClock();
 
     private static StarRocksEmulator sr;
-    private final FakeSleeper sleeper = new FakeSleeper();
+    private final RecordingTicker ticker = new RecordingTicker();
     private final InMemoryLoadMetrics metrics = new InMemoryLoadMetrics();
     private StarRocksTransactionClient client;
 
@@ -61,7 +61,7 @@ class StarRocksClientEmulatorTest {
 
     @BeforeEach
     void newClient() {
-        client = new StarRocksTransactionClient(config("pw-1"), metrics, sleeper);
+        client = new StarRocksTransactionClient(config("pw-1"), metrics, ticker);
     }
 
     @AfterEach
@@ -265,7 +265,7 @@ class StarRocksClientEmulatorTest {
 
     @Test
     void wrongPasswordIsAccessDenied() {
-        try (StarRocksTransactionClient wrong = new StarRocksTransactionClient(config("nope"), metrics, sleeper)) {
+        try (StarRocksTransactionClient wrong = new StarRocksTransactionClient(config("nope"), metrics, ticker)) {
             assertThatThrownBy(() -> wrong.begin(TransactionRef.singleTable("shop", "orders", label()), 600))
                     .isInstanceOf(TransactionException.class)
                     .hasMessageContaining("ACCESS_DENIED")
@@ -277,7 +277,7 @@ class StarRocksClientEmulatorTest {
     void classicStreamLoadDeduplicatesByLabel() throws Exception {
         int base = id();
         String label = label();
-        try (StarRocksStreamLoader loader = new StarRocksStreamLoader(config("pw-1"), metrics, sleeper)) {
+        try (StarRocksStreamLoader loader = new StarRocksStreamLoader(config("pw-1"), metrics, ticker)) {
             loader.load("shop", "orders", label, orders(base, base + 1), JSON);
             LoadReply again = loader.load("shop", "orders", label, orders(base, base + 1), JSON);
             assertThat(again.attempts()).isEqualTo(1);
@@ -293,7 +293,7 @@ class StarRocksClientEmulatorTest {
         client.load(txn, "orders", orders(base, base + 1), JSON);
         client.load(txn, "order_items", items(base, 2), JSON);
         OpHold hold = sr.faults().hold(FaultOp.COMMIT);
-        sleeper.onSleep(() -> {
+        ticker.onSleep(() -> {
             // the client timed out and saw the label still open: let the held commit finish now
             hold.release();
             Awaitility.await().atMost(Duration.ofSeconds(10))
@@ -301,7 +301,7 @@ class StarRocksClientEmulatorTest {
         });
         try (StarRocksTransactionClient impatient = new StarRocksTransactionClient(
                 TransactionClientConfig.builder().loadUrls(sr.feUrl()).username("loader").password("pw-1")
-                        .socketTimeoutMs(300).retryBackoff(100, 1_000).build(), metrics, sleeper)) {
+                        .socketTimeoutMs(300).retryBackoff(100, 1_000).build(), metrics, ticker)) {
             impatient.commit(txn);
         } finally {
             hold.release();
@@ -322,14 +322,14 @@ class StarRocksClientEmulatorTest {
                 .loadUrls("127.0.0.1:" + dead + ";" + sr.feUrl()).username("loader").password("pw-1").build();
         TransactionRef txn = TransactionRef.singleTable("shop", "orders", label());
         int base = id();
-        try (StarRocksTransactionClient twoUrls = new StarRocksTransactionClient(failover, metrics, sleeper)) {
+        try (StarRocksTransactionClient twoUrls = new StarRocksTransactionClient(failover, metrics, ticker)) {
             twoUrls.begin(txn, 600);
             twoUrls.load(txn, "orders", orders(base), JSON);
             twoUrls.commit(txn);
         }
 
         assertThat(count("orders", base, base + 9)).isEqualTo(1);
-        assertThat(sleeper.sleeps()).isEmpty();
+        assertThat(ticker.sleeps()).isEmpty();
     }
 
     @Test
@@ -354,7 +354,7 @@ class StarRocksClientEmulatorTest {
         client.begin(first, 600);
         sr.faults().setMaxRunningTxnPerDb(1);
         try {
-            sleeper.onSleep(() -> {
+            ticker.onSleep(() -> {
                 try {
                     client.rollback(first);
                 } catch (TransactionException e) {
@@ -375,9 +375,9 @@ class StarRocksClientEmulatorTest {
     void aRunningTransactionLimitHeldLongerThanTheRetryBudgetIsWaitedOutAndReported() throws Exception {
         TransactionRef txn = TransactionRef.multiTable("shop", label());
         sr.faults().setMaxRunningTxnPerDb(0); // the server is busy for 8 s of the client's clock
-        long busyUntilMs = sleeper.nowMs() + 8_000;
-        sleeper.onSleep(() -> {
-            if (sleeper.nowMs() >= busyUntilMs) {
+        long busyUntilMs = ticker.nowMs() + 8_000;
+        ticker.onSleep(() -> {
+            if (ticker.nowMs() >= busyUntilMs) {
                 sr.faults().setMaxRunningTxnPerDb(1000);
             }
         });
@@ -387,7 +387,7 @@ class StarRocksClientEmulatorTest {
         assertThat(client.labelState("shop", txn.label())).isEqualTo(LabelState.PREPARE);
         assertThat(metrics.count(MetricNames.RUNNING_TXN_LIMIT_WAIT_MS)).isBetween(8_000L, 10_000L);
         assertThat(metrics.count("retries." + FailureClass.RUNNING_TXN_LIMIT)).isGreaterThan(3);
-        assertThat(sleeper.sleeps()).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(1_000L));
+        assertThat(ticker.sleeps()).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(1_000L));
         client.rollback(txn);
     }
 
@@ -396,7 +396,7 @@ class StarRocksClientEmulatorTest {
         client.close();
         client = new StarRocksTransactionClient(TransactionClientConfig.builder().loadUrls(sr.feUrl())
                 .username("loader").password("pw-1").retryBackoff(100, 400).runningTxnLimitWaitMs(5_000).build(),
-                metrics, sleeper);
+                metrics, ticker);
         sr.faults().setMaxRunningTxnPerDb(0);
         TransactionRef txn = TransactionRef.multiTable("shop", label());
 
@@ -420,7 +420,7 @@ class StarRocksClientEmulatorTest {
         client.commit(txn);
 
         assertThat(sr.faults().pending(FaultOp.PREPARE)).isZero();
-        assertThat(sleeper.sleeps()).as("the normal backoff, once").containsExactly(100L);
+        assertThat(ticker.sleeps()).as("the normal backoff, once").containsExactly(100L);
         assertThat(count("orders", base, base + 9)).isEqualTo(1);
     }
 }

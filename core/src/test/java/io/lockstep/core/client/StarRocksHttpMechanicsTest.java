@@ -97,7 +97,7 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
         assertThat(fe.requests(BEGIN)).hasSize(1);
         assertThat(fe.requests(COMMIT)).hasSize(1);
         assertThat(retries(FailureClass.CONNECTION)).as("failover is not a retry").isZero();
-        assertThat(sleeper.sleeps()).isEmpty();
+        assertThat(ticker.sleeps()).isEmpty();
     }
 
     @Test
@@ -113,7 +113,7 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
                 .hasMessageContaining("127.0.0.1:" + dead)
                 .hasMessageContaining("CONNECTION");
         assertThat(retries(FailureClass.CONNECTION)).isEqualTo(3);
-        assertThat(sleeper.sleeps()).containsExactly(100L, 200L, 400L);
+        assertThat(ticker.sleeps()).containsExactly(100L, 200L, 400L);
     }
 
     @Test
@@ -170,7 +170,7 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(PASSWORD)
                         .doesNotContain(EXPECTED_AUTH.substring(6)));
         assertThat(fe.requests(BEGIN)).hasSize(1);
-        assertThat(sleeper.sleeps()).isEmpty();
+        assertThat(ticker.sleeps()).isEmpty();
     }
 
     @Test
@@ -237,7 +237,7 @@ class StarRocksHttpMechanicsTest extends ClientTestSupport {
         client.close();
         client = new StarRocksTransactionClient(config(fe.address())
                 .redirectAddressMap(AddressMap.parse(advertised + "=" + be.address(), "sink.be-address-map")).build(),
-                metrics, sleeper);
+                metrics, ticker);
 
         assertThat(client.load(single("l1"), "orders", BODY, JSON_PROPS)).isEqualTo(new LoadReply(17, 1));
         assertThat(be.requests(LOAD)).hasSize(1).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));

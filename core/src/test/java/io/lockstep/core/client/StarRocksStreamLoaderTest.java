@@ -17,7 +17,7 @@ class StarRocksStreamLoaderTest extends ClientTestSupport {
 
     @BeforeEach
     void startLoader() {
-        loader = new StarRocksStreamLoader(config(fe.address()).build(), metrics, sleeper);
+        loader = new StarRocksStreamLoader(config(fe.address()).build(), metrics, ticker);
     }
 
     @AfterEach
@@ -74,7 +74,7 @@ class StarRocksStreamLoaderTest extends ClientTestSupport {
     @Test
     void failWithFilteredRowsIsNotRetriedAndCarriesTheSanitizedLog() {
         loader.close();
-        loader = new StarRocksStreamLoader(config(fe.address()).sanitizeErrorLog(true).build(), metrics, sleeper);
+        loader = new StarRocksStreamLoader(config(fe.address()).sanitizeErrorLog(true).build(), metrics, ticker);
         be.on("/api/_load_error_log", FakeStarRocksServer.status(200, "text/plain",
                 "Error: Value count does not match column count. Row: secret-value\n"));
         fe.on(PATH, json("{\"Status\":\"Fail\",\"Message\":\"too many filtered rows\",\"ErrorURL\":\"http://"

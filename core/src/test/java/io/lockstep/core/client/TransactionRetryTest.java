@@ -26,7 +26,7 @@ class TransactionRetryTest extends ClientTestSupport {
         assertThat(fe.requests(LOAD)).extracting(r -> r.header("label")).containsExactly("l1", "l1");
         assertThat(fe.requests(LOAD)).allSatisfy(r -> assertThat(r.body()).isEqualTo(BODY));
         assertThat(retries(FailureClass.TXN_IN_PROCESSING)).isEqualTo(1);
-        assertThat(sleeper.sleeps()).containsExactly(100L);
+        assertThat(ticker.sleeps()).containsExactly(100L);
     }
 
     @Test
@@ -39,7 +39,7 @@ class TransactionRetryTest extends ClientTestSupport {
 
         assertThat(fe.requests(BEGIN)).hasSize(3);
         assertThat(retries(FailureClass.RUNNING_TXN_LIMIT)).isEqualTo(2);
-        assertThat(sleeper.sleeps()).containsExactly(100L, 200L);
+        assertThat(ticker.sleeps()).containsExactly(100L, 200L);
     }
 
     @Test
@@ -94,20 +94,20 @@ class TransactionRetryTest extends ClientTestSupport {
                 .hasMessageContaining("shop.orders")
                 .extracting(e -> ((TransactionException) e).serverStatus()).isEqualTo("TXN_IN_PROCESSING");
         assertThat(fe.requests(LOAD)).hasSize(4);
-        assertThat(sleeper.sleeps()).containsExactly(100L, 200L, 400L);
+        assertThat(ticker.sleeps()).containsExactly(100L, 200L, 400L);
     }
 
     @Test
     void backoffIsCappedAtTheMaximum() throws Exception {
         client.close();
         client = new StarRocksTransactionClient(config(fe.address()).maxRetries(6).retryBackoff(100, 500).build(),
-                metrics, sleeper);
+                metrics, ticker);
         FakeStarRocksServer.Reply busy = status(502, "text/plain", "bad gateway");
         fe.on(BEGIN, busy, busy, busy, busy, busy, ok());
 
         client.begin(single("l1"), 0);
 
-        assertThat(sleeper.sleeps()).containsExactly(100L, 200L, 400L, 500L, 500L);
+        assertThat(ticker.sleeps()).containsExactly(100L, 200L, 400L, 500L, 500L);
     }
 
     @Test
@@ -125,13 +125,13 @@ class TransactionRetryTest extends ClientTestSupport {
                 .hasMessageContaining("error log " + errorUrl)
                 .hasMessageContaining("Row: 1,alice@example.com");
         assertThat(fe.requests(LOAD)).hasSize(1);
-        assertThat(sleeper.sleeps()).isEmpty();
+        assertThat(ticker.sleeps()).isEmpty();
     }
 
     @Test
     void errorLogIsSanitizedWhenAsked() throws Exception {
         client.close();
-        client = new StarRocksTransactionClient(config(fe.address()).sanitizeErrorLog(true).build(), metrics, sleeper);
+        client = new StarRocksTransactionClient(config(fe.address()).sanitizeErrorLog(true).build(), metrics, ticker);
         be.on("/api/_load_error_log", status(200, "text/plain",
                 "Error: Value count does not match column count. Expect 3, but got 1. Row: 1,alice@example.com\n"
                         + "Error: column(email) value is null. Row: {\"id\":2,\"email\":null}\n"));

@@ -107,7 +107,7 @@ class TransactionSettleTest extends ClientTestSupport {
 
         assertThat(fe.requests(PREPARE)).hasSize(1);
         assertThat(fe.requests(STATE)).hasSize(3);
-        assertThat(sleeper.sleeps()).containsExactly(100L, 200L);
+        assertThat(ticker.sleeps()).containsExactly(100L, 200L);
     }
 
     @Test
@@ -119,7 +119,7 @@ class TransactionSettleTest extends ClientTestSupport {
 
         assertThat(fe.requests(PREPARE)).hasSize(2);
         assertThat(fe.requests(STATE)).as("one label-state query, no polling").hasSize(1);
-        assertThat(sleeper.sleeps()).containsExactly(100L);
+        assertThat(ticker.sleeps()).containsExactly(100L);
         assertThat(retries(FailureClass.LABEL_STILL_OPEN)).isEqualTo(1);
     }
 
@@ -267,7 +267,7 @@ class TransactionSettleTest extends ClientTestSupport {
     void commitThatTimesOutIsSettledByLabelState() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         client.close();
-        client = new StarRocksTransactionClient(config(fe.address()).socketTimeoutMs(300).build(), metrics, sleeper);
+        client = new StarRocksTransactionClient(config(fe.address()).socketTimeoutMs(300).build(), metrics, ticker);
         fe.on(COMMIT, FakeStarRocksServer.hangUntil(release));
         fe.on(STATE, state("COMMITTED"));
         try {

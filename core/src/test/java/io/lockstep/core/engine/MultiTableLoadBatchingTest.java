@@ -70,7 +70,7 @@ class MultiTableLoadBatchingTest {
             slow.engine.write(0, "db", "orders", row(1, 1000));
             slow.engine.txnEnd(0); // freezes at T0
             slow.drive();
-            slow.advanceAndDrive(SharedTransactionCycle.MAX_LOAD_HOLD_MS - 1);
+            slow.advanceAndDrive(LoadBatching.MAX_LOAD_HOLD_MS - 1);
             assertThat(slow.client.calls("load")).as("below the minimum, waited 999 ms").isEmpty();
             slow.advanceAndDrive(1);
             assertThat(slow.client.calls("load")).as("waited a second: loaded under the open label").hasSize(1);
@@ -81,7 +81,7 @@ class MultiTableLoadBatchingTest {
     @Test
     void aSmallFrozenChunkWaitsAQuarterOfAShortCommitInterval() throws Exception {
         try (EngineFixture quick = new EngineFixture(b -> b.commitIntervalMs(1000).minLoadRowBytes(128 * 1024))) {
-            assertThat(SharedTransactionCycle.loadHoldMs(quick.engine.config())).isEqualTo(250);
+            assertThat(LoadBatching.loadHoldMs(quick.engine.config())).isEqualTo(250);
             quick.engine.write(0, "db", "orders", row(1, 1000));
             quick.engine.txnEnd(0); // freezes at T0
             quick.drive();

@@ -3,6 +3,7 @@ package io.lockstep.core.label;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.core.time.ManualTicker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,10 +11,12 @@ class RunIdTest {
 
     @Test
     void runIdsAreValidAndDiffer() {
-        String a = RunId.random();
-        String b = RunId.random();
+        ManualTicker clock = new ManualTicker(1_700_000_000_000L);
+        String a = RunId.random(clock);
+        String b = RunId.random(clock);
         assertThat(a).matches("[0-9a-z]{1,24}");
-        assertThat(a).isNotEqualTo(b);
+        assertThat(a).as("same millisecond: the random part separates them").isNotEqualTo(b);
+        assertThat(a).as("the time part is the given clock's now").startsWith(Long.toString(1_700_000_000_000L, 36));
         assertThat(new LabelGenerator("p", 0, a).sharedLabel(0)).matches(LabelGenerator.SERVER_LABEL);
     }
 

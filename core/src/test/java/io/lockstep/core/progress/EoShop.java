@@ -2,7 +2,6 @@ package io.lockstep.core.progress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.label.RunId;
 import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.client.StarRocksSqlClient;
@@ -11,10 +10,10 @@ import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.MultiTableLoadEngine;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
+import io.lockstep.core.time.Ticker;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.storage.QueryResult;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -110,7 +109,7 @@ final class EoShop {
      * @param attemptKey 10 characters of [0-9a-z]; a new one = a new attempt (siblings share one)
      */
     static Run open(StarRocksEmulator sr, String attemptKey, int subtask, long commitIntervalMs, long graceMs,
-                    Sleeper sleeper, InMemoryLoadMetrics metrics) throws Exception {
+                    Ticker ticker, InMemoryLoadMetrics metrics) throws Exception {
         String runId = RunId.ofAttempt(attemptKey);
         StarRocksTransactionClient client = new StarRocksTransactionClient(clientConfig(sr), metrics);
         StarRocksSqlClient sql = new StarRocksSqlClient(clientConfig(sr), metrics);
@@ -118,7 +117,7 @@ final class EoShop {
         try {
             opened = new ProgressOpening(client, new ProgressStore(sql, PROGRESS),
                     new ProgressOpening.Params(JOB, "eo", subtask, runId, 600, ProgressTable.LOAD_PROPERTIES, graceMs,
-                            10_000, 2_000), sleeper, Clock.systemUTC(), metrics).open();
+                            10_000, 2_000), ticker, metrics).open();
         } catch (Exception e) {
             client.close();
             sql.close();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.lockstep.core.client.FailureClass;
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
@@ -15,11 +14,11 @@ import io.lockstep.core.label.RunId;
 import io.lockstep.core.restart.ProgressOpening;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.fault.FaultOp;
 import io.lockstep.emulator.fault.OpHold;
 import io.lockstep.emulator.txn.TransactionStatus;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +64,7 @@ class MultiTableExactlyOnceTest {
 
     private EoShop.Run newAttempt(long commitIntervalMs, long graceMs) throws Exception {
         String key = String.format("att%07d", attempts++);
-        EoShop.Run run = EoShop.open(sr, key, 0, commitIntervalMs, graceMs, Sleeper.SYSTEM, metrics);
+        EoShop.Run run = EoShop.open(sr, key, 0, commitIntervalMs, graceMs, Ticker.system(), metrics);
         toClose.add(run);
         return run;
     }
@@ -207,8 +206,7 @@ class MultiTableExactlyOnceTest {
             ProgressTable missing = new ProgressTable("shop", "no_such_progress");
             ProgressOpening opening = new ProgressOpening(client, new ProgressStore(sql, missing),
                     new ProgressOpening.Params(EoShop.JOB, "eo", 0, RunId.ofAttempt("abcdefghij"), 600,
-                            ProgressTable.LOAD_PROPERTIES, 100, 1000, 1000), Sleeper.SYSTEM, Clock.systemUTC(),
-                    metrics);
+                            ProgressTable.LOAD_PROPERTIES, 100, 1000, 1000), Ticker.system(), metrics);
             assertThatThrownBy(opening::open).isInstanceOf(ProgressTableException.class)
                     .hasMessageContaining("cannot read the progress table shop.no_such_progress")
                     .hasMessageEndingWith(missing.createTableSql());
@@ -267,18 +265,18 @@ class MultiTableExactlyOnceTest {
         first.engine.flush();
         first.close();
         // the next reads of the job's rows answer the state from before the next registration
-        RecordingSleeper sleeper = new RecordingSleeper();
+        RecordingTicker ticker = new RecordingTicker();
         sr.sql().answerStale(4);
-        EoShop.Run second = EoShop.open(sr, "lagging001", 0, 100, 300, sleeper, metrics);
+        EoShop.Run second = EoShop.open(sr, "lagging001", 0, 100, 300, ticker, metrics);
         toClose.add(second);
         // stale answers: the table probe, then three reads that do not show the registration yet (backoff 50, 100,
         // 200); then the first run is watched for the grace period (300 ms, in steps of at most 200 ms)
-        assertThat(sleeper.sleeps).as("read again with backoff, then the grace period")
+        assertThat(ticker.sleeps).as("read again with backoff, then the grace period")
                 .containsExactly(50L, 100L, 200L, 200L, 100L);
         assertThat(second.opened.positions().of(new SourcePartition(EoShop.SOURCE, 1))).hasValue(9);
 
         sr.sql().answerStale(1_000);
-        RecordingSleeper slow = new RecordingSleeper();
+        RecordingTicker slow = new RecordingTicker();
         assertThatThrownBy(() -> EoShop.open(sr, "lagging002", 0, 100, 300, slow, metrics))
                 .isInstanceOf(TransactionException.class)
                 .hasMessageContaining("does not show this run's registration label")
@@ -286,8 +284,8 @@ class MultiTableExactlyOnceTest {
         assertThat(slow.nowMs).isGreaterThanOrEqualTo(2_000);
     }
 
-    /** A sleeper that never waits: it records each sleep and advances its own clock. */
-    static final class RecordingSleeper implements Sleeper {
+    /** A ticker that never waits: it records each sleep and advances its own clock. */
+    static final class RecordingTicker implements Ticker {
         final List<Long> sleeps = new ArrayList<>();
         long nowMs;
 

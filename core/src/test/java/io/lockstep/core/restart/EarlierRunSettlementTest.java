@@ -2,13 +2,13 @@ package io.lockstep.core.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.InMemoryLoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.time.Ticker;
 import io.lockstep.emulator.StarRocksEmulator;
 import io.lockstep.emulator.txn.TransactionStatus;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +36,7 @@ class EarlierRunSettlementTest {
                 + "DUPLICATE KEY (id)").build().start();
         client = new StarRocksTransactionClient(TransactionClientConfig.builder()
                 .loadUrls(sr.feUrl().replace("http://", "")).username("root").password("").maxRetries(0).build(),
-                metrics, Sleeper.SYSTEM);
+                metrics, Ticker.system());
     }
 
     @AfterEach
@@ -56,7 +56,7 @@ class EarlierRunSettlementTest {
     }
 
     private EarlierRunSettlement settlement() {
-        return new EarlierRunSettlement(new SharedLabelWalk(client, Sleeper.SYSTEM, metrics, 10_000, false));
+        return new EarlierRunSettlement(new SharedLabelWalk(client, Ticker.system(), metrics, 10_000, false));
     }
 
     @Test

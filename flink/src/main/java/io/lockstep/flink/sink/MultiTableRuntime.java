@@ -1,6 +1,5 @@
 package io.lockstep.flink.sink;
 
-import io.lockstep.core.client.Sleeper;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.engine.LoadEngineConfig;
@@ -19,7 +18,7 @@ import io.lockstep.core.restart.EarlierRunSettlement;
 import io.lockstep.core.restart.MultiTableRunState;
 import io.lockstep.core.restart.SharedLabelRun;
 import io.lockstep.core.restart.SharedLabelWalk;
-import java.time.Clock;
+import io.lockstep.core.time.Ticker;
 import java.util.List;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -127,7 +126,7 @@ public final class MultiTableRuntime implements AutoCloseable {
             if (exactlyOnce) {
                 gate = new PositionGate(settleAndRead(settings, config, runtime), runtime.metrics());
             } else if (!start.earlierRuns().isEmpty()) {
-                new EarlierRunSettlement(new SharedLabelWalk(runtime.client(), Sleeper.SYSTEM, runtime.metrics(),
+                new EarlierRunSettlement(new SharedLabelWalk(runtime.client(), Ticker.system(), runtime.metrics(),
                         VISIBLE_TIMEOUT_MS, false)).settle(start.earlierRuns(), runtime.runId(),
                         "multi-table sink subtask " + runtime.subtaskIndex());
             }
@@ -155,7 +154,7 @@ public final class MultiTableRuntime implements AutoCloseable {
                     ProgressTable.LOAD_PROPERTIES, liveWriterGraceMs(config.commitIntervalMs()),
                     VISIBLE_TIMEOUT_MS, READ_TIMEOUT_MS);
             return new ProgressOpening(runtime.client(), new ProgressStore(sql, progress.table()), params,
-                    Sleeper.SYSTEM, Clock.systemUTC(), runtime.metrics()).open().positions();
+                    Ticker.system(), runtime.metrics()).open().positions();
         }
     }
 

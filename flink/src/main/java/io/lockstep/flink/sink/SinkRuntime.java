@@ -1,7 +1,9 @@
 package io.lockstep.flink.sink;
 
 import io.lockstep.core.client.TransactionClient;
+import io.lockstep.core.label.RunId;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.time.Ticker;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -13,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * What every sink subtask opens before its engine: the subtask index, a run identity for labels, the Flink-bound
  * metrics and the HTTP transaction client; subtask 0 also runs the optional {@code jdbc-url} probe.
  *
- * <p>The run identity: {@link #open} takes a fresh {@link io.lockstep.core.label.RunId#random()} unless the sink passes the one it
+ * <p>The run identity: {@link #open} takes a fresh {@link RunId#random} unless the sink passes the one it
  * restored, so labels of a restarted or re-submitted job never collide with an earlier attempt's
  * (docs/architecture.md#rules-from-field-reports).
  *
@@ -62,7 +64,7 @@ public final class SinkRuntime implements AutoCloseable {
     public static SinkRuntime open(SinkSettings settings, int subtaskIndex, MetricGroup metricGroup,
                                    String restoredRunId) {
         Objects.requireNonNull(settings, "settings");
-        String runId = restoredRunId != null ? restoredRunId : io.lockstep.core.label.RunId.random();
+        String runId = restoredRunId != null ? restoredRunId : RunId.random(Ticker.system());
         LoadMetrics metrics = new FlinkLoadMetrics(metricGroup);
         if (subtaskIndex == 0) {
             JdbcProbe.probe(settings.options().getJdbcUrl(), settings.options().getUsername(),

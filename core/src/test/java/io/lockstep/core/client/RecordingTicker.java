@@ -1,11 +1,12 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.time.Ticker;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A {@link Sleeper} that never waits: each sleep is recorded and advances its clock. */
-final class FakeSleeper implements Sleeper {
+/** A {@link Ticker} that never waits: each sleep is recorded and advances its clock. */
+final class RecordingTicker implements Ticker {
     private final AtomicLong nowMs = new AtomicLong(1_000_000);
     private final List<Long> sleeps = new CopyOnWriteArrayList<>();
     private volatile Runnable onSleep = () -> { };
