@@ -30,7 +30,6 @@ import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -92,7 +91,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "as the offset of topic 'file:NAME' partition 0.")
     Path input;
 
-    @Option(names = "--format", required = true, paramLabel = "maxwell|debezium",
+    @Option(names = "--format", required = true, paramLabel = "maxwell|debezium", converter = FormatConverter.class,
             description = "Input format: ${COMPLETION-CANDIDATES}.")
     CdcFormat format;
 
@@ -393,7 +392,7 @@ public final class RunCommand implements Callable<Integer> {
         boolean legacy = plan.map(StateRestore.Plan::legacy).orElse(false);
         String source = input != null ? "file " + input
                 : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
-        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
+        return "reading " + format.optionValue() + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
                 + " database '" + database + "' as " + user
                 + (deadLetter != null ? ", dead letters to " + deadLetter : "")
                 + ", parallelism " + parallelism + ", checkpoint every "
@@ -530,6 +529,18 @@ public final class RunCommand implements Callable<Integer> {
                         input != null ? "file:" + input.getFileName() : topic)));
         options.putAll(sinkOptions);
         return options;
+    }
+
+    /** Reads {@code --format} through the input-format registry ({@link CdcFormat#parse}). */
+    static final class FormatConverter implements CommandLine.ITypeConverter<CdcFormat> {
+        @Override
+        public CdcFormat convert(String value) {
+            try {
+                return CdcFormat.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     /** Reads {@code exactly-once} / {@code at-least-once}. */
