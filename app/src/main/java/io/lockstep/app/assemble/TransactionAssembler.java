@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
  * last event in that part). Positions therefore grow with each source transaction within a partition, which
  * the exactly-once multi-table sink relies on (docs/exactly-once.md). Subclasses decide, per format,
- * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
+ * where a transaction starts and ends; this class (through the collaborators below) owns the buffer, the bounds
+ * and the errors.
  *
  * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the
  * {@link OpenTransaction} and the rows buffered for it, both cleared when the transaction is emitted. The
