@@ -1,41 +1,20 @@
 package io.lockstep.app.assemble;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import io.lockstep.app.deadletter.DeadLetter;
-import io.lockstep.app.deadletter.DeadLetterWriter;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.SchemaChangeException;
-import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
-import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
-import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.schema.ColumnReader;
-import io.lockstep.app.schema.ColumnTypes;
-import io.lockstep.app.schema.RowColumns;
 import io.lockstep.app.schema.SchemaChangeBarrier;
-import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -50,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
  * last event in that part). Positions therefore grow with each source transaction within a partition, which
  * the exactly-once multi-table sink relies on (docs/exactly-once.md). Subclasses decide, per format,
- * where a transaction starts and ends; this class owns the buffer, the bounds and the errors.
+ * where a transaction starts and ends; this class (through the collaborators below) owns the buffer, the bounds
+ * and the errors.
  *
  * <p>State (keyed by partition through {@link SourcePartitionKey}, on the task thread only): the
  * {@link OpenTransaction} and the rows buffered for it, both cleared when the transaction is emitted. The
@@ -58,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * processing-time timer bounds how long a transaction stays open ({@link AssemblerOptions#maxOpenMs()}); beyond a
  * bound the job fails naming the transaction, or ({@link BoundMode#EMIT}) the buffered rows are emitted as
  * their own transaction. Rows are never dropped silently.
+ *
+ * <p>This class dispatches each event and maps each error to its outcome (stop, dead letter, skip); each concern
+ * lives in a collaborator it creates in {@link #open} and calls on its task thread only: the open transaction, its
+ * buffered rows and bounds ({@link TransactionBuffer}), routing and sink rows ({@link SourceTableRouting}), the
+ * column and value checks ({@link TargetColumnCheck}), DDL events and barriers ({@link SchemaChanges}), and the dead
+ * letter ({@link TransactionDeadLetter}).
  *
  * <p>With {@link #checkingColumns} the rows are checked against the target tables' columns
  * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as
@@ -90,38 +76,30 @@ public abstract class TransactionAssembler
      * each commit of a transaction and each standalone row event counts once.
      */
     public static final String SOURCE_TRANSACTIONS_METRIC = "lockstepSourceTransactions";
+    /** Name of the counter of dead letters written (a transaction, or an event outside any, counts once). */
+    public static final String DEAD_LETTERS_METRIC = "lockstepDeadLetters";
+    /** Name of the counter of row events skipped because their table is unknown ({@code --unknown-table skip}). */
+    public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
 
     private final TableRouter router;
     private final AssemblerOptions options;
     /** Reads the target tables' columns, or {@code null}: rows are not checked. Set before the job runs. */
     private ColumnReader columnReader;
 
-    private transient ValueState<OpenTransaction> openTransaction;
-    private transient ListState<DefaultStarRocksRowData> bufferedRows;
-    /** Tables already reported as skipped, so the INFO line appears once per table and subtask. */
-    private transient Set<String> warnedSkippedTables;
+    /** Task thread only: the open transaction and its buffered rows (keyed state). */
+    private transient TransactionBuffer buffer;
+    /** Task thread only. */
+    private transient SourceTableRouting routing;
+    /** Task thread only. */
+    private transient SchemaChanges schemaChanges;
+    /** Task thread only. */
+    private transient TargetColumnCheck columnCheck;
+    /** Task thread only: the dead letter, or {@code null} without one. */
+    private transient TransactionDeadLetter deadLetter;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
     private transient Counter sourceTransactions;
-    /** Task thread only: the target tables' columns as this subtask knows them ({@code null} without a reader). */
-    private transient TargetColumns targetColumns;
-    /** Task thread only: {@code db.table.column} already reported as left out, so the WARN appears once. */
-    private transient Set<String> warnedLeftOutColumns;
     /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
     private transient boolean stopped;
-
-    /** Name of the counter of dead letters written (a transaction, or an event outside any, counts once). */
-    public static final String DEAD_LETTERS_METRIC = "lockstepDeadLetters";
-    /** Name of the counter of row events skipped because their table is unknown ({@code --unknown-table skip}). */
-    public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
-
-    /** Raw events of the open transaction, kept only with a dead letter; task thread only. */
-    private transient ListState<SourceRecord> transactionEvents;
-    /** The dead letter's writer, or {@code null} without one; opened and used on the task thread only. */
-    private transient DeadLetterWriter deadLetters;
-    /** Task thread only. */
-    private transient Counter deadLettered;
-    /** Task thread only. */
-    private transient Counter skippedRows;
 
     /**
      * @param router maps source tables to target tables
@@ -146,28 +124,23 @@ public abstract class TransactionAssembler
 
     @Override
     public void open(OpenContext openContext) {
-        targetColumns = columnReader == null ? null : new TargetColumns(columnReader);
-        warnedLeftOutColumns = new HashSet<>();
-        openTransaction = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("open-transaction", TypeInformation.of(OpenTransaction.class)));
-        bufferedRows = getRuntimeContext().getListState(
-                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
-        warnedSkippedTables = new HashSet<>();
+        TargetColumns targetColumns = columnReader == null ? null : new TargetColumns(columnReader);
+        buffer = new TransactionBuffer(getRuntimeContext(), options);
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
-        deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
-        skippedRows = getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC);
+        Counter deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
+        routing = new SourceTableRouting(router, getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC));
+        schemaChanges = new SchemaChanges(router, options, targetColumns);
+        columnCheck = new TargetColumnCheck(options, targetColumns, routing, schemaChanges);
         if (options.deadLetter() != null) {
-            transactionEvents = getRuntimeContext().getListState(new ListStateDescriptor<>("dead-letter-events",
-                    TypeInformation.of(SourceRecord.class)));
-            deadLetters = options.deadLetter().open();
+            deadLetter = new TransactionDeadLetter(getRuntimeContext(), options.deadLetter(), buffer, deadLettered);
         }
     }
 
     @Override
     public void close() throws Exception {
-        if (deadLetters != null) {
-            deadLetters.close();
-            deadLetters = null;
+        if (deadLetter != null) {
+            deadLetter.close();
+            deadLetter = null;
         }
         super.close();
     }
@@ -179,30 +152,35 @@ public abstract class TransactionAssembler
             return; // the job is failing: what follows is read again after the fix
         }
         try {
-            if (deadLetters != null && continuesDeadLetteredTransaction(event, ctx)) {
+            if (deadLetter != null && deadLetter.continuesMarkedTransaction(event, ctx.timerService())) {
                 return;
             }
             if (event.getKind() == SourceEventKind.UNDECODABLE) {
                 throw new BadSourceEventException(event.describePosition(), reasonOf(event));
             }
             if (event.getKind() == SourceEventKind.SCHEMA_CHANGE) {
-                schemaChange(event, ctx, out);
+                RuntimeException failure = schemaChanges.onSchemaChange(event, sourcePartition(ctx), out);
+                if (failure != null) {
+                    stop(failure, ctx, out);
+                }
                 return;
             }
             handle(event, ctx, out);
-            keepForDeadLetter(event);
+            if (deadLetter != null) {
+                deadLetter.keep(event);
+            }
         } catch (SchemaChangeException e) {
             stop(e, ctx, out); // never skipped nor dead-lettered as bad input: --schema-changes decides
         } catch (BadValueException e) {
-            if (deadLetters != null) { // whatever --bad-input says: skipping would lose the transaction
-                deadLetter(event, e.deadLetterReason(), ctx);
+            if (deadLetter != null) { // whatever --bad-input says: skipping would lose the transaction
+                deadLetter.deadLetter(event, e.deadLetterReason(), ctx.timerService());
                 return;
             }
             stop(e, ctx, out);
         } catch (BadSourceEventException e) {
-            if (deadLetters != null
+            if (deadLetter != null
                     && (options.badInputMode() == BadInputMode.FAIL || e instanceof RowTooLargeException)) {
-                deadLetter(event, e.getMessage(), ctx);
+                deadLetter.deadLetter(event, e.getMessage(), ctx.timerService());
                 return;
             }
             if (options.badInputMode() == BadInputMode.FAIL) {
@@ -211,95 +189,14 @@ public abstract class TransactionAssembler
             }
             LOG.warn("Skipping bad input: {}", e.getMessage());
         } catch (UnknownTableException e) {
-            if (deadLetters != null) {
-                deadLetter(event, e.getMessage(), ctx);
+            if (deadLetter != null) {
+                deadLetter.deadLetter(event, e.getMessage(), ctx.timerService());
                 return;
             }
             stop(e, ctx, out);
         } catch (TransactionAssemblyException e) {
             stop(e, ctx, out);
         }
-    }
-
-    /** With a dead letter: keeps {@code event} (just handled) while it belongs to a transaction still open. */
-    private void keepForDeadLetter(SourceEvent event) throws Exception {
-        if (deadLetters != null && !event.isStandalone() && event.getKind() != SourceEventKind.SCHEMA_CHANGE
-                && current() != null) {
-            transactionEvents.add(event.rawRecord());
-        }
-    }
-
-    /**
-     * An unusable event ({@code reason} names its position and the problem): the open transaction, if any, goes to
-     * the dead letter whole (now, when the event closes it; else once it closes); without one the event goes alone.
-     */
-    private void deadLetter(SourceEvent event, String reason, Context ctx) throws Exception {
-        OpenTransaction t = current();
-        if (t == null || event.isStandalone()) {
-            write(new DeadLetter(reason, event.getTransactionId(), List.of(event.rawRecord())));
-            return;
-        }
-        if (t.getDeadLetterReason() == null) {
-            t.setDeadLetterReason(reason);
-            bufferedRows.clear();
-            t.setBufferedRows(0);
-            t.setBufferedSizeBytes(0);
-        }
-        transactionEvents.add(event.rawRecord());
-        openTransaction.update(t);
-        if (closes(t, event)) {
-            writeDeadLetter(t, ctx);
-        }
-    }
-
-    /**
-     * With a dead letter: handles {@code event} if it belongs to an open transaction that goes to the dead letter.
-     *
-     * @return {@code true} when the event was taken; {@code false} to handle it as usual (no such transaction, or
-     *     the event starts another transaction, after the marked one was written without its END)
-     */
-    private boolean continuesDeadLetteredTransaction(SourceEvent event, Context ctx) throws Exception {
-        OpenTransaction t = current();
-        if (t == null || t.getDeadLetterReason() == null || event.isStandalone()
-                || event.getKind() == SourceEventKind.SCHEMA_CHANGE) {
-            return false;
-        }
-        boolean same = event.getTransactionKey() != null && event.getTransactionKey().equals(t.getTransactionKey());
-        if (event.getKind() == SourceEventKind.BEGIN && same) {
-            discard(t, ctx); // the source sends the transaction again from its start
-            return false;
-        }
-        if (event.getKind() == SourceEventKind.BEGIN || (event.getKind() == SourceEventKind.ROW && !same
-                && event.getTransactionKey() != null)) {
-            writeDeadLetter(t, ctx); // its end never came
-            return false;
-        }
-        transactionEvents.add(event.rawRecord());
-        if (closes(t, event)) {
-            writeDeadLetter(t, ctx);
-        }
-        return true;
-    }
-
-    private static boolean closes(OpenTransaction t, SourceEvent event) {
-        return Objects.equals(event.getTransactionKey(), t.getTransactionKey())
-                && (event.getKind() == SourceEventKind.END || event.isCommit());
-    }
-
-    /** Writes the marked transaction's events to the dead letter and drops its state. */
-    private void writeDeadLetter(OpenTransaction t, Context ctx) throws Exception {
-        List<SourceRecord> events = new ArrayList<>();
-        for (SourceRecord event : transactionEvents.get()) {
-            events.add(event);
-        }
-        write(new DeadLetter(t.getDeadLetterReason(), t.getTransactionId(), events));
-        discard(t, ctx);
-    }
-
-    private void write(DeadLetter letter) throws IOException {
-        deadLetters.write(letter);
-        deadLettered.inc();
-        LOG.warn("Dead-lettered {} to {}: {}", letter.describe(), options.deadLetter(), letter.reason());
     }
 
     /**
@@ -312,213 +209,6 @@ public abstract class TransactionAssembler
         stopped = true;
         LOG.warn("Stopping at bad input (the transactions before it are committed first): {}", failure.getMessage());
         out.collect(new InputStop(failure, sourcePartition(ctx)));
-    }
-
-    /**
-     * A schema change between source transactions. A DDL event of a table whose rows are never loaded
-     * ({@link TableRouter#notLoadedReason}) is ignored with one WARN in every mode. One whose rows would stop the job
-     * as unknown (the target table does not exist, {@code --unknown-table fail}) stops it the same way, saying so,
-     * except with {@link SchemaChangeMode#IGNORE} (its rows stop it then). Otherwise its target table's
-     * columns are compared with the table's columns after the change (when the event lists them). With
-     * {@link SchemaChangeMode#FAIL} the stop (the transactions before it load, the job fails naming the table and the
-     * DDL), unless the target already has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with
-     * {@link SchemaChangeMode#APPLY} a {@link SchemaChangeBarrier} carrying the columns to add and drop.
-     */
-    private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
-        String notLoaded = event.getSourceTable() == null || "?".equals(event.getSourceTable()) ? null
-                : router.notLoadedReason(event.getSourceDatabase(), event.getSourceTable());
-        if (notLoaded != null) {
-            LOG.warn("Ignoring a schema change of table {} at {}: its rows are not loaded ({})",
-                    event.dataCollection(), event.describePosition(), notLoaded);
-            return;
-        }
-        UnknownTableException missing = options.schemaChangeMode() == SchemaChangeMode.IGNORE ? null
-                : missingTargetOfSchemaChange(event);
-        if (missing != null) {
-            stop(missing, ctx, out);
-            return;
-        }
-        TargetTable target = targetOfSchemaChange(event);
-        SchemaChangeBarrier change = target == null ? null : barrierFor(event, target, sourcePartition(ctx));
-        switch (options.schemaChangeMode()) {
-            case FAIL -> {
-                if (change != null && change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
-                    LOG.info("Schema change of table {} at {}: target table {}.{} already has it; going on ({})",
-                            event.dataCollection(), event.describePosition(), target.database(), target.table(),
-                            event.getRow());
-                    return;
-                }
-                stop(SchemaChangeException.of(event), ctx, out);
-            }
-            case IGNORE -> {
-                LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
-                        event.describePosition(), event.getRow());
-                if (target != null && targetColumns != null) {
-                    targetColumns.forget(target);
-                }
-            }
-            case APPLY -> {
-                if (change == null) {
-                    stop(SchemaChangeException.notApplicable(event), ctx, out);
-                    return;
-                }
-                if (change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
-                    LOG.info("Schema change of table {} at {}: target table {}.{} already has it ({})",
-                            event.dataCollection(), event.describePosition(), target.database(), target.table(),
-                            event.getRow());
-                    return;
-                }
-                sendBarrier(change, target, out);
-            }
-            default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
-        }
-    }
-
-    /**
-     * A DDL event of a table whose rows would stop the job as unknown ({@code --unknown-table fail}, the target table
-     * does not exist): neither applying nor changing the target by hand can help, so the stop says what a row of the
-     * table would ({@link TableRouter#route}), never dead-lettered (the DDL is no row).
-     *
-     * @return the stop naming the position, the tables and the choices, or {@code null} when the table routes
-     */
-    private UnknownTableException missingTargetOfSchemaChange(SourceEvent event) {
-        if (event.getSourceTable() == null || "?".equals(event.getSourceTable())) {
-            return null;
-        }
-        try {
-            router.route(event.getSourceDatabase(), event.getSourceTable());
-            return null;
-        } catch (UnknownTableException e) {
-            return new UnknownTableException(event.describePosition() + ": schema change of table '"
-                    + event.dataCollection() + "': " + e.getMessage());
-        }
-    }
-
-    /** @return the target of a DDL event's table when rows are checked and the event lists the columns, else null */
-    private TargetTable targetOfSchemaChange(SourceEvent event) {
-        if (targetColumns == null || event.getSchemaColumns() == null || event.getSourceTable() == null
-                || "?".equals(event.getSourceTable())) {
-            return null;
-        }
-        try {
-            return router.route(event.getSourceDatabase(), event.getSourceTable());
-        } catch (UnknownTableException e) {
-            return null;
-        }
-    }
-
-    /**
-     * @return the columns {@code target} must gain and lose to match the table after {@code event}; {@code null} if
-     *     the target's columns cannot be read (the target table does not exist, say)
-     */
-    private SchemaChangeBarrier barrierFor(SourceEvent event, TargetTable target, int partition) {
-        targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
-        Map<String, TargetColumn> columns = targetColumns.of(target);
-        if (columns == null) {
-            return null;
-        }
-        Set<String> known = columns.keySet();
-        List<String> add = new ArrayList<>();
-        for (String line : event.getSchemaColumns().split("\n")) {
-            String[] column = line.split("\t", 2);
-            if (!column[0].isEmpty() && !known.contains(column[0].toLowerCase(Locale.ROOT))) {
-                add.add(column[0] + " " + ColumnTypes.starRocksType(column.length > 1 ? column[1] : ""));
-            }
-        }
-        List<String> drop = new ArrayList<>();
-        if (event.getDroppedColumns() != null) {
-            for (String column : event.getDroppedColumns().split("\n")) {
-                if (!column.isEmpty() && known.contains(column.toLowerCase(Locale.ROOT))) {
-                    drop.add(column);
-                }
-            }
-        }
-        return new SchemaChangeBarrier(target, add, drop, event.describePosition() + ": " + event.getRow(),
-                partition);
-    }
-
-    /** Sends {@code barrier} ahead of what follows and counts its columns as the target's. */
-    private void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<DefaultStarRocksRowData> out) {
-        LOG.info("Schema change of target table {}.{}: add {}, drop {} ({})", target.database(), target.table(),
-                barrier.columnsToAdd(), barrier.columnsToDrop(), barrier.getCause());
-        out.collect(barrier);
-        targetColumns.added(target, barrier.columnsToAdd());
-        targetColumns.dropped(target, barrier.columnsToDrop());
-    }
-
-    /**
-     * Checks {@code rows} of {@code event} against {@code target}'s columns (nothing to do without a reader).
-     *
-     * @return the rows to load: as they were, or without the columns the target lacks ({@code ignore})
-     * @throws SchemaChangeException with {@link SchemaChangeMode#FAIL}, naming the position, the tables and the
-     *     columns; nothing has changed then
-     */
-    private List<DefaultStarRocksRowData> checkedColumns(SourceEvent event, TargetTable target,
-            List<DefaultStarRocksRowData> rows, Context ctx, Collector<DefaultStarRocksRowData> out) {
-        if (targetColumns == null) {
-            return rows;
-        }
-        Map<String, TargetColumn> columns = targetColumns.of(target);
-        if (columns == null) {
-            return missingTarget(event, target);
-        }
-        Set<String> known = columns.keySet();
-        Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
-        for (DefaultStarRocksRowData row : rows) {
-            for (String column : RowColumns.unknown(row.getRow(), known)) {
-                unknown.putIfAbsent(column, row.getRow());
-            }
-        }
-        if (unknown.isEmpty()) {
-            return ValueCheck.checked(event, target, rows, columns);
-        }
-        switch (options.schemaChangeMode()) {
-            case FAIL -> throw SchemaChangeException.unknownColumns(event, target, unknown.keySet());
-            case IGNORE -> {
-                for (String column : unknown.keySet()) {
-                    if (warnedLeftOutColumns.add(target.database() + "." + target.table() + "." + column)) {
-                        LOG.warn("Target table {}.{} has no column '{}' (source table {}, first at {}); loading "
-                                + "without it (--schema-changes ignore)", target.database(), target.table(), column,
-                                event.dataCollection(), event.describePosition());
-                    }
-                }
-                for (DefaultStarRocksRowData row : rows) {
-                    row.setRow(RowColumns.without(row.getRow(), unknown.keySet()));
-                }
-            }
-            case APPLY -> {
-                List<String> add = new ArrayList<>();
-                unknown.forEach((column, row) -> add.add(column + " "
-                        + ColumnTypes.inferred(RowColumns.value(row, column))));
-                sendBarrier(new SchemaChangeBarrier(target, add, List.of(), event.describePosition()
-                        + ": row of source table " + event.dataCollection() + " with new column(s) "
-                        + unknown.keySet(), sourcePartition(ctx)), target, out);
-            }
-            default -> throw new IllegalStateException("unknown mode " + options.schemaChangeMode());
-        }
-        return ValueCheck.checked(event, target, rows, targetColumns.of(target));
-    }
-
-    /**
-     * The target table's columns say it does not exist (dropped after the start, say): its rows follow
-     * {@code --unknown-table}, never loaded unchecked.
-     *
-     * @return no rows ({@code skip}, with one INFO line per table and subtask)
-     * @throws UnknownTableException with {@code fail}
-     */
-    private List<DefaultStarRocksRowData> missingTarget(SourceEvent event, TargetTable target) {
-        String reason = "target table '" + target + "' of source table '" + event.dataCollection()
-                + "' does not exist";
-        if (router.unknownTableMode() != UnknownTableMode.SKIP) {
-            throw new UnknownTableException(event.describePosition() + ": " + reason
-                    + "; create it, or skip unknown tables (--unknown-table skip)");
-        }
-        skippedRows.inc();
-        if (warnedSkippedTables.add(event.dataCollection())) {
-            LOG.info("Skipping rows of source table {} ({}), first at {}", event.dataCollection(), reason,
-                    event.describePosition());
-        }
-        return List.of();
     }
 
     private static String reasonOf(SourceEvent undecodable) {
@@ -542,7 +232,7 @@ public abstract class TransactionAssembler
 
     /** @return the open transaction of the current partition, or {@code null} */
     protected final OpenTransaction current() throws Exception {
-        return openTransaction.value();
+        return buffer.current();
     }
 
     /** @return a bad-input error naming the event's position */
@@ -552,11 +242,7 @@ public abstract class TransactionAssembler
 
     /** Opens a transaction at {@code first} and arms its time bound. */
     protected final OpenTransaction begin(SourceEvent first, Context ctx) throws Exception {
-        long nowMs = ctx.timerService().currentProcessingTime();
-        OpenTransaction t = OpenTransaction.openedBy(first, nowMs);
-        armTimer(t, nowMs, ctx);
-        openTransaction.update(t);
-        return t;
+        return buffer.begin(first, ctx.timerService());
     }
 
     /**
@@ -568,41 +254,21 @@ public abstract class TransactionAssembler
      */
     protected final void add(OpenTransaction t, SourceEvent event, Context ctx,
             Collector<DefaultStarRocksRowData> out) throws Exception {
-        TargetTable target = route(event);
-        List<DefaultStarRocksRowData> rows = target == null ? List.of() : sinkRows(event, target, sourcePartition(ctx));
-        long sizeBytes = sizeBytes(rows);
+        int partition = sourcePartition(ctx);
+        TargetTable target = routing.route(event);
+        List<DefaultStarRocksRowData> rows = target == null ? List.of()
+                : SourceTableRouting.sinkRows(event, target, partition);
+        long sizeBytes = SourceTableRouting.sizeBytes(rows);
         if (options.deadLetter() != null && sizeBytes > options.maxSizeBytes()) {
             throw new RowTooLargeException(event.describePosition(), "a row of table " + event.dataCollection()
                     + " is " + sizeBytes + " bytes, over the size limit of " + options.maxSizeBytes()
                     + " bytes (--max-transaction-bytes)");
         }
         if (target != null) {
-            rows = checkedColumns(event, target, rows, ctx, out);
-            sizeBytes = sizeBytes(rows);
+            rows = columnCheck.checked(event, target, rows, partition, out);
+            sizeBytes = SourceTableRouting.sizeBytes(rows);
         }
-        t.countReceived(event);
-        if (target != null && !rows.isEmpty()) {
-            if (t.getTargetDatabase() == null) {
-                t.setTargetDatabase(target.database());
-            } else if (!t.getTargetDatabase().equals(target.database())) {
-                throw new TransactionAssemblyException(t.describe() + " on source partition " + sourcePartition(ctx)
-                        + " (started at " + t.getStartPosition() + ") loads into two target databases, '"
-                        + t.getTargetDatabase() + "' and '" + target.database() + "' (table " + event.dataCollection()
-                        + " at " + event.describePosition() + "); one transaction must load into one database");
-            }
-            if (t.getBufferedRows() + rows.size() > options.maxRows()
-                    || t.getBufferedSizeBytes() + sizeBytes > options.maxSizeBytes()) {
-                String bound = "exceeds the size bound (" + options.maxRows() + " rows, " + options.maxSizeBytes()
-                        + " bytes) with " + (t.getBufferedRows() + rows.size()) + " rows, "
-                        + (t.getBufferedSizeBytes() + sizeBytes) + " bytes at " + event.describePosition();
-                boundExceeded(t, bound, ctx, out);
-            }
-            bufferedRows.addAll(rows);
-            t.setLastOffset(event.getOffset());
-            t.setBufferedRows(t.getBufferedRows() + rows.size());
-            t.setBufferedSizeBytes(t.getBufferedSizeBytes() + sizeBytes);
-        }
-        openTransaction.update(t);
+        buffer.add(t, event, target, rows, sizeBytes, partition, out);
     }
 
     /**
@@ -612,31 +278,28 @@ public abstract class TransactionAssembler
      */
     protected final void commit(OpenTransaction t, SourceEvent last, Context ctx,
             Collector<DefaultStarRocksRowData> out) throws Exception {
-        emitBuffered(out, last.getTopic(), last.getOffset());
+        buffer.emit(out, last.getTopic(), last.getOffset());
         discard(t, ctx);
         sourceTransactions.inc();
     }
 
     /** Drops the open transaction and its buffered rows, and cancels its timer. */
     protected final void discard(OpenTransaction t, Context ctx) {
-        if (t.getTimerAtMs() >= 0) {
-            ctx.timerService().deleteProcessingTimeTimer(t.getTimerAtMs());
-        }
-        openTransaction.clear();
-        bufferedRows.clear();
-        if (transactionEvents != null) {
-            transactionEvents.clear();
+        buffer.discard(t, ctx.timerService());
+        if (deadLetter != null) {
+            deadLetter.clear();
         }
     }
 
     /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
     protected final void emitStandalone(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
-        TargetTable target = route(event);
+        TargetTable target = routing.route(event);
         if (target == null) {
             return;
         }
-        List<DefaultStarRocksRowData> rows = checkedColumns(event, target,
-                sinkRows(event, target, sourcePartition(ctx)), ctx, out);
+        int partition = sourcePartition(ctx);
+        List<DefaultStarRocksRowData> rows = columnCheck.checked(event, target,
+                SourceTableRouting.sinkRows(event, target, partition), partition, out);
         if (rows.isEmpty()) {
             return;
         }
@@ -651,109 +314,18 @@ public abstract class TransactionAssembler
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
-        OpenTransaction t = openTransaction.value();
+        OpenTransaction t = buffer.current();
         if (stopped || t == null || t.getTimerAtMs() != timestamp) {
             return;
         }
         if (t.getDeadLetterReason() != null) {
-            t.setDeadLetterReason(t.getDeadLetterReason() + "; the transaction was still open at the time bound of "
-                    + options.maxOpenMs() + " ms");
-            writeDeadLetter(t, ctx);
+            deadLetter.timeBoundReached(t, options.maxOpenMs(), ctx.timerService());
             return;
         }
-        long openMs = timestamp - t.getOpenedAtMs();
-        t.setTimerAtMs(-1);
         try {
-            boundExceeded(t, "has been open for " + openMs + " ms, beyond the time bound of " + options.maxOpenMs()
-                    + " ms", ctx, out);
+            buffer.timeBoundReached(t, timestamp, sourcePartition(ctx), ctx.timerService(), out);
         } catch (TransactionAssemblyException e) {
             stop(e, ctx, out);
-            return;
         }
-        armTimer(t, timestamp, ctx);
-        openTransaction.update(t);
-    }
-
-    private void boundExceeded(OpenTransaction t, String bound, Context ctx, Collector<DefaultStarRocksRowData> out)
-            throws Exception {
-        String what = t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
-                + t.getStartPosition() + ", " + t.getBufferedRows() + " rows buffered, "
-                + t.getEmittedRows() + " emitted earlier) " + bound;
-        if (options.boundMode() == BoundMode.FAIL) {
-            throw new TransactionAssemblyException(what + "; raise the bound or allow emitting it in parts");
-        }
-        LOG.warn("{}; emitting the buffered rows as their own transaction", what);
-        long emitted = emitBuffered(out, t.getTopic(), t.getLastOffset());
-        t.setEmittedRows(t.getEmittedRows() + emitted);
-        t.setBufferedRows(0);
-        t.setBufferedSizeBytes(0);
-        bufferedRows.clear();
-    }
-
-    /** Emits the buffered rows with {@code source} and {@code position}, the last one ending the transaction. */
-    private long emitBuffered(Collector<DefaultStarRocksRowData> out, String source, long position)
-            throws Exception {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>();
-        for (DefaultStarRocksRowData row : bufferedRows.get()) {
-            rows.add(row);
-        }
-        for (int i = 0; i < rows.size(); i++) {
-            DefaultStarRocksRowData row = rows.get(i);
-            DefaultStarRocksRowData copy = new DefaultStarRocksRowData(null, row.getDatabase(), row.getTable(),
-                    row.getRow());
-            copy.setSourcePartition(row.getSourcePartition());
-            copy.setSource(source);
-            copy.setSourcePosition(position);
-            copy.setTransactionEnd(i == rows.size() - 1);
-            out.collect(copy);
-        }
-        return rows.size();
-    }
-
-    private void armTimer(OpenTransaction t, long nowMs, Context ctx) {
-        long at = nowMs + options.maxOpenMs();
-        ctx.timerService().registerProcessingTimeTimer(at);
-        t.setTimerAtMs(at);
-    }
-
-    private TargetTable route(SourceEvent event) {
-        TargetTable target;
-        try {
-            target = router.route(event.getSourceDatabase(), event.getSourceTable());
-        } catch (UnknownTableException e) {
-            throw new UnknownTableException(event.describePosition() + ": " + e.getMessage());
-        }
-        if (target == null) {
-            skippedRows.inc();
-            if (warnedSkippedTables.add(event.dataCollection())) {
-                LOG.info("Skipping rows of source table {} ({}), first at {}", event.dataCollection(),
-                        router.unknownReason(event.getSourceDatabase(), event.getSourceTable()),
-                        event.describePosition());
-            }
-        }
-        return target;
-    }
-
-    private static List<DefaultStarRocksRowData> sinkRows(SourceEvent event, TargetTable target, int partition) {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>(2);
-        if (event.getPreviousKeyDeleteRow() != null) {
-            rows.add(sinkRow(target, event.getPreviousKeyDeleteRow(), partition));
-        }
-        rows.add(sinkRow(target, event.getRow(), partition));
-        return rows;
-    }
-
-    private static DefaultStarRocksRowData sinkRow(TargetTable target, String row, int partition) {
-        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, target.database(), target.table(), row);
-        data.setSourcePartition(partition);
-        return data;
-    }
-
-    private static long sizeBytes(List<DefaultStarRocksRowData> rows) {
-        long bytes = 0;
-        for (DefaultStarRocksRowData row : rows) {
-            bytes += row.getRow().getBytes(StandardCharsets.UTF_8).length;
-        }
-        return bytes;
     }
 }

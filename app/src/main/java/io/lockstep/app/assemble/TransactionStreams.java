@@ -9,7 +9,6 @@ import io.lockstep.app.event.SourceEventDecoder;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.schema.ColumnReader;
-import java.util.Locale;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -62,7 +61,7 @@ public final class TransactionStreams {
     public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
             CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options,
             ColumnReader columns) {
-        TransactionAssembler assembler = TransactionAssemblers.forFormat(format, router, options);
+        TransactionAssembler assembler = format.assembler(router, options);
         if (columns != null) {
             assembler.checkingColumns(columns);
         }
@@ -71,7 +70,7 @@ public final class TransactionStreams {
                 .process(new DecodeFunction(decoder, badInputMode, options.deadLetter() != null),
                         TypeInformation.of(SourceEvent.class))
                 .setParallelism(records.getParallelism())
-                .name("decode " + format.name().toLowerCase(Locale.ROOT))
+                .name("decode " + format.optionValue())
                 .uid(DECODE_UID);
         SourcePartitionKey key = keyFor(events.getExecutionEnvironment());
         return events

@@ -2,7 +2,6 @@ package io.lockstep.app.cli;
 
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.BoundMode;
-import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.SchemaChangeMode;
@@ -10,33 +9,20 @@ import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobFailures;
-import io.lockstep.app.job.JobIdentity;
-import io.lockstep.app.job.JobStateMismatchException;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
-import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateDirectory;
 import io.lockstep.app.job.StateRestore;
-import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.CommittedStartOffsets;
-import io.lockstep.app.kafka.TopicCheck;
-import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
-import io.lockstep.core.progress.ProgressTable;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.Configuration;
@@ -66,6 +52,10 @@ import picocli.CommandLine.Spec;
  * Failures that may heal restart the job with exponential delays ({@link RestartPolicy}); failures that cannot
  * (access denied, data errors, bad input) fail it at once.
  *
+ * <p>This class holds the options and runs the steps; the option checks are {@link RunOptionCheck}, the job's
+ * settings {@link RunPipelineConfig}, the steps before the job is defined {@link RunPreflight}, and the local run
+ * {@link RunSession}.
+ *
  * <p>Exit codes: 0 when the job ends (bounded input, or a detached submission); 1 when it fails, with one line
  * naming the cause (bad input names topic, partition and offset); 2 for an invalid option, naming it; 130 when
  * Ctrl-C or SIGTERM stopped it (the open transaction rolled back).
@@ -92,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "as the offset of topic 'file:NAME' partition 0.")
     Path input;
 
-    @Option(names = "--format", required = true, paramLabel = "maxwell|debezium",
+    @Option(names = "--format", required = true, paramLabel = "maxwell|debezium", converter = FormatConverter.class,
             description = "Input format: ${COMPLETION-CANDIDATES}.")
     CdcFormat format;
 
@@ -280,6 +270,13 @@ public final class RunCommand implements Callable<Integer> {
             description = "Any further sink option of docs/options.md (repeatable), applied last.")
     Map<String, String> sinkOptions = new LinkedHashMap<>();
 
+    /**
+     * Runs the job as a short sequence of steps: the settings ({@link RunPipelineConfig}, checked by
+     * {@link RunOptionCheck}), the Flink environment, the pre-flight steps ({@link RunPreflight}), the job graph, and
+     * the run (a local {@link RunSession}, or a submission).
+     *
+     * @return the exit code: 0, 1 ({@link CommandLine.ExitCode#SOFTWARE}) or 130
+     */
     @Override
     public Integer call() throws Exception {
         PipelineConfig config = config();
@@ -289,78 +286,29 @@ public final class RunCommand implements Callable<Integer> {
         DemoMetricsReporter.enable(settings);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         boolean local = env instanceof LocalStreamEnvironment;
-        Optional<StateRestore.Plan> plan = Optional.empty();
-        // a file is read whole each time unless a state directory is asked for explicitly; a bounded run neither
-        // restores nor keeps state: a restored Kafka split keeps the stopping offset (or none) it was saved with, so
-        // it would never end, and its own final checkpoint would stop a later unbounded run
-        boolean keepState = local && !bounded && (input == null || stateDir != null || fromSavepoint != null);
-        if (keepState) {
-            try {
-                plan = Optional.of(StateRestore.plan(stateDir, fromSavepoint, groupId, JobIdentity.of(config),
-                        adoptState));
-            } catch (JobStateMismatchException e) {
-                err().println("lockstep run: " + e.getMessage());
-                err().flush();
-                return CommandLine.ExitCode.SOFTWARE;
-            } catch (IllegalArgumentException e) {
-                throw usage(e.getMessage());
-            }
-            plan.get().directory().configure(settings, plan.get().checkpoint(), plan.get().claim());
-            env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
-        }
+        RunPreflight preflight = new RunPreflight(this);
         try {
-            LockstepPipeline.sinkOptions(config); // invalid options are usage errors, before Kafka is asked
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
-        PrintWriter err = spec.commandLine().getErr();
-        if (input == null && kafkaCheckTimeoutMs > 0) {
-            try {
-                TopicCheck.partitions(kafkaBootstrap, topic, config.kafkaProperties(), kafkaCheckTimeoutMs);
-                DeadLetterTarget letters = config.assembler().deadLetter();
-                if (letters != null && letters.kind() == DeadLetterTarget.Kind.TOPIC) {
-                    try {
-                        TopicCheck.partitions(kafkaBootstrap, letters.name(), config.kafkaProperties(),
-                                kafkaCheckTimeoutMs);
-                    } catch (IllegalStateException e) {
-                        throw new IllegalStateException("--dead-letter: " + e.getMessage()
-                                .replace("check --topic;", "check --dead-letter;"), e);
-                    }
-                }
-            } catch (IllegalStateException e) {
-                err.println("lockstep run: " + e.getMessage());
-                err.flush();
-                return CommandLine.ExitCode.SOFTWARE;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return CommandLine.ExitCode.SOFTWARE;
+            Optional<StateRestore.Plan> plan = preflight.restorePlan(config, local, settings);
+            if (plan.isPresent()) {
+                env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
             }
+            preflight.checkSinkOptions(config);
+            preflight.checkTopics(config);
+            config = preflight.checkTarget(config);
+            CommittedStartOffsets.Plan start = preflight.startOffsets(config);
+            define(env, config, start);
+            env.configure(restarts.applyTo(new Configuration()));
+            return local ? runHere(env, config, restarts, plan) : submit(env, config);
+        } catch (RunRefusedException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            e.problems().forEach(problem -> err.println("lockstep run: " + problem));
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
         }
-        if (targetCheck) {
-            StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
-            TargetCheck.Result checked = TargetCheck.check(options, TableRouter.parse(tableMap, database, unknownTable),
-                    ExactlyOnceAcrossTables.enabled(config)
-                            ? new ProgressTable(database, options.getMultiTableProgressTable()) : null);
-            if (!checked.problems().isEmpty()) {
-                checked.problems().forEach(problem -> err.println("lockstep run: " + problem));
-                err.flush();
-                return CommandLine.ExitCode.SOFTWARE;
-            }
-            config = config.withTargetTables(checked.tables());
-        }
-        CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(topic);
-        if (input == null && ExactlyOnceAcrossTables.enabled(config) && kafkaCheckTimeoutMs > 0) {
-            try {
-                start = StartFromCommitted.plan(config, kafkaCheckTimeoutMs);
-            } catch (IllegalStateException e) {
-                err.println("lockstep run: " + e.getMessage());
-                err.flush();
-                return CommandLine.ExitCode.SOFTWARE;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return CommandLine.ExitCode.SOFTWARE;
-            }
-        }
+    }
+
+    /** Defines the job graph; an option the pipeline refuses is a usage error. */
+    private void define(StreamExecutionEnvironment env, PipelineConfig config, CommittedStartOffsets.Plan start) {
         try {
             if (input != null) {
                 LockstepPipeline.define(env, config, e -> JsonLinesInput.stream(e, input), UnaryOperator.identity());
@@ -370,44 +318,31 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        env.configure(restarts.applyTo(new Configuration()));
-        String jobName = "lockstep " + config.topic();
-        if (local) {
-            RunSession session = new RunSession(spec.commandLine().getOut(), err, progress ? progressIntervalMs : 0,
-                    stopTimeoutMs);
-            return session.run(env, jobName, startLine(restarts, plan), target);
-        }
+    }
+
+    /** Runs the job on a MiniCluster in this JVM, printing the start line, progress and the summary. */
+    private int runHere(StreamExecutionEnvironment env, PipelineConfig config, RestartPolicy restarts,
+            Optional<StateRestore.Plan> plan) throws Exception {
+        RunSession session = new RunSession(spec.commandLine().getOut(), spec.commandLine().getErr(),
+                progress ? progressIntervalMs : 0, stopTimeoutMs);
+        return session.run(env, jobName(config), RunStartLine.of(this, restarts, plan), target);
+    }
+
+    /** Submits the job to the cluster of {@code flink run}; a failure is one line. */
+    private int submit(StreamExecutionEnvironment env, PipelineConfig config) {
         try {
-            env.execute(jobName);
+            env.execute(jobName(config));
             return 0;
         } catch (Exception e) {
+            PrintWriter err = spec.commandLine().getErr();
             err.println("lockstep run: job failed: " + JobFailures.describe(e));
             err.flush();
             return CommandLine.ExitCode.SOFTWARE;
         }
     }
 
-    /** @return what the job reads, where it writes, how, and from which state it starts */
-    private String startLine(RestartPolicy restarts, Optional<StateRestore.Plan> plan) {
-        Optional<Path> restored = plan.flatMap(StateRestore.Plan::checkpoint);
-        boolean legacy = plan.map(StateRestore.Plan::legacy).orElse(false);
-        String source = input != null ? "file " + input
-                : "topic '" + topic + "' at " + kafkaBootstrap + (bounded ? " up to its end offsets" : "");
-        return "reading " + format.name().toLowerCase(Locale.ROOT) + " from " + source + ", writing " + target.optionValue() + " " + loadUrl
-                + " database '" + database + "' as " + user
-                + (deadLetter != null ? ", dead letters to " + deadLetter : "")
-                + ", parallelism " + parallelism + ", checkpoint every "
-                + checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
-                + restored.map(path -> "restoring " + path + (legacy ? " (this job's, from the state directory of "
-                        + "earlier versions; next checkpoints in " + plan.get().directory().root() + ")" : ""))
-                .orElse(bounded ? "no state kept (--bounded)"
-                        : input != null && stateDir == null ? "no state kept"
-                        : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
-                                .orElse("none") + ")");
-    }
-
-    private PrintWriter err() {
-        return spec.commandLine().getErr();
+    private static String jobName(PipelineConfig config) {
+        return "lockstep " + config.topic();
     }
 
     /**
@@ -415,11 +350,7 @@ public final class RunCommand implements Callable<Integer> {
      * @throws ParameterException naming the option whose value is out of range
      */
     RestartPolicy restartPolicy() {
-        try {
-            return new RestartPolicy(restartAttempts, restartDelayMs, restartMaxDelayMs, restartResetAfterMs);
-        } catch (IllegalArgumentException e) {
-            throw usage("--restart-*: " + e.getMessage());
-        }
+        return new RunOptionCheck(this).restartPolicy();
     }
 
     /**
@@ -427,132 +358,6 @@ public final class RunCommand implements Callable<Integer> {
      * @throws ParameterException naming the option whose value is out of range or malformed
      */
     PipelineConfig config() {
-        if (input == null && (kafkaBootstrap == null || topic == null)) {
-            throw usage("Missing required options: --kafka-bootstrap and --topic (or --input FILE.jsonl)");
-        }
-        if (input != null && (kafkaBootstrap != null || topic != null || bounded)) {
-            throw usage("--input reads a file: it goes without --kafka-bootstrap, --topic and --bounded");
-        }
-        if (bounded && fromSavepoint != null) {
-            // a restored Kafka split keeps the stopping offset (or none) it was checkpointed with, not this run's
-            throw usage("--bounded reads up to the end offsets seen at start and cannot restore --from-savepoint "
-                    + "(a restored Kafka split keeps the end it was saved with): use one of them");
-        }
-        if (input != null && !Files.isReadable(input)) {
-            throw usage("--input " + input + ": no such readable file");
-        }
-        if (schemaChanges == SchemaChangeMode.APPLY && (jdbcUrl == null || target != SinkTarget.STARROCKS)) {
-            throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
-                    + "jdbc:mysql://fe1:9030) and --target starrocks");
-        }
-        requirePositive("--parallelism", parallelism);
-        requirePositive("--checkpoint-interval", checkpointIntervalMs);
-        requirePositive("--commit-interval", commitIntervalMs);
-        requirePositive("--max-transaction-rows", maxTransactionRows);
-        requirePositive("--max-transaction-bytes", maxTransactionBytes);
-        requirePositive("--max-transaction-open", maxTransactionOpenMs);
-        if (restartAttempts < 0) {
-            throw usage("--restart-attempts must not be negative, got " + restartAttempts);
-        }
-        try {
-            TableRouter.parse(tableMap, database, unknownTable);
-        } catch (IllegalArgumentException e) {
-            throw usage("--table-map: " + e.getMessage());
-        }
-        Properties kafka = new Properties();
-        kafka.putAll(kafkaProperties);
-        Map<String, List<String>> keys = new LinkedHashMap<>();
-        for (Map.Entry<String, String> entry : keyColumns.entrySet()) {
-            List<String> columns = Arrays.stream(entry.getValue().split("\\+")).map(String::trim).toList();
-            if (!entry.getKey().contains(".") || columns.stream().anyMatch(String::isEmpty)) {
-                throw usage("--key-columns must be SRC_DB.TABLE=COL[+COL...], got " + entry.getKey() + "="
-                        + entry.getValue());
-            }
-            keys.put(entry.getKey(), columns);
-        }
-        AssemblerOptions assembler = new AssemblerOptions(maxTransactionRows, maxTransactionBytes,
-                maxTransactionOpenMs, onBound, badInput, schemaChanges).withDeadLetter(deadLetterTarget(kafka));
-        // with --input the Kafka settings are unused; the topic names the file in positions and the job name
-        PipelineConfig config = new PipelineConfig(input != null ? "none" : kafkaBootstrap,
-                input != null ? JsonLinesInput.topicOf(input) : topic, groupId, kafka, input != null || bounded,
-                format, keys, loadUrl, jdbcUrl,
-                database, tableMap, unknownTable, user, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, semanticSinkOptions(), target);
-        return adoptState ? config.withAdoptedState() : config;
-    }
-
-    /**
-     * @return {@code --dead-letter}, a topic on the source's brokers, or {@code null}
-     * @throws ParameterException for a malformed value, or a topic without Kafka input
-     */
-    private DeadLetterTarget deadLetterTarget(Properties kafka) {
-        if (deadLetter == null) {
-            return null;
-        }
-        DeadLetterTarget target;
-        try {
-            target = DeadLetterTarget.parse(deadLetter);
-        } catch (IllegalArgumentException e) {
-            throw usage("--dead-letter: " + e.getMessage());
-        }
-        if (target.kind() == DeadLetterTarget.Kind.FILE) {
-            Path parent = Path.of(target.name()).toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-                throw usage("--dead-letter " + deadLetter + ": directory " + parent + " does not exist or is not "
-                        + "writable");
-            }
-            return target;
-        }
-        if (input != null) {
-            throw usage("--dead-letter topic:NAME writes to the source's Kafka brokers; with --input use file:PATH");
-        }
-        return target.onBrokers(kafkaBootstrap, kafka);
-    }
-
-    /** @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option} */
-    private Map<String, String> semanticSinkOptions() {
-        if (target == SinkTarget.DORIS) {
-            if (semantic == DeliverySemantic.AT_LEAST_ONCE || jobId != null) {
-                throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
-                        + "per table (docs/doris.md)");
-            }
-            return sinkOptions;
-        }
-        DeliverySemantic chosen = semantic == null ? DeliverySemantic.EXACTLY_ONCE : semantic;
-        if (chosen == DeliverySemantic.AT_LEAST_ONCE && jobId != null) {
-            throw usage("--job-id applies to --semantic exactly-once only");
-        }
-        if (jobId != null && jobId.isBlank()) {
-            throw usage("--job-id must not be blank");
-        }
-        Map<String, String> options = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
-                jobId != null ? jobId : ExactlyOnceAcrossTables.defaultJobId(groupId,
-                        input != null ? "file:" + input.getFileName() : topic)));
-        options.putAll(sinkOptions);
-        return options;
-    }
-
-    /** Reads {@code exactly-once} / {@code at-least-once}. */
-    static final class SemanticConverter implements CommandLine.ITypeConverter<DeliverySemantic> {
-        @Override
-        public DeliverySemantic convert(String value) {
-            for (DeliverySemantic s : DeliverySemantic.values()) {
-                if (s.optionValue().equalsIgnoreCase(value.trim())) {
-                    return s;
-                }
-            }
-            throw new CommandLine.TypeConversionException("expected exactly-once or at-least-once, got '" + value
-                    + "'");
-        }
-    }
-
-    private void requirePositive(String option, long value) {
-        if (value <= 0) {
-            throw usage(option + " must be positive, got " + value);
-        }
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        return RunPipelineConfig.of(this);
     }
 }

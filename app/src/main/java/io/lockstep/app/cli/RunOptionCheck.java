@@ -1,0 +1,174 @@
+package io.lockstep.app.cli;
+
+import io.lockstep.app.deadletter.DeadLetterTarget;
+import io.lockstep.app.event.SchemaChangeMode;
+import io.lockstep.app.job.DeliverySemantic;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.flink.options.SinkTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The checks of {@code lockstep run}'s options that picocli cannot make: combinations, ranges and the values that are
+ * parsed here ({@code --key-columns}, {@code --dead-letter}, {@code --semantic} with {@code --job-id},
+ * {@code --restart-*}). Each failure is a {@link ParameterException} naming the option and the value, which the
+ * command line prints as one usage line and exits 2 for ({@link LockstepMain}).
+ *
+ * <p>Reads the option fields of one {@link RunCommand} on the thread running the command; not thread safe.
+ */
+final class RunOptionCheck {
+
+    private final RunCommand options;
+
+    /** @param options the parsed options of one {@code lockstep run} */
+    RunOptionCheck(RunCommand options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * Checks the combinations and ranges of the options.
+     *
+     * @throws ParameterException naming the first option that is missing, out of range or malformed
+     */
+    void check() {
+        if (options.input == null && (options.kafkaBootstrap == null || options.topic == null)) {
+            throw usage("Missing required options: --kafka-bootstrap and --topic (or --input FILE.jsonl)");
+        }
+        if (options.input != null && (options.kafkaBootstrap != null || options.topic != null || options.bounded)) {
+            throw usage("--input reads a file: it goes without --kafka-bootstrap, --topic and --bounded");
+        }
+        if (options.bounded && options.fromSavepoint != null) {
+            // a restored Kafka split keeps the stopping offset (or none) it was checkpointed with, not this run's
+            throw usage("--bounded reads up to the end offsets seen at start and cannot restore --from-savepoint "
+                    + "(a restored Kafka split keeps the end it was saved with): use one of them");
+        }
+        if (options.input != null && !Files.isReadable(options.input)) {
+            throw usage("--input " + options.input + ": no such readable file");
+        }
+        if (options.schemaChanges == SchemaChangeMode.APPLY
+                && (options.jdbcUrl == null || options.target != SinkTarget.STARROCKS)) {
+            throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
+                    + "jdbc:mysql://fe1:9030) and --target starrocks");
+        }
+        requirePositive("--parallelism", options.parallelism);
+        requirePositive("--checkpoint-interval", options.checkpointIntervalMs);
+        requirePositive("--commit-interval", options.commitIntervalMs);
+        requirePositive("--max-transaction-rows", options.maxTransactionRows);
+        requirePositive("--max-transaction-bytes", options.maxTransactionBytes);
+        requirePositive("--max-transaction-open", options.maxTransactionOpenMs);
+        if (options.restartAttempts < 0) {
+            throw usage("--restart-attempts must not be negative, got " + options.restartAttempts);
+        }
+        try {
+            TableRouter.parse(options.tableMap, options.database, options.unknownTable);
+        } catch (IllegalArgumentException e) {
+            throw usage("--table-map: " + e.getMessage());
+        }
+    }
+
+    /**
+     * @return the restart policy from the options
+     * @throws ParameterException naming the option whose value is out of range
+     */
+    RestartPolicy restartPolicy() {
+        try {
+            return new RestartPolicy(options.restartAttempts, options.restartDelayMs, options.restartMaxDelayMs,
+                    options.restartResetAfterMs);
+        } catch (IllegalArgumentException e) {
+            throw usage("--restart-*: " + e.getMessage());
+        }
+    }
+
+    /**
+     * @return {@code --key-columns}: the key columns per source table {@code db.table}, in the order given
+     * @throws ParameterException for an entry that is not {@code SRC_DB.TABLE=COL[+COL...]}
+     */
+    Map<String, List<String>> keyColumns() {
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : options.keyColumns.entrySet()) {
+            List<String> columns = Arrays.stream(entry.getValue().split("\\+")).map(String::trim).toList();
+            if (!entry.getKey().contains(".") || columns.stream().anyMatch(String::isEmpty)) {
+                throw usage("--key-columns must be SRC_DB.TABLE=COL[+COL...], got " + entry.getKey() + "="
+                        + entry.getValue());
+            }
+            keys.put(entry.getKey(), columns);
+        }
+        return keys;
+    }
+
+    /**
+     * @param kafka the Kafka consumer settings, for a topic on the source's brokers
+     * @return {@code --dead-letter}, a topic on the source's brokers, or {@code null}
+     * @throws ParameterException for a malformed value, or a topic without Kafka input
+     */
+    DeadLetterTarget deadLetterTarget(Properties kafka) {
+        if (options.deadLetter == null) {
+            return null;
+        }
+        DeadLetterTarget target;
+        try {
+            target = DeadLetterTarget.parse(options.deadLetter);
+        } catch (IllegalArgumentException e) {
+            throw usage("--dead-letter: " + e.getMessage());
+        }
+        if (target.kind() == DeadLetterTarget.Kind.FILE) {
+            Path parent = Path.of(target.name()).toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                throw usage("--dead-letter " + options.deadLetter + ": directory " + parent + " does not exist or is "
+                        + "not writable");
+            }
+            return target;
+        }
+        if (options.input != null) {
+            throw usage("--dead-letter topic:NAME writes to the source's Kafka brokers; with --input use file:PATH");
+        }
+        return target.onBrokers(options.kafkaBootstrap, kafka);
+    }
+
+    /**
+     * @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option}
+     * @throws ParameterException for {@code --semantic}/{@code --job-id} with Doris, {@code --job-id} with
+     *     at-least-once, or a blank {@code --job-id}
+     */
+    Map<String, String> semanticSinkOptions() {
+        if (options.target == SinkTarget.DORIS) {
+            if (options.semantic == DeliverySemantic.AT_LEAST_ONCE || options.jobId != null) {
+                throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
+                        + "per table (docs/doris.md)");
+            }
+            return options.sinkOptions;
+        }
+        DeliverySemantic chosen = options.semantic == null ? DeliverySemantic.EXACTLY_ONCE : options.semantic;
+        if (chosen == DeliverySemantic.AT_LEAST_ONCE && options.jobId != null) {
+            throw usage("--job-id applies to --semantic exactly-once only");
+        }
+        if (options.jobId != null && options.jobId.isBlank()) {
+            throw usage("--job-id must not be blank");
+        }
+        Map<String, String> sinkOptions = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
+                options.jobId != null ? options.jobId : ExactlyOnceAcrossTables.defaultJobId(options.groupId,
+                        options.input != null ? "file:" + options.input.getFileName() : options.topic)));
+        sinkOptions.putAll(options.sinkOptions);
+        return sinkOptions;
+    }
+
+    /** @return a usage error of the command with {@code message} */
+    ParameterException usage(String message) {
+        return new ParameterException(options.spec.commandLine(), message);
+    }
+
+    private void requirePositive(String option, long value) {
+        if (value <= 0) {
+            throw usage(option + " must be positive, got " + value);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.lockstep.app.cli;
+
+import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.app.deadletter.DeadLetterTarget;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.JobIdentity;
+import io.lockstep.app.job.JobStateMismatchException;
+import io.lockstep.app.job.LockstepPipeline;
+import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.app.job.StartFromCommitted;
+import io.lockstep.app.job.StateRestore;
+import io.lockstep.app.job.TargetCheck;
+import io.lockstep.app.kafka.CommittedStartOffsets;
+import io.lockstep.app.kafka.TopicCheck;
+import io.lockstep.app.route.TableRouter;
+import io.lockstep.core.progress.ProgressTable;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The steps of {@code lockstep run} before the job is defined, in the order the command takes them: the state
+ * to restore ({@link StateRestore}), the sink options, the Kafka topics ({@link TopicCheck},
+ * {@code --kafka-check-timeout}), the target ({@link TargetCheck}, {@code --target-check}) and, exactly-once, where each Kafka partition starts
+ * ({@link StartFromCommitted}). A step that cannot go on throws {@link RunRefusedException} with one line per problem
+ * (exit 1), or a {@link ParameterException} for an option the step found invalid (exit 2).
+ *
+ * <p>Reads the option fields of one {@link RunCommand} on the thread running the command; not thread safe.
+ */
+final class RunPreflight {
+
+    private final RunCommand command;
+
+    /** @param command the parsed options of one {@code lockstep run} */
+    RunPreflight(RunCommand command) {
+        this.command = Objects.requireNonNull(command, "command");
+    }
+
+    /**
+     * The state a local run restores and keeps: a file is read whole each time unless a state directory is asked for
+     * explicitly; a bounded run neither restores nor keeps state: a restored Kafka split keeps the stopping offset (or
+     * none) it was saved with, so it would never end, and its own final checkpoint would stop a later unbounded run.
+     *
+     * @param local whether the job runs in this JVM
+     * @param settings the Flink settings, given the checkpoint storage and the checkpoint to restore when state is kept
+     * @return the plan, or empty when no state is kept
+     * @throws RunRefusedException when the state found is another job's
+     * @throws ParameterException for an unusable {@code --state-dir} or {@code --from-savepoint}
+     */
+    Optional<StateRestore.Plan> restorePlan(PipelineConfig config, boolean local, Configuration settings)
+            throws RunRefusedException {
+        boolean keepState = local && !command.bounded
+                && (command.input == null || command.stateDir != null || command.fromSavepoint != null);
+        if (!keepState) {
+            return Optional.empty();
+        }
+        StateRestore.Plan plan;
+        try {
+            plan = StateRestore.plan(command.stateDir, command.fromSavepoint, command.groupId, JobIdentity.of(config),
+                    command.adoptState);
+        } catch (JobStateMismatchException e) {
+            throw new RunRefusedException(List.of(e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.spec.commandLine(), e.getMessage());
+        }
+        plan.directory().configure(settings, plan.checkpoint(), plan.claim());
+        return Optional.of(plan);
+    }
+
+    /**
+     * Invalid sink options are usage errors, found before Kafka is asked.
+     *
+     * @throws ParameterException naming the option
+     */
+    void checkSinkOptions(PipelineConfig config) {
+        try {
+            LockstepPipeline.sinkOptions(config);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits up to {@code --kafka-check-timeout} for the brokers to describe {@code --topic} and a dead-letter topic
+     * (nothing with {@code --input} or a timeout of 0).
+     *
+     * @throws RunRefusedException naming the topic and the problem, or empty when interrupted
+     */
+    void checkTopics(PipelineConfig config) throws RunRefusedException {
+        if (command.input != null || command.kafkaCheckTimeoutMs <= 0) {
+            return;
+        }
+        try {
+            TopicCheck.partitions(command.kafkaBootstrap, command.topic, config.kafkaProperties(),
+                    command.kafkaCheckTimeoutMs);
+            DeadLetterTarget letters = config.assembler().deadLetter();
+            if (letters != null && letters.kind() == DeadLetterTarget.Kind.TOPIC) {
+                try {
+                    TopicCheck.partitions(command.kafkaBootstrap, letters.name(), config.kafkaProperties(),
+                            command.kafkaCheckTimeoutMs);
+                } catch (IllegalStateException e) {
+                    throw new IllegalStateException("--dead-letter: " + e.getMessage()
+                            .replace("check --topic;", "check --dead-letter;"), e);
+                }
+            }
+        } catch (IllegalStateException e) {
+            throw new RunRefusedException(List.of(e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunRefusedException(List.of());
+        }
+    }
+
+    /**
+     * With {@code --target-check}: checks that the target can be reached, accepts the user and has the databases
+     * and tables the job loads (and, exactly-once, the progress table).
+     *
+     * @return {@code config} with the target tables found, or as it was without the check
+     * @throws RunRefusedException with one line per problem found
+     */
+    PipelineConfig checkTarget(PipelineConfig config) throws RunRefusedException {
+        if (!command.targetCheck) {
+            return config;
+        }
+        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        TargetCheck.Result checked = TargetCheck.check(options,
+                TableRouter.parse(command.tableMap, command.database, command.unknownTable),
+                ExactlyOnceAcrossTables.enabled(config)
+                        ? new ProgressTable(command.database, options.getMultiTableProgressTable()) : null);
+        if (!checked.problems().isEmpty()) {
+            throw new RunRefusedException(checked.problems());
+        }
+        return config.withTargetTables(checked.tables());
+    }
+
+    /**
+     * Exactly-once from Kafka: where each partition starts when no checkpoint is restored, right after the position
+     * the job committed ({@link StartFromCommitted}); otherwise as configured.
+     *
+     * @throws RunRefusedException naming the problem, or empty when interrupted
+     */
+    CommittedStartOffsets.Plan startOffsets(PipelineConfig config) throws RunRefusedException {
+        CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(command.topic);
+        if (command.input == null && ExactlyOnceAcrossTables.enabled(config) && command.kafkaCheckTimeoutMs > 0) {
+            try {
+                start = StartFromCommitted.plan(config, command.kafkaCheckTimeoutMs);
+            } catch (IllegalStateException e) {
+                throw new RunRefusedException(List.of(e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunRefusedException(List.of());
+            }
+        }
+        return start;
+    }
+}

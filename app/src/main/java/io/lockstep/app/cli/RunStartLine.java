@@ -1,0 +1,42 @@
+package io.lockstep.app.cli;
+
+import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.job.StateRestore;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The line {@code lockstep run} prints when a local job starts: what it reads, where it writes, how, and from which
+ * state it starts.
+ */
+final class RunStartLine {
+
+    private RunStartLine() {
+    }
+
+    /**
+     * @param command the parsed options of the run
+     * @param restarts the restart policy
+     * @param plan the state restored and kept, or empty
+     * @return the start line, without the command's prefix
+     */
+    static String of(RunCommand command, RestartPolicy restarts, Optional<StateRestore.Plan> plan) {
+        Optional<Path> restored = plan.flatMap(StateRestore.Plan::checkpoint);
+        boolean legacy = plan.map(StateRestore.Plan::legacy).orElse(false);
+        String source = command.input != null ? "file " + command.input
+                : "topic '" + command.topic + "' at " + command.kafkaBootstrap
+                        + (command.bounded ? " up to its end offsets" : "");
+        return "reading " + command.format.optionValue() + " from " + source + ", writing "
+                + command.target.optionValue() + " " + command.loadUrl
+                + " database '" + command.database + "' as " + command.user
+                + (command.deadLetter != null ? ", dead letters to " + command.deadLetter : "")
+                + ", parallelism " + command.parallelism + ", checkpoint every "
+                + command.checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
+                + restored.map(path -> "restoring " + path + (legacy ? " (this job's, from the state directory of "
+                        + "earlier versions; next checkpoints in " + plan.get().directory().root() + ")" : ""))
+                .orElse(command.bounded ? "no state kept (--bounded)"
+                        : command.input != null && command.stateDir == null ? "no state kept"
+                        : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
+                                .orElse("none") + ")");
+    }
+}
