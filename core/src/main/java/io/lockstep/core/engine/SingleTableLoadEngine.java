@@ -116,7 +116,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
-        this.regions = new RegionTable(segments);
+        this.regions = new RegionTable(segments, config.loadFormat().rowSeparator());
         this.cycle = new TableTransactionCycle(config, client, streamLoader, metrics, regions, budget, failure, ioExecutor,
                 managerThread::wake, semantic, restoredCheckpointId, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
@@ -205,8 +205,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         if (closed.get() || failure.get() != null) {
             checkUsable("write to " + database + "." + table);
         }
-        if (!JsonRows.isObject(row)) {
-            JsonRows.checkObject(row, database + "." + table);
+        if (!config.loadFormat().isWellFormed(row)) {
+            throw config.loadFormat().malformedRow(row, database + "." + table);
         }
         partialUpdates.check(database, table, row, database + "." + table);
         try {
