@@ -13,6 +13,9 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadMethod;
+import io.lockstep.core.format.LoadFormat;
+import io.lockstep.core.format.LoadFormats;
+import io.lockstep.core.format.UnsupportedLoadFormatException;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressSettings;
@@ -21,9 +24,7 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
-import io.lockstep.flink.options.StreamLoadFormat;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import javax.annotation.Nullable;
@@ -60,7 +61,8 @@ import javax.annotation.Nullable;
  * </ul>
  *
  * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row format
- * must be JSON with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows); at-least-once
+ * ({@code sink.properties.format}, and a table's own {@code format}) must be one {@link LoadFormats#forName} accepts,
+ * JSON today, with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows); at-least-once
  * commit intervals must stay below 80% of {@code sink.properties.timeout} (the engine renews its transactions there,
  * docs/architecture.md#rules-from-field-reports); any other value the core refuses.
  *
@@ -87,7 +89,7 @@ public final class SinkSettings {
      */
     public static SinkSettings from(StarRocksSinkOptions options) {
         Objects.requireNonNull(options, "options");
-        checkJson(options);
+        loadFormat(options);
         if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
                 && options.getTarget() == SinkTarget.STARROCKS) {
             long intervalMs = options.getBufferFlushIntervalMs();
@@ -183,7 +185,8 @@ public final class SinkSettings {
                 .commitIntervalMs(commitIntervalMs())
                 .scanningFrequencyMs(options.getScanFrequencyMs())
                 .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds())
-                .loadMethod(loadMethod());
+                .loadMethod(loadMethod())
+                .loadFormat(loadFormat(options));
         if (options.isMultiTableTransactionEnabled()) {
             b.bufferSizeBytes(options.getMultiTableBufferSizeBytes());
             String database = options.getDatabaseName();
@@ -255,24 +258,45 @@ public final class SinkSettings {
         }
     }
 
-    private static void checkJson(StarRocksSinkOptions options) {
-        if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
+    /**
+     * The load format of every table: {@code sink.properties.format} through {@link LoadFormats#forName}; a table's
+     * own {@code format} must name the same one, and the JSON rows need {@code strip_outer_array} true or unset.
+     *
+     * @throws InvalidSinkOptionException naming the option (or the table) whose format the sinks cannot load
+     */
+    private static LoadFormat loadFormat(StarRocksSinkOptions options) {
+        String name = options.getStreamLoadFormat().headerValue();
+        LoadFormat format;
+        try {
+            format = LoadFormats.forName(name, "sink option 'sink.properties.format'");
+        } catch (UnsupportedLoadFormatException e) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                    "Invalid sink option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue()
-                            + "'" + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)")
-                            + ": Lockstep's sinks load each row (getRow()) as one JSON object; expected 'json'");
+                    "Invalid sink option 'sink.properties.format' = '" + name + "'"
+                            + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)") + ": "
+                            + e.reason());
         }
         checkStripOuterArray("sink.properties.strip_outer_array", options.getStreamLoadProperties());
         for (StreamLoadTableProperties table : options.getTableProperties()) {
             Map<String, String> props = table.getProperties();
-            String format = props.get("format");
-            if (format != null && !format.trim().toLowerCase(Locale.ROOT).equals("json")) {
-                throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                        "Invalid stream load property 'format' = '" + format + "' for table '"
-                                + table.getUniqueKey() + "': Lockstep's sinks load JSON rows only; expected 'json'");
+            String own = props.get("format");
+            if (own != null) {
+                String where = "Invalid stream load property 'format' = '" + own + "' for table '"
+                        + table.getUniqueKey() + "': ";
+                LoadFormat tableFormat;
+                try {
+                    tableFormat = LoadFormats.forName(own, "format of table '" + table.getUniqueKey() + "'");
+                } catch (UnsupportedLoadFormatException e) {
+                    throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                            where + e.reason());
+                }
+                if (tableFormat != format) {
+                    throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                            where + "the sink loads every table as '" + format.name() + "'");
+                }
             }
             checkStripOuterArray("strip_outer_array of table '" + table.getUniqueKey() + "'", props);
         }
+        return format;
     }
 
     private static void checkStripOuterArray(String where, Map<String, String> props) {

@@ -3,6 +3,7 @@ package com.starrocks.connector.flink.table.sink;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.format.JsonLoadFormat;
 import io.lockstep.flink.options.DorisOptionNames;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOption;
@@ -269,10 +270,10 @@ public class StarRocksSinkOptions implements Serializable {
         headers.put("timeout", String.valueOf(getStreamLoadTimeoutSeconds()));
         StreamLoadFormat format = getStreamLoadFormat();
         headers.put("format", format.headerValue());
-        if (format == StreamLoadFormat.JSON) {
-            headers.put("strip_outer_array", "true");
-            if (getTarget() == SinkTarget.STARROCKS) { // a StarRocks header; Doris reads JSON size limits from config
-                headers.put("ignore_json_size", "true");
+        if (format == StreamLoadFormat.JSON) { // the JSON load format's own headers
+            headers.putAll(JsonLoadFormat.INSTANCE.headers());
+            if (getTarget() == SinkTarget.STARROCKS) { // StarRocks headers; Doris reads JSON size limits from config
+                headers.putAll(JsonLoadFormat.INSTANCE.starRocksHeaders());
             }
         }
         headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
