@@ -90,7 +90,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.ownedIoPool = ownedIoPool;
         this.database = new TransactionDatabase(config.database());
-        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
+        this.partialUpdates = new PartialUpdateRows(config);
         this.pressureSwitchBytes = Math.max(1, Math.min(1L << 20, config.bufferSizeBytes() / 64));
         // no periodic scan: the cycle's timers are deadlines, everything else signals the manager
         this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(), ticker, Long.MAX_VALUE,

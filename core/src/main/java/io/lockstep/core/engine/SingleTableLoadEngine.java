@@ -101,7 +101,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                                   LoadMetrics metrics, DeliverySemantic semantic, long restoredCheckpointId,
                                   Ticker ticker, Executor ioExecutor, ExecutorService ownedIoPool) {
         this.config = Objects.requireNonNull(config, "config");
-        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
+        this.partialUpdates = new PartialUpdateRows(config);
         this.semantic = Objects.requireNonNull(semantic, "semantic");
         checkLoadMethod(config.loadMethod(), semantic, streamLoader != null);
         this.ticker = Objects.requireNonNull(ticker, "ticker");

@@ -1,9 +1,16 @@
 package io.lockstep.core.format;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.lockstep.core.buffer.Chunk;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * JSON rows: each row is one JSON object, and a body is the JSON array {@code [row,row,...]} of them, loaded with the
@@ -26,6 +33,9 @@ public final class JsonLoadFormat implements LoadFormat {
     private static final Map<String, String> HEADERS = Map.of("format", NAME, "strip_outer_array", "true");
     private static final Map<String, String> STARROCKS_HEADERS = Map.of("ignore_json_size", "true");
     private static final DelimitedBody BODY = new DelimitedBody(bytes("["), bytes(","), bytes("]"));
+    /** Never quotes the row in a parse error: messages must not carry row data. */
+    private static final JsonFactory PARSER = JsonFactory.builder()
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
     private JsonLoadFormat() {
     }
@@ -57,6 +67,26 @@ public final class JsonLoadFormat implements LoadFormat {
     public IllegalArgumentException malformedRow(byte[] row, String where) {
         return new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not a JSON object "
                 + "({...}); a malformed row would fail the whole load on the server");
+    }
+
+    /** The object's top-level keys, lower case (values are skipped, not read). */
+    @Override
+    public SortedSet<String> columnNames(byte[] row, String where) {
+        TreeSet<String> keys = new TreeSet<>();
+        try (JsonParser parser = PARSER.createParser(row)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("row for " + where + " is not a JSON object");
+            }
+            for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+                keys.add(parser.currentName().toLowerCase(Locale.ROOT));
+                parser.nextToken();
+                parser.skipChildren();
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not valid JSON: "
+                    + e.getMessage());
+        }
+        return keys;
     }
 
     /** {@code ,}: the separator of a JSON array's elements. */

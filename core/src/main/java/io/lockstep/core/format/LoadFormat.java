@@ -2,6 +2,7 @@ package io.lockstep.core.format;
 
 import io.lockstep.core.buffer.Chunk;
 import java.util.Map;
+import java.util.SortedSet;
 
 /**
  * How rows travel in a stream load body: the check of one row before it is buffered, the bytes that separate rows
@@ -30,6 +31,17 @@ public interface LoadFormat {
      * @return an exception naming {@code where} and the row's length, never its content
      */
     IllegalArgumentException malformedRow(byte[] row, String where);
+
+    /**
+     * The column names one row carries, lower case, for the partial-update check of a table whose loads name their
+     * columns: parses the whole row, so it is asked only for such tables.
+     *
+     * @param where names the row's target, e.g. "db.orders (partition 3)"
+     * @return the names, sorted
+     * @throws IllegalArgumentException naming {@code where} (and the parser's reason, never the row's content) if the
+     *                                  row cannot be read
+     */
+    SortedSet<String> columnNames(byte[] row, String where);
 
     /**
      * The bytes a chunk writes between two rows, and {@link #writeBody} between two chunks; a fresh array, at least

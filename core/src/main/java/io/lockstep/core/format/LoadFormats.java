@@ -1,6 +1,7 @@
 package io.lockstep.core.format;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The one place a load format name (the {@code format} stream load header, e.g. option
@@ -22,12 +23,21 @@ public final class LoadFormats {
      *                                        is implemented
      */
     public static LoadFormat forName(String name, String setting) {
-        String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-        if (wanted.equals(JsonLoadFormat.NAME)) {
-            return JsonLoadFormat.INSTANCE;
-        }
-        String reason = wanted.equals("csv") ? CSV_REASON
-                : "not a load format Lockstep sends; expected 'json'";
-        throw new UnsupportedLoadFormatException(setting, name, reason);
+        return find(name).orElseThrow(() -> new UnsupportedLoadFormatException(setting, name,
+                normalized(name).equals("csv") ? CSV_REASON : "not a load format Lockstep sends; expected 'json'"));
+    }
+
+    /**
+     * The format of that name if Lockstep implements it, for a caller that must also describe formats it cannot load
+     * (e.g. the connector options' headers for {@code csv}, refused later when a sink is made).
+     *
+     * @param name the format name, case-insensitive, surrounding blanks ignored; null finds nothing
+     */
+    public static Optional<LoadFormat> find(String name) {
+        return normalized(name).equals(JsonLoadFormat.NAME) ? Optional.of(JsonLoadFormat.INSTANCE) : Optional.empty();
+    }
+
+    private static String normalized(String name) {
+        return name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
     }
 }

@@ -61,10 +61,22 @@ class JsonLoadFormatTest {
     }
 
     @Test
+    void columnNamesAreTheTopLevelKeysLowerCasedAndABadRowIsNamedByTargetAndLength() {
+        assertThat(JSON.columnNames(b("{\"Id\":1,\"a\":{\"x\":[1]},\"B\":null}"), "db.t"))
+                .containsExactly("a", "b", "id");
+        assertThatThrownBy(() -> JSON.columnNames(b("[{\"a\":1}]"), "db.t"))
+                .hasMessage("row for db.t is not a JSON object");
+        assertThatThrownBy(() -> JSON.columnNames(b("{\"secret\":tru"), "db.t"))
+                .hasMessageStartingWith("row for db.t (13 bytes) is not valid JSON: ")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret"));
+    }
+
+    @Test
     void headersThatNoLongerDeclareJsonArraysAreRefusedNamingWhere() {
         JSON.checkHeaders("t", Map.of("format", "JSON", "strip_outer_array", "True"));
         assertThatThrownBy(() -> JSON.checkHeaders("load properties of db.orders", Map.of("format", "json")))
                 .hasMessage("load properties of db.orders must have format=json and strip_outer_array=true: the "
-                        + "engine sends each load as a JSON array of rows (found format=json, strip_outer_array=false)");
+                        + "engine sends each load as a JSON array of rows "
+                        + "(found format=json, strip_outer_array=false)");
     }
 }

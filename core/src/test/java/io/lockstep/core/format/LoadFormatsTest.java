@@ -12,6 +12,13 @@ class LoadFormatsTest {
     }
 
     @Test
+    void findKnowsOnlyTheImplementedFormats() {
+        assertThat(LoadFormats.find("Json")).containsSame(JsonLoadFormat.INSTANCE);
+        assertThat(LoadFormats.find("csv")).isEmpty();
+        assertThat(LoadFormats.find(null)).isEmpty();
+    }
+
+    @Test
     void csvIsRefusedWithTheSinksReasonNamingTheSetting() {
         assertThatThrownBy(() -> LoadFormats.forName("csv", "sink option 'sink.properties.format'"))
                 .isInstanceOf(UnsupportedLoadFormatException.class)
