@@ -49,6 +49,12 @@ public final class JsonLoadFormat implements LoadFormat {
         return NAME;
     }
 
+    /** "a JSON array of rows". */
+    @Override
+    public String bodyShape() {
+        return "a JSON array of rows";
+    }
+
     /** True if the row, without surrounding whitespace, starts with '{' and ends with '}' (no allocation). */
     @Override
     public boolean isWellFormed(byte[] row) {
@@ -128,7 +134,7 @@ public final class JsonLoadFormat implements LoadFormat {
         String strip = headers.getOrDefault("strip_outer_array", "false").toLowerCase(Locale.ROOT);
         if (!format.equals(NAME) || !strip.equals("true")) {
             throw new IllegalArgumentException(where + " must have format=json and strip_outer_array=true: "
-                    + "the engine sends each load as a JSON array of rows (found format=" + format
+                    + "the engine sends each load as " + bodyShape() + " (found format=" + format
                     + ", strip_outer_array=" + strip + ")");
         }
     }

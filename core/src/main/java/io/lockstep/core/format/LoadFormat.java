@@ -18,6 +18,9 @@ public interface LoadFormat {
     /** The {@code format} header value, lower case, e.g. {@code json}. */
     String name();
 
+    /** What a load body is, for messages, e.g. "a JSON array of rows". */
+    String bodyShape();
+
     /**
      * Task thread, once per row: true if {@code row} may be buffered as one row of this format. Cheap and
      * allocation-free; a row it refuses is reported by {@link #malformedRow}.
@@ -60,7 +63,10 @@ public interface LoadFormat {
      */
     byte[] writeBody(Iterable<Chunk> chunks);
 
-    /** The stream load headers every target reads for this format, e.g. {@code format}; read-only. */
+    /**
+     * The stream load headers every target reads for this format, e.g. {@code format}; read-only. A load whose
+     * headers set one of them to another value would not read the bodies this format frames.
+     */
     Map<String, String> headers();
 
     /** Headers of this format only StarRocks reads (Doris takes the same limits from its configuration); read-only. */

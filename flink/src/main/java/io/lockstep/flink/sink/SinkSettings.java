@@ -27,6 +27,7 @@ import io.lockstep.flink.options.SinkTarget;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
@@ -260,7 +261,8 @@ public final class SinkSettings {
 
     /**
      * The load format of every table: {@code sink.properties.format} through {@link LoadFormats#forName}; a table's
-     * own {@code format} must name the same one, and the JSON rows need {@code strip_outer_array} true or unset.
+     * own {@code format} must name the same one, and the format's other headers ({@link LoadFormat#headers()}: for
+     * JSON {@code strip_outer_array}) must be unset or its value, here and in every table's own headers.
      *
      * @throws InvalidSinkOptionException naming the option (or the table) whose format the sinks cannot load
      */
@@ -275,36 +277,44 @@ public final class SinkSettings {
                             + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)") + ": "
                             + e.reason());
         }
-        checkStripOuterArray("sink.properties.strip_outer_array", options.getStreamLoadProperties());
+        checkFormatHeaders(format, options.getStreamLoadProperties(), header -> "sink.properties." + header);
         for (StreamLoadTableProperties table : options.getTableProperties()) {
             Map<String, String> props = table.getProperties();
             String own = props.get("format");
             if (own != null) {
-                String where = "Invalid stream load property 'format' = '" + own + "' for table '"
+                String refusal = "Invalid stream load property 'format' = '" + own + "' for table '"
                         + table.getUniqueKey() + "': ";
                 LoadFormat tableFormat;
                 try {
                     tableFormat = LoadFormats.forName(own, "format of table '" + table.getUniqueKey() + "'");
                 } catch (UnsupportedLoadFormatException e) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                            where + e.reason());
+                            refusal + e.reason());
                 }
                 if (tableFormat != format) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                            where + "the sink loads every table as '" + format.name() + "'");
+                            refusal + "the sink loads every table as '" + format.name() + "'");
                 }
             }
-            checkStripOuterArray("strip_outer_array of table '" + table.getUniqueKey() + "'", props);
+            checkFormatHeaders(format, props, header -> header + " of table '" + table.getUniqueKey() + "'");
         }
         return format;
     }
 
-    private static void checkStripOuterArray(String where, Map<String, String> props) {
-        String strip = props.get("strip_outer_array");
-        if (strip != null && !strip.trim().equalsIgnoreCase("true")) {
-            throw new InvalidSinkOptionException("sink.properties.strip_outer_array", "Invalid " + where + " = '"
-                    + strip + "': the sink sends each load as a JSON array of rows; expected 'true' or no value");
-        }
+    /**
+     * Refuses a header set against one the format needs besides {@code format} (for JSON, {@code strip_outer_array}
+     * other than true), naming it through {@code where}.
+     */
+    private static void checkFormatHeaders(LoadFormat format, Map<String, String> props,
+                                           Function<String, String> where) {
+        format.headers().forEach((header, needed) -> {
+            String value = props.get(header);
+            if (!header.equals("format") && value != null && !value.trim().equalsIgnoreCase(needed)) {
+                throw new InvalidSinkOptionException("sink.properties." + header, "Invalid " + where.apply(header)
+                        + " = '" + value + "': the sink sends each load as " + format.bodyShape() + "; expected '"
+                        + needed + "' or no value");
+            }
+        });
     }
 
     private static TransactionClientConfig buildClientConfig(StarRocksSinkOptions options) {
