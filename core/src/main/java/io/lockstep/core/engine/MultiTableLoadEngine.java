@@ -128,9 +128,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * Task thread: buffers one row for {@code database.table} of source {@code partition}. Reserves the row's bytes
      * first (blocking at the hard limit, 2 × buffer-size, for at most {@code maxBlockMs}); never freezes a chunk.
      *
-     * @param row one JSON object, UTF-8
+     * @param row one row of {@link LoadEngineConfig#loadFormat()} (JSON: one object, UTF-8)
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
-     * @throws IllegalArgumentException if the row is not a JSON object, the database differs from the one this
+     * @throws IllegalArgumentException if the load format refuses the row, the database differs from the one this
      *                                  engine loads into (both named), or the table is a partial update and the
      *                                  row's keys differ from its declared columns (both named); nothing is buffered
      * @throws BufferExhaustedException at once if the row, or the source transactions in progress with it, can never

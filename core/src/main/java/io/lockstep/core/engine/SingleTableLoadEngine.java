@@ -193,7 +193,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * {@code maxBlockMs}.
      *
      * @throws LoadEngineException      if the engine failed earlier
-     * @throws IllegalArgumentException if the row is not a JSON object
+     * @throws IllegalArgumentException if {@link LoadEngineConfig#loadFormat()} refuses the row (JSON: not an object)
      * @throws io.lockstep.core.buffer.BufferExhaustedException if the row can never fit or no room appeared in time
      * @throws InterruptedException     if interrupted while blocked
      */
