@@ -18,10 +18,16 @@ final class DelimitedBody {
         this.suffix = suffix.clone();
     }
 
+    /** A copy of the separator. */
     byte[] separator() {
         return separator.clone();
     }
 
+    /**
+     * Bytes of the body of {@code chunks}; empty chunks count for nothing.
+     *
+     * @throws IllegalStateException if the body would pass the largest array (2 GiB)
+     */
     int length(Iterable<Chunk> chunks) {
         long length = prefix.length + suffix.length;
         int nonEmpty = 0;
@@ -32,12 +38,13 @@ final class DelimitedBody {
             }
         }
         length += (long) Math.max(0, nonEmpty - 1) * separator.length;
-        if (length > Integer.MAX_VALUE - 16) {
+        if (length > Integer.MAX_VALUE - 8) { // past the largest array a JVM allocates
             throw new IllegalStateException("a body of " + length + " bytes would pass 2 GiB");
         }
         return (int) length;
     }
 
+    /** The body of {@code chunks}, in order: one exact-size array, each chunk's content copied once. */
     byte[] write(Iterable<Chunk> chunks) {
         byte[] body = new byte[length(chunks)];
         System.arraycopy(prefix, 0, body, 0, prefix.length);
