@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A batch of rows of one region, kept as the inside of a JSON array: rows (each a JSON object) separated by commas.
- * {@link #writeBody} frames one or more chunks as {@code [row,row,...]}.
+ * A batch of rows of one region, kept as their bytes joined by the load format's row separator (for JSON rows, the
+ * inside of a JSON array: objects separated by commas). The chunk knows no format: the engine's
+ * {@link io.lockstep.core.format.LoadFormat} checks the rows, gives the separator, and frames one or more chunks as a
+ * request body from their {@link #contentBytes()} and {@link #copyContentTo}.
  *
  * <p>The content lives in segments that are filled in turn and never copied while the chunk grows: each new segment
  * is as large as the content so far (256 bytes first, at most {@value #MAX_SEGMENT_BYTES} bytes), so the spare
@@ -35,6 +37,8 @@ public final class Chunk {
 
     private final RegionKey region;
     private final SegmentPool pool;
+    /** Written between two rows; from the load format. */
+    private final byte[] rowSeparator;
     /** Full segments, in order; {@code current} follows them. */
     private final List<byte[]> fullSegments = new ArrayList<>(4);
     /** The segments of {@code fullSegments} and {@code current} taken from {@code pool}; null while none. */
@@ -48,49 +52,64 @@ public final class Chunk {
     private long freezeSequence = -1;
     private ChunkState state = ChunkState.ACTIVE;
 
-    /** An empty active chunk of {@code region} whose segments are all plain allocations. */
-    public Chunk(RegionKey region) {
-        this(region, SegmentPool.none());
+    /**
+     * An empty active chunk of {@code region} whose segments are all plain allocations.
+     *
+     * @param rowSeparator the bytes written between two rows (the load format's), not copied, never changed
+     */
+    public Chunk(RegionKey region, byte[] rowSeparator) {
+        this(region, SegmentPool.none(), rowSeparator);
     }
 
-    /** An empty active chunk of {@code region} that takes its larger segments from {@code pool} while it can. */
-    public Chunk(RegionKey region, SegmentPool pool) {
+    /**
+     * An empty active chunk of {@code region} that takes its larger segments from {@code pool} while it can.
+     *
+     * @param rowSeparator the bytes written between two rows (the load format's), not copied, never changed
+     */
+    public Chunk(RegionKey region, SegmentPool pool, byte[] rowSeparator) {
         this.region = region;
         this.pool = pool;
+        this.rowSeparator = rowSeparator;
         this.current = plainSegment(FIRST_SEGMENT_BYTES);
     }
 
     /**
-     * Appends one row.
+     * Appends one row, after the row separator unless it is the first.
      *
      * @throws IllegalStateException if the chunk is not active, or if its content would pass 2 GiB
      */
     public void append(byte[] row) {
         requireState(ChunkState.ACTIVE, "append to");
-        if ((long) contentBytes + row.length + 1 > Integer.MAX_VALUE - 16) {
+        if ((long) contentBytes + row.length + rowSeparator.length > Integer.MAX_VALUE - 16) {
             throw new IllegalStateException("chunk of " + region + " would pass 2 GiB with a row of " + row.length
                     + " bytes");
         }
         if (rowCount > 0) {
-            if (currentBytes == current.length) {
-                nextSegment();
+            if (rowSeparator.length == 1 && currentBytes < current.length) { // the common case, as cheap as before
+                current[currentBytes++] = rowSeparator[0];
+                contentBytes++;
+            } else {
+                put(rowSeparator);
             }
-            current[currentBytes++] = ',';
-            contentBytes++;
         }
+        put(row);
+        rowCount++;
+        rowBytes += row.length;
+    }
+
+    /** Copies {@code bytes} to the end of the content, filling the current segment before taking the next. */
+    private void put(byte[] bytes) {
         int copied = 0;
-        while (copied < row.length) {
+        while (copied < bytes.length) {
             if (currentBytes == current.length) {
                 nextSegment();
             }
-            int n = Math.min(row.length - copied, current.length - currentBytes);
-            System.arraycopy(row, copied, current, currentBytes, n);
+            int n = Math.min(bytes.length - copied, current.length - currentBytes);
+            System.arraycopy(bytes, copied, current, currentBytes, n);
             copied += n;
             currentBytes += n;
         }
-        contentBytes += row.length;
-        rowCount++;
-        rowBytes += row.length;
+        contentBytes += bytes.length;
     }
 
     private void nextSegment() {
@@ -163,45 +182,18 @@ public final class Chunk {
         this.freezeSequence = sequence;
     }
 
-    /** Total length of the JSON array body {@code [..]} for these chunks, bytes. */
-    public static int bodyLength(Iterable<Chunk> chunks) {
-        int length = 2;
-        int nonEmpty = 0;
-        for (Chunk chunk : chunks) {
-            if (chunk.rowCount > 0) {
-                length += chunk.contentBytes;
-                nonEmpty++;
-            }
-        }
-        return length + Math.max(0, nonEmpty - 1);
-    }
-
-    /** The JSON array {@code [row,row,...]} holding every row of {@code chunks}, in order. */
-    public static byte[] writeBody(Iterable<Chunk> chunks) {
-        byte[] body = new byte[bodyLength(chunks)];
-        int at = 0;
-        body[at++] = '[';
-        boolean first = true;
-        for (Chunk chunk : chunks) {
-            if (chunk.rowCount == 0) {
-                continue;
-            }
-            if (!first) {
-                body[at++] = ',';
-            }
-            at = chunk.copyContentTo(body, at);
-            first = false;
-        }
-        body[at] = ']';
-        return body;
+    /** Length of the content (rows and the separators between them), bytes; what {@link #copyContentTo} copies. */
+    public int contentBytes() {
+        return contentBytes;
     }
 
     /**
-     * Copies the content (rows and their separating commas) into {@code target} at {@code at}; returns the end.
+     * Copies the content (rows and the separators between them) into {@code target} at {@code at}; returns the end.
      *
-     * @throws IllegalStateException if the chunk is loaded or discarded: its segments may hold other rows now
+     * @throws IllegalStateException     if the chunk is loaded or discarded: its segments may hold other rows now
+     * @throws IndexOutOfBoundsException if {@code target} has less than {@link #contentBytes()} bytes from {@code at}
      */
-    private int copyContentTo(byte[] target, int at) {
+    public int copyContentTo(byte[] target, int at) {
         if (state == ChunkState.LOADED || state == ChunkState.DISCARDED) {
             throw new IllegalStateException("cannot read the rows of chunk of " + region + " in state " + state
                     + ": its segments were released");

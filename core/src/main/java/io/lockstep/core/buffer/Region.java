@@ -22,6 +22,8 @@ public final class Region {
     private final RegionKey key;
     /** The engine's pool, shared by every region's chunks (thread-safe on its own). */
     private final SegmentPool pool;
+    /** The load format's row separator, handed to every chunk of this region. */
+    private final byte[] rowSeparator;
     private Chunk active;
     private final Deque<Chunk> frozen = new ArrayDeque<>();
     private boolean cleanBoundary = true;
@@ -34,16 +36,25 @@ public final class Region {
      */
     private long frozenSinceMs;
 
-    /** An empty region: clean, last switched at 0; its chunks allocate every segment plainly. */
-    public Region(RegionKey key) {
-        this(key, SegmentPool.none());
+    /**
+     * An empty region: clean, last switched at 0; its chunks allocate every segment plainly.
+     *
+     * @param rowSeparator the bytes its chunks write between two rows (the load format's)
+     */
+    public Region(RegionKey key, byte[] rowSeparator) {
+        this(key, SegmentPool.none(), rowSeparator);
     }
 
-    /** An empty region whose chunks take their larger segments from {@code pool}. */
-    public Region(RegionKey key, SegmentPool pool) {
+    /**
+     * An empty region whose chunks take their larger segments from {@code pool}.
+     *
+     * @param rowSeparator the bytes its chunks write between two rows (the load format's)
+     */
+    public Region(RegionKey key, SegmentPool pool, byte[] rowSeparator) {
         this.key = key;
         this.pool = pool;
-        this.active = new Chunk(key, pool);
+        this.rowSeparator = rowSeparator.clone();
+        this.active = new Chunk(key, pool, this.rowSeparator);
     }
 
     /** Appends a row to the active chunk and marks the boundary unclean. Never freezes (multi-table rule). */
@@ -77,7 +88,7 @@ public final class Region {
         }
         frozen.addLast(active);
         frozenRowBytes += active.rowBytes();
-        active = new Chunk(key, pool);
+        active = new Chunk(key, pool, rowSeparator);
         lastSwitchTimeMs = nowMs;
         return true;
     }
@@ -127,7 +138,7 @@ public final class Region {
         frozenRowBytes = 0;
         bytes += active.rowBytes();
         active.moveTo(ChunkState.DISCARDED);
-        active = new Chunk(key, pool);
+        active = new Chunk(key, pool, rowSeparator);
         return bytes;
     }
 

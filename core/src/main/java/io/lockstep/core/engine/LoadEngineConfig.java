@@ -1,11 +1,12 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.format.JsonLoadFormat;
+import io.lockstep.core.format.LoadFormat;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.progress.ProgressSettings;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,8 +33,8 @@ public final class LoadEngineConfig {
     private final long closeTimeoutMs;
     private final int ioThreads;
     private final LoadMethod loadMethod;
-    private final Map<String, String> defaultLoadProperties;
-    private final Map<String, Map<String, String>> tableLoadProperties;
+    private final LoadFormat loadFormat;
+    private final TableLoadHeaders loadHeaders;
     /** Exactly-once mode: job id and progress table; null in at-least-once mode. */
     private final ProgressSettings progress;
 
@@ -52,10 +53,8 @@ public final class LoadEngineConfig {
         this.closeTimeoutMs = b.closeTimeoutMs;
         this.ioThreads = b.ioThreads;
         this.loadMethod = b.loadMethod;
-        this.defaultLoadProperties = Map.copyOf(b.defaultLoadProperties);
-        Map<String, Map<String, String>> tables = new HashMap<>();
-        b.tableLoadProperties.forEach((k, v) -> tables.put(k, Map.copyOf(v)));
-        this.tableLoadProperties = Map.copyOf(tables);
+        this.loadFormat = b.loadFormat;
+        this.loadHeaders = b.loadHeaders;
         this.progress = b.progress;
     }
 
@@ -178,18 +177,18 @@ public final class LoadEngineConfig {
         return loadMethod;
     }
 
+    /** How rows are checked and framed into load bodies, and the headers that declare it (default JSON). */
+    public LoadFormat loadFormat() {
+        return loadFormat;
+    }
+
     /**
-     * The stream load headers for loads into {@code database.table}: the defaults overlaid with the table's own.
-     * Identical for every load of one (label, table), as the server requires (docs/protocol.md#load-headers).
+     * The stream load headers for loads into {@code database.table}: the format's, overlaid with the defaults, then
+     * with the table's own. Identical for every load of one (label, table), as the server requires
+     * (docs/protocol.md#load-headers).
      */
     public Map<String, String> loadPropertiesFor(String database, String table) {
-        Map<String, String> own = tableLoadProperties.get(database + "." + table);
-        if (own == null) {
-            return defaultLoadProperties;
-        }
-        Map<String, String> merged = new LinkedHashMap<>(defaultLoadProperties);
-        merged.putAll(own);
-        return Map.copyOf(merged);
+        return loadHeaders.forTable(database, table);
     }
 
     /** Builder; every setter documents its default. */
@@ -208,9 +207,10 @@ public final class LoadEngineConfig {
         private long closeTimeoutMs = 30_000;
         private int ioThreads = 2;
         private LoadMethod loadMethod = LoadMethod.TRANSACTION;
-        private final Map<String, String> defaultLoadProperties = new LinkedHashMap<>(
-                Map.of("format", "json", "strip_outer_array", "true"));
+        private LoadFormat loadFormat = JsonLoadFormat.INSTANCE;
+        private final Map<String, String> defaultLoadProperties = new LinkedHashMap<>();
         private final Map<String, Map<String, String>> tableLoadProperties = new HashMap<>();
+        private TableLoadHeaders loadHeaders;
         private ProgressSettings progress;
 
         private Builder() {
@@ -321,8 +321,17 @@ public final class LoadEngineConfig {
         }
 
         /**
-         * A stream load header for every table ({@code sink.properties.*}); defaults: format=json,
-         * strip_outer_array=true.
+         * The load format, default {@link JsonLoadFormat}; choose one by name with
+         * {@link io.lockstep.core.format.LoadFormats#forName}.
+         */
+        public Builder loadFormat(LoadFormat value) {
+            this.loadFormat = Objects.requireNonNull(value, "loadFormat");
+            return this;
+        }
+
+        /**
+         * A stream load header for every table ({@code sink.properties.*}), overlaid on the load format's
+         * ({@link LoadFormat#headers()}: format=json, strip_outer_array=true by default).
          */
         public Builder loadProperty(String key, String value) {
             defaultLoadProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
@@ -340,8 +349,7 @@ public final class LoadEngineConfig {
          *                                  size, a commit interval not below 80% of the server timeout (the shared
          *                                  transaction would expire first,
          *                                  docs/architecture.md#rules-from-field-reports), or load properties that
-         *                                  are not JSON with {@code strip_outer_array=true} (chunk bodies are JSON
-         *                                  arrays)
+         *                                  do not declare the load format ({@link LoadFormat#checkHeaders})
          */
         public LoadEngineConfig build() {
             LabelGenerator.validatePrefix(labelPrefix);
@@ -378,23 +386,8 @@ public final class LoadEngineConfig {
             if (database != null && database.isBlank()) {
                 throw new IllegalArgumentException("database must not be blank (use null to take it from the rows)");
             }
-            checkJson("default load properties", defaultLoadProperties);
-            tableLoadProperties.forEach((table, props) -> {
-                Map<String, String> merged = new HashMap<>(defaultLoadProperties);
-                merged.putAll(props);
-                checkJson("load properties of " + table, merged);
-            });
+            loadHeaders = new TableLoadHeaders(loadFormat, defaultLoadProperties, tableLoadProperties);
             return new LoadEngineConfig(this);
-        }
-
-        private static void checkJson(String where, Map<String, String> props) {
-            String format = props.getOrDefault("format", "csv").toLowerCase(Locale.ROOT);
-            String strip = props.getOrDefault("strip_outer_array", "false").toLowerCase(Locale.ROOT);
-            if (!format.equals("json") || !strip.equals("true")) {
-                throw new IllegalArgumentException(where + " must have format=json and strip_outer_array=true: "
-                        + "the engine sends each load as a JSON array of rows (found format=" + format
-                        + ", strip_outer_array=" + strip + ")");
-            }
         }
 
         private static void positive(String name, long value) {

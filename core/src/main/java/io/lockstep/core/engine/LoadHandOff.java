@@ -6,6 +6,7 @@ import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.format.LoadFormat;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
 
@@ -63,12 +64,12 @@ final class LoadHandOff {
         final int bodyBytes;
         final AtomicReference<Phase> phase = new AtomicReference<>(Phase.QUEUED);
 
-        Load(String key, String table, TransactionRef txn, List<Chunk> chunks) {
+        Load(String key, String table, TransactionRef txn, List<Chunk> chunks, int bodyBytes) {
             this.key = key;
             this.table = table;
             this.txn = txn;
             this.chunks = chunks;
-            this.bodyBytes = Chunk.bodyLength(chunks);
+            this.bodyBytes = bodyBytes;
         }
     }
 
@@ -77,14 +78,17 @@ final class LoadHandOff {
     private final LoadMetrics metrics;
     private final Executor ioExecutor;
     private final Runnable wakeManager;
+    /** Frames each load's body from its chunks. */
+    private final LoadFormat format;
     /** I/O threads add, the manager thread polls. */
     private final Queue<LoadCompletion> completions = new ConcurrentLinkedQueue<>();
     /** Manager thread only: the load in flight per key (one per table). */
     private final Map<String, Load> inFlight = new HashMap<>();
 
     LoadHandOff(MemoryBudget budget, FirstFailure failure, LoadMetrics metrics, Executor ioExecutor,
-                Runnable wakeManager) {
+                Runnable wakeManager, LoadFormat format) {
         this.budget = budget;
+        this.format = format;
         this.failure = failure;
         this.metrics = metrics;
         this.ioExecutor = ioExecutor;
@@ -101,7 +105,7 @@ final class LoadHandOff {
      * @throws IllegalStateException if a load of {@code key} is in flight
      */
     void start(String key, String table, TransactionRef txn, List<Chunk> chunks, Sender sender) {
-        Load load = new Load(key, table, txn, chunks);
+        Load load = new Load(key, table, txn, chunks, format.bodyLength(chunks));
         if (inFlight.putIfAbsent(key, load) != null) {
             throw new IllegalStateException("a load of " + key + " is already in flight");
         }
@@ -115,7 +119,7 @@ final class LoadHandOff {
         }
         LoadCompletion done;
         try {
-            LoadReply reply = sender.send(Chunk.writeBody(load.chunks));
+            LoadReply reply = sender.send(format.writeBody(load.chunks));
             done = new LoadCompletion(load.key, load.table, load.txn, load.chunks, load.bodyBytes, reply, null);
         } catch (Throwable t) {
             done = new LoadCompletion(load.key, load.table, load.txn, load.chunks, load.bodyBytes, null, t);

@@ -64,7 +64,8 @@ abstract class ManagerCycle<S extends Enum<S> & ManagerCycle.State<S>> {
         this.budget = budget;
         this.failure = failure;
         this.wakeManager = wakeManager;
-        this.handOff = new LoadHandOff(budget, failure, metrics, ioExecutor, wakeManager);
+        this.handOff = new LoadHandOff(budget, failure, metrics, ioExecutor, wakeManager,
+                config.loadFormat());
         this.state = initial;
         this.failedState = failedState;
         this.closedState = closedState;

@@ -62,8 +62,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
     private final ManagerThread managerThread;
     /** The I/O pool this engine created and must shut down; null when the caller supplied the executor. */
     private final ExecutorService ownedIoPool;
-    /** Written once by the task thread (first row) or fixed by the config; read by the manager thread. */
-    private volatile String database;
+    /** The one database of the shared transactions: fixed by the config or by the first row. */
+    private final TransactionDatabase database;
     /** Task thread only: the column-set check of partial-update tables. */
     private final PartialUpdateRows partialUpdates;
     /**
@@ -89,17 +89,17 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.ownedIoPool = ownedIoPool;
-        this.database = config.database();
-        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
+        this.database = new TransactionDatabase(config.database());
+        this.partialUpdates = new PartialUpdateRows(config);
         this.pressureSwitchBytes = Math.max(1, Math.min(1L << 20, config.bufferSizeBytes() / 64));
         // no periodic scan: the cycle's timers are deadlines, everything else signals the manager
         this.managerThread = new ManagerThread("lockstep-manager-" + config.subtaskIndex(), ticker, Long.MAX_VALUE,
                 this::runOnceUntilNextDeadline, this::crash, this::shutdownOnManager);
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
-        this.regions = new RegionTable(segments);
+        this.regions = new RegionTable(segments, config.loadFormat().rowSeparator());
         this.cycle = new SharedTransactionCycle(config, client, metrics, regions, budget, failure, ioExecutor,
-                managerThread::wake, () -> database, ticker);
+                managerThread::wake, database::get, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
         metrics.gauge(MetricNames.OPEN_TRANSACTIONS, () -> switch (cycle.state()) {
             case OPEN, DRAINING, COMMITTING -> 1;
@@ -128,9 +128,9 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * Task thread: buffers one row for {@code database.table} of source {@code partition}. Reserves the row's bytes
      * first (blocking at the hard limit, 2 × buffer-size, for at most {@code maxBlockMs}); never freezes a chunk.
      *
-     * @param row one JSON object, UTF-8
+     * @param row one row of {@link LoadEngineConfig#loadFormat()} (JSON: one object, UTF-8)
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
-     * @throws IllegalArgumentException if the row is not a JSON object, the database differs from the one this
+     * @throws IllegalArgumentException if the load format refuses the row, the database differs from the one this
      *                                  engine loads into (both named), or the table is a partial update and the
      *                                  row's keys differ from its declared columns (both named); nothing is buffered
      * @throws BufferExhaustedException at once if the row, or the source transactions in progress with it, can never
@@ -146,10 +146,10 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         if (closed.get() || failure.get() != null) {
             checkUsable("write to " + where(partition, database, table));
         }
-        if (!JsonRows.isObject(row)) {
-            JsonRows.checkObject(row, where(partition, database, table));
+        if (!config.loadFormat().isWellFormed(row)) {
+            throw config.loadFormat().malformedRow(row, where(partition, database, table));
         }
-        checkDatabase(database, table);
+        this.database.check(database, table);
         partialUpdates.check(database, table, row, () -> where(partition, database, table));
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
@@ -343,18 +343,6 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         }
     }
 
-    private void checkDatabase(String db, String table) {
-        String current = database;
-        if (current == null) {
-            database = db; // first row: the task thread fixes the database
-        } else if (!current.equals(db)) {
-            throw new IllegalArgumentException("cross-database write refused: table " + db + "." + table + " is in "
-                    + "database '" + db + "' but this subtask's multi-table transactions load into database '"
-                    + current + "'; a StarRocks multi-table transaction covers one database (StarRocks docs, "
-                    + "Stream Load transaction interface: one database, many tables)");
-        }
-    }
-
     // ---- observation (any thread) ----
 
     /** The shared transaction's state now (any thread). */
@@ -367,7 +355,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * routes by {@code *} (null before that row).
      */
     public String database() {
-        return database;
+        return database.get();
     }
 
     /** The current (last begun) shared transaction, or null before the first begin. */

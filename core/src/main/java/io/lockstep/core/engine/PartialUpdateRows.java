@@ -1,16 +1,12 @@
 package io.lockstep.core.engine;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import java.io.IOException;
+import io.lockstep.core.format.LoadFormat;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
 
 /**
  * Keeps one column set per table in a transaction when the table is loaded with {@code partial_update: true}.
@@ -18,28 +14,25 @@ import java.util.function.BiFunction;
  * <p>StarRocks requires every load of a transaction to carry the same load parameters and plans a table's part of a
  * multi-table transaction from its first load (StarRocks docs, "Stream Load transaction interface"); in a partial
  * update (row mode) the {@code columns} header names the columns a load writes, and the other columns keep their
- * stored values ("Change data through loading", partial updates). A JSON row that carries other keys than the
- * declared columns would silently lose them (missing columns written from the header's plan, extra keys ignored), so
- * such a row is refused before it is buffered: its keys must equal the declared source columns (the {@code columns}
- * items without {@code =}), compared case-insensitively.
+ * stored values ("Change data through loading", partial updates). A row that carries other columns than the
+ * declared ones would silently lose them (missing columns written from the header's plan, extra keys ignored), so
+ * such a row is refused before it is buffered: its column names (a JSON row's keys, read by the engine's
+ * {@link LoadFormat#columnNames}) must equal the declared source columns (the {@code columns} items without
+ * {@code =}), compared case-insensitively.
  *
  * <p>Task thread only (the cache is a plain map). Rows of tables without {@code partial_update: true} are not parsed.
  */
 final class PartialUpdateRows {
-    /** Never quotes the row in a parse error: messages must not carry row data. */
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
-
     /**
      * Declared source columns (lower case) per database, then table; empty when the table is not a partial update.
      * Two lookups instead of a "db.table" key: the task thread asks once per row, and must not build a string for it.
      */
     private final Map<String, Map<String, Optional<TreeSet<String>>>> declared = new HashMap<>();
-    private final BiFunction<String, String, Map<String, String>> loadProperties;
+    private final LoadEngineConfig config;
 
-    /** @param loadProperties the stream load headers of a (database, table) */
-    PartialUpdateRows(BiFunction<String, String, Map<String, String>> loadProperties) {
-        this.loadProperties = loadProperties;
+    /** @param config the stream load headers of every table and the load format that reads a row's columns */
+    PartialUpdateRows(LoadEngineConfig config) {
+        this.config = config;
     }
 
     /**
@@ -64,13 +57,13 @@ final class PartialUpdateRows {
         }
         Optional<TreeSet<String>> columns = tables.get(table);
         if (columns == null) {
-            columns = declaredColumns(loadProperties.apply(database, table), database + "." + table);
+            columns = declaredColumns(config.loadPropertiesFor(database, table), database + "." + table);
             tables.put(table, columns);
         }
         if (columns.isEmpty()) {
             return;
         }
-        TreeSet<String> keys = topLevelKeys(row, where.get());
+        SortedSet<String> keys = config.loadFormat().columnNames(row, where.get());
         if (!keys.equals(columns.get())) {
             throw new IllegalArgumentException("row for " + where.get() + " has keys " + keys + " but the partial "
                     + "update of " + database + "." + table + " declares columns " + columns.get() + " (sink.properties.columns): "
@@ -102,23 +95,5 @@ final class PartialUpdateRows {
     private static String unquote(String name) {
         return name.length() >= 2 && name.startsWith("`") && name.endsWith("`")
                 ? name.substring(1, name.length() - 1) : name;
-    }
-
-    private static TreeSet<String> topLevelKeys(byte[] row, String where) {
-        TreeSet<String> keys = new TreeSet<>();
-        try (JsonParser parser = JSON.createParser(row)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalArgumentException("row for " + where + " is not a JSON object");
-            }
-            for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
-                keys.add(parser.currentName().toLowerCase(Locale.ROOT));
-                parser.nextToken();
-                parser.skipChildren();
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not valid JSON: "
-                    + e.getMessage());
-        }
-        return keys;
     }
 }

@@ -3,6 +3,7 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.Region;
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.buffer.SegmentPool;
+import io.lockstep.core.format.JsonLoadFormat;
 import io.lockstep.core.progress.SourcePartition;
 
 import java.util.HashMap;
@@ -44,6 +45,8 @@ final class RegionTable {
     private final ReentrantLock lock = new ReentrantLock();
     /** The engine's segment pool, handed to every region (thread-safe on its own). */
     private final SegmentPool pool;
+    /** The load format's row separator, handed to every region. */
+    private final byte[] rowSeparator;
     /** In creation order; {@link #frozen} reads it under {@code lock} too. */
     @GuardedBy("lock")
     private final Map<RegionKey, Region> regions = new LinkedHashMap<>();
@@ -64,12 +67,13 @@ final class RegionTable {
 
     /** A table whose chunks allocate every segment plainly (tests). */
     RegionTable() {
-        this(SegmentPool.none());
+        this(SegmentPool.none(), JsonLoadFormat.INSTANCE.rowSeparator());
     }
 
-    /** A table whose chunks take their larger segments from {@code pool}. */
-    RegionTable(SegmentPool pool) {
+    /** A table whose chunks take their larger segments from {@code pool} and join rows by {@code rowSeparator}. */
+    RegionTable(SegmentPool pool, byte[] rowSeparator) {
         this.pool = pool;
+        this.rowSeparator = rowSeparator;
     }
 
     /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
@@ -104,7 +108,7 @@ final class RegionTable {
     private Region regionLocked(RegionKey key) {
         Region region = regions.get(key);
         if (region == null) {
-            region = new Region(key, pool);
+            region = new Region(key, pool, rowSeparator);
             regions.put(key, region);
             regionsByPartition.computeIfAbsent(key.partition(), p -> new PartitionRegions()).add(region);
         }

@@ -101,7 +101,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                                   LoadMetrics metrics, DeliverySemantic semantic, long restoredCheckpointId,
                                   Ticker ticker, Executor ioExecutor, ExecutorService ownedIoPool) {
         this.config = Objects.requireNonNull(config, "config");
-        this.partialUpdates = new PartialUpdateRows(config::loadPropertiesFor);
+        this.partialUpdates = new PartialUpdateRows(config);
         this.semantic = Objects.requireNonNull(semantic, "semantic");
         checkLoadMethod(config.loadMethod(), semantic, streamLoader != null);
         this.ticker = Objects.requireNonNull(ticker, "ticker");
@@ -116,7 +116,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
                 () -> cycle().shutdown());
         this.budget = new MemoryBudget(config.bufferSizeBytes(), config.hardLimitBytes(), managerThread::wake);
         this.segments = new SegmentPool(config.bufferSizeBytes(), config.hardLimitBytes(), budget::usedBytes);
-        this.regions = new RegionTable(segments);
+        this.regions = new RegionTable(segments, config.loadFormat().rowSeparator());
         this.cycle = new TableTransactionCycle(config, client, streamLoader, metrics, regions, budget, failure, ioExecutor,
                 managerThread::wake, semantic, restoredCheckpointId, ticker);
         metrics.gauge(MetricNames.BUFFERED_BYTES, budget::usedBytes);
@@ -193,7 +193,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * {@code maxBlockMs}.
      *
      * @throws LoadEngineException      if the engine failed earlier
-     * @throws IllegalArgumentException if the row is not a JSON object
+     * @throws IllegalArgumentException if {@link LoadEngineConfig#loadFormat()} refuses the row (JSON: not an object)
      * @throws io.lockstep.core.buffer.BufferExhaustedException if the row can never fit or no room appeared in time
      * @throws InterruptedException     if interrupted while blocked
      */
@@ -205,8 +205,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
         if (closed.get() || failure.get() != null) {
             checkUsable("write to " + database + "." + table);
         }
-        if (!JsonRows.isObject(row)) {
-            JsonRows.checkObject(row, database + "." + table);
+        if (!config.loadFormat().isWellFormed(row)) {
+            throw config.loadFormat().malformedRow(row, database + "." + table);
         }
         partialUpdates.check(database, table, row, database + "." + table);
         try {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lockstep.core.client.SqlColumn;
+import io.lockstep.core.format.JsonLoadFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class ProgressTable {
      * Stream load headers of every load into the progress table: JSON arrays, nothing else (the user's
      * {@code sink.properties.*}, e.g. {@code columns} or {@code partial_update}, are meant for the data tables).
      */
-    public static final Map<String, String> LOAD_PROPERTIES = Map.of("format", "json", "strip_outer_array", "true");
+    public static final Map<String, String> LOAD_PROPERTIES = JsonLoadFormat.INSTANCE.headers();
     private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,63}$");
     private static final ObjectMapper JSON = new ObjectMapper();
 

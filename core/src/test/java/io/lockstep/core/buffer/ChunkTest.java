@@ -1,5 +1,7 @@
 package io.lockstep.core.buffer;
 
+import io.lockstep.core.format.JsonLoadFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChunkTest {
+    private static final JsonLoadFormat JSON = JsonLoadFormat.INSTANCE;
+    private static final byte[] COMMA = JSON.rowSeparator();
     private final RegionKey key = new RegionKey(3, "db", "orders");
 
     private static byte[] b(String s) {
@@ -17,34 +21,34 @@ class ChunkTest {
 
     @Test
     void bodyIsAJsonArrayOfTheRowsOfEveryChunkInOrder() {
-        Chunk first = new Chunk(key);
+        Chunk first = new Chunk(key, COMMA);
         first.append(b("{\"a\":1}"));
         first.append(b("{\"a\":2}"));
-        Chunk empty = new Chunk(key);
-        Chunk second = new Chunk(key);
+        Chunk empty = new Chunk(key, COMMA);
+        Chunk second = new Chunk(key, COMMA);
         second.append(b("{\"a\":3}"));
-        byte[] body = Chunk.writeBody(List.of(first, empty, second));
+        byte[] body = JSON.writeBody(List.of(first, empty, second));
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("[{\"a\":1},{\"a\":2},{\"a\":3}]");
-        assertThat(Chunk.bodyLength(List.of(first, empty, second))).isEqualTo(body.length);
+        assertThat(JSON.bodyLength(List.of(first, empty, second))).isEqualTo(body.length);
         assertThat(first.rowBytes()).isEqualTo(14);
         assertThat(first.rowCount()).isEqualTo(2);
     }
 
     @Test
     void growsPastItsInitialCapacity() {
-        Chunk chunk = new Chunk(key);
+        Chunk chunk = new Chunk(key, COMMA);
         String row = "{\"v\":\"" + "x".repeat(300) + "\"}";
         for (int i = 0; i < 10; i++) {
             chunk.append(b(row));
         }
-        String body = new String(Chunk.writeBody(List.of(chunk)), StandardCharsets.UTF_8);
+        String body = new String(JSON.writeBody(List.of(chunk)), StandardCharsets.UTF_8);
         assertThat(body).startsWith("[" + row + "," + row).endsWith(row + "]");
         assertThat(body.length()).isEqualTo(2 + 10 * row.length() + 9);
     }
 
     @Test
     void rowsSpanningManySegmentsComeBackWholeAndInOrder() {
-        Chunk chunk = new Chunk(key);
+        Chunk chunk = new Chunk(key, COMMA);
         StringBuilder expected = new StringBuilder("[");
         // 3,001-byte rows cross every segment boundary at a different offset; 1,200 of them pass 3 MiB, so the
         // segments reach their largest size
@@ -55,21 +59,21 @@ class ChunkTest {
         }
         expected.append(']');
         chunk.freeze(1);
-        byte[] body = Chunk.writeBody(List.of(chunk));
+        byte[] body = JSON.writeBody(List.of(chunk));
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
-        assertThat(Chunk.bodyLength(List.of(chunk))).isEqualTo(body.length);
+        assertThat(JSON.bodyLength(List.of(chunk))).isEqualTo(body.length);
         assertThat(chunk.rowBytes()).isEqualTo(1200L * 3001);
     }
 
     @Test
     void spareCapacityStaysBelowTheContentOrOneSegment() {
-        assertSpareCapacityBound(new Chunk(key));
+        assertSpareCapacityBound(new Chunk(key, COMMA));
     }
 
     @Test
     void spareCapacityStaysBelowTheContentOrOneSegmentWithPooledSegments() {
         SegmentPool pool = new SegmentPool(64 << 20, 128 << 20, () -> 0);
-        assertSpareCapacityBound(new Chunk(key, pool));
+        assertSpareCapacityBound(new Chunk(key, pool, COMMA));
         assertThat(pool.inUseSegments()).as("the frozen chunk still holds its full pooled segments").isPositive();
     }
 
@@ -89,7 +93,7 @@ class ChunkTest {
 
     @Test
     void stateMachineAllowsOnlyItsTable() {
-        Chunk chunk = new Chunk(key);
+        Chunk chunk = new Chunk(key, COMMA);
         chunk.append(b("{}"));
         chunk.freeze(7);
         assertThat(chunk.freezeSequence()).isEqualTo(7);
@@ -107,7 +111,7 @@ class ChunkTest {
 
     @Test
     void uncleanRegionRefusesToSwitch() {
-        Region region = new Region(key);
+        Region region = new Region(key, COMMA);
         region.write(b("{}"));
         assertThatThrownBy(() -> region.switchChunk(1, 5)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("partial source transaction");
@@ -138,7 +142,7 @@ class ChunkTest {
     @Test
     void aLoadedChunkGivesItsPooledSegmentsBackAndTheNextChunkHoldsExactlyItsOwnRows() {
         SegmentPool pool = new SegmentPool(8 << 20, 16 << 20, () -> 0);
-        Chunk first = new Chunk(key, pool);
+        Chunk first = new Chunk(key, pool, COMMA);
         List<byte[]> firstRows = megabyteOfRows("first");
         firstRows.forEach(first::append);
         int pooled = first.pooledSegmentCount();
@@ -147,28 +151,28 @@ class ChunkTest {
         assertThat(first.capacityBytes()).as("frozen: no spare capacity, pooled or not")
                 .isEqualTo(first.rowBytes() + first.rowCount() - 1);
         first.moveTo(ChunkState.LOADING);
-        assertThat(new String(Chunk.writeBody(List.of(first)), StandardCharsets.UTF_8)).isEqualTo(body(firstRows));
+        assertThat(new String(JSON.writeBody(List.of(first)), StandardCharsets.UTF_8)).isEqualTo(body(firstRows));
         int inUse = pool.inUseSegments();
         assertThat(inUse).isEqualTo(first.pooledSegmentCount());
         first.moveTo(ChunkState.LOADED);
         assertThat(pool.inUseSegments()).isZero();
         assertThat(pool.freeSegments()).as("the last one came back at the freeze").isEqualTo(pooled);
         assertThat(first.capacityBytes()).as("a loaded chunk holds no segment").isZero();
-        assertThatThrownBy(() -> Chunk.writeBody(List.of(first))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> JSON.writeBody(List.of(first))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("segments were released").hasMessageContaining("LOADED");
 
-        Chunk second = new Chunk(key, pool);
+        Chunk second = new Chunk(key, pool, COMMA);
         List<byte[]> secondRows = megabyteOfRows("second");
         secondRows.forEach(second::append);
         second.freeze(2);
         assertThat(pool.reusedSegments()).as("the second chunk reuses the first one's segments").isEqualTo(pooled);
-        assertThat(new String(Chunk.writeBody(List.of(second)), StandardCharsets.UTF_8)).isEqualTo(body(secondRows));
+        assertThat(new String(JSON.writeBody(List.of(second)), StandardCharsets.UTF_8)).isEqualTo(body(secondRows));
     }
 
     @Test
     void freezingGivesThePartlyFilledLastPooledSegmentBackAndDiscardingGivesBackTheRest() {
         SegmentPool pool = new SegmentPool(8 << 20, 16 << 20, () -> 0);
-        Chunk chunk = new Chunk(key, pool);
+        Chunk chunk = new Chunk(key, pool, COMMA);
         megabyteOfRows("x").forEach(chunk::append);
         int whileActive = chunk.pooledSegmentCount();
         chunk.freeze(1);
@@ -178,7 +182,7 @@ class ChunkTest {
         assertThat(pool.inUseSegments()).isZero();
         assertThat(pool.freeSegments()).isEqualTo(whileActive);
 
-        Chunk active = new Chunk(key, pool);
+        Chunk active = new Chunk(key, pool, COMMA);
         megabyteOfRows("y").forEach(active::append);
         active.moveTo(ChunkState.DISCARDED); // engine closed while the chunk was still being written
         assertThat(pool.inUseSegments()).isZero();
@@ -188,14 +192,14 @@ class ChunkTest {
     void pastThePoolsBoundAChunkAllocatesPlainSegmentsAndTrimsThemWhenFrozen() {
         // hard limit of two segments: a 1 MiB chunk takes two from the pool, the rest are plain
         SegmentPool pool = new SegmentPool(SegmentPool.SEGMENT_BYTES, 2L * SegmentPool.SEGMENT_BYTES, () -> 0);
-        Chunk chunk = new Chunk(key, pool);
+        Chunk chunk = new Chunk(key, pool, COMMA);
         List<byte[]> rows = megabyteOfRows("x");
         rows.forEach(chunk::append);
         assertThat(chunk.pooledSegmentCount()).isEqualTo(2);
         chunk.freeze(1);
         assertThat(chunk.capacityBytes()).isEqualTo(chunk.rowBytes() + chunk.rowCount() - 1);
         chunk.moveTo(ChunkState.LOADING);
-        assertThat(new String(Chunk.writeBody(List.of(chunk)), StandardCharsets.UTF_8)).isEqualTo(body(rows));
+        assertThat(new String(JSON.writeBody(List.of(chunk)), StandardCharsets.UTF_8)).isEqualTo(body(rows));
         chunk.moveTo(ChunkState.LOADED);
         assertThat(pool.inUseSegments()).isZero();
         assertThat(pool.freeSegments()).as("buffer-size of one segment kept").isEqualTo(1);

@@ -1,5 +1,7 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.format.JsonLoadFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * on a thread the test holds inside the sender, so every interleaving is chosen by the test.
  */
 class LoadHandOffTest {
+    private static final byte[] COMMA = JsonLoadFormat.INSTANCE.rowSeparator();
     private static final RegionKey REGION = new RegionKey(0, "db", "orders");
     private static final TransactionRef TXN = TransactionRef.multiTable("db", "L1");
 
@@ -32,12 +35,12 @@ class LoadHandOffTest {
     private final FirstFailure failure = new FirstFailure();
     private final List<Runnable> queued = new ArrayList<>();
     private final LoadHandOff handOff = new LoadHandOff(budget, failure, new InMemoryLoadMetrics(), queued::add,
-            () -> { });
+            () -> { }, JsonLoadFormat.INSTANCE);
 
     private Chunk loadingChunk(String row) throws InterruptedException {
         byte[] bytes = row.getBytes(StandardCharsets.UTF_8);
         budget.reserve(bytes.length, 1000, "row");
-        Chunk chunk = new Chunk(REGION);
+        Chunk chunk = new Chunk(REGION, COMMA);
         chunk.append(bytes);
         chunk.freeze(1);
         chunk.moveTo(ChunkState.LOADING);
@@ -129,7 +132,7 @@ class LoadHandOffTest {
 
     /** Adds a LOADING chunk of about 1 MiB whose larger segments come from {@code pool}; returns its body. */
     private String pooledLoadingChunk(SegmentPool pool, List<Chunk> into, String fill) throws InterruptedException {
-        Chunk chunk = new Chunk(REGION, pool);
+        Chunk chunk = new Chunk(REGION, pool, COMMA);
         StringBuilder body = new StringBuilder("[");
         for (int i = 0; i < 1000; i++) {
             byte[] row = ("{\"i\":" + i + ",\"v\":\"" + fill.repeat(1000) + "\"}").getBytes(StandardCharsets.UTF_8);
@@ -183,7 +186,7 @@ class LoadHandOffTest {
         CountDownLatch reply = new CountDownLatch(1);
         Thread io = sendUntil(reply, chunks);
 
-        handOff.shutdown(new RegionTable(pool));
+        handOff.shutdown(new RegionTable(pool, COMMA));
         assertThat(pool.inUseSegments()).as("the I/O thread may still read them").isEqualTo(inUse);
 
         reply.countDown();

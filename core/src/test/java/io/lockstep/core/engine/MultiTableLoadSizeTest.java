@@ -1,5 +1,7 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.format.JsonLoadFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.buffer.Chunk;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * the body copy a load holds next to its chunks stays small; the chunks keep their order across loads.
  */
 class MultiTableLoadSizeTest {
+    private static final byte[] COMMA = JsonLoadFormat.INSTANCE.rowSeparator();
     private static final int ROW_BYTES = 64 * 1024;
     private final EngineFixture f = new EngineFixture(); // buffer 1 MiB: loads of at most 1 MiB of rows
 
@@ -58,7 +61,7 @@ class MultiTableLoadSizeTest {
 
     @Test
     void aRegionHandsOutFrozenChunksUpToTheByteCapButAlwaysOne() {
-        Region region = new Region(new RegionKey(0, "db", "orders"));
+        Region region = new Region(new RegionKey(0, "db", "orders"), COMMA);
         for (int n = 0; n < 5; n++) {
             region.write(bigRow(n));
             region.markClean();

@@ -1,5 +1,7 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.format.JsonLoadFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.core.buffer.Region;
@@ -8,8 +10,9 @@ import io.lockstep.core.buffer.RegionKey;
 import org.junit.jupiter.api.Test;
 
 class PartitionRegionsTest {
-    private final Region orders = new Region(new RegionKey(0, "db", "orders"));
-    private final Region items = new Region(new RegionKey(0, "db", "items"));
+    private static final byte[] COMMA = JsonLoadFormat.INSTANCE.rowSeparator();
+    private final Region orders = new Region(new RegionKey(0, "db", "orders"), COMMA);
+    private final Region items = new Region(new RegionKey(0, "db", "items"), COMMA);
     private final PartitionRegions partition = new PartitionRegions();
 
     PartitionRegionsTest() {

@@ -1,6 +1,7 @@
 package io.lockstep.flink.options;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.format.JsonLoadFormat;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,8 +75,8 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
                     + "'; remove it");
         }
         rest.put(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue());
-        rest.putIfAbsent("sink.properties.format", "json");
-        rest.putIfAbsent("sink.properties.strip_outer_array", "true");
+        // the SQL path encodes rows as JSON objects (RowDataJsonEncoder): the JSON load format's headers by default
+        JsonLoadFormat.INSTANCE.headers().forEach((name, value) -> rest.putIfAbsent("sink.properties." + name, value));
         StarRocksSinkOptions options = StarRocksSinkOptions.builder().withProperties(rest).build();
         if (options.isMultiTableTransactionEnabled()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(), "Table option "

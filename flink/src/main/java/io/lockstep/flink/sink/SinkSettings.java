@@ -13,6 +13,9 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.core.engine.LoadMethod;
+import io.lockstep.core.format.LoadFormat;
+import io.lockstep.core.format.LoadFormats;
+import io.lockstep.core.format.UnsupportedLoadFormatException;
 import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressSettings;
@@ -21,11 +24,10 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
-import io.lockstep.flink.options.StreamLoadFormat;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
@@ -60,7 +62,8 @@ import javax.annotation.Nullable;
  * </ul>
  *
  * <p>Checks beyond the option validator, each an {@link InvalidSinkOptionException} naming the option: the row format
- * must be JSON with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows); at-least-once
+ * ({@code sink.properties.format}, and a table's own {@code format}) must be one {@link LoadFormats#forName} accepts,
+ * JSON today, with {@code strip_outer_array=true} (the engine sends each load as a JSON array of rows); at-least-once
  * commit intervals must stay below 80% of {@code sink.properties.timeout} (the engine renews its transactions there,
  * docs/architecture.md#rules-from-field-reports); any other value the core refuses.
  *
@@ -87,7 +90,7 @@ public final class SinkSettings {
      */
     public static SinkSettings from(StarRocksSinkOptions options) {
         Objects.requireNonNull(options, "options");
-        checkJson(options);
+        loadFormat(options);
         if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
                 && options.getTarget() == SinkTarget.STARROCKS) {
             long intervalMs = options.getBufferFlushIntervalMs();
@@ -183,7 +186,8 @@ public final class SinkSettings {
                 .commitIntervalMs(commitIntervalMs())
                 .scanningFrequencyMs(options.getScanFrequencyMs())
                 .serverTimeoutSeconds(options.getStreamLoadTimeoutSeconds())
-                .loadMethod(loadMethod());
+                .loadMethod(loadMethod())
+                .loadFormat(loadFormat(options));
         if (options.isMultiTableTransactionEnabled()) {
             b.bufferSizeBytes(options.getMultiTableBufferSizeBytes());
             String database = options.getDatabaseName();
@@ -255,32 +259,62 @@ public final class SinkSettings {
         }
     }
 
-    private static void checkJson(StarRocksSinkOptions options) {
-        if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
+    /**
+     * The load format of every table: {@code sink.properties.format} through {@link LoadFormats#forName}; a table's
+     * own {@code format} must name the same one, and the format's other headers ({@link LoadFormat#headers()}: for
+     * JSON {@code strip_outer_array}) must be unset or its value, here and in every table's own headers.
+     *
+     * @throws InvalidSinkOptionException naming the option (or the table) whose format the sinks cannot load
+     */
+    private static LoadFormat loadFormat(StarRocksSinkOptions options) {
+        String name = options.getStreamLoadFormat().headerValue();
+        LoadFormat format;
+        try {
+            format = LoadFormats.forName(name, "sink option 'sink.properties.format'");
+        } catch (UnsupportedLoadFormatException e) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                    "Invalid sink option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue()
-                            + "'" + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)")
-                            + ": Lockstep's sinks load each row (getRow()) as one JSON object; expected 'json'");
+                    "Invalid sink option 'sink.properties.format' = '" + name + "'"
+                            + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)") + ": "
+                            + e.reason());
         }
-        checkStripOuterArray("sink.properties.strip_outer_array", options.getStreamLoadProperties());
+        checkFormatHeaders(format, options.getStreamLoadProperties(), header -> "sink.properties." + header);
         for (StreamLoadTableProperties table : options.getTableProperties()) {
             Map<String, String> props = table.getProperties();
-            String format = props.get("format");
-            if (format != null && !format.trim().toLowerCase(Locale.ROOT).equals("json")) {
-                throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                        "Invalid stream load property 'format' = '" + format + "' for table '"
-                                + table.getUniqueKey() + "': Lockstep's sinks load JSON rows only; expected 'json'");
+            String own = props.get("format");
+            if (own != null) {
+                String refusal = "Invalid stream load property 'format' = '" + own + "' for table '"
+                        + table.getUniqueKey() + "': ";
+                LoadFormat tableFormat;
+                try {
+                    tableFormat = LoadFormats.forName(own, "format of table '" + table.getUniqueKey() + "'");
+                } catch (UnsupportedLoadFormatException e) {
+                    throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                            refusal + e.reason());
+                }
+                if (tableFormat != format) {
+                    throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
+                            refusal + "the sink loads every table as '" + format.name() + "'");
+                }
             }
-            checkStripOuterArray("strip_outer_array of table '" + table.getUniqueKey() + "'", props);
+            checkFormatHeaders(format, props, header -> header + " of table '" + table.getUniqueKey() + "'");
         }
+        return format;
     }
 
-    private static void checkStripOuterArray(String where, Map<String, String> props) {
-        String strip = props.get("strip_outer_array");
-        if (strip != null && !strip.trim().equalsIgnoreCase("true")) {
-            throw new InvalidSinkOptionException("sink.properties.strip_outer_array", "Invalid " + where + " = '"
-                    + strip + "': the sink sends each load as a JSON array of rows; expected 'true' or no value");
-        }
+    /**
+     * Refuses a header set against one the format needs besides {@code format} (for JSON, {@code strip_outer_array}
+     * other than true), naming it through {@code where}.
+     */
+    private static void checkFormatHeaders(LoadFormat format, Map<String, String> props,
+                                           Function<String, String> where) {
+        format.headers().forEach((header, needed) -> {
+            String value = props.get(header);
+            if (!header.equals("format") && value != null && !value.trim().equalsIgnoreCase(needed)) {
+                throw new InvalidSinkOptionException("sink.properties." + header, "Invalid " + where.apply(header)
+                        + " = '" + value + "': the sink sends each load as " + format.bodyShape() + "; expected '"
+                        + needed + "' or no value");
+            }
+        });
     }
 
     private static TransactionClientConfig buildClientConfig(StarRocksSinkOptions options) {

@@ -35,7 +35,8 @@ import org.apache.flink.table.types.logical.TimestampType;
 /**
  * Writes a Flink SQL row ({@link RowData} of a {@link RowType}) as one JSON object whose keys are the column names, the
  * form StarRocks and Doris stream load read in JSON simple mode (StarRocks docs "Load data in JSON format"; Doris docs
- * "JSON format"). Per type:
+ * "JSON format"): one row of {@link io.lockstep.core.format.JsonLoadFormat}, which frames the rows into load bodies
+ * and declares them with its headers (the table sink's default, {@code TableSinkOptions}). Per type:
  * <ul>
  *   <li>BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE: JSON numbers and booleans (a NaN or infinite float
  *       is refused: no StarRocks column holds it);</li>

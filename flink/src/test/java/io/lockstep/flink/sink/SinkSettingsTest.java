@@ -140,6 +140,12 @@ class SinkSettingsTest {
     }
 
     @Test
+    void theEngineFramesBodiesInTheFormatTheOptionsChose() {
+        assertThat(SinkSettings.from(json().build()).engineConfig(0, null).loadFormat())
+                .isSameAs(io.lockstep.core.format.JsonLoadFormat.INSTANCE);
+    }
+
+    @Test
     void csvIsRefusedNamingTheOption() {
         assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.format", "csv").build()))
                 .isInstanceOf(InvalidSinkOptionException.class)

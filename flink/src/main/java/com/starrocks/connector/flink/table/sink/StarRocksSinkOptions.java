@@ -3,6 +3,7 @@ package com.starrocks.connector.flink.table.sink;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
+import io.lockstep.core.format.LoadFormats;
 import io.lockstep.flink.options.DorisOptionNames;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOption;
@@ -252,8 +253,9 @@ public class StarRocksSinkOptions implements Serializable {
 
     /**
      * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
-     * effective {@code sink.properties.timeout}), {@code format}, for JSON {@code strip_outer_array: true} and, for
-     * StarRocks only, {@code ignore_json_size: true} (the StarRocks connector's JSON defaults,
+     * effective {@code sink.properties.timeout}), {@code format}, the load format's own headers
+     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true} and, for StarRocks only,
+     * {@code ignore_json_size: true}; none for csv, which the sinks refuse) (the StarRocks connector's JSON defaults,
      * docs/protocol.md#what-the-official-starrocks-connector-does), {@code strict_mode: true} (Lockstep's default,
      * where StarRocks' and Doris' is false: a value that does not convert to its column's type fails the load as a
      * data error instead of being stored as NULL; {@code sink.properties.strict_mode=false} restores the servers'
@@ -269,12 +271,12 @@ public class StarRocksSinkOptions implements Serializable {
         headers.put("timeout", String.valueOf(getStreamLoadTimeoutSeconds()));
         StreamLoadFormat format = getStreamLoadFormat();
         headers.put("format", format.headerValue());
-        if (format == StreamLoadFormat.JSON) {
-            headers.put("strip_outer_array", "true");
-            if (getTarget() == SinkTarget.STARROCKS) { // a StarRocks header; Doris reads JSON size limits from config
-                headers.put("ignore_json_size", "true");
+        LoadFormats.find(format.headerValue()).ifPresent(loadFormat -> { // the format's own headers
+            headers.putAll(loadFormat.headers());
+            if (getTarget() == SinkTarget.STARROCKS) { // e.g. ignore_json_size; Doris reads such limits from config
+                headers.putAll(loadFormat.starRocksHeaders());
             }
-        }
+        });
         headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
         headers.putAll(getStreamLoadProperties());
         findTableProperties(database, table).ifPresent(p -> headers.putAll(p.getProperties()));

@@ -1,0 +1,82 @@
+package io.lockstep.core.format;
+
+import io.lockstep.core.buffer.Chunk;
+import java.util.Map;
+import java.util.SortedSet;
+
+/**
+ * How rows travel in a stream load body: the check of one row before it is buffered, the bytes that separate rows
+ * inside a chunk, the assembly of one request body from chunks, and the stream load headers that declare the format
+ * to the server (StarRocks docs "STREAM LOAD", data_desc: {@code format} and the format's own parameters; Doris docs
+ * "Stream Load"). The buffer only holds bytes: a region's chunks join rows with {@link #rowSeparator()}, and
+ * {@link #writeBody} frames them. A new format (CSV, a compressed body) is one implementation, chosen by name in
+ * {@link LoadFormats#forName}, the one place a format name becomes a {@code LoadFormat}.
+ *
+ * <p>Implementations are immutable and thread-safe: the task thread checks rows, I/O threads write bodies.
+ */
+public interface LoadFormat {
+    /** The {@code format} header value, lower case, e.g. {@code json}. */
+    String name();
+
+    /** What a load body is, for messages, e.g. "a JSON array of rows". */
+    String bodyShape();
+
+    /**
+     * Task thread, once per row: true if {@code row} may be buffered as one row of this format. Cheap and
+     * allocation-free; a row it refuses is reported by {@link #malformedRow}.
+     */
+    boolean isWellFormed(byte[] row);
+
+    /**
+     * The error for a row {@link #isWellFormed} refused.
+     *
+     * @param where names the row's target, e.g. "db.orders (partition 3)"
+     * @return an exception naming {@code where} and the row's length, never its content
+     */
+    IllegalArgumentException malformedRow(byte[] row, String where);
+
+    /**
+     * The column names one row carries, lower case, for the partial-update check of a table whose loads name their
+     * columns: parses the whole row, so it is asked only for such tables.
+     *
+     * @param where names the row's target, e.g. "db.orders (partition 3)"
+     * @return the names, sorted
+     * @throws IllegalArgumentException naming {@code where} (and the parser's reason, never the row's content) if the
+     *                                  row cannot be read
+     */
+    SortedSet<String> columnNames(byte[] row, String where);
+
+    /**
+     * The bytes a chunk writes between two rows, and {@link #writeBody} between two chunks; a fresh array, at least
+     * one byte.
+     */
+    byte[] rowSeparator();
+
+    /** Length of the body {@link #writeBody} makes of {@code chunks}, bytes (empty chunks count for nothing). */
+    int bodyLength(Iterable<Chunk> chunks);
+
+    /**
+     * The request body holding every row of {@code chunks}, in order: one exact-size array, each chunk's content
+     * copied once.
+     *
+     * @throws IllegalStateException if a chunk is loaded or discarded (its rows are gone)
+     */
+    byte[] writeBody(Iterable<Chunk> chunks);
+
+    /**
+     * The stream load headers every target reads for this format, e.g. {@code format}; read-only. A load whose
+     * headers set one of them to another value would not read the bodies this format frames.
+     */
+    Map<String, String> headers();
+
+    /** Headers of this format only StarRocks reads (Doris takes the same limits from its configuration); read-only. */
+    Map<String, String> starRocksHeaders();
+
+    /**
+     * Checks that the stream load headers of one table still declare this format as the bodies are framed.
+     *
+     * @param where names the headers in the message, e.g. "load properties of db.orders"
+     * @throws IllegalArgumentException naming {@code where}, the expected and the found values
+     */
+    void checkHeaders(String where, Map<String, String> headers);
+}
