@@ -1,6 +1,5 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.deadletter.DeadLetter;
 import io.lockstep.app.deadletter.DeadLetterWriter;
 import io.lockstep.app.event.BadInputMode;
@@ -20,6 +19,8 @@ import io.lockstep.app.schema.RowColumns;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds source transactions on one source partition (the key) and emits each as a run of
- * {@link DefaultStarRocksRowData} whose last row has {@code transactionEnd = true}; every row carries
+ * {@link LoadRow} whose last row has {@code transactionEnd = true}; every row carries
  * the partition as {@code sourcePartition}, its routed target table, the Kafka topic as {@code source} and, as
  * {@code sourcePosition}, the offset of the transaction's last event (the END of a Debezium transaction, the
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
@@ -80,7 +81,7 @@ import org.slf4j.LoggerFactory;
  * lost. An unusable event outside any transaction goes alone. Transactions before and after load as usual.
  */
 public abstract class TransactionAssembler
-        extends KeyedProcessFunction<Long, SourceEvent, DefaultStarRocksRowData> {
+        extends KeyedProcessFunction<Long, SourceEvent, SinkInput> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
@@ -97,7 +98,7 @@ public abstract class TransactionAssembler
     private ColumnReader columnReader;
 
     private transient ValueState<OpenTransaction> openTransaction;
-    private transient ListState<DefaultStarRocksRowData> bufferedRows;
+    private transient ListState<LoadRow> bufferedRows;
     /** Tables already reported as skipped, so the INFO line appears once per table and subtask. */
     private transient Set<String> warnedSkippedTables;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
@@ -151,7 +152,7 @@ public abstract class TransactionAssembler
         openTransaction = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("open-transaction", TypeInformation.of(OpenTransaction.class)));
         bufferedRows = getRuntimeContext().getListState(
-                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
+                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(LoadRow.class)));
         warnedSkippedTables = new HashSet<>();
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
         deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
@@ -173,7 +174,7 @@ public abstract class TransactionAssembler
     }
 
     @Override
-    public final void processElement(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+    public final void processElement(SourceEvent event, Context ctx, Collector<SinkInput> out)
             throws Exception {
         if (stopped) {
             return; // the job is failing: what follows is read again after the fix
@@ -308,7 +309,7 @@ public abstract class TransactionAssembler
      * ({@link InputStop}). Later events are ignored; no checkpoint can complete past the stop, so they are read
      * again by the next start.
      */
-    private void stop(RuntimeException failure, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    private void stop(RuntimeException failure, Context ctx, Collector<SinkInput> out) {
         stopped = true;
         LOG.warn("Stopping at bad input (the transactions before it are committed first): {}", failure.getMessage());
         out.collect(new InputStop(failure, sourcePartition(ctx)));
@@ -324,7 +325,7 @@ public abstract class TransactionAssembler
      * DDL), unless the target already has the change; with {@link SchemaChangeMode#IGNORE} a WARN; with
      * {@link SchemaChangeMode#APPLY} a {@link SchemaChangeBarrier} carrying the columns to add and drop.
      */
-    private void schemaChange(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    private void schemaChange(SourceEvent event, Context ctx, Collector<SinkInput> out) {
         String notLoaded = event.getSourceTable() == null || "?".equals(event.getSourceTable()) ? null
                 : router.notLoadedReason(event.getSourceDatabase(), event.getSourceTable());
         if (notLoaded != null) {
@@ -438,7 +439,7 @@ public abstract class TransactionAssembler
     }
 
     /** Sends {@code barrier} ahead of what follows and counts its columns as the target's. */
-    private void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<DefaultStarRocksRowData> out) {
+    private void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<SinkInput> out) {
         LOG.info("Schema change of target table {}.{}: add {}, drop {} ({})", target.database(), target.table(),
                 barrier.columnsToAdd(), barrier.columnsToDrop(), barrier.getCause());
         out.collect(barrier);
@@ -453,8 +454,8 @@ public abstract class TransactionAssembler
      * @throws SchemaChangeException with {@link SchemaChangeMode#FAIL}, naming the position, the tables and the
      *     columns; nothing has changed then
      */
-    private List<DefaultStarRocksRowData> checkedColumns(SourceEvent event, TargetTable target,
-            List<DefaultStarRocksRowData> rows, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    private List<LoadRow> checkedColumns(SourceEvent event, TargetTable target,
+            List<LoadRow> rows, Context ctx, Collector<SinkInput> out) {
         if (targetColumns == null) {
             return rows;
         }
@@ -464,7 +465,7 @@ public abstract class TransactionAssembler
         }
         Set<String> known = columns.keySet();
         Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             for (String column : RowColumns.unknown(row.getRow(), known)) {
                 unknown.putIfAbsent(column, row.getRow());
             }
@@ -482,7 +483,7 @@ public abstract class TransactionAssembler
                                 event.dataCollection(), event.describePosition());
                     }
                 }
-                for (DefaultStarRocksRowData row : rows) {
+                for (LoadRow row : rows) {
                     row.setRow(RowColumns.without(row.getRow(), unknown.keySet()));
                 }
             }
@@ -506,7 +507,7 @@ public abstract class TransactionAssembler
      * @return no rows ({@code skip}, with one INFO line per table and subtask)
      * @throws UnknownTableException with {@code fail}
      */
-    private List<DefaultStarRocksRowData> missingTarget(SourceEvent event, TargetTable target) {
+    private List<LoadRow> missingTarget(SourceEvent event, TargetTable target) {
         String reason = "target table '" + target + "' of source table '" + event.dataCollection()
                 + "' does not exist";
         if (router.unknownTableMode() != UnknownTableMode.SKIP) {
@@ -532,7 +533,7 @@ public abstract class TransactionAssembler
      * {@link #badInput}) before changing any state, so that skipping the event leaves the state as if
      * it had not arrived.
      */
-    protected abstract void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+    protected abstract void handle(SourceEvent event, Context ctx, Collector<SinkInput> out)
             throws Exception;
 
     /** @return the source partition of the current key ({@link SourcePartitionKey#partitionOf}) */
@@ -567,9 +568,9 @@ public abstract class TransactionAssembler
      *     target database
      */
     protected final void add(OpenTransaction t, SourceEvent event, Context ctx,
-            Collector<DefaultStarRocksRowData> out) throws Exception {
+            Collector<SinkInput> out) throws Exception {
         TargetTable target = route(event);
-        List<DefaultStarRocksRowData> rows = target == null ? List.of() : sinkRows(event, target, sourcePartition(ctx));
+        List<LoadRow> rows = target == null ? List.of() : sinkRows(event, target, sourcePartition(ctx));
         long sizeBytes = sizeBytes(rows);
         if (options.deadLetter() != null && sizeBytes > options.maxSizeBytes()) {
             throw new RowTooLargeException(event.describePosition(), "a row of table " + event.dataCollection()
@@ -611,7 +612,7 @@ public abstract class TransactionAssembler
      * @param last the event that closes the transaction (its offset becomes the rows' source position)
      */
     protected final void commit(OpenTransaction t, SourceEvent last, Context ctx,
-            Collector<DefaultStarRocksRowData> out) throws Exception {
+            Collector<SinkInput> out) throws Exception {
         emitBuffered(out, last.getTopic(), last.getOffset());
         discard(t, ctx);
         sourceTransactions.inc();
@@ -630,18 +631,18 @@ public abstract class TransactionAssembler
     }
 
     /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
-    protected final void emitStandalone(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    protected final void emitStandalone(SourceEvent event, Context ctx, Collector<SinkInput> out) {
         TargetTable target = route(event);
         if (target == null) {
             return;
         }
-        List<DefaultStarRocksRowData> rows = checkedColumns(event, target,
+        List<LoadRow> rows = checkedColumns(event, target,
                 sinkRows(event, target, sourcePartition(ctx)), ctx, out);
         if (rows.isEmpty()) {
             return;
         }
         rows.get(rows.size() - 1).setTransactionEnd(true);
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             row.setSource(event.getTopic());
             row.setSourcePosition(event.getOffset());
             out.collect(row);
@@ -650,7 +651,7 @@ public abstract class TransactionAssembler
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkInput> out) throws Exception {
         OpenTransaction t = openTransaction.value();
         if (stopped || t == null || t.getTimerAtMs() != timestamp) {
             return;
@@ -674,7 +675,7 @@ public abstract class TransactionAssembler
         openTransaction.update(t);
     }
 
-    private void boundExceeded(OpenTransaction t, String bound, Context ctx, Collector<DefaultStarRocksRowData> out)
+    private void boundExceeded(OpenTransaction t, String bound, Context ctx, Collector<SinkInput> out)
             throws Exception {
         String what = t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
                 + t.getStartPosition() + ", " + t.getBufferedRows() + " rows buffered, "
@@ -691,15 +692,15 @@ public abstract class TransactionAssembler
     }
 
     /** Emits the buffered rows with {@code source} and {@code position}, the last one ending the transaction. */
-    private long emitBuffered(Collector<DefaultStarRocksRowData> out, String source, long position)
+    private long emitBuffered(Collector<SinkInput> out, String source, long position)
             throws Exception {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>();
-        for (DefaultStarRocksRowData row : bufferedRows.get()) {
+        List<LoadRow> rows = new ArrayList<>();
+        for (LoadRow row : bufferedRows.get()) {
             rows.add(row);
         }
         for (int i = 0; i < rows.size(); i++) {
-            DefaultStarRocksRowData row = rows.get(i);
-            DefaultStarRocksRowData copy = new DefaultStarRocksRowData(null, row.getDatabase(), row.getTable(),
+            LoadRow row = rows.get(i);
+            LoadRow copy = new LoadRow(null, row.getDatabase(), row.getTable(),
                     row.getRow());
             copy.setSourcePartition(row.getSourcePartition());
             copy.setSource(source);
@@ -734,8 +735,8 @@ public abstract class TransactionAssembler
         return target;
     }
 
-    private static List<DefaultStarRocksRowData> sinkRows(SourceEvent event, TargetTable target, int partition) {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>(2);
+    private static List<LoadRow> sinkRows(SourceEvent event, TargetTable target, int partition) {
+        List<LoadRow> rows = new ArrayList<>(2);
         if (event.getPreviousKeyDeleteRow() != null) {
             rows.add(sinkRow(target, event.getPreviousKeyDeleteRow(), partition));
         }
@@ -743,15 +744,15 @@ public abstract class TransactionAssembler
         return rows;
     }
 
-    private static DefaultStarRocksRowData sinkRow(TargetTable target, String row, int partition) {
-        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, target.database(), target.table(), row);
+    private static LoadRow sinkRow(TargetTable target, String row, int partition) {
+        LoadRow data = new LoadRow(null, target.database(), target.table(), row);
         data.setSourcePartition(partition);
         return data;
     }
 
-    private static long sizeBytes(List<DefaultStarRocksRowData> rows) {
+    private static long sizeBytes(List<LoadRow> rows) {
         long bytes = 0;
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             bytes += row.getRow().getBytes(StandardCharsets.UTF_8).length;
         }
         return bytes;
