@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds what was
  * already applied.
  *
- * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke} of a row,
- * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
+ * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke}
+ * of a row, {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
  * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
  */

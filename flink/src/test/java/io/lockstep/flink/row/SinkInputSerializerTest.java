@@ -35,7 +35,8 @@ class SinkInputSerializerTest {
     }
 
     private static SinkInput roundTrip(SinkInput element) throws IOException {
-        TypeSerializer<SinkInput> serializer = TypeInformation.of(SinkInput.class).createSerializer(new SerializerConfigImpl());
+        TypeSerializer<SinkInput> serializer =
+                TypeInformation.of(SinkInput.class).createSerializer(new SerializerConfigImpl());
         DataOutputSerializer out = new DataOutputSerializer(64);
         serializer.serialize(element, out);
         byte[] bytes = out.getCopyOfBuffer();
