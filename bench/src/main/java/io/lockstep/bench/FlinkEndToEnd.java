@@ -1,10 +1,10 @@
 package io.lockstep.bench;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.flink.row.LoadRow;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
@@ -55,9 +55,9 @@ final class FlinkEndToEnd {
         long storedBefore = EngineScenario.storedRows(emulator, TABLES);
         StreamExecutionEnvironment env = environment(parallelism);
         int[] partitions = spreadPartitions(TxnSource.PARTITIONS_MAX, parallelism);
-        DataStream<DefaultStarRocksRowData> rows = env.addSource(
+        DataStream<LoadRow> rows = env.addSource(
                 new TxnSource(partitions, rowBytes, txnsPerSecond, durationMs, logEmissions), "txn-source");
-        rows.keyBy(DefaultStarRocksRowData::getSourcePartition)
+        rows.keyBy(LoadRow::getSourcePartition)
                 .addSink(SinkFunctionFactory.createSinkFunction(
                         multiTableOptions(emulator, commitIntervalMs, exactlyOnceJobId)))
                 .name("starrocks");
@@ -82,9 +82,9 @@ final class FlinkEndToEnd {
         long requestsBefore = emulator.httpRequests();
         StreamExecutionEnvironment env = environment(parallelism);
         int[] partitions = spreadPartitions(OrderTxnSource.PARTITIONS, parallelism);
-        DataStream<DefaultStarRocksRowData> rows = env.addSource(
+        DataStream<LoadRow> rows = env.addSource(
                 new OrderTxnSource(partitions, txns / OrderTxnSource.PARTITIONS), "order-source");
-        var keyed = rows.keyBy(DefaultStarRocksRowData::getSourcePartition);
+        var keyed = rows.keyBy(LoadRow::getSourcePartition);
         switch (client) {
             case DISCARDING -> keyed.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
                     .name("discarding");

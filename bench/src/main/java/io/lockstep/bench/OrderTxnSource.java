@@ -1,6 +1,6 @@
 package io.lockstep.bench;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 
@@ -15,7 +15,7 @@ import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunctio
  * <p>The run is in-JVM (MiniCluster): the counters are static, reset by {@link #reset} before each run.
  */
 @SuppressWarnings("deprecation")
-final class OrderTxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData> {
+final class OrderTxnSource extends RichParallelSourceFunction<LoadRow> {
     private static final long serialVersionUID = 1L;
     static final int PARTITIONS = 2;
     static final int ITEMS = 3;
@@ -49,7 +49,7 @@ final class OrderTxnSource extends RichParallelSourceFunction<DefaultStarRocksRo
     }
 
     @Override
-    public void run(SourceContext<DefaultStarRocksRowData> ctx) {
+    public void run(SourceContext<LoadRow> ctx) {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         if (subtask >= partitions.length) {
@@ -69,7 +69,7 @@ final class OrderTxnSource extends RichParallelSourceFunction<DefaultStarRocksRo
                 synchronized (ctx.getCheckpointLock()) {
                     for (int j = 0; j <= ITEMS; j++) {
                         String row = pool[(int) (rows % pool.length)];
-                        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, BenchTables.DATABASE,
+                        LoadRow data = new LoadRow(null, BenchTables.DATABASE,
                                 j == 0 ? ORDERS : ORDER_ITEMS, row);
                         data.setSourcePartition(partitions[i]);
                         data.setSource(TxnSource.SOURCE);

@@ -1,6 +1,6 @@
 package io.lockstep.bench;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 
 /**
@@ -9,7 +9,7 @@ import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunctio
  * {@link TxnSource#BYTES} and the emission window.
  */
 @SuppressWarnings("deprecation")
-final class SingleTableRowSource extends RichParallelSourceFunction<DefaultStarRocksRowData> {
+final class SingleTableRowSource extends RichParallelSourceFunction<LoadRow> {
     private static final long serialVersionUID = 1L;
 
     private final String table;
@@ -25,7 +25,7 @@ final class SingleTableRowSource extends RichParallelSourceFunction<DefaultStarR
     }
 
     @Override
-    public void run(SourceContext<DefaultStarRocksRowData> ctx) {
+    public void run(SourceContext<LoadRow> ctx) {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         String[] pool = new String[1024];
         String filler = BenchTables.filler(rowBytes);
@@ -40,7 +40,7 @@ final class SingleTableRowSource extends RichParallelSourceFunction<DefaultStarR
         while (running && ((rows & 255) != 0 || System.nanoTime() < deadline)) {
             String row = pool[(int) (rows % pool.length)];
             synchronized (ctx.getCheckpointLock()) {
-                ctx.collect(new DefaultStarRocksRowData(null, BenchTables.DATABASE, table, row));
+                ctx.collect(new LoadRow(null, BenchTables.DATABASE, table, row));
             }
             rows++;
             bytes += row.length();

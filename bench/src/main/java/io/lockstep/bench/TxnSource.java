@@ -1,6 +1,6 @@
 package io.lockstep.bench;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
@@ -19,7 +19,7 @@ import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunctio
  * state is shared with the benchmark thread.
  */
 @SuppressWarnings("deprecation")
-final class TxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData> {
+final class TxnSource extends RichParallelSourceFunction<LoadRow> {
     private static final long serialVersionUID = 1L;
     /** The rows' source (the exactly-once multi-table sink commits one position per source and partition). */
     static final String SOURCE = "bench";
@@ -72,7 +72,7 @@ final class TxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData
     }
 
     @Override
-    public void run(SourceContext<DefaultStarRocksRowData> ctx) {
+    public void run(SourceContext<LoadRow> ctx) {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         int mine = 0;
@@ -117,7 +117,7 @@ final class TxnSource extends RichParallelSourceFunction<DefaultStarRocksRowData
                     for (int j = 0; j < size; j++) {
                         String table = j == 0 ? "h" + i : "s" + ((k + j) % 3);
                         String row = pool[(int) ((rows + j) % pool.length)];
-                        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, BenchTables.DATABASE, table,
+                        LoadRow data = new LoadRow(null, BenchTables.DATABASE, table,
                                 row);
                         data.setSourcePartition(partitions[i]);
                         data.setSource(SOURCE);

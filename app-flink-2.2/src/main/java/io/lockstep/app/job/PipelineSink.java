@@ -1,11 +1,13 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.LoadRowTypeInfo;
+import io.lockstep.flink.row.SinkInput;
 import io.lockstep.flink.sink.v2.LockstepSinks;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -20,15 +22,16 @@ final class PipelineSink {
     }
 
     /**
-     * @param rows    the routed rows (partitioned by source partition)
+     * @param rows    the routed rows and control marks (partitioned by source partition)
      * @param options the sink options
      * @param schemaApplier unused: this build cannot apply schema changes (a barrier fails the job)
      * @return the sink, for its name and uid
      */
-    static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
-                                                          StarRocksSinkOptions options, SchemaApplier schemaApplier) {
-        return rows.filter(PipelineSink::failOnInputStop).name("input stop check").uid("lockstep-input-stop-check")
-                .sinkTo(LockstepSinks.<DefaultStarRocksRowData>createSink(options));
+    static DataStreamSink<LoadRow> attach(DataStream<SinkInput> rows, StarRocksSinkOptions options,
+                                          SchemaApplier schemaApplier) {
+        return rows.map(PipelineSink::rowOrFail, LoadRowTypeInfo.INSTANCE).name("input stop check")
+                .uid("lockstep-input-stop-check")
+                .sinkTo(LockstepSinks.<LoadRow>createSink(options));
     }
 
     /**
@@ -36,17 +39,22 @@ final class PipelineSink {
      * job fails at the mark without first committing what the sink buffered before it (the Flink 1.20 build's
      * {@code FailFastSink} commits first). Nothing of the bad transaction is loaded either way.
      *
+     * @return the input when it is a row
      * @throws RuntimeException the input's error, naming topic, partition and offset
      */
-    private static boolean failOnInputStop(DefaultStarRocksRowData row) {
-        if (row instanceof InputStop stop) {
+    private static LoadRow rowOrFail(SinkInput input) {
+        if (input instanceof LoadRow row) {
+            return row;
+        }
+        if (input instanceof InputStop stop) {
             throw stop.toException();
         }
-        if (row instanceof SchemaChangeBarrier barrier) {
+        if (input instanceof SchemaChangeBarrier barrier) {
             throw new SchemaChangeException(barrier.getCause() + ": target table " + barrier.getDatabase() + "."
                     + barrier.getTable() + " needs a schema change; --schema-changes apply is available in the Flink "
                     + "1.20 build only: change the table yourself, then start again");
         }
-        return true;
+        throw new IllegalStateException("unknown control mark " + input.getClass().getName() + " of source partition "
+                + input.getSourcePartition() + " at the sink");
     }
 }

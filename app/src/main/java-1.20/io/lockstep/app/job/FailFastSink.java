@@ -4,6 +4,8 @@ import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import java.sql.SQLException;
 import java.util.List;
@@ -21,7 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wraps the job's sink so that bad input upstream ends the job cleanly: an {@link InputStop} first commits
+ * Wraps the job's sink: its input is the assembler's {@link SinkInput}, rows ({@link LoadRow}) go to the wrapped sink,
+ * control marks are acted on here. Bad input upstream ends the job cleanly: an {@link InputStop} first commits
  * everything the sink buffered before it (with the multi-table sink: its {@code finish}, the same flush as at the
  * end of bounded input; those are whole source transactions), then fails the job with the input's error, whose
  * class Flink treats as non-recoverable (no restart). If that commit fails, the input's error is still the one
@@ -34,27 +37,25 @@ import org.slf4j.LoggerFactory;
  * ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds what was
  * already applied.
  *
- * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke},
- * {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
+ * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke}
+ * of a row, {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
  * <p>Threads: Flink calls every method on the task thread, as it would call the wrapped sink.
- *
- * @param <T> the row type
  */
 @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
-public final class FailFastSink<T> extends RichSinkFunction<T>
+public final class FailFastSink extends RichSinkFunction<SinkInput>
         implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = LoggerFactory.getLogger(FailFastSink.class);
 
-    private final SinkFunction<T> sink;
+    private final SinkFunction<LoadRow> sink;
     /** Applies schema-change barriers, or {@code null} when {@code --schema-changes apply} is off. */
     private final SchemaApplier schemaApplier;
 
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
-    public FailFastSink(SinkFunction<T> sink) {
+    public FailFastSink(SinkFunction<LoadRow> sink) {
         this(sink, null);
     }
 
@@ -62,7 +63,7 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
      * @param sink the sink to forward to
      * @param schemaApplier applies {@link SchemaChangeBarrier}s, or {@code null} (a barrier then fails the job)
      */
-    public FailFastSink(SinkFunction<T> sink, SchemaApplier schemaApplier) {
+    public FailFastSink(SinkFunction<LoadRow> sink, SchemaApplier schemaApplier) {
         this.sink = sink;
         this.schemaApplier = schemaApplier;
     }
@@ -86,7 +87,11 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
     }
 
     @Override
-    public void invoke(T value, Context context) throws Exception {
+    public void invoke(SinkInput value, Context context) throws Exception {
+        if (value instanceof LoadRow row) {
+            sink.invoke(row, context);
+            return;
+        }
         if (value instanceof InputStop stop) {
             RuntimeException failure = stop.toException();
             if (sink instanceof MultiTableSinkFunction) {
@@ -102,7 +107,8 @@ public final class FailFastSink<T> extends RichSinkFunction<T>
             applySchemaChange(barrier);
             return;
         }
-        sink.invoke(value, context);
+        throw new IllegalStateException("unknown control mark " + value.getClass().getName() + " of source partition "
+                + value.getSourcePartition() + " at the sink");
     }
 
     @Override

@@ -1,9 +1,10 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 
@@ -20,15 +21,14 @@ final class PipelineSink {
     }
 
     /**
-     * @param rows    the routed rows (partitioned by source partition)
+     * @param rows    the routed rows and control marks (partitioned by source partition)
      * @param options the sink options
      * @param schemaApplier applies schema-change barriers ({@code --schema-changes apply}), or {@code null}
      * @return the sink, for its name and uid
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
-    static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
-                                                          StarRocksSinkOptions options, SchemaApplier schemaApplier) {
-        return rows.addSink(new FailFastSink<>(
-                SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(options), schemaApplier));
+    static DataStreamSink<SinkInput> attach(DataStream<SinkInput> rows, StarRocksSinkOptions options,
+                                            SchemaApplier schemaApplier) {
+        return rows.addSink(new FailFastSink(SinkFunctionFactory.<LoadRow>createSinkFunction(options), schemaApplier));
     }
 }

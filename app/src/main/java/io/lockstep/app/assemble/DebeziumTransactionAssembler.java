@@ -1,8 +1,8 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.flink.row.SinkInput;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -54,7 +54,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
     }
 
     @Override
-    protected void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    protected void handle(SourceEvent event, Context ctx, Collector<SinkInput> out) throws Exception {
         switch (event.getKind()) {
             case BEGIN:
                 onBegin(event, ctx);
@@ -86,7 +86,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         begin(event, ctx);
     }
 
-    private void onRow(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    private void onRow(SourceEvent event, Context ctx, Collector<SinkInput> out) throws Exception {
         if (event.isStandalone()) {
             emitStandalone(event, ctx, out);
             return;
@@ -112,7 +112,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         add(t, event, ctx, out);
     }
 
-    private void onEnd(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    private void onEnd(SourceEvent event, Context ctx, Collector<SinkInput> out) throws Exception {
         OpenTransaction t = current();
         if (t == null) {
             throw badInput(event, "END of transaction '" + event.getTransactionId() + "' without BEGIN");

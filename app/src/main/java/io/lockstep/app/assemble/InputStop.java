@@ -1,6 +1,6 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.ControlMark;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.route.UnknownTableException;
@@ -12,9 +12,9 @@ import io.lockstep.app.route.UnknownTableException;
  * ({@code io.lockstep.app.job.FailFastSink}) commits them, then fails the job with {@link #toException()}. The
  * transaction the bad event belonged to is never emitted, so none of it loads.
  *
- * <p>A Flink POJO (a subclass of the row type, so it travels on the rows' channel in order with them).
+ * <p>A {@link ControlMark} (a Flink POJO), so it travels on the rows' channel in order with them; never a row.
  */
-public class InputStop extends DefaultStarRocksRowData {
+public class InputStop extends ControlMark {
 
     private String failureType;
     private String failure;
@@ -30,7 +30,6 @@ public class InputStop extends DefaultStarRocksRowData {
      * @throws IllegalArgumentException for another exception type
      */
     public InputStop(RuntimeException failure, int sourcePartition) {
-        super(null, "", "", "");
         if (!(failure instanceof BadSourceEventException || failure instanceof TransactionAssemblyException
                 || failure instanceof UnknownTableException)) {
             throw new IllegalArgumentException("not an input failure: " + failure.getClass().getName());

@@ -1,9 +1,9 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.flink.row.SinkInput;
 import java.util.Objects;
 import org.apache.flink.util.Collector;
 
@@ -28,7 +28,7 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
     }
 
     @Override
-    protected void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    protected void handle(SourceEvent event, Context ctx, Collector<SinkInput> out) throws Exception {
         if (event.getKind() != SourceEventKind.ROW) {
             throw badInput(event, "a " + event.getKind() + " event in a Maxwell stream (Maxwell marks "
                     + "transactions with xid and commit only)");

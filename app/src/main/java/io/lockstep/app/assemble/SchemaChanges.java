@@ -1,6 +1,5 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
@@ -11,6 +10,7 @@ import io.lockstep.app.schema.ColumnTypes;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
+import io.lockstep.flink.row.SinkInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -64,7 +64,7 @@ final class SchemaChanges {
      * @param out where a barrier goes
      * @return the failure to stop the input at, or {@code null} to go on
      */
-    RuntimeException onSchemaChange(SourceEvent event, int partition, Collector<DefaultStarRocksRowData> out) {
+    RuntimeException onSchemaChange(SourceEvent event, int partition, Collector<SinkInput> out) {
         String notLoaded = event.getSourceTable() == null || "?".equals(event.getSourceTable()) ? null
                 : router.notLoadedReason(event.getSourceDatabase(), event.getSourceTable());
         if (notLoaded != null) {
@@ -115,7 +115,7 @@ final class SchemaChanges {
     }
 
     /** Sends {@code barrier} ahead of what follows and counts its columns as the target's. */
-    void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<DefaultStarRocksRowData> out) {
+    void sendBarrier(SchemaChangeBarrier barrier, TargetTable target, Collector<SinkInput> out) {
         LOG.info("Schema change of target table {}.{}: add {}, drop {} ({})", target.database(), target.table(),
                 barrier.columnsToAdd(), barrier.columnsToDrop(), barrier.getCause());
         out.collect(barrier);

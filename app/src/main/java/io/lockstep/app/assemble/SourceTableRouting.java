@@ -1,11 +1,11 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.row.LoadRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes the row events of an assembler to their target tables ({@link TableRouter}) and builds their sink rows
- * ({@link DefaultStarRocksRowData}: the row, and before it the delete of the previous key when the update changed
+ * ({@link LoadRow}: the row, and before it the delete of the previous key when the update changed
  * the key). A table that {@code --unknown-table skip} leaves out, or whose target table does not exist, has its rows
  * skipped, counted ({@link TransactionAssembler#SKIPPED_ROWS_METRIC}) and reported in one INFO line per table;
  * with {@code fail} it is an {@link UnknownTableException} naming the event's position (docs/reliability.md).
@@ -73,7 +73,7 @@ final class SourceTableRouting {
      * @return no rows ({@code skip}, with one INFO line per table and subtask)
      * @throws UnknownTableException with {@code fail}
      */
-    List<DefaultStarRocksRowData> missingTarget(SourceEvent event, TargetTable target) {
+    List<LoadRow> missingTarget(SourceEvent event, TargetTable target) {
         String reason = "target table '" + target + "' of source table '" + event.dataCollection()
                 + "' does not exist";
         if (router.unknownTableMode() != UnknownTableMode.SKIP) {
@@ -92,8 +92,8 @@ final class SourceTableRouting {
      * @param partition the source partition the rows carry
      * @return the sink rows of {@code event} for {@code target}: the previous key's delete first, if any
      */
-    static List<DefaultStarRocksRowData> sinkRows(SourceEvent event, TargetTable target, int partition) {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>(2);
+    static List<LoadRow> sinkRows(SourceEvent event, TargetTable target, int partition) {
+        List<LoadRow> rows = new ArrayList<>(2);
         if (event.getPreviousKeyDeleteRow() != null) {
             rows.add(sinkRow(target, event.getPreviousKeyDeleteRow(), partition));
         }
@@ -102,16 +102,16 @@ final class SourceTableRouting {
     }
 
     /** @return the rows' JSON size in UTF-8 bytes */
-    static long sizeBytes(List<DefaultStarRocksRowData> rows) {
+    static long sizeBytes(List<LoadRow> rows) {
         long bytes = 0;
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             bytes += row.getRow().getBytes(StandardCharsets.UTF_8).length;
         }
         return bytes;
     }
 
-    private static DefaultStarRocksRowData sinkRow(TargetTable target, String row, int partition) {
-        DefaultStarRocksRowData data = new DefaultStarRocksRowData(null, target.database(), target.table(), row);
+    private static LoadRow sinkRow(TargetTable target, String row, int partition) {
+        LoadRow data = new LoadRow(null, target.database(), target.table(), row);
         data.setSourcePartition(partition);
         return data;
     }

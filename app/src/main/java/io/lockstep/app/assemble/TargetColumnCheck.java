@@ -1,6 +1,5 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
@@ -10,6 +9,8 @@ import io.lockstep.app.schema.RowColumns;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -69,8 +70,8 @@ final class TargetColumnCheck {
      *     columns; nothing has changed then
      * @throws BadValueException naming the first value that does not fit its column
      */
-    List<DefaultStarRocksRowData> checked(SourceEvent event, TargetTable target, List<DefaultStarRocksRowData> rows,
-            int partition, Collector<DefaultStarRocksRowData> out) {
+    List<LoadRow> checked(SourceEvent event, TargetTable target, List<LoadRow> rows,
+            int partition, Collector<SinkInput> out) {
         if (targetColumns == null) {
             return rows;
         }
@@ -80,7 +81,7 @@ final class TargetColumnCheck {
         }
         Set<String> known = columns.keySet();
         Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             for (String column : RowColumns.unknown(row.getRow(), known)) {
                 unknown.putIfAbsent(column, row.getRow());
             }
@@ -98,7 +99,7 @@ final class TargetColumnCheck {
                                 event.dataCollection(), event.describePosition());
                     }
                 }
-                for (DefaultStarRocksRowData row : rows) {
+                for (LoadRow row : rows) {
                     row.setRow(RowColumns.without(row.getRow(), unknown.keySet()));
                 }
             }

@@ -1,6 +1,5 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.SchemaChangeException;
@@ -12,6 +11,8 @@ import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumns;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds source transactions on one source partition (the key) and emits each as a run of
- * {@link DefaultStarRocksRowData} whose last row has {@code transactionEnd = true}; every row carries
+ * {@link LoadRow} whose last row has {@code transactionEnd = true}; every row carries
  * the partition as {@code sourcePartition}, its routed target table, the Kafka topic as {@code source} and, as
  * {@code sourcePosition}, the offset of the transaction's last event (the END of a Debezium transaction, the
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
@@ -66,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * lost. An unusable event outside any transaction goes alone. Transactions before and after load as usual.
  */
 public abstract class TransactionAssembler
-        extends KeyedProcessFunction<Long, SourceEvent, DefaultStarRocksRowData> {
+        extends KeyedProcessFunction<Long, SourceEvent, SinkInput> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
@@ -146,7 +147,7 @@ public abstract class TransactionAssembler
     }
 
     @Override
-    public final void processElement(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+    public final void processElement(SourceEvent event, Context ctx, Collector<SinkInput> out)
             throws Exception {
         if (stopped) {
             return; // the job is failing: what follows is read again after the fix
@@ -205,7 +206,7 @@ public abstract class TransactionAssembler
      * ({@link InputStop}). Later events are ignored; no checkpoint can complete past the stop, so they are read
      * again by the next start.
      */
-    private void stop(RuntimeException failure, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    private void stop(RuntimeException failure, Context ctx, Collector<SinkInput> out) {
         stopped = true;
         LOG.warn("Stopping at bad input (the transactions before it are committed first): {}", failure.getMessage());
         out.collect(new InputStop(failure, sourcePartition(ctx)));
@@ -222,7 +223,7 @@ public abstract class TransactionAssembler
      * {@link #badInput}) before changing any state, so that skipping the event leaves the state as if
      * it had not arrived.
      */
-    protected abstract void handle(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out)
+    protected abstract void handle(SourceEvent event, Context ctx, Collector<SinkInput> out)
             throws Exception;
 
     /** @return the source partition of the current key ({@link SourcePartitionKey#partitionOf}) */
@@ -253,10 +254,10 @@ public abstract class TransactionAssembler
      *     target database
      */
     protected final void add(OpenTransaction t, SourceEvent event, Context ctx,
-            Collector<DefaultStarRocksRowData> out) throws Exception {
+            Collector<SinkInput> out) throws Exception {
         int partition = sourcePartition(ctx);
         TargetTable target = routing.route(event);
-        List<DefaultStarRocksRowData> rows = target == null ? List.of()
+        List<LoadRow> rows = target == null ? List.of()
                 : SourceTableRouting.sinkRows(event, target, partition);
         long sizeBytes = SourceTableRouting.sizeBytes(rows);
         if (options.deadLetter() != null && sizeBytes > options.maxSizeBytes()) {
@@ -277,7 +278,7 @@ public abstract class TransactionAssembler
      * @param last the event that closes the transaction (its offset becomes the rows' source position)
      */
     protected final void commit(OpenTransaction t, SourceEvent last, Context ctx,
-            Collector<DefaultStarRocksRowData> out) throws Exception {
+            Collector<SinkInput> out) throws Exception {
         buffer.emit(out, last.getTopic(), last.getOffset());
         discard(t, ctx);
         sourceTransactions.inc();
@@ -292,19 +293,19 @@ public abstract class TransactionAssembler
     }
 
     /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
-    protected final void emitStandalone(SourceEvent event, Context ctx, Collector<DefaultStarRocksRowData> out) {
+    protected final void emitStandalone(SourceEvent event, Context ctx, Collector<SinkInput> out) {
         TargetTable target = routing.route(event);
         if (target == null) {
             return;
         }
         int partition = sourcePartition(ctx);
-        List<DefaultStarRocksRowData> rows = columnCheck.checked(event, target,
+        List<LoadRow> rows = columnCheck.checked(event, target,
                 SourceTableRouting.sinkRows(event, target, partition), partition, out);
         if (rows.isEmpty()) {
             return;
         }
         rows.get(rows.size() - 1).setTransactionEnd(true);
-        for (DefaultStarRocksRowData row : rows) {
+        for (LoadRow row : rows) {
             row.setSource(event.getTopic());
             row.setSourcePosition(event.getOffset());
             out.collect(row);
@@ -313,7 +314,7 @@ public abstract class TransactionAssembler
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<DefaultStarRocksRowData> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkInput> out) throws Exception {
         OpenTransaction t = buffer.current();
         if (stopped || t == null || t.getTimerAtMs() != timestamp) {
             return;

@@ -1,8 +1,9 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.route.TargetTable;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The open source transaction of the current source partition and the sink rows buffered for it, in keyed state
- * ({@code open-transaction}, an {@link OpenTransaction}; {@code buffered-rows}, {@link DefaultStarRocksRowData}),
+ * ({@code open-transaction}, an {@link OpenTransaction}; {@code buffered-rows}, {@link LoadRow}),
  * and its bounds: {@link AssemblerOptions#maxRows()} rows and {@link AssemblerOptions#maxSizeBytes()} bytes
  * buffered, and a processing-time timer {@link AssemblerOptions#maxOpenMs()} after the transaction opened. Beyond a
  * bound the transaction fails ({@link BoundMode#FAIL}: {@link TransactionAssemblyException} naming it) or the
@@ -35,7 +36,7 @@ final class TransactionBuffer {
 
     private final AssemblerOptions options;
     private final ValueState<OpenTransaction> openTransaction;
-    private final ListState<DefaultStarRocksRowData> bufferedRows;
+    private final ListState<LoadRow> bufferedRows;
 
     /**
      * @param context the assembler's runtime context (keyed state)
@@ -46,7 +47,7 @@ final class TransactionBuffer {
         openTransaction = context.getState(
                 new ValueStateDescriptor<>("open-transaction", TypeInformation.of(OpenTransaction.class)));
         bufferedRows = context.getListState(
-                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(DefaultStarRocksRowData.class)));
+                new ListStateDescriptor<>("buffered-rows", TypeInformation.of(LoadRow.class)));
     }
 
     /** @return the open transaction of the current partition, or {@code null} */
@@ -79,8 +80,8 @@ final class TransactionBuffer {
      * @throws TransactionAssemblyException on a bound exceeded with {@link BoundMode#FAIL}, or a second target
      *     database
      */
-    void add(OpenTransaction t, SourceEvent event, TargetTable target, List<DefaultStarRocksRowData> rows,
-            long sizeBytes, int partition, Collector<DefaultStarRocksRowData> out) throws Exception {
+    void add(OpenTransaction t, SourceEvent event, TargetTable target, List<LoadRow> rows,
+            long sizeBytes, int partition, Collector<SinkInput> out) throws Exception {
         t.countReceived(event);
         if (target != null && !rows.isEmpty()) {
             if (t.getTargetDatabase() == null) {
@@ -111,14 +112,14 @@ final class TransactionBuffer {
      *
      * @return the number of rows emitted
      */
-    long emit(Collector<DefaultStarRocksRowData> out, String source, long position) throws Exception {
-        List<DefaultStarRocksRowData> rows = new ArrayList<>();
-        for (DefaultStarRocksRowData row : bufferedRows.get()) {
+    long emit(Collector<SinkInput> out, String source, long position) throws Exception {
+        List<LoadRow> rows = new ArrayList<>();
+        for (LoadRow row : bufferedRows.get()) {
             rows.add(row);
         }
         for (int i = 0; i < rows.size(); i++) {
-            DefaultStarRocksRowData row = rows.get(i);
-            DefaultStarRocksRowData copy = new DefaultStarRocksRowData(null, row.getDatabase(), row.getTable(),
+            LoadRow row = rows.get(i);
+            LoadRow copy = new LoadRow(null, row.getDatabase(), row.getTable(),
                     row.getRow());
             copy.setSourcePartition(row.getSourcePartition());
             copy.setSource(source);
@@ -152,7 +153,7 @@ final class TransactionBuffer {
      * @throws TransactionAssemblyException with {@link BoundMode#FAIL}, naming the transaction
      */
     void timeBoundReached(OpenTransaction t, long timestamp, int partition, TimerService timers,
-            Collector<DefaultStarRocksRowData> out) throws Exception {
+            Collector<SinkInput> out) throws Exception {
         long openMs = timestamp - t.getOpenedAtMs();
         t.setTimerAtMs(-1);
         boundExceeded(t, "has been open for " + openMs + " ms, beyond the time bound of " + options.maxOpenMs()
@@ -161,7 +162,7 @@ final class TransactionBuffer {
         openTransaction.update(t);
     }
 
-    private void boundExceeded(OpenTransaction t, String bound, int partition, Collector<DefaultStarRocksRowData> out)
+    private void boundExceeded(OpenTransaction t, String bound, int partition, Collector<SinkInput> out)
             throws Exception {
         String what = t.describe() + " on source partition " + partition + " (started at "
                 + t.getStartPosition() + ", " + t.getBufferedRows() + " rows buffered, "

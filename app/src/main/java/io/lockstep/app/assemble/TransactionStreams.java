@@ -1,6 +1,5 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.DecodeFunction;
@@ -9,6 +8,7 @@ import io.lockstep.app.event.SourceEventDecoder;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.schema.ColumnReader;
+import io.lockstep.flink.row.SinkInput;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -43,10 +43,11 @@ public final class TransactionStreams {
      * @param router maps source tables to target tables
      * @param options bounds and error handling; {@link AssemblerOptions#badInputMode()} also applies to
      *     decoding
-     * @return the sink rows, each source transaction's rows contiguous per partition, the last of them
-     *     with {@code transactionEnd}
+     * @return the sink input: rows ({@code LoadRow}), each source transaction's rows contiguous per partition, the
+     *     last of them with {@code transactionEnd}, and the control marks ({@link InputStop},
+     *     {@code SchemaChangeBarrier}) between source transactions
      */
-    public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
+    public static SingleOutputStreamOperator<SinkInput> assemble(DataStream<SourceRecord> records,
             CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options) {
         return assemble(records, format, decoder, router, options, null);
     }
@@ -58,7 +59,7 @@ public final class TransactionStreams {
      *
      * @param columns reads a target table's columns, or {@code null} to load rows unchecked
      */
-    public static SingleOutputStreamOperator<DefaultStarRocksRowData> assemble(DataStream<SourceRecord> records,
+    public static SingleOutputStreamOperator<SinkInput> assemble(DataStream<SourceRecord> records,
             CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options,
             ColumnReader columns) {
         TransactionAssembler assembler = format.assembler(router, options);
@@ -75,7 +76,7 @@ public final class TransactionStreams {
         SourcePartitionKey key = keyFor(events.getExecutionEnvironment());
         return events
                 .keyBy(key, Types.LONG)
-                .process(assembler, TypeInformation.of(DefaultStarRocksRowData.class))
+                .process(assembler, TypeInformation.of(SinkInput.class))
                 .setParallelism(key.parallelism())
                 .setMaxParallelism(key.maxParallelism())
                 .name("assemble source transactions")

@@ -1,10 +1,10 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.schema.BadValue;
 import io.lockstep.app.schema.TargetColumn;
+import io.lockstep.flink.row.LoadRow;
 import java.util.List;
 import java.util.Map;
 
@@ -25,10 +25,10 @@ final class ValueCheck {
      * @return {@code rows}, when each value fits its column
      * @throws BadValueException naming the first value that does not
      */
-    static List<DefaultStarRocksRowData> checked(SourceEvent event, TargetTable target,
-            List<DefaultStarRocksRowData> rows, Map<String, TargetColumn> columns) {
+    static List<LoadRow> checked(SourceEvent event, TargetTable target,
+            List<LoadRow> rows, Map<String, TargetColumn> columns) {
         if (columns != null && BadValue.anyChecked(columns)) {
-            for (DefaultStarRocksRowData row : rows) {
+            for (LoadRow row : rows) {
                 BadValue bad = BadValue.firstIn(row.getRow(), columns);
                 if (bad != null) {
                     throw new BadValueException(event.describePosition(), event.dataCollection(), target, bad);

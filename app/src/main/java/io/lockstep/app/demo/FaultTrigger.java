@@ -1,6 +1,7 @@
 package io.lockstep.app.demo;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -18,7 +19,7 @@ import org.apache.flink.api.common.state.CheckpointListener;
  *
  * <p>Threads: {@code filter} and {@code notifyCheckpointComplete} run on the task thread.
  */
-public final class FaultTrigger extends RichFilterFunction<DefaultStarRocksRowData> implements CheckpointListener {
+public final class FaultTrigger extends RichFilterFunction<SinkInput> implements CheckpointListener {
 
     private static final long serialVersionUID = 1L;
     /** Tokens of triggers that fired in this JVM. */
@@ -50,8 +51,8 @@ public final class FaultTrigger extends RichFilterFunction<DefaultStarRocksRowDa
     }
 
     @Override
-    public boolean filter(DefaultStarRocksRowData row) {
-        if (armed && row.isTransactionEnd()) {
+    public boolean filter(SinkInput input) {
+        if (armed && input instanceof LoadRow row && row.isTransactionEnd()) {
             transactionEnds++;
         }
         fireIfDue();

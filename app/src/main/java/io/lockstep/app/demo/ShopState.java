@@ -99,7 +99,7 @@ public final class ShopState {
      * with {@code "__op": 1} it deletes the row of its key, otherwise it replaces the row.
      *
      * @param tableName target table name (without database)
-     * @param jsonRow the row's JSON text (a {@code DefaultStarRocksRowData} row)
+     * @param jsonRow the row's JSON text (a {@code LoadRow}'s row)
      * @throws IllegalArgumentException naming the table when the JSON is malformed, the table unknown or a
      *     value does not fit its column (never quoting the row)
      */

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import org.apache.flink.api.common.functions.MapFunction;
 
 /**
@@ -23,11 +24,12 @@ import org.apache.flink.api.common.functions.MapFunction;
  * <p>{@link LockstepPipeline} inserts it before the sink when the target is Doris; the sink must send
  * {@code hidden_columns: __DORIS_DELETE_SIGN__} ({@link LockstepPipeline#sinkOptions}) so Doris reads the column.
  * The sign is written on upserts too (as the Doris connector's CDC serializer does), so a row never depends on
- * the hidden column's default.
+ * the hidden column's default. Control marks ({@link io.lockstep.flink.row.ControlMark}) are not rows: they pass
+ * unchanged.
  *
  * <p>Stateless and thread-safe (Jackson's mapper is thread-safe once configured).
  */
-public final class DorisDeleteSign implements MapFunction<DefaultStarRocksRowData, DefaultStarRocksRowData> {
+public final class DorisDeleteSign implements MapFunction<SinkInput, SinkInput> {
     private static final long serialVersionUID = 1L;
 
     /** The column Doris UNIQUE KEY tables read the delete flag from. */
@@ -42,14 +44,18 @@ public final class DorisDeleteSign implements MapFunction<DefaultStarRocksRowDat
             .build();
 
     /**
-     * @param row a sink row whose {@code row} is one JSON object
-     * @return a new row for the same table, partition and transaction end, with the Doris delete sign
+     * @param input a sink row whose {@code row} is one JSON object, or a control mark
+     * @return a new row for the same table, partition and transaction end, with the Doris delete sign; a control
+     *     mark unchanged
      * @throws IllegalArgumentException naming the table when the row is not a JSON object or its {@code __op} is
      *     not 0 or 1 (the row content is not quoted)
      */
     @Override
-    public DefaultStarRocksRowData map(DefaultStarRocksRowData row) {
-        DefaultStarRocksRowData mapped = new DefaultStarRocksRowData(row.getUniqueKey(), row.getDatabase(),
+    public SinkInput map(SinkInput input) {
+        if (!(input instanceof LoadRow row)) {
+            return input;
+        }
+        LoadRow mapped = new LoadRow(row.getUniqueKey(), row.getDatabase(),
                 row.getTable(), toDoris(row.getRow(), row.getDatabase() + "." + row.getTable()));
         mapped.setSourcePartition(row.getSourcePartition());
         mapped.setTransactionEnd(row.isTransactionEnd());

@@ -1,6 +1,5 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SchemaChangeMode;
@@ -14,6 +13,7 @@ import io.lockstep.app.schema.HttpSqlColumnReader;
 import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.flink.row.SinkInput;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -86,7 +86,7 @@ public final class LockstepPipeline {
      * @throws IllegalArgumentException for an invalid table map
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
-            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink) {
         define(env, config, beforeSink, CommittedStartOffsets.Plan.configured(config.topic()));
     }
 
@@ -96,7 +96,7 @@ public final class LockstepPipeline {
      * rows carrying {@code start.source()} (the topic and its id, {@link SourceIdentity}).
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
-            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, CommittedStartOffsets.Plan start) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink, CommittedStartOffsets.Plan start) {
         define(env, config, e -> e.fromSource(
                 CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
                         config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
@@ -117,14 +117,14 @@ public final class LockstepPipeline {
      */
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
-            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink) {
         define(env, config, records, beforeSink, config.topic());
     }
 
     /** The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. */
     private static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
-            UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, String source) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink, String source) {
         StarRocksSinkOptions sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
                 .withTargetTables(config.targetTables());
@@ -146,14 +146,14 @@ public final class LockstepPipeline {
                 .map(new JobIdentityCheck(JobIdentity.of(config), config.adoptState()), input.getType())
                 .setParallelism(input.getParallelism()) // chained to the source: each partition's order kept
                 .name("job identity").uid(JOB_IDENTITY_UID);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(checked, config.format(),
+        DataStream<SinkInput> rows = TransactionStreams.assemble(checked, config.format(),
                 config.format().decoder(config.keyColumns()), router, config.assembler(), columns);
         if (!source.equals(config.topic())) {
             rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
                     .uid(SOURCE_IDENTITY_UID);
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
-        DataStream<DefaultStarRocksRowData> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
+        DataStream<SinkInput> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
         boolean doris = config.target() == SinkTarget.DORIS;
         if (doris) {
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);

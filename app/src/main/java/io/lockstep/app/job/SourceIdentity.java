@@ -1,6 +1,7 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.MapFunction;
 
@@ -9,9 +10,9 @@ import org.apache.flink.api.common.functions.MapFunction;
  * ({@link io.lockstep.app.kafka.TopicSource#name}: {@code topic#topicId}) before they reach the exactly-once
  * multi-table sink, which commits one position per (source, source partition) in its progress table. The
  * assemblers stamp the bare topic; rows of other sources pass unchanged. Stateless; the row is changed in place
- * (it is the assembler's own copy).
+ * (it is the assembler's own copy); control marks pass unchanged.
  */
-public final class SourceIdentity implements MapFunction<DefaultStarRocksRowData, DefaultStarRocksRowData> {
+public final class SourceIdentity implements MapFunction<SinkInput, SinkInput> {
     private static final long serialVersionUID = 1L;
 
     private final String topic;
@@ -27,10 +28,10 @@ public final class SourceIdentity implements MapFunction<DefaultStarRocksRowData
     }
 
     @Override
-    public DefaultStarRocksRowData map(DefaultStarRocksRowData row) {
-        if (topic.equals(row.getSource())) {
+    public SinkInput map(SinkInput input) {
+        if (input instanceof LoadRow row && topic.equals(row.getSource())) {
             row.setSource(source);
         }
-        return row;
+        return input;
     }
 }

@@ -1,6 +1,6 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.SinkInput;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 
@@ -11,14 +11,14 @@ import org.apache.flink.api.java.functions.KeySelector;
  * can put Kafka partitions 0 and 1 on the same subtask at parallelism 2 and leave the other idle.
  */
 public final class SourcePartitionRouting implements Partitioner<Integer>,
-        KeySelector<DefaultStarRocksRowData, Integer> {
+        KeySelector<SinkInput, Integer> {
 
     private static final long serialVersionUID = 1L;
 
-    /** @return the row's source partition (&gt;= 0 for rows from the assemblers) */
+    /** @return the row's or control mark's source partition (&gt;= 0 for those from the assemblers) */
     @Override
-    public Integer getKey(DefaultStarRocksRowData row) {
-        return row.getSourcePartition();
+    public Integer getKey(SinkInput input) {
+        return input.getSourcePartition();
     }
 
     /**

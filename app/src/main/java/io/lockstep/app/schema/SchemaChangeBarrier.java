@@ -1,6 +1,6 @@
 package io.lockstep.app.schema;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.ControlMark;
 import io.lockstep.app.route.TargetTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +13,12 @@ import java.util.List;
  * real columns, so a replay applies nothing twice), then goes on. {@code database}/{@code table} name the target
  * table; {@code sourcePartition} the partition it came from.
  *
- * <p>A Flink POJO (a subclass of the row type, so it travels on the rows' channel in order with them).
+ * <p>A {@link ControlMark} (a Flink POJO), so it travels on the rows' channel in order with them; never a row.
  */
-public class SchemaChangeBarrier extends DefaultStarRocksRowData {
+public class SchemaChangeBarrier extends ControlMark {
 
+    private String database;
+    private String table;
     private String addColumns = "";
     private String dropColumns = "";
     private String cause = "";
@@ -34,11 +36,12 @@ public class SchemaChangeBarrier extends DefaultStarRocksRowData {
      */
     public SchemaChangeBarrier(TargetTable table, List<String> add, List<String> drop, String cause,
             int sourcePartition) {
-        super(null, table.database(), table.table(), "");
+        super(sourcePartition);
+        this.database = table.database();
+        this.table = table.table();
         this.addColumns = String.join("\n", add);
         this.dropColumns = String.join("\n", drop);
         this.cause = cause;
-        setSourcePartition(sourcePartition);
     }
 
     /** @return the target table */
@@ -64,6 +67,26 @@ public class SchemaChangeBarrier extends DefaultStarRocksRowData {
             }
         }
         return lines;
+    }
+
+    /** @return the target database */
+    public String getDatabase() {
+        return database;
+    }
+
+    /** @param database the target database */
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    /** @return the target table */
+    public String getTable() {
+        return table;
+    }
+
+    /** @param table the target table */
+    public void setTable(String table) {
+        this.table = table;
     }
 
     public String getAddColumns() {

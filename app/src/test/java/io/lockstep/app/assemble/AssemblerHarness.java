@@ -1,7 +1,10 @@
 package io.lockstep.app.assemble;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SourceEvent;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
+import io.lockstep.flink.row.SinkInputSerializer;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +16,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 /** A Flink operator harness around one assembler, keyed by source partition; processing time starts at 0. */
 final class AssemblerHarness {
 
-    private final KeyedOneInputStreamOperatorTestHarness<Long, SourceEvent, DefaultStarRocksRowData> harness;
+    private final KeyedOneInputStreamOperatorTestHarness<Long, SourceEvent, SinkInput> harness;
     private int taken;
     /** Messages of the stops thrown already. */
     private final Set<String> stops = new HashSet<>();
@@ -27,6 +30,8 @@ final class AssemblerHarness {
             throws Exception {
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(assembler),
                 new SourcePartitionKey(1, 1), Types.LONG);
+        // the channel's serializer, as the job has it: rows and control marks alike
+        harness.setup(new SinkInputSerializer());
         harness.setProcessingTime(processingTimeMs);
         if (restored != null) {
             harness.initializeState(restored);
@@ -55,8 +60,8 @@ final class AssemblerHarness {
     }
 
     private void throwInputStop() {
-        for (DefaultStarRocksRowData row : harness.extractOutputValues()) {
-            if (row instanceof InputStop stop && stops.add(stop.getFailure())) {
+        for (SinkInput output : harness.extractOutputValues()) {
+            if (output instanceof InputStop stop && stops.add(stop.getFailure())) {
                 throw stop.toException();
             }
         }
@@ -66,20 +71,36 @@ final class AssemblerHarness {
      * @return the rows emitted since the last call, without their source and source position (compared with
      *     {@link #row}; {@link #takeEmittedWithPositions} keeps them); an {@link InputStop} is not a row: it is
      *     thrown
+     * @throws AssertionError if another control mark was emitted ({@link #takeEmittedInputs} returns those)
      */
-    List<DefaultStarRocksRowData> takeEmitted() {
+    List<LoadRow> takeEmitted() {
         return takeEmittedWithPositions().stream().map(AssemblerHarness::withoutPosition).toList();
     }
 
-    /** @return the rows emitted since the last call, as emitted */
-    List<DefaultStarRocksRowData> takeEmittedWithPositions() {
-        List<DefaultStarRocksRowData> all = harness.extractOutputValues();
-        List<DefaultStarRocksRowData> fresh = all.subList(taken, all.size());
+    /**
+     * @return the rows emitted since the last call, as emitted
+     * @throws AssertionError if a control mark other than an {@link InputStop} was emitted
+     */
+    List<LoadRow> takeEmittedWithPositions() {
+        List<LoadRow> rows = new ArrayList<>();
+        for (SinkInput output : takeEmittedInputs()) {
+            if (!(output instanceof LoadRow row)) {
+                throw new AssertionError("the assembler emitted a control mark where rows were expected: " + output);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /** @return the rows and control marks (but {@link InputStop}s) emitted since the last call, as emitted */
+    List<SinkInput> takeEmittedInputs() {
+        List<SinkInput> all = harness.extractOutputValues();
+        List<SinkInput> fresh = all.subList(taken, all.size());
         taken = all.size();
         return fresh.stream().filter(row -> !(row instanceof InputStop)).toList();
     }
 
-    private static DefaultStarRocksRowData withoutPosition(DefaultStarRocksRowData emitted) {
+    private static LoadRow withoutPosition(LoadRow emitted) {
         return row(emitted.getDatabase(), emitted.getTable(), emitted.getRow(), emitted.getSourcePartition(),
                 emitted.isTransactionEnd());
     }
@@ -97,8 +118,8 @@ final class AssemblerHarness {
     }
 
     /** @return the expected sink row */
-    static DefaultStarRocksRowData row(String database, String table, String json, int partition, boolean end) {
-        DefaultStarRocksRowData row = new DefaultStarRocksRowData(null, database, table, json);
+    static LoadRow row(String database, String table, String json, int partition, boolean end) {
+        LoadRow row = new LoadRow(null, database, table, json);
         row.setSourcePartition(partition);
         row.setTransactionEnd(end);
         return row;

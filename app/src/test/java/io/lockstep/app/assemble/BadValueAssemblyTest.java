@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.MaxwellDecoder;
@@ -17,6 +16,7 @@ import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.schema.BadValue;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.TargetColumn;
+import io.lockstep.flink.row.LoadRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,8 +72,8 @@ class BadValueAssemblyTest {
                 + (commit ? ",\"commit\":true" : "") + ",\"data\":" + data + "}";
     }
 
-    private static List<String> rows(List<DefaultStarRocksRowData> emitted) {
-        return emitted.stream().map(DefaultStarRocksRowData::getRow).toList();
+    private static List<String> rows(List<LoadRow> emitted) {
+        return emitted.stream().map(LoadRow::getRow).toList();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.lockstep.app.assemble;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.route.TableRouter;
@@ -15,6 +14,7 @@ import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumnsRefusedException;
 import io.lockstep.app.schema.TargetColumnsUnavailableException;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.flink.row.LoadRow;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -114,7 +114,7 @@ class ColumnCheckStaysOnTest {
         AssemblerHarness skipping = start(UnknownTableMode.SKIP);
         order(skipping, "tx-1");
         order(skipping, "tx-2");
-        List<DefaultStarRocksRowData> emitted = skipping.takeEmitted();
+        List<LoadRow> emitted = skipping.takeEmitted();
         assertThat(emitted).as("the rows are skipped").isEmpty();
         assertThat(ANSWERS).as("asked once, not per row").isEmpty();
     }

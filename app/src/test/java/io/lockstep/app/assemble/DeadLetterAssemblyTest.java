@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
@@ -14,6 +13,7 @@ import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.row.LoadRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ class DeadLetterAssemblyTest {
         return records;
     }
 
-    private static List<Integer> ids(List<DefaultStarRocksRowData> rows) {
+    private static List<Integer> ids(List<LoadRow> rows) {
         return rows.stream().map(r -> Integer.parseInt(r.getRow().replaceAll("\\D", ""))).toList();
     }
 

@@ -4,7 +4,6 @@ import static io.lockstep.app.assemble.AssemblerHarness.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.route.TableRouter;
@@ -12,6 +11,7 @@ import io.lockstep.app.route.UnknownTableException;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.Samples;
+import io.lockstep.flink.row.LoadRow;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -410,7 +410,7 @@ class DebeziumTransactionAssemblerTest {
             h.send(p0.decode(null, line));
         }
 
-        List<DefaultStarRocksRowData> rows = h.takeEmitted();
+        List<LoadRow> rows = h.takeEmitted();
         assertThat(rows).hasSize(16).allSatisfy(r -> {
             assertThat(r.isTransactionEnd()).isTrue();
             assertThat(r.getDatabase()).isEqualTo("dw");

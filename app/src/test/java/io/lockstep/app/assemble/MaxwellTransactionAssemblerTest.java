@@ -4,7 +4,6 @@ import static io.lockstep.app.assemble.AssemblerHarness.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.MaxwellDecoder;
@@ -14,6 +13,7 @@ import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.Samples;
+import io.lockstep.flink.row.LoadRow;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +70,7 @@ class MaxwellTransactionAssemblerTest {
             h.send(maxwell(3, line));
         }
 
-        List<DefaultStarRocksRowData> rows = h.takeEmitted();
+        List<LoadRow> rows = h.takeEmitted();
         assertThat(rows).hasSize(20);
         List<Integer> ends = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {

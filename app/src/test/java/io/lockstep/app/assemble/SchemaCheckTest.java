@@ -4,7 +4,6 @@ import static io.lockstep.app.assemble.AssemblerHarness.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
@@ -15,6 +14,8 @@ import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,14 +77,14 @@ class SchemaCheckTest {
         order(h, "tx-2", ORDER_2_WITH_NOTE);
         order(h, "tx-3", "{\"order_id\":3,\"total\":\"3.00\",\"note\":\"m\"}");
 
-        List<DefaultStarRocksRowData> emitted = h.takeEmittedWithPositions();
+        List<SinkInput> emitted = h.takeEmittedInputs();
         assertThat(emitted).hasSize(3);
         assertThat(emitted.get(0)).isInstanceOf(SchemaChangeBarrier.class);
         SchemaChangeBarrier barrier = (SchemaChangeBarrier) emitted.get(0);
         assertThat(barrier.target().table()).isEqualTo("orders");
         assertThat(barrier.columnsToAdd()).containsExactly("note STRING");
-        assertThat(emitted.get(1).getRow()).isEqualTo(ORDER_2_WITH_NOTE);
-        assertThat(emitted.get(2).getRow()).contains("\"note\":\"m\"");
+        assertThat(((LoadRow) emitted.get(1)).getRow()).isEqualTo(ORDER_2_WITH_NOTE);
+        assertThat(((LoadRow) emitted.get(2)).getRow()).contains("\"note\":\"m\"");
     }
 
     @Test
@@ -103,7 +104,7 @@ class SchemaCheckTest {
         ddl.setDroppedColumns("total");
         h.send(ddl);
 
-        List<DefaultStarRocksRowData> emitted = h.takeEmittedWithPositions();
+        List<SinkInput> emitted = h.takeEmittedInputs();
         assertThat(emitted).hasSize(1);
         SchemaChangeBarrier barrier = (SchemaChangeBarrier) emitted.get(0);
         assertThat(barrier.columnsToAdd()).containsExactly("note VARCHAR(256)");

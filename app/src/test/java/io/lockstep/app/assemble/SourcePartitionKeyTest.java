@@ -6,19 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.event.SourceRecord;
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.flink.row.LoadRow;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,7 +107,7 @@ class SourcePartitionKeyTest {
         // the keying before SourcePartitionKey: Integer keys (the partition); an open transaction in its state
         KeyedProcessOperator operator = new KeyedProcessOperator(new DebeziumTransactionAssembler(
                 TableRouter.parse(null, "dw", UnknownTableMode.FAIL), AssemblerOptions.defaults()));
-        KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, DefaultStarRocksRowData> old =
+        KeyedOneInputStreamOperatorTestHarness<Integer, SourceEvent, LoadRow> old =
                 new KeyedOneInputStreamOperatorTestHarness<>(operator,
                         (KeySelector<SourceEvent, Integer>) SourceEvent::getPartition, Types.INT);
         old.open();

@@ -2,12 +2,12 @@ package io.lockstep.app.assemble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.MaxwellDecoder;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.flink.row.LoadRow;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +33,7 @@ class SourcePositionStampingTest {
     }
 
     /** @return "table source@position end?" per row */
-    private static List<String> positions(List<DefaultStarRocksRowData> rows) {
+    private static List<String> positions(List<LoadRow> rows) {
         return rows.stream().map(r -> r.getTable() + " " + r.getSource() + "@" + r.getSourcePosition()
                 + (r.isTransactionEnd() ? " end" : "")).toList();
     }

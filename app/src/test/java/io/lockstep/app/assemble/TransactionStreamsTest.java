@@ -3,12 +3,13 @@ package io.lockstep.app.assemble;
 import static io.lockstep.app.assemble.AssemblerHarness.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.testing.DebeziumMessages;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,28 +49,28 @@ class TransactionStreamsTest {
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
         DataStream<SourceRecord> source = env.fromData(records).setParallelism(1);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(source, CdcFormat.DEBEZIUM,
+        DataStream<SinkInput> rows = TransactionStreams.assemble(source, CdcFormat.DEBEZIUM,
                 CdcFormat.DEBEZIUM.decoder(Map.of()), TableRouter.parse(null, "dw", UnknownTableMode.FAIL),
                 AssemblerOptions.defaults());
 
         // the map runs forward from the assemblers (same parallelism): its subtask is the assembler's
-        DataStream<Tuple2<Integer, DefaultStarRocksRowData>> withSubtask = rows
+        DataStream<Tuple2<Integer, LoadRow>> withSubtask = rows
                 .map(new WithSubtaskIndex())
-                .returns(Types.TUPLE(Types.INT, TypeInformation.of(DefaultStarRocksRowData.class)));
+                .returns(Types.TUPLE(Types.INT, TypeInformation.of(LoadRow.class)));
 
-        Map<Integer, List<DefaultStarRocksRowData>> byPartition = new TreeMap<>();
+        Map<Integer, List<LoadRow>> byPartition = new TreeMap<>();
         Map<Integer, Set<Integer>> subtasksByPartition = new TreeMap<>();
-        for (Tuple2<Integer, DefaultStarRocksRowData> out : withSubtask.executeAndCollect("assemble-test", 1_000)) {
-            DefaultStarRocksRowData row = out.f1;
+        for (Tuple2<Integer, LoadRow> out : withSubtask.executeAndCollect("assemble-test", 1_000)) {
+            LoadRow row = out.f1;
             byPartition.computeIfAbsent(row.getSourcePartition(), p -> new ArrayList<>()).add(row);
             subtasksByPartition.computeIfAbsent(row.getSourcePartition(), p -> new TreeSet<>()).add(out.f0);
         }
         assertThat(subtasksByPartition).as("assembler subtask per partition: partition mod parallelism")
                 .isEqualTo(Map.of(0, Set.of(0), 1, Set.of(1)));
 
-        Map<Integer, List<DefaultStarRocksRowData>> expected = new TreeMap<>();
+        Map<Integer, List<LoadRow>> expected = new TreeMap<>();
         for (int tx = 0; tx < 20; tx++) {
-            List<DefaultStarRocksRowData> list = expected.computeIfAbsent(tx % 2, p -> new ArrayList<>());
+            List<LoadRow> list = expected.computeIfAbsent(tx % 2, p -> new ArrayList<>());
             // every row carries the topic and the offset of its transaction's END (4 messages per transaction)
             long endOffset = 4L * (tx / 2) + 3;
             list.add(positioned(row("dw", "orders", "{\"order_id\":" + tx + "}", tx % 2, false), endOffset));
@@ -82,16 +83,16 @@ class TransactionStreamsTest {
 
     /** Pairs each row with the index of the subtask it passed. */
     private static final class WithSubtaskIndex
-            extends RichMapFunction<DefaultStarRocksRowData, Tuple2<Integer, DefaultStarRocksRowData>> {
+            extends RichMapFunction<SinkInput, Tuple2<Integer, LoadRow>> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Tuple2<Integer, DefaultStarRocksRowData> map(DefaultStarRocksRowData row) {
-            return Tuple2.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), row);
+        public Tuple2<Integer, LoadRow> map(SinkInput row) {
+            return Tuple2.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), (LoadRow) row);
         }
     }
 
-    private static DefaultStarRocksRowData positioned(DefaultStarRocksRowData row, long position) {
+    private static LoadRow positioned(LoadRow row, long position) {
         row.setSource(DebeziumMessages.TOPIC);
         row.setSourcePosition(position);
         return row;

@@ -3,7 +3,13 @@ package io.lockstep.app.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.assemble.OpenTransaction;
+import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.LoadRowTypeInfo;
+import io.lockstep.flink.row.SinkInput;
+import io.lockstep.flink.row.SinkInputTypeInfo;
 import io.lockstep.flink.types.DefaultStarRocksRowDataTypeInfo;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -27,6 +33,14 @@ class FlinkTypesTest {
         assertThat(TypeInformation.of(OpenTransaction.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(DefaultStarRocksRowData.class))
                 .isInstanceOf(DefaultStarRocksRowDataTypeInfo.class);
+        assertThat(TypeInformation.of(LoadRow.class)).isInstanceOf(LoadRowTypeInfo.class);
+    }
+
+    @Test
+    void controlMarksArePojosOnTheSinkInputChannel() {
+        assertThat(TypeInformation.of(InputStop.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(SchemaChangeBarrier.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(SinkInput.class)).isInstanceOf(SinkInputTypeInfo.class);
     }
 
     @Test

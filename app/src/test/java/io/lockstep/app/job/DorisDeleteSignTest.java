@@ -3,7 +3,9 @@ package io.lockstep.app.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.event.BadSourceEventException;
+import io.lockstep.flink.row.LoadRow;
 import org.junit.jupiter.api.Test;
 
 /** CDC deletes marked {@code "__op": 1} become Doris' {@code __DORIS_DELETE_SIGN__}; nothing else changes. */
@@ -33,12 +35,12 @@ class DorisDeleteSignTest {
 
     @Test
     void theMappedRowKeepsItsTablePartitionAndTransactionEnd() {
-        DefaultStarRocksRowData row = new DefaultStarRocksRowData("k", "shop", "orders",
+        LoadRow row = new LoadRow("k", "shop", "orders",
                 "{\"order_id\":3,\"__op\":1}");
         row.setSourcePartition(1);
         row.setTransactionEnd(true);
 
-        DefaultStarRocksRowData mapped = new DorisDeleteSign().map(row);
+        LoadRow mapped = (LoadRow) new DorisDeleteSign().map(row);
 
         assertThat(mapped.getUniqueKey()).isEqualTo("k");
         assertThat(mapped.getDatabase()).isEqualTo("shop");
@@ -59,5 +61,12 @@ class DorisDeleteSignTest {
         assertThatThrownBy(() -> DorisDeleteSign.toDoris("{\"name\":\"x", "shop.orders"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not valid JSON")
                 .hasMessageNotContaining("\"x");
+    }
+
+    @Test
+    void aControlMarkIsNotARowAndPassesUnchanged() {
+        InputStop stop = new InputStop(new BadSourceEventException("bad event at topic t partition 2 offset 7"), 2);
+
+        assertThat(new DorisDeleteSign().map(stop)).isSameAs(stop);
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.demo.ShopChange;
@@ -22,18 +21,15 @@ import io.lockstep.app.event.DebeziumDecoder;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.SinkInput;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -41,6 +37,11 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,8 +87,8 @@ class ShopKafkaPipelineTest {
         assertThat(transactions).anyMatch(t -> t.changes().stream().anyMatch(c -> c.op() == ShopChange.Op.DELETE));
         assertThat(transactions).anyMatch(t -> t.changes().size() > 100);
 
-        Map<Integer, List<DefaultStarRocksRowData>> actual = new TreeMap<>();
-        for (DefaultStarRocksRowData row : runPipeline()) {
+        Map<Integer, List<LoadRow>> actual = new TreeMap<>();
+        for (LoadRow row : runPipeline()) {
             actual.computeIfAbsent(row.getSourcePartition(), p -> new ArrayList<>()).add(row);
         }
         Map<Integer, List<ShopTransaction>> expected = new TreeMap<>();
@@ -98,12 +99,12 @@ class ShopKafkaPipelineTest {
 
         ShopState replayed = new ShopState();
         for (Map.Entry<Integer, List<ShopTransaction>> partition : expected.entrySet()) {
-            Iterator<DefaultStarRocksRowData> rows = actual.get(partition.getKey()).iterator();
+            Iterator<LoadRow> rows = actual.get(partition.getKey()).iterator();
             for (ShopTransaction transaction : partition.getValue()) {
                 List<ShopChange> changes = transaction.changes();
                 for (int i = 0; i < changes.size(); i++) {
                     assertThat(rows.hasNext()).as("rows of transaction %s", transaction.id()).isTrue();
-                    DefaultStarRocksRowData row = rows.next();
+                    LoadRow row = rows.next();
                     assertRowIs(row, changes.get(i), i == changes.size() - 1, transaction);
                     replayed.applyLoadRow(row.getTable(), row.getRow());
                 }
@@ -197,7 +198,7 @@ class ShopKafkaPipelineTest {
         return values;
     }
 
-    private static void assertRowIs(DefaultStarRocksRowData row, ShopChange change, boolean last,
+    private static void assertRowIs(LoadRow row, ShopChange change, boolean last,
             ShopTransaction transaction) throws Exception {
         String where = "transaction " + transaction.id() + " change on " + change.table().name();
         assertThat(row.getDatabase()).as(where).isEqualTo(ShopSchema.DATABASE);
@@ -217,7 +218,7 @@ class ShopKafkaPipelineTest {
         return JSON.writeValueAsString(json);
     }
 
-    private static List<DefaultStarRocksRowData> runPipeline() throws Exception {
+    private static List<LoadRow> runPipeline() throws Exception {
         Configuration configuration = new Configuration();
         configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, configuration);
@@ -225,11 +226,12 @@ class ShopKafkaPipelineTest {
         DataStream<SourceRecord> records = env.fromSource(
                 CdcKafkaSource.create(kafka.bootstrapServers(), TOPIC, "shop-pipeline-test", true, BadInputMode.FAIL),
                 WatermarkStrategy.noWatermarks(), "kafka " + TOPIC);
-        DataStream<DefaultStarRocksRowData> rows = TransactionStreams.assemble(records, CdcFormat.DEBEZIUM,
+        DataStream<SinkInput> rows = TransactionStreams.assemble(records, CdcFormat.DEBEZIUM,
                 new DebeziumDecoder(ShopSchema.keyColumnsBySourceTable()),
                 TableRouter.parse(null, ShopSchema.DATABASE, UnknownTableMode.FAIL), AssemblerOptions.defaults());
-        List<DefaultStarRocksRowData> collected = new ArrayList<>();
-        rows.executeAndCollect("shop-kafka-pipeline-test").forEachRemaining(collected::add);
+        List<LoadRow> collected = new ArrayList<>();
+        rows.executeAndCollect("shop-kafka-pipeline-test")
+                .forEachRemaining(input -> collected.add((LoadRow) input)); // no control marks on good input
         return collected;
     }
 }

@@ -1,9 +1,9 @@
 package io.lockstep.bench.jmh;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.event.DebeziumDecoder;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceRecord;
+import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.sink.RowRouting;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -31,7 +31,7 @@ public class JsonRowBenchmarks {
 
     private final DebeziumDecoder decoder = new DebeziumDecoder();
     private final SourceRecord record = new SourceRecord("shop", 0, 42, "{\"order_id\":10001}", CHANGE);
-    private final DefaultStarRocksRowData rowData = new DefaultStarRocksRowData(null, "shop", "orders",
+    private final LoadRow rowData = new LoadRow(null, "shop", "orders",
             decoder.decode(record).getRow());
 
     /** Debezium change event → the JSON row for StarRocks. */

@@ -1,7 +1,7 @@
 package io.lockstep.bench.jmh;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import io.lockstep.flink.types.DefaultStarRocksRowDataSerializer;
+import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.LoadRowSerializer;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -17,9 +17,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * A row's trip across a keyBy: {@link DefaultStarRocksRowDataSerializer} writing and reading one row (strings as
- * UTF-8), next to the same fields with Flink's {@link StringValue} strings, the format the serializer wrote before
- * (record tag 0, still read). Rows of {@code rowBytes} of ASCII JSON, as the benchmark's jobs send.
+ * A row's trip across a keyBy: {@link LoadRowSerializer} (the record format of every row type, the
+ * connector's {@code DefaultStarRocksRowData} included) writing and reading one row (strings as UTF-8), next to
+ * the same fields with Flink's {@link StringValue} strings, the format the serializer wrote before (record tag 0,
+ * still read). Rows of {@code rowBytes} of ASCII JSON, as the benchmark's jobs send.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -28,10 +29,10 @@ public class RowSerializerBenchmarks {
     @Param({"200", "2048"})
     int rowBytes;
 
-    private final DefaultStarRocksRowDataSerializer serializer = new DefaultStarRocksRowDataSerializer();
+    private final LoadRowSerializer serializer = new LoadRowSerializer();
     private final DataOutputSerializer out = new DataOutputSerializer(4096);
     private final DataInputDeserializer in = new DataInputDeserializer();
-    private DefaultStarRocksRowData row;
+    private LoadRow row;
 
     @Setup
     public void setUp() {
@@ -39,7 +40,7 @@ public class RowSerializerBenchmarks {
         while (json.length() < rowBytes - 2) {
             json.append((char) ('a' + json.length() % 26));
         }
-        row = new DefaultStarRocksRowData(null, "shop", "order_items", json.append("\"}").toString());
+        row = new LoadRow(null, "shop", "order_items", json.append("\"}").toString());
         row.setSource("shop-orders#AAAAAAAAAAAAAAAAAAAAAA");
         row.setSourcePartition(1);
         row.setSourcePosition(42);
@@ -48,7 +49,7 @@ public class RowSerializerBenchmarks {
 
     /** Serialize and deserialize with the serializer's UTF-8 strings (what a keyBy does per row). */
     @Benchmark
-    public DefaultStarRocksRowData utf8RoundTrip() throws IOException {
+    public LoadRow utf8RoundTrip() throws IOException {
         out.clear();
         serializer.serialize(row, out);
         in.setBuffer(out.getSharedBuffer(), 0, out.length());
@@ -57,7 +58,7 @@ public class RowSerializerBenchmarks {
 
     /** The same fields written with Flink's StringValue strings (the earlier format), read back by the serializer. */
     @Benchmark
-    public DefaultStarRocksRowData stringValueRoundTrip() throws IOException {
+    public LoadRow stringValueRoundTrip() throws IOException {
         out.clear();
         out.writeByte(0);
         StringValue.writeString(null, out);

@@ -1,8 +1,8 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.data.StarRocksRowData;
 import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.progress.SourcePartition;
+import io.lockstep.flink.row.TableRow;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -75,14 +75,14 @@ public final class RowDispatcher {
     /**
      * Handles one input element.
      *
-     * @throws IllegalArgumentException if the element is not a {@link StarRocksRowData}, has neither data nor a
+     * @throws IllegalArgumentException if the element is not a {@link TableRow}, has neither data nor a
      *                                  transaction end, cannot be routed, or (multi-table) has no source partition;
      *                                  nothing of the element is buffered then
      * @throws NonRecoverableSinkFailure around the engine's failure when no restart can heal it
      * @throws InterruptedException     if interrupted while the engine blocks on memory
      */
     public void dispatch(Object element) throws InterruptedException {
-        StarRocksRowData row = RowRouting.asRowData(element);
+        TableRow row = RowRouting.asRowData(element);
         byte[] data = RowRouting.payload(row);
         boolean end = row.isTransactionEnd();
         if (data == null && !(multiTable && end)) {

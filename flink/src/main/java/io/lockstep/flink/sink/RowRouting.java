@@ -1,8 +1,8 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.data.StarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.row.TableRow;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -10,7 +10,7 @@ import javax.annotation.Nullable;
 
 /**
  * Where a row goes: {@code database-name} / {@code table-name} name the target, or {@code *} takes it from each row's
- * {@link StarRocksRowData#getDatabase()} / {@link StarRocksRowData#getTable()} (as in
+ * {@link TableRow#getDatabase()} / {@link TableRow#getTable()} (as in
  * https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/). The two are independent:
  * {@code database-name=shop, table-name=*} routes by table within {@code shop}.
  *
@@ -56,7 +56,7 @@ public final class RowRouting implements Serializable {
      *                                  fixed database or table differs from the one the row names (the message names
      *                                  the option and the row's unique key and partition)
      */
-    public Target route(StarRocksRowData row) {
+    public Target route(TableRow row) {
         String db = database != null ? fixedMatchesRow(database, row.getDatabase(), "database", "database-name", row)
                 : fromRow(row.getDatabase(), "database", "database-name", row);
         String tbl = table != null ? fixedMatchesRow(table, row.getTable(), "table", "table-name", row)
@@ -69,7 +69,7 @@ public final class RowRouting implements Serializable {
      * is refused rather than silently written somewhere it did not ask for.
      */
     private static String fixedMatchesRow(String fixed, String fromRow, String what, String option,
-                                          StarRocksRowData row) {
+                                          TableRow row) {
         if (fromRow != null && !fromRow.isBlank() && !fixed.equals(fromRow)) {
             throw new IllegalArgumentException("row " + describe(row) + " is for " + what + " '" + fromRow
                     + "' but sink option '" + option + "' = '" + fixed + "'; set '" + option + "' = '*' to route "
@@ -78,7 +78,7 @@ public final class RowRouting implements Serializable {
         return fixed;
     }
 
-    private static String fromRow(String value, String what, String option, StarRocksRowData row) {
+    private static String fromRow(String value, String what, String option, TableRow row) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("row " + describe(row) + " has no " + what + ": sink option '"
                     + option + "' = '*' routes each row by its own " + what + "; set it on the row (e.g. new "
@@ -88,13 +88,13 @@ public final class RowRouting implements Serializable {
     }
 
     /**
-     * The element as a {@link StarRocksRowData}.
+     * The element as a {@link TableRow} (any {@code StarRocksRowData} of the connector's API is one).
      *
      * @throws IllegalArgumentException naming the element's class if it is not one
      */
-    public static StarRocksRowData asRowData(Object element) {
-        if (element instanceof StarRocksRowData rowData) {
-            return rowData;
+    public static TableRow asRowData(Object element) {
+        if (element instanceof TableRow row) {
+            return row;
         }
         throw new IllegalArgumentException("the StarRocks sink takes StarRocksRowData elements (e.g. "
                 + "DefaultStarRocksRowData), got " + (element == null ? "null" : element.getClass().getName()));
@@ -102,7 +102,7 @@ public final class RowRouting implements Serializable {
 
     /** The row's JSON as UTF-8 bytes, or null when the row carries no data ({@code getRow()} null or empty). */
     @Nullable
-    public static byte[] payload(StarRocksRowData row) {
+    public static byte[] payload(TableRow row) {
         String json = row.getRow();
         return json == null || json.isEmpty() ? null : json.getBytes(StandardCharsets.UTF_8);
     }
@@ -111,7 +111,7 @@ public final class RowRouting implements Serializable {
      * A short description of a row for error messages: unique key (or database.table) and source partition, never
      * the row's data.
      */
-    public static String describe(StarRocksRowData row) {
+    public static String describe(TableRow row) {
         String key = row.getUniqueKey();
         if (key == null) {
             key = row.getDatabase() + "." + row.getTable();

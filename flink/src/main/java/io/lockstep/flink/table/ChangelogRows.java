@@ -1,6 +1,6 @@
 package io.lockstep.flink.table;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -36,7 +36,7 @@ final class ChangelogRows implements Serializable {
 
     /** Receives the rows in order: the primary key (or "" without one) and the sink row. */
     interface Out {
-        void emit(String key, DefaultStarRocksRowData row);
+        void emit(String key, LoadRow row);
     }
 
     private final String database;
@@ -53,7 +53,7 @@ final class ChangelogRows implements Serializable {
     private transient String pendingKey;
     /** The held UPDATE_BEFORE already encoded as a delete (so the input's reused row objects can change). */
     @Nullable
-    private transient DefaultStarRocksRowData pendingDelete;
+    private transient LoadRow pendingDelete;
 
     /**
      * @param deleteColumn the delete flag column of a key table ({@code __op}, {@code __DORIS_DELETE_SIGN__}), or
@@ -120,7 +120,7 @@ final class ChangelogRows implements Serializable {
     void release(Out out) {
         if (pendingKey != null) {
             String key = pendingKey;
-            DefaultStarRocksRowData delete = pendingDelete;
+            LoadRow delete = pendingDelete;
             pendingKey = null;
             pendingDelete = null;
             out.emit(key, delete);
@@ -132,8 +132,8 @@ final class ChangelogRows implements Serializable {
         return pendingKey != null;
     }
 
-    private DefaultStarRocksRowData sinkRow(RowData row, int deleteFlag) {
+    private LoadRow sinkRow(RowData row, int deleteFlag) {
         byte[] json = encoder.encode(row, deleteColumn, deleteFlag);
-        return new DefaultStarRocksRowData(null, database, table, new String(json, StandardCharsets.UTF_8));
+        return new LoadRow(null, database, table, new String(json, StandardCharsets.UTF_8));
     }
 }

@@ -1,6 +1,6 @@
 package io.lockstep.flink.table;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import java.util.Objects;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -21,8 +21,8 @@ import org.apache.flink.table.data.RowData;
  * <p>Emits {@code (primary key, sink row)}; the key is "" for a table without a primary key. Task thread only
  * (Flink's mailbox thread runs elements, timers and barriers).
  */
-final class ChangelogRowsOperator extends AbstractStreamOperator<Tuple2<String, DefaultStarRocksRowData>>
-        implements OneInputStreamOperator<RowData, Tuple2<String, DefaultStarRocksRowData>>, BoundedOneInput {
+final class ChangelogRowsOperator extends AbstractStreamOperator<Tuple2<String, LoadRow>>
+        implements OneInputStreamOperator<RowData, Tuple2<String, LoadRow>>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
     private final ChangelogRows rows;

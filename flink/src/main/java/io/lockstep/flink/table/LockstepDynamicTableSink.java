@@ -1,8 +1,8 @@
 package io.lockstep.flink.table;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.TableSinkOptions;
+import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.sink.v2.LockstepSinks;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LockstepDynamicTableSink implements DynamicTableSink {
     private static final Logger LOG = LoggerFactory.getLogger(LockstepDynamicTableSink.class);
-    private static final TypeInformation<Tuple2<String, DefaultStarRocksRowData>> KEYED_ROW =
-            Types.TUPLE(Types.STRING, TypeInformation.of(DefaultStarRocksRowData.class));
+    private static final TypeInformation<Tuple2<String, LoadRow>> KEYED_ROW =
+            Types.TUPLE(Types.STRING, TypeInformation.of(LoadRow.class));
     private final TableSinkOptions options;
     private final SinkTarget target;
     private final RowDataJsonEncoder encoder;
@@ -99,20 +99,20 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
             public DataStreamSink<?> consumeDataStream(ProviderContext provider, DataStream<RowData> input) {
                 // forward from the query's last operator (same parallelism: chained), so an UPDATE_BEFORE and its
                 // UPDATE_AFTER reach the fold back to back
-                SingleOutputStreamOperator<Tuple2<String, DefaultStarRocksRowData>> folded = input
+                SingleOutputStreamOperator<Tuple2<String, LoadRow>> folded = input
                         .transform("rows of " + database + "." + table, KEYED_ROW, new ChangelogRowsOperator(changelog))
                         .setParallelism(input.getParallelism());
                 // an operator starts a chain by default on Flink 1.20: chain it to the query's last operator
                 ((PhysicalTransformation<?>) folded.getTransformation()).setChainingStrategy(ChainingStrategy.ALWAYS);
                 provider.generateUid("rows").ifPresent(folded::uid);
-                DataStream<Tuple2<String, DefaultStarRocksRowData>> ordered = keyed
+                DataStream<Tuple2<String, LoadRow>> ordered = keyed
                         ? folded.keyBy(row -> row.f0, Types.STRING) : folded;
-                SingleOutputStreamOperator<DefaultStarRocksRowData> rows = ordered.map(row -> row.f1)
-                        .returns(TypeInformation.of(DefaultStarRocksRowData.class))
+                SingleOutputStreamOperator<LoadRow> rows = ordered.map(row -> row.f1)
+                        .returns(TypeInformation.of(LoadRow.class))
                         .name("sink rows of " + database + "." + table);
                 provider.generateUid("sink-rows").ifPresent(rows::uid);
-                DataStreamSink<DefaultStarRocksRowData> sink = rows.sinkTo(
-                        LockstepSinks.<DefaultStarRocksRowData>createSink(options.sinkOptions()))
+                DataStreamSink<LoadRow> sink = rows.sinkTo(
+                        LockstepSinks.<LoadRow>createSink(options.sinkOptions()))
                         .name("Lockstep " + target.optionValue() + " sink " + database + "." + table);
                 provider.generateUid("sink").ifPresent(sink::uid);
                 if (parallelism != null) {

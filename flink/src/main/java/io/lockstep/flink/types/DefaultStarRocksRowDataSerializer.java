@@ -1,63 +1,34 @@
 package io.lockstep.flink.types;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
+import io.lockstep.flink.row.LoadRowFieldsSerializer;
 import javax.annotation.concurrent.NotThreadSafe;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.java.typeutils.TypeExtractor;
-import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
- * Flink's serializer of {@link DefaultStarRocksRowData} (the rows of every multi-table job cross a keyBy): the eight
- * fields written one after the other, without the reflection and per-field null flags of Flink's generic POJO
- * serializer that used to carry the class.
+ * Flink's serializer of the StarRocks facade row {@link DefaultStarRocksRowData} and its subclasses (the rows of
+ * every multi-table job written against the connector's API cross a keyBy), in the record format of
+ * {@link LoadRowFieldsSerializer}.
  *
- * <p>Format, version 1: a tag byte; {@value #FIELDS}: {@code uniqueKey} (only an explicitly set one, null while it
- * is derived), {@code database}, {@code table}, {@code row}, {@code source} (each a string: its UTF-8 length in bytes
- * as an int, -1 for null, then the bytes), then {@code transactionEnd} (boolean), {@code sourcePartition} (int),
- * {@code sourcePosition} (long); {@value #SUBCLASS}: an instance of a subclass (e.g. a job's own marker rows): its
- * class name, then the record in the serializer Flink's type analysis gives that class (as the POJO serializer did),
- * so it keeps its class and fields. {@value #FIELDS_STRING_VALUE} is what earlier versions wrote for a plain row (the
- * same fields, the strings as Flink {@link StringValue}s): still read, never written, so that their savepoints
- * restore with the same serializer snapshot.
- *
- * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
- * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in
- * the benchmark's multi-table job (200 B rows across a keyBy) the StringValue encoding and decoding were a quarter of
- * all samples (the JFR hot spots of {@code ./bench/run report}, section end-to-end; see bench/README.md). A string
- * with an unpaired surrogate char (not valid UTF-16) crosses with {@code ?} in its place, which is also what loading
- * it as UTF-8 would make of it.
+ * <p>Why it lives here, importing the facade: checkpoints and savepoints name its snapshot class,
+ * {@code io.lockstep.flink.types.DefaultStarRocksRowDataSerializer$Snapshot} (the assembler's buffered rows of
+ * {@code lockstep run} before they became {@code LoadRow}s, and any job's own state of
+ * {@code DefaultStarRocksRowData}), so the class keeps its package and name, and a restore of such state makes
+ * {@code DefaultStarRocksRowData} instances again. This package is the facade's Flink type information; the
+ * internal row model ({@code io.lockstep.flink.row}) does not depend on it.
  *
  * <p>Not thread-safe (it caches the subclasses' serializers): Flink {@linkplain #duplicate() duplicates} it per thread.
  */
 @NotThreadSafe
-public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<DefaultStarRocksRowData> {
+public final class DefaultStarRocksRowDataSerializer extends LoadRowFieldsSerializer<DefaultStarRocksRowData> {
     private static final long serialVersionUID = 1L;
-    /** A plain row as earlier versions wrote it (strings as {@link StringValue}s): read only. */
-    static final byte FIELDS_STRING_VALUE = 0;
-    static final byte SUBCLASS = 1;
-    /** A plain row, strings as UTF-8. */
-    static final byte FIELDS = 2;
-
-    /** Configures the subclasses' serializers (Kryo registrations of the job). */
-    private final SerializerConfig config;
-    /** Serializers of the subclasses met so far, by class name; this instance's thread only. */
-    private transient Map<String, TypeSerializer<DefaultStarRocksRowData>> subclasses;
 
     /** With the job's serializer configuration. */
     public DefaultStarRocksRowDataSerializer(SerializerConfig config) {
-        this.config = config;
+        super(DefaultStarRocksRowData.class, config);
     }
 
     /** With Flink's default serializer configuration (a restore before the job's is known). */
@@ -66,220 +37,13 @@ public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<Defa
     }
 
     @Override
-    public boolean isImmutableType() {
-        return false;
-    }
-
-    @Override
-    public TypeSerializer<DefaultStarRocksRowData> duplicate() {
-        return new DefaultStarRocksRowDataSerializer(config);
-    }
-
-    @Override
-    public DefaultStarRocksRowData createInstance() {
+    protected DefaultStarRocksRowData newRow() {
         return new DefaultStarRocksRowData();
     }
 
     @Override
-    public DefaultStarRocksRowData copy(DefaultStarRocksRowData from) {
-        if (from.getClass() != DefaultStarRocksRowData.class) {
-            return subclassSerializer(from.getClass()).copy(from);
-        }
-        return copyFields(from, new DefaultStarRocksRowData());
-    }
-
-    @Override
-    public DefaultStarRocksRowData copy(DefaultStarRocksRowData from, DefaultStarRocksRowData reuse) {
-        if (from.getClass() != DefaultStarRocksRowData.class || reuse.getClass() != DefaultStarRocksRowData.class) {
-            return copy(from);
-        }
-        return copyFields(from, reuse);
-    }
-
-    private static DefaultStarRocksRowData copyFields(DefaultStarRocksRowData from, DefaultStarRocksRowData to) {
-        to.setUniqueKey(explicitUniqueKey(from));
-        to.setDatabase(from.getDatabase());
-        to.setTable(from.getTable());
-        to.setRow(from.getRow());
-        to.setSource(from.getSource());
-        to.setTransactionEnd(from.isTransactionEnd());
-        to.setSourcePartition(from.getSourcePartition());
-        to.setSourcePosition(from.getSourcePosition());
-        return to;
-    }
-
-    /** The unique key set on the row, or null while {@code getUniqueKey()} derives it from database and table. */
-    private static String explicitUniqueKey(DefaultStarRocksRowData row) {
-        return row.hasExplicitUniqueKey() ? row.getUniqueKey() : null;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
-    }
-
-    @Override
-    public void serialize(DefaultStarRocksRowData record, DataOutputView target) throws IOException {
-        if (record.getClass() != DefaultStarRocksRowData.class) {
-            target.writeByte(SUBCLASS);
-            target.writeUTF(record.getClass().getName());
-            subclassSerializer(record.getClass()).serialize(record, target);
-            return;
-        }
-        target.writeByte(FIELDS);
-        writeString(explicitUniqueKey(record), target);
-        writeString(record.getDatabase(), target);
-        writeString(record.getTable(), target);
-        writeString(record.getRow(), target);
-        writeString(record.getSource(), target);
-        target.writeBoolean(record.isTransactionEnd());
-        target.writeInt(record.getSourcePartition());
-        target.writeLong(record.getSourcePosition());
-    }
-
-    @Override
-    public DefaultStarRocksRowData deserialize(DataInputView source) throws IOException {
-        return deserialize(null, source);
-    }
-
-    /**
-     * @throws IOException for an unknown tag or a subclass that cannot be loaded (named)
-     */
-    @Override
-    public DefaultStarRocksRowData deserialize(DefaultStarRocksRowData reuse, DataInputView source)
-            throws IOException {
-        byte tag = source.readByte();
-        if (tag == SUBCLASS) {
-            return subclassSerializer(source.readUTF()).deserialize(source);
-        }
-        boolean utf8 = checkFieldsTag(tag);
-        DefaultStarRocksRowData row = reuse != null && reuse.getClass() == DefaultStarRocksRowData.class ? reuse
-                : new DefaultStarRocksRowData();
-        row.setUniqueKey(readString(utf8, source));
-        row.setDatabase(readString(utf8, source));
-        row.setTable(readString(utf8, source));
-        row.setRow(readString(utf8, source));
-        row.setSource(readString(utf8, source));
-        row.setTransactionEnd(source.readBoolean());
-        row.setSourcePartition(source.readInt());
-        row.setSourcePosition(source.readLong());
-        return row;
-    }
-
-    @Override
-    public void copy(DataInputView source, DataOutputView target) throws IOException {
-        byte tag = source.readByte();
-        target.writeByte(tag);
-        if (tag == SUBCLASS) {
-            String name = source.readUTF();
-            target.writeUTF(name);
-            subclassSerializer(name).copy(source, target);
-            return;
-        }
-        boolean utf8 = checkFieldsTag(tag);
-        for (int i = 0; i < 5; i++) {
-            if (utf8) {
-                int length = source.readInt();
-                target.writeInt(length);
-                if (length > 0) {
-                    // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
-                    byte[] bytes = new byte[length];
-                    source.readFully(bytes);
-                    target.write(bytes);
-                }
-            } else {
-                StringValue.copyString(source, target);
-            }
-        }
-        target.writeBoolean(source.readBoolean());
-        target.writeInt(source.readInt());
-        target.writeLong(source.readLong());
-    }
-
-    /**
-     * @return true for {@link #FIELDS} (UTF-8 strings), false for {@link #FIELDS_STRING_VALUE}
-     * @throws IOException for any other tag, naming it
-     */
-    private static boolean checkFieldsTag(byte tag) throws IOException {
-        if (tag != FIELDS && tag != FIELDS_STRING_VALUE) {
-            throw new IOException("unknown DefaultStarRocksRowData record tag " + tag + " (expected "
-                    + FIELDS_STRING_VALUE + ", " + SUBCLASS + " or " + FIELDS + ")");
-        }
-        return tag == FIELDS;
-    }
-
-    private static void writeString(String value, DataOutputView target) throws IOException {
-        if (value == null) {
-            target.writeInt(-1);
-            return;
-        }
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        target.writeInt(bytes.length);
-        target.write(bytes);
-    }
-
-    private static String readString(boolean utf8, DataInputView source) throws IOException {
-        if (!utf8) {
-            return StringValue.readString(source);
-        }
-        int length = source.readInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        source.readFully(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(Class<?> type) {
-        return subclassSerializer(type.getName(), type);
-    }
-
-    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(String name) throws IOException {
-        try {
-            return subclassSerializer(name, null);
-        } catch (IllegalStateException e) {
-            throw new IOException(e.getMessage(), e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private TypeSerializer<DefaultStarRocksRowData> subclassSerializer(String name, Class<?> known) {
-        if (subclasses == null) {
-            subclasses = new HashMap<>();
-        }
-        TypeSerializer<DefaultStarRocksRowData> serializer = subclasses.get(name);
-        if (serializer == null) {
-            Class<?> type = known != null ? known : load(name);
-            if (!DefaultStarRocksRowData.class.isAssignableFrom(type)) {
-                throw new IllegalStateException("class " + name + " is not a DefaultStarRocksRowData");
-            }
-            serializer = (TypeSerializer<DefaultStarRocksRowData>) TypeExtractor.createTypeInfo(type)
-                    .createSerializer(config);
-            subclasses.put(name, serializer);
-        }
-        return serializer;
-    }
-
-    private static Class<?> load(String name) {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        try {
-            return Class.forName(name, false, loader != null ? loader
-                    : DefaultStarRocksRowData.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("cannot load DefaultStarRocksRowData subclass " + name + " of a "
-                    + "serialized record: " + e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public boolean equals(Object obj) {
-        return obj instanceof DefaultStarRocksRowDataSerializer;
-    }
-
-    @Override
-    public int hashCode() {
-        return DefaultStarRocksRowDataSerializer.class.hashCode();
+    public TypeSerializer<DefaultStarRocksRowData> duplicate() {
+        return new DefaultStarRocksRowDataSerializer(config());
     }
 
     @Override
@@ -288,24 +52,14 @@ public final class DefaultStarRocksRowDataSerializer extends TypeSerializer<Defa
     }
 
     /**
-     * The serializer's snapshot (version 1). State written by the generic POJO serializer the class had before (a
-     * {@link PojoSerializerSnapshot} in a savepoint or checkpoint) is compatible after migration: Flink reads it with
-     * the POJO serializer restored from that snapshot and writes it again with this one.
+     * The serializer's snapshot (version 1; class name written into checkpoints, kept). State written by the
+     * generic POJO serializer the class had before (a {@code PojoSerializerSnapshot} in a savepoint or checkpoint)
+     * is compatible after migration: Flink reads it with the POJO serializer restored from that snapshot and writes
+     * it again with this one. See {@link LoadRowFieldsSerializer.FieldsSnapshot}.
      */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<DefaultStarRocksRowData> {
+    public static final class Snapshot extends FieldsSnapshot<DefaultStarRocksRowData> {
         public Snapshot() {
-            super(DefaultStarRocksRowDataSerializer::new);
-        }
-
-        @Override
-        public TypeSerializerSchemaCompatibility<DefaultStarRocksRowData> resolveSchemaCompatibility(
-                TypeSerializerSnapshot<DefaultStarRocksRowData> oldSerializerSnapshot) {
-            if (oldSerializerSnapshot instanceof PojoSerializerSnapshot
-                    && oldSerializerSnapshot.restoreSerializer().createInstance().getClass()
-                            == DefaultStarRocksRowData.class) {
-                return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
-            }
-            return super.resolveSchemaCompatibility(oldSerializerSnapshot);
+            super(DefaultStarRocksRowData.class, DefaultStarRocksRowDataSerializer::new);
         }
     }
 }

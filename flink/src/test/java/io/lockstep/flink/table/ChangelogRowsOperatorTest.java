@@ -2,7 +2,7 @@ package io.lockstep.flink.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.flink.row.LoadRow;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,11 +26,11 @@ class ChangelogRowsOperatorTest {
     private static final RowType TYPE = (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()),
             DataTypes.FIELD("v", DataTypes.STRING())).getLogicalType();
 
-    private static OneInputStreamOperatorTestHarness<RowData, Tuple2<String, DefaultStarRocksRowData>> harness()
+    private static OneInputStreamOperatorTestHarness<RowData, Tuple2<String, LoadRow>> harness()
             throws Exception {
         ChangelogRows rows = new ChangelogRows("db", "t", new RowDataJsonEncoder(TYPE, ZoneId.of("UTC")), "__op",
                 new PrimaryKeySelector(TYPE, new int[] {0}), false);
-        OneInputStreamOperatorTestHarness<RowData, Tuple2<String, DefaultStarRocksRowData>> harness =
+        OneInputStreamOperatorTestHarness<RowData, Tuple2<String, LoadRow>> harness =
                 new OneInputStreamOperatorTestHarness<>(new ChangelogRowsOperator(rows));
         harness.setProcessingTime(1_000);
         harness.open();
@@ -42,7 +42,7 @@ class ChangelogRowsOperatorTest {
     }
 
     private static List<String> emitted(
-            OneInputStreamOperatorTestHarness<RowData, Tuple2<String, DefaultStarRocksRowData>> harness) {
+            OneInputStreamOperatorTestHarness<RowData, Tuple2<String, LoadRow>> harness) {
         List<String> rows = new ArrayList<>();
         harness.extractOutputValues().forEach(t -> rows.add(t.f1.getRow()));
         return rows;

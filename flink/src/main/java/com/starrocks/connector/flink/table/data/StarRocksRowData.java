@@ -1,5 +1,7 @@
 package com.starrocks.connector.flink.table.data;
 
+import io.lockstep.flink.row.TableRow;
+
 /**
  * One row for the StarRocks sink, already serialized, with its target table and, in multi-table
  * transaction mode, its source-transaction bookkeeping.
@@ -11,8 +13,11 @@ package com.starrocks.connector.flink.table.data;
  * <p>Multi-table transaction contract (the components the same guide asks the user to write): rows of one source
  * transaction are emitted together; the last of them has {@link #isTransactionEnd()} {@code true}; every row carries
  * its {@link #getSourcePartition()}, and the stream is keyed by it before the sink.
+ *
+ * <p>A {@link TableRow} (what Lockstep's sinks read), with the connector's defaults for the bookkeeping getters so
+ * that implementations written against the connector compile unchanged.
  */
-public interface StarRocksRowData {
+public interface StarRocksRowData extends TableRow {
 
     /**
      * The routing key of the row's region (one buffer per target table).
@@ -20,18 +25,22 @@ public interface StarRocksRowData {
      * @return the key, or {@code null}; implementations that store no explicit key derive
      *     {@code database + "." + table}
      */
+    @Override
     String getUniqueKey();
 
     /** @return the target database name */
+    @Override
     String getDatabase();
 
     /** @return the target table name */
+    @Override
     String getTable();
 
     /**
      * @return the row serialized in the load format of the sink ({@code sink.properties.format}):
      *     one JSON object for {@code json}, one delimited line for {@code csv}
      */
+    @Override
     String getRow();
 
     /**
@@ -41,6 +50,7 @@ public interface StarRocksRowData {
      *
      * @return {@code true} if this row closes its source transaction; {@code false} by default
      */
+    @Override
     default boolean isTransactionEnd() {
         return false;
     }
@@ -51,6 +61,7 @@ public interface StarRocksRowData {
      *
      * @return the partition id (&gt;= 0), or {@code -1} when partition tracking does not apply
      */
+    @Override
     default int getSourcePartition() {
         return -1;
     }
@@ -67,6 +78,7 @@ public interface StarRocksRowData {
      *
      * @return the position (&gt;= 0), or {@code -1} when not tracked (the default)
      */
+    @Override
     default long getSourcePosition() {
         return -1L;
     }
@@ -78,6 +90,7 @@ public interface StarRocksRowData {
      *
      * @return the source name, or {@code null} when not tracked (the default)
      */
+    @Override
     default String getSource() {
         return null;
     }

@@ -1,0 +1,194 @@
+package io.lockstep.flink.row;
+
+import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
+/**
+ * The concrete, mutable {@link TableRow} Lockstep's own operators build and keep in state: the four target and
+ * content fields plus the source-transaction bookkeeping ({@code transactionEnd}, {@code sourcePartition},
+ * {@code sourcePosition}, {@code source}). A Flink POJO (public no-arg constructor, getters and setters); between
+ * operators and in state it travels in its own serializer ({@link LoadRowSerializer}, named through
+ * {@code @TypeInfo}).
+ *
+ * <p>Defaults: every string field {@code null}, {@code transactionEnd = false}, {@code sourcePartition = -1},
+ * {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no explicit key is set.
+ * Not thread safe: one instance belongs to one operator at a time.
+ *
+ * <p>The StarRocks connector's {@code DefaultStarRocksRowData} is this class under its documented name (a subclass
+ * that adds only its constructors).
+ */
+@TypeInfo(LoadRowTypeInfoFactory.class)
+public non-sealed class LoadRow implements TableRow, SinkInput {
+
+    private String uniqueKey;
+    private String database;
+    private String table;
+    private String row;
+
+    private boolean transactionEnd;
+    private int sourcePartition = -1;
+    private long sourcePosition = -1L;
+    private String source;
+
+    /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
+    public LoadRow() {
+    }
+
+    /**
+     * Creates a complete row.
+     *
+     * @param uniqueKey region routing key, or {@code null} to derive {@code database.table}
+     * @param database target database
+     * @param table target table
+     * @param row serialized row (one JSON object or one CSV line)
+     */
+    public LoadRow(String uniqueKey, String database, String table, String row) {
+        this.uniqueKey = uniqueKey;
+        this.database = database;
+        this.table = table;
+        this.row = row;
+    }
+
+    /** @param uniqueKey region routing key; {@code null} restores the derived key */
+    public void setUniqueKey(String uniqueKey) {
+        this.uniqueKey = uniqueKey;
+    }
+
+    /** @param database target database */
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    /** @param table target table */
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    /** @param row serialized row (one JSON object or one CSV line) */
+    public void setRow(String row) {
+        this.row = row;
+    }
+
+    /** @param transactionEnd {@code true} if this row is the last of its source transaction */
+    public void setTransactionEnd(boolean transactionEnd) {
+        this.transactionEnd = transactionEnd;
+    }
+
+    /** @param sourcePartition source partition id (&gt;= 0), or -1 when not tracked */
+    public void setSourcePartition(int sourcePartition) {
+        this.sourcePartition = sourcePartition;
+    }
+
+    /**
+     * @param sourcePosition position of the row's source transaction in its source partition (&gt;= 0), or -1
+     *     when not tracked; see {@link TableRow#getSourcePosition()}
+     */
+    public void setSourcePosition(long sourcePosition) {
+        this.sourcePosition = sourcePosition;
+    }
+
+    /** @param source the source name (e.g. the Kafka topic), or {@code null} when not tracked */
+    public void setSource(String source) {
+        this.source = source;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the explicit key if one is set; otherwise {@code database + "." + table}, or
+     *     {@code null} when the database or the table is not set either
+     */
+    @Override
+    public String getUniqueKey() {
+        if (uniqueKey != null) {
+            return uniqueKey;
+        }
+        if (database == null || table == null) {
+            return null;
+        }
+        return database + "." + table;
+    }
+
+    @Override
+    public String getDatabase() {
+        return database;
+    }
+
+    @Override
+    public String getTable() {
+        return table;
+    }
+
+    @Override
+    public String getRow() {
+        return row;
+    }
+
+    @Override
+    public boolean isTransactionEnd() {
+        return transactionEnd;
+    }
+
+    @Override
+    public int getSourcePartition() {
+        return sourcePartition;
+    }
+
+    @Override
+    public long getSourcePosition() {
+        return sourcePosition;
+    }
+
+    @Override
+    public String getSource() {
+        return source;
+    }
+
+    /**
+     * True if a unique key was set (constructor or {@link #setUniqueKey}); false while {@link #getUniqueKey()} derives
+     * {@code database.table}. Lets a serializer keep the difference.
+     */
+    public boolean hasExplicitUniqueKey() {
+        return uniqueKey != null;
+    }
+
+    /** Equal to any {@code LoadRow} (its documented-name subclass included) with the same eight fields. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof LoadRow that)) {
+            return false;
+        }
+        return transactionEnd == that.transactionEnd
+                && sourcePartition == that.sourcePartition
+                && sourcePosition == that.sourcePosition
+                && Objects.equals(source, that.source)
+                && Objects.equals(uniqueKey, that.uniqueKey)
+                && Objects.equals(database, that.database)
+                && Objects.equals(table, that.table)
+                && Objects.equals(row, that.row);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(uniqueKey, database, table, row, transactionEnd, sourcePartition, sourcePosition, source);
+    }
+
+    /**
+     * Describes the row without its content (rows may hold personal data and must not reach
+     * logs): class, target, partition, transaction end and the row's length in characters.
+     */
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "{table=" + database + "." + table
+                + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
+                + (source != null ? ", source=" + source : "")
+                + ", sourcePartition=" + sourcePartition
+                + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
+                + ", transactionEnd=" + transactionEnd
+                + ", rowChars=" + (row == null ? "null" : String.valueOf(row.length()))
+                + "}";
+    }
+}

@@ -1,0 +1,69 @@
+package io.lockstep.flink.row;
+
+/**
+ * What the sinks read from one row: its target table, its content already serialized in the load format, and, in
+ * multi-table transaction mode, its source-transaction bookkeeping. The sinks take any {@code TableRow}; the
+ * StarRocks connector's documented row ({@code com.starrocks.connector.flink.table.data.StarRocksRowData}) is one,
+ * and {@link LoadRow} is the concrete row Lockstep's own operators build.
+ *
+ * <p>Multi-table transaction contract (docs/sinks.md): rows of one source transaction are emitted together; the
+ * last of them has {@link #isTransactionEnd()} {@code true}; every row carries its {@link #getSourcePartition()},
+ * and the stream is partitioned by it before the sink.
+ */
+public interface TableRow {
+
+    /**
+     * The routing key of the row's region (one buffer per target table).
+     *
+     * @return the key, or {@code null}; implementations that store no explicit key derive
+     *     {@code database + "." + table}
+     */
+    String getUniqueKey();
+
+    /** @return the target database name */
+    String getDatabase();
+
+    /** @return the target table name */
+    String getTable();
+
+    /**
+     * @return the row serialized in the load format of the sink ({@code sink.properties.format}):
+     *     one JSON object for {@code json}, one delimited line for {@code csv}
+     */
+    String getRow();
+
+    /**
+     * Marks the last row of a source transaction. In multi-table transaction mode the sink commits only at such
+     * boundaries, so a source transaction is never split across two load transactions.
+     *
+     * @return {@code true} if this row closes its source transaction
+     */
+    boolean isTransactionEnd();
+
+    /**
+     * The source partition this row came from (for example a Kafka partition). Multi-table transaction mode tracks
+     * transaction boundaries per source partition.
+     *
+     * @return the partition id (&gt;= 0), or {@code -1} when partition tracking does not apply
+     */
+    int getSourcePartition();
+
+    /**
+     * The position of this row's source transaction within its source partition (for example the Kafka offset of
+     * the transaction's last event, or of the emitted part where a large transaction is split). Positions grow with
+     * each source transaction of one (source, source partition). The multi-table exactly-once mode commits the
+     * highest position with the data and, after a restart, drops every source transaction at or below the committed
+     * one (docs/exactly-once.md).
+     *
+     * @return the position (&gt;= 0), or {@code -1} when not tracked
+     */
+    long getSourcePosition();
+
+    /**
+     * The source this row came from, for example the Kafka topic name, so that partition 0 of two topics never
+     * shares a position. Required with {@link #getSourcePosition()} in the multi-table exactly-once mode.
+     *
+     * @return the source name, or {@code null} when not tracked
+     */
+    String getSource();
+}
