@@ -52,10 +52,17 @@ final class BackendPortProbe {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        boolean doris = target == SinkTarget.DORIS;
-        return Optional.of("target " + loadUrl + " looks like " + (doris ? "a Doris BE's webserver port" : "a StarRocks "
-                + "BE's HTTP port") + " (its /api/health answers as a BE's does; the BE " + (doris ? "webserver_port"
-                : "http port") + " is 8040 by default), not the FE's: --load-url takes the FE's HTTP port (http_port, "
-                + "8030 by default)");
+        // the BE's HTTP port by the name each server's documentation gives it
+        String port = switch (target.target()) {
+            case STARROCKS -> "HTTP port";
+            case DORIS -> "webserver port";
+        };
+        String setting = switch (target.target()) {
+            case STARROCKS -> "http port";
+            case DORIS -> "webserver_port";
+        };
+        return Optional.of("target " + loadUrl + " looks like a " + target.target().displayName() + " BE's " + port
+                + " (its /api/health answers as a BE's does; the BE " + setting + " is 8040 by default), not the FE's: "
+                + "--load-url takes the FE's HTTP port (http_port, 8030 by default)");
     }
 }

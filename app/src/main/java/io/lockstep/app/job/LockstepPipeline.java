@@ -13,6 +13,7 @@ import io.lockstep.app.schema.DorisSchemaColumnReader;
 import io.lockstep.app.schema.HttpSqlColumnReader;
 import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.SinkTarget;
 import java.time.Duration;
 import java.util.Map;
@@ -154,12 +155,12 @@ public final class LockstepPipeline {
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<DefaultStarRocksRowData> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
-        boolean doris = config.target() == SinkTarget.DORIS;
-        if (doris) {
+        Target target = config.target().target();
+        if (target.deleteColumnIsHidden()) { // Doris: deletes are flagged in its hidden delete-sign column
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
         PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
-                .name(doris ? DORIS_SINK_NAME : SINK_NAME)
+                .name(sinkName(target))
                 .uid(SINK_UID);
     }
 
@@ -174,14 +175,27 @@ public final class LockstepPipeline {
         if (config.jdbcUrl() != null) {
             return new JdbcColumnReader(config.jdbcUrl(), config.username(), config.password());
         }
-        if (config.target() == SinkTarget.STARROCKS) {
-            return new HttpSqlColumnReader(sinkOptions);
+        switch (config.target().target()) {
+            case STARROCKS:
+                return new HttpSqlColumnReader(sinkOptions);
+            case DORIS:
+                break;
+            default:
+                throw new IllegalStateException("no column reader for " + config.target().target());
         }
         LOG.info("Doris columns are read through GET /api/{db}/{table}/_schema (no --jdbc-url): values are checked "
                 + "for type, range, DECIMAL precision and scale and dates before loading; CHAR/VARCHAR lengths and "
                 + "NULL into NOT NULL columns are not, and strict mode refuses such a load as a whole (give "
                 + "--jdbc-url to check them too)");
         return new DorisSchemaColumnReader(sinkOptions);
+    }
+
+    /** @return the sink operator's name on {@code target}: {@link #SINK_NAME} or {@link #DORIS_SINK_NAME} */
+    static String sinkName(Target target) {
+        return switch (target) {
+            case STARROCKS -> SINK_NAME;
+            case DORIS -> DORIS_SINK_NAME;
+        };
     }
 
     /**
@@ -220,13 +234,14 @@ public final class LockstepPipeline {
                 .withProperty("password", config.password())
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
-        if (config.target() == SinkTarget.DORIS) {
-            builder.withProperty("sink.target", SinkTarget.DORIS.optionValue())
-                    .withProperty("sink.semantic", "exactly-once")
-                    .withProperty("sink.properties.hidden_columns", DorisDeleteSign.DELETE_SIGN_COLUMN);
-        } else {
+        Target target = config.target().target();
+        if (target.hasMultiTableTransactions()) {
             builder.withProperty("sink.version", "V2")
                     .withProperty("sink.transaction.multi-table.enabled", "true");
+        } else {
+            builder.withProperty("sink.target", target.optionValue())
+                    .withProperty("sink.semantic", "exactly-once")
+                    .withProperty("sink.properties.hidden_columns", target.deleteColumn());
         }
         if (config.jdbcUrl() != null) {
             builder.withProperty("jdbc-url", config.jdbcUrl());

@@ -14,7 +14,6 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressTable;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.SinkSettings;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -87,7 +86,8 @@ public final class TargetCheck {
         List<String> problems = new ArrayList<>();
         Set<String> existing = existingDatabases(options, databases, problems);
         Map<String, Set<String>> listed = new LinkedHashMap<>();
-        if (options.getTarget() == SinkTarget.STARROCKS && !existing.isEmpty()) {
+        // the HTTP SQL API lists tables on StarRocks, the target with multi-table transactions
+        if (options.getTarget().target().hasMultiTableTransactions() && !existing.isEmpty()) {
             try (StarRocksSqlClient sql = new StarRocksSqlClient(SinkSettings.from(options).clientConfig(),
                     LoadMetrics.noop())) {
                 for (String database : existing) {
@@ -225,7 +225,7 @@ public final class TargetCheck {
     }
 
     private static String feName(StarRocksSinkOptions options) {
-        return (options.getTarget() == SinkTarget.DORIS ? "Doris" : "StarRocks") + " FE";
+        return options.getTarget().target().displayName() + " FE";
     }
 
     /** @return the tables of {@code database}, or empty when the server cannot list them (no SQL API) */

@@ -1,6 +1,7 @@
 package io.lockstep.flink.options;
 
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.server.Target;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
             checkKnown(key);
         }
         String given = rest.get(SinkOptionDefinitions.SINK_TARGET.key());
-        if (given != null && SinkTarget.fromOptionValue(given) != target) {
+        if (given != null && Target.fromOptionValue(given) != target.target()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Table option "
                     + "'sink.target' = '" + given + "' contradicts 'connector' = '" + target.optionValue()
                     + "'; remove it");

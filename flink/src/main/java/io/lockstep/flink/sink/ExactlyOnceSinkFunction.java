@@ -6,8 +6,8 @@ import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.core.restart.RunIdClaim;
 import io.lockstep.core.restart.LingeringTransactionAborter;
+import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkTarget;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -133,7 +133,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      */
     @Override
     public void open(OpenContext openContext) throws Exception {
-        if (options.getTarget() == SinkTarget.DORIS) {
+        SinkSettings settings = SinkSettings.from(options);
+        if (settings.loadMethod() == LoadMethod.TWO_PHASE_STREAM_LOAD) { // each load pre-commits: Doris 2PC
             TransactionTimeoutCheck.checkDoris(TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
                     TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
         } else {
@@ -146,7 +147,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
                     + "after the last checkpoint are never committed by the exactly-once sink");
         }
         RuntimeContext context = getRuntimeContext();
-        subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(SinkSettings.from(options), routing,
+        subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(settings, routing,
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 context.getJobInfo().getJobId().toHexString(), restored, restoredCheckpointId, "checkpoint",
                 EngineFailureWatch.targetOf(context)));

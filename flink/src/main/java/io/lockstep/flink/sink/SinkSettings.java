@@ -3,11 +3,7 @@ package io.lockstep.flink.sink;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
 import io.lockstep.core.client.AddressMap;
-import io.lockstep.core.client.DorisStreamLoader;
-import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.LoadUrls;
-import io.lockstep.core.client.StarRocksStreamLoader;
-import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
@@ -17,12 +13,11 @@ import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.StreamLoadFormat;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -89,7 +84,7 @@ public final class SinkSettings {
         Objects.requireNonNull(options, "options");
         checkJson(options);
         if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
-                && options.getTarget() == SinkTarget.STARROCKS) {
+                && loadMethod(options) == LoadMethod.TRANSACTION) {
             long intervalMs = options.getBufferFlushIntervalMs();
             int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
             if (intervalMs >= timeoutSeconds * 800L) {
@@ -117,25 +112,23 @@ public final class SinkSettings {
     }
 
     /** {@code sink.target}: the server family. */
-    public SinkTarget target() {
-        return options.getTarget();
+    public Target target() {
+        return options.getTarget().target();
     }
 
     /**
-     * A new transaction client of the target's dialect: {@link StarRocksTransactionClient} or
-     * {@link DorisTransactionClient}. The caller closes it.
+     * A new transaction client of the target's dialect ({@link Target#newTransactionClient}). The caller closes it.
      */
     public TransactionClient newTransactionClient(LoadMetrics metrics) {
-        return target() == SinkTarget.DORIS ? new DorisTransactionClient(clientConfig, metrics)
-                : new StarRocksTransactionClient(clientConfig, metrics);
+        return target().newTransactionClient(clientConfig, metrics);
     }
 
     /**
-     * A new classic stream loader of the target's dialect, for {@link LoadMethod#CLASSIC}. The caller closes it.
+     * A new classic stream loader of the target's dialect ({@link Target#newStreamLoader}), for
+     * {@link LoadMethod#CLASSIC}. The caller closes it.
      */
     public StreamLoader newStreamLoader(LoadMetrics metrics) {
-        return target() == SinkTarget.DORIS ? new DorisStreamLoader(clientConfig, metrics)
-                : new StarRocksStreamLoader(clientConfig, metrics);
+        return target().newStreamLoader(clientConfig, metrics);
     }
 
     /**
@@ -144,17 +137,17 @@ public final class SinkSettings {
      * load (one committing load per table and flush, label dedup on retries). Multi-table mode: TRANSACTION.
      */
     public LoadMethod loadMethod() {
-        if (target() != SinkTarget.DORIS || options.isMultiTableTransactionEnabled()) {
-            return LoadMethod.TRANSACTION;
-        }
-        return options.getSemantic() == SinkSemantic.EXACTLY_ONCE ? LoadMethod.TWO_PHASE_STREAM_LOAD
-                : LoadMethod.CLASSIC;
+        return loadMethod(options);
+    }
+
+    private static LoadMethod loadMethod(StarRocksSinkOptions options) {
+        return options.getTarget().target().loadMethod(options.isMultiTableTransactionEnabled(),
+                options.getSemantic().deliverySemantic());
     }
 
     /** How exactly-once labels are shaped: one per flush on Doris (one load per transaction), else per checkpoint. */
     public ExactlyOnceLabelScheme labelScheme() {
-        return target() == SinkTarget.DORIS ? ExactlyOnceLabelScheme.ONE_PER_FLUSH
-                : ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT;
+        return target().labelScheme();
     }
 
     /**
@@ -236,14 +229,7 @@ public final class SinkSettings {
      * StarRocks without {@code timeout}, which goes with the begin; Doris has no begin, so its loads carry it.
      */
     public Map<String, String> loadHeadersFor(String database, String table) {
-        Map<String, String> headers = options.streamLoadHeadersFor(database, table);
-        return target() == SinkTarget.DORIS ? new LinkedHashMap<>(headers) : loadHeaders(headers);
-    }
-
-    private static Map<String, String> loadHeaders(Map<String, String> headers) {
-        Map<String, String> copy = new LinkedHashMap<>(headers);
-        copy.remove("timeout");
-        return copy;
+        return target().loadHeaders(options.streamLoadHeadersFor(database, table));
     }
 
     private static LoadEngineConfig build(LoadEngineConfig.Builder b) {

@@ -1,6 +1,7 @@
 package io.lockstep.flink.table;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.TableSinkOptions;
 import io.lockstep.flink.sink.v2.LockstepSinks;
@@ -59,9 +60,9 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
         this.encoder = Objects.requireNonNull(encoder, "encoder");
     }
 
-    /** The column deletes are flagged in on a key table of this target. */
+    /** The column deletes are flagged in on a key table of this target ({@link Target#deleteColumn()}). */
     static String deleteColumn(SinkTarget target) {
-        return target == SinkTarget.DORIS ? "__DORIS_DELETE_SIGN__" : "__op";
+        return target.target().deleteColumn();
     }
 
     /**

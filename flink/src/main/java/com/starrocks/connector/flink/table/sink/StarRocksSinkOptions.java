@@ -141,7 +141,7 @@ public class StarRocksSinkOptions implements Serializable {
 
     /** @return {@code sink.target}: the server family (StarRocks unless set) */
     public SinkTarget getTarget() {
-        return get(SinkOptionDefinitions.SINK_TARGET);
+        return SinkTarget.of(get(SinkOptionDefinitions.SINK_TARGET));
     }
 
     /** @return whether multi-table transaction mode is on */
@@ -271,9 +271,7 @@ public class StarRocksSinkOptions implements Serializable {
         headers.put("format", format.headerValue());
         if (format == StreamLoadFormat.JSON) {
             headers.put("strip_outer_array", "true");
-            if (getTarget() == SinkTarget.STARROCKS) { // a StarRocks header; Doris reads JSON size limits from config
-                headers.put("ignore_json_size", "true");
-            }
+            headers.putAll(get(SinkOptionDefinitions.SINK_TARGET).jsonLoadDefaults());
         }
         headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
         headers.putAll(getStreamLoadProperties());
