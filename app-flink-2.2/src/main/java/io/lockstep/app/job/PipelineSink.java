@@ -1,11 +1,11 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.v2.LockstepSinks;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -26,7 +26,7 @@ final class PipelineSink {
      * @return the sink, for its name and uid
      */
     static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
-                                                          StarRocksSinkOptions options, SchemaApplier schemaApplier) {
+                                                          SinkConfig options, SchemaApplier schemaApplier) {
         return rows.filter(PipelineSink::failOnInputStop).name("input stop check").uid("lockstep-input-stop-check")
                 .sinkTo(LockstepSinks.<DefaultStarRocksRowData>createSink(options));
     }

@@ -1,9 +1,9 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.sink.LockstepSinkFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 
@@ -27,8 +27,8 @@ final class PipelineSink {
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     static DataStreamSink<DefaultStarRocksRowData> attach(DataStream<DefaultStarRocksRowData> rows,
-                                                          StarRocksSinkOptions options, SchemaApplier schemaApplier) {
+                                                          SinkConfig options, SchemaApplier schemaApplier) {
         return rows.addSink(new FailFastSink<>(
-                SinkFunctionFactory.<DefaultStarRocksRowData>createSinkFunction(options), schemaApplier));
+                LockstepSinkFunction.<DefaultStarRocksRowData>create(options), schemaApplier));
     }
 }

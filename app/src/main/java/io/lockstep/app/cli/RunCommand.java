@@ -25,7 +25,7 @@ import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.core.progress.ProgressTable;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.SinkTarget;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -337,7 +337,7 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         if (targetCheck) {
-            StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+            SinkConfig options = LockstepPipeline.sinkOptions(config);
             TargetCheck.Result checked = TargetCheck.check(options, TableRouter.parse(tableMap, database, unknownTable),
                     ExactlyOnceAcrossTables.enabled(config)
                             ? new ProgressTable(database, options.getMultiTableProgressTable()) : null);

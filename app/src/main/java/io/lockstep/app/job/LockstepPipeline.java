@@ -1,7 +1,6 @@
 package io.lockstep.app.job;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceRecord;
@@ -14,7 +13,13 @@ import io.lockstep.app.schema.HttpSqlColumnReader;
 import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigBuilder;
+import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.flink.options.SinkVersion;
+import io.lockstep.flink.options.StreamLoadFormat;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -126,7 +131,7 @@ public final class LockstepPipeline {
     private static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<DefaultStarRocksRowData>> beforeSink, String source) {
-        StarRocksSinkOptions sinkOptions = sinkOptions(config);
+        SinkConfig sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
                 .withTargetTables(config.targetTables());
         Configuration settings = new Configuration();
@@ -171,17 +176,12 @@ public final class LockstepPipeline {
      *     SQL API (the same), on Doris {@code GET /api/{db}/{table}/_schema} (names and types without CHAR/VARCHAR
      *     length or nullability, said in one INFO line)
      */
-    private static ColumnReader columnReader(PipelineConfig config, StarRocksSinkOptions sinkOptions) {
+    private static ColumnReader columnReader(PipelineConfig config, SinkConfig sinkOptions) {
         if (config.jdbcUrl() != null) {
             return new JdbcColumnReader(config.jdbcUrl(), config.username(), config.password());
         }
-        switch (config.target().target()) {
-            case STARROCKS:
-                return new HttpSqlColumnReader(sinkOptions);
-            case DORIS:
-                break;
-            default:
-                throw new IllegalStateException("no column reader for " + config.target().target());
+        if (sinkOptions.getTarget().hasHttpSqlApi()) {
+            return new HttpSqlColumnReader(sinkOptions);
         }
         LOG.info("Doris columns are read through GET /api/{db}/{table}/_schema (no --jdbc-url): values are checked "
                 + "for type, range, DECIMAL precision and scale and dates before loading; CHAR/VARCHAR lengths and "
@@ -225,33 +225,31 @@ public final class LockstepPipeline {
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
-    public static StarRocksSinkOptions sinkOptions(PipelineConfig config) {
-        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder()
-                .withProperty("load-url", config.loadUrl())
-                .withProperty("database-name", ExactlyOnceAcrossTables.enabled(config) ? config.database() : "*")
-                .withProperty("table-name", "*")
-                .withProperty("username", config.username())
-                .withProperty("password", config.password())
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
+    public static SinkConfig sinkOptions(PipelineConfig config) {
+        SinkConfigBuilder builder = SinkConfig.builder()
+                .loadUrl(config.loadUrl())
+                .database(ExactlyOnceAcrossTables.enabled(config) ? config.database() : SinkOptionDefinitions.WILDCARD)
+                .table(SinkOptionDefinitions.WILDCARD)
+                .username(config.username())
+                .password(config.password())
+                .streamLoadFormat(StreamLoadFormat.JSON)
+                .commitIntervalMs(config.commitIntervalMs());
         Target target = config.target().target();
         if (target.hasMultiTableTransactions()) {
-            builder.withProperty("sink.version", "V2")
-                    .withProperty("sink.transaction.multi-table.enabled", "true");
+            builder.sinkVersion(SinkVersion.V2).multiTable(true);
         } else {
-            builder.withProperty("sink.target", target.optionValue())
-                    .withProperty("sink.semantic", "exactly-once")
-                    .withProperty("sink.properties.hidden_columns", target.deleteColumn());
+            builder.target(target)
+                    .semantic(SinkSemantic.EXACTLY_ONCE)
+                    .streamLoadProperty("hidden_columns", target.deleteColumn());
         }
         if (config.jdbcUrl() != null) {
-            builder.withProperty("jdbc-url", config.jdbcUrl());
+            builder.jdbcUrl(config.jdbcUrl());
         }
         if (config.labelPrefix() != null) {
-            builder.withProperty("sink.label-prefix", config.labelPrefix());
+            builder.labelPrefix(config.labelPrefix());
         }
-        for (Map.Entry<String, String> option : config.sinkProperties().entrySet()) {
-            builder.withProperty(option.getKey(), option.getValue());
-        }
+        // --semantic, --job-id and the user's --sink-option k=v, as given
+        builder.options(config.sinkProperties());
         return builder.build();
     }
 }

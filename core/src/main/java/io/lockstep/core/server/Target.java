@@ -163,6 +163,15 @@ public enum Target {
         return this == DORIS ? List.of("two_phase_commit", "txn_operation", "group_commit") : List.of();
     }
 
+    /**
+     * @return whether the FE answers SQL over HTTP ({@code POST /api/v1/catalogs/default_catalog/databases/{db}/sql},
+     *     StarRocks docs {@code docs/en/sql-reference/http_sql_api.md}; {@code StarRocksSqlClient}); Doris has no
+     *     such endpoint
+     */
+    public boolean hasHttpSqlApi() {
+        return this == STARROCKS;
+    }
+
     /** @return whether one transaction can span several tables over HTTP (StarRocks yes, Doris no) */
     public boolean hasMultiTableTransactions() {
         return this == STARROCKS;

@@ -1,6 +1,6 @@
 package io.lockstep.flink.options;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.core.server.Target;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -18,11 +18,11 @@ import java.util.TreeMap;
  * one table: {@code database-name} and {@code table-name} (Doris: {@code table.identifier}) must name it, and
  * multi-table mode is refused (it needs source transactions, which SQL rows do not carry).
  *
- * @param sinkOptions       the DataStream sink options (with {@code sink.target} set, JSON rows by default)
+ * @param sinkConfig        the DataStream sink configuration (with {@code sink.target} set, JSON rows by default)
  * @param parallelism       {@code sink.parallelism}, or null for the planner's choice
  * @param ignoreUpdateBefore {@code sink.ignore.update-before}
  */
-public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer parallelism, boolean ignoreUpdateBefore)
+public record TableSinkOptions(SinkConfig sinkConfig, Integer parallelism, boolean ignoreUpdateBefore)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -77,7 +77,7 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
         rest.put(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue());
         rest.putIfAbsent("sink.properties.format", "json");
         rest.putIfAbsent("sink.properties.strip_outer_array", "true");
-        StarRocksSinkOptions options = StarRocksSinkOptions.builder().withProperties(rest).build();
+        SinkConfig options = SinkConfig.fromOptions(rest);
         if (options.isMultiTableTransactionEnabled()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(), "Table option "
                     + "'sink.transaction.multi-table.enabled' = 'true' is for DataStream jobs whose rows carry source "

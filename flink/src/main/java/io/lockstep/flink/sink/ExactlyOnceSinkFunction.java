@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.restart.CheckpointedTransaction;
@@ -84,7 +85,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     private static final String STATE_NAME = "lockstep-exactly-once-transactions";
     private static final ExactlyOnceSinkStateSerializer SERIALIZER = new ExactlyOnceSinkStateSerializer();
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final RowRouting routing;
 
     private transient ListState<byte[]> state;
@@ -100,10 +101,10 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      * @throws InvalidSinkOptionException if the options are not exactly-once single-table, or cannot run on the
      *                                    engine
      */
-    public ExactlyOnceSinkFunction(StarRocksSinkOptions options) {
+    public ExactlyOnceSinkFunction(SinkConfigSource options) {
         SinkMode.EXACTLY_ONCE.check(options, "ExactlyOnceSinkFunction");
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        this.options = options.sinkConfig();
+        this.routing = RowRouting.from(this.options);
     }
 
     /** Reads the restored state (if any); the restore work happens in {@link #open}, once the client exists. */

@@ -1,7 +1,5 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
 import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.LoadUrls;
 import io.lockstep.core.client.StreamLoader;
@@ -14,6 +12,9 @@ import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
+import io.lockstep.flink.config.TableLoadProperties;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
@@ -24,7 +25,7 @@ import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * The one mapping from {@link StarRocksSinkOptions} to the core's settings: the HTTP client's
+ * The one mapping from {@link SinkConfig} to the core's settings: the HTTP client's
  * {@link TransactionClientConfig}, the engine's {@link LoadEngineConfig} and the stream load headers per table.
  * Every sink (multi-table, at-least-once single-table, exactly-once) builds its core objects through this class,
  * so an option means the same thing in every mode.
@@ -49,7 +50,7 @@ import javax.annotation.Nullable;
  *   <li>multi-table mode: {@code sink.transaction.multi-table.buffer-size} → {@code bufferSizeBytes}, and a fixed
  *       {@code database-name} → {@link LoadEngineConfig#database()}; single-table modes:
  *       {@code sink.buffer-flush.max-bytes} → {@code bufferSizeBytes};</li>
- *   <li>{@link StarRocksSinkOptions#streamLoadHeadersFor} → the engine's default and per-table load headers;</li>
+ *   <li>{@link SinkConfig#streamLoadHeadersFor} → the engine's default and per-table load headers;</li>
  *   <li>{@code sink.target} → the client dialect ({@link #newTransactionClient}, {@link #newStreamLoader}), the
  *       engine's {@link #loadMethod()} and the exactly-once {@link #labelScheme()} (docs/doris.md).</li>
  * </ul>
@@ -65,10 +66,10 @@ public final class SinkSettings {
     /** The label prefix used when {@code sink.label-prefix} is not set. */
     public static final String DEFAULT_LABEL_PREFIX = "lockstep";
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final TransactionClientConfig clientConfig;
 
-    private SinkSettings(StarRocksSinkOptions options, TransactionClientConfig clientConfig) {
+    private SinkSettings(SinkConfig options, TransactionClientConfig clientConfig) {
         this.options = options;
         this.clientConfig = clientConfig;
     }
@@ -78,10 +79,11 @@ public final class SinkSettings {
      * submission rather than every subtask.
      *
      * @throws InvalidSinkOptionException naming the option the core cannot run with
-     * @throws NullPointerException       if {@code options} is null
+     * @param source the configuration, or the facade that translates into one
+     * @throws NullPointerException       if {@code source} is null
      */
-    public static SinkSettings from(StarRocksSinkOptions options) {
-        Objects.requireNonNull(options, "options");
+    public static SinkSettings from(SinkConfigSource source) {
+        SinkConfig options = Objects.requireNonNull(source, "options").sinkConfig();
         checkJson(options);
         if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
                 && loadMethod(options) == LoadMethod.TRANSACTION) {
@@ -101,8 +103,8 @@ public final class SinkSettings {
         return settings;
     }
 
-    /** The options these settings were made from. */
-    public StarRocksSinkOptions options() {
+    /** The configuration these settings were made from. */
+    public SinkConfig options() {
         return options;
     }
 
@@ -113,7 +115,7 @@ public final class SinkSettings {
 
     /** {@code sink.target}: the server family. */
     public Target target() {
-        return options.getTarget().target();
+        return options.getTarget();
     }
 
     /**
@@ -140,8 +142,8 @@ public final class SinkSettings {
         return loadMethod(options);
     }
 
-    private static LoadMethod loadMethod(StarRocksSinkOptions options) {
-        return options.getTarget().target().loadMethod(options.isMultiTableTransactionEnabled(),
+    private static LoadMethod loadMethod(SinkConfig options) {
+        return options.getTarget().loadMethod(options.isMultiTableTransactionEnabled(),
                 options.getSemantic().deliverySemantic());
     }
 
@@ -192,9 +194,8 @@ public final class SinkSettings {
         }
         // The table is not known for "*" routing: the defaults are the headers of a table without own properties.
         loadHeadersFor("", "").forEach(b::loadProperty);
-        for (StreamLoadTableProperties table : options.getTableProperties()) {
-            b.tableLoadProperties(table.getDatabase(), table.getTable(),
-                    loadHeadersFor(table.getDatabase(), table.getTable()));
+        for (TableLoadProperties table : options.getTableProperties()) {
+            b.tableLoadProperties(table.database(), table.table(), loadHeadersFor(table.database(), table.table()));
         }
         return b;
     }
@@ -225,7 +226,7 @@ public final class SinkSettings {
     }
 
     /**
-     * The stream load headers of loads into one table ({@link StarRocksSinkOptions#streamLoadHeadersFor}); for
+     * The stream load headers of loads into one table ({@link SinkConfig#streamLoadHeadersFor}); for
      * StarRocks without {@code timeout}, which goes with the begin; Doris has no begin, so its loads carry it.
      */
     public Map<String, String> loadHeadersFor(String database, String table) {
@@ -241,7 +242,7 @@ public final class SinkSettings {
         }
     }
 
-    private static void checkJson(StarRocksSinkOptions options) {
+    private static void checkJson(SinkConfig options) {
         if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                     "Invalid sink option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue()
@@ -249,15 +250,15 @@ public final class SinkSettings {
                             + ": Lockstep's sinks load each row (getRow()) as one JSON object; expected 'json'");
         }
         checkStripOuterArray("sink.properties.strip_outer_array", options.getStreamLoadProperties());
-        for (StreamLoadTableProperties table : options.getTableProperties()) {
-            Map<String, String> props = table.getProperties();
+        for (TableLoadProperties table : options.getTableProperties()) {
+            Map<String, String> props = table.headers();
             String format = props.get("format");
             if (format != null && !format.trim().toLowerCase(Locale.ROOT).equals("json")) {
                 throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                         "Invalid stream load property 'format' = '" + format + "' for table '"
-                                + table.getUniqueKey() + "': Lockstep's sinks load JSON rows only; expected 'json'");
+                                + table.uniqueKey() + "': Lockstep's sinks load JSON rows only; expected 'json'");
             }
-            checkStripOuterArray("strip_outer_array of table '" + table.getUniqueKey() + "'", props);
+            checkStripOuterArray("strip_outer_array of table '" + table.uniqueKey() + "'", props);
         }
     }
 
@@ -269,8 +270,8 @@ public final class SinkSettings {
         }
     }
 
-    private static TransactionClientConfig buildClientConfig(StarRocksSinkOptions options) {
-        String loadUrl = options.toMap().get(SinkOptionDefinitions.LOAD_URL.key());
+    private static TransactionClientConfig buildClientConfig(SinkConfig options) {
+        String loadUrl = options.getLoadUrl();
         long socketTimeoutMs = options.getSocketTimeoutMs();
         long retryCapMs = Math.max(1, options.getRetryIntervalMs());
         long firstRetryMs = Math.min(500, retryCapMs);
@@ -279,12 +280,12 @@ public final class SinkSettings {
                 .username(options.getUsername())
                 .password(options.getPassword())
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
-                .waitForContinueTimeoutMs(options.get(SinkOptionDefinitions.WAIT_FOR_CONTINUE_TIMEOUT_MS).intValue())
+                .waitForContinueTimeoutMs((int) options.getWaitForContinueTimeoutMs())
                 .maxRetries(options.getMaxRetries())
                 .retryBackoff(firstRetryMs, retryCapMs)
-                .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))
-                .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
-        AddressMap addressMap = options.get(SinkOptionDefinitions.BE_ADDRESS_MAP);
+                .runningTxnLimitWaitMs(options.getRunningTxnLimitWaitMs())
+                .sanitizeErrorLog(options.isSanitizeErrorLog());
+        AddressMap addressMap = options.getBeAddressMap();
         if (addressMap != null) {
             b.redirectAddressMap(addressMap);
         }

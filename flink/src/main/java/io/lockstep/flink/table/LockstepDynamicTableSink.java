@@ -84,8 +84,8 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        String database = options.sinkOptions().getDatabaseName();
-        String table = options.sinkOptions().getTableName();
+        String database = options.sinkConfig().getDatabaseName();
+        String table = options.sinkConfig().getTableName();
         boolean keyed = primaryKey.length > 0;
         if (keyed && options.ignoreUpdateBefore()) {
             LOG.warn("table sink {}.{}: 'sink.ignore.update-before' = 'true' drops UPDATE_BEFORE rows, so a key whose "
@@ -113,7 +113,7 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
                         .name("sink rows of " + database + "." + table);
                 provider.generateUid("sink-rows").ifPresent(rows::uid);
                 DataStreamSink<DefaultStarRocksRowData> sink = rows.sinkTo(
-                        LockstepSinks.<DefaultStarRocksRowData>createSink(options.sinkOptions()))
+                        LockstepSinks.<DefaultStarRocksRowData>createSink(options.sinkConfig()))
                         .name("Lockstep " + target.optionValue() + " sink " + database + "." + table);
                 provider.generateUid("sink").ifPresent(sink::uid);
                 if (parallelism != null) {
@@ -132,6 +132,6 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
 
     @Override
     public String asSummaryString() {
-        return "Lockstep " + target.optionValue() + " sink (" + options.sinkOptions().getSemantic().optionValue() + ")";
+        return "Lockstep " + target.optionValue() + " sink (" + options.sinkConfig().getSemantic().optionValue() + ")";
     }
 }

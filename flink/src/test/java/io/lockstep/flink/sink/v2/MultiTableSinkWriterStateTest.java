@@ -55,7 +55,7 @@ class MultiTableSinkWriterStateTest {
                                                                          List<MultiTableRunState> recovered) {
         StarRocksSinkOptions options = options(loadUrl);
         return new MultiTableSinkWriter<>(new MultiTableRuntime.Start(SinkSettings.from(options),
-                RowRouting.from(options), 0, UnregisteredMetricsGroup.createOperatorMetricGroup(), null, recovered,
+                RowRouting.from(options.sinkConfig()), 0, UnregisteredMetricsGroup.createOperatorMetricGroup(), null, recovered,
                 null));
     }
 
