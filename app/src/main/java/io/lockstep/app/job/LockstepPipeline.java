@@ -209,8 +209,9 @@ public final class LockstepPipeline {
     }
 
     /**
-     * The sink's options for {@code config} (docs/options.md): {@code database-name} and {@code table-name}
-     * {@code *} (each row names its table), JSON rows, the commit interval, and by target:
+     * The sink's typed configuration for {@code config}, built with {@link SinkConfig#builder()} (the options of
+     * docs/options.md): {@code database-name} and {@code table-name} {@code *} (each row names its table), JSON rows,
+     * the commit interval, and by target ({@link Target#hasMultiTableTransactions()}):
      * <ul>
      *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions; in the exactly-once mode
      *       ({@link ExactlyOnceAcrossTables}, the semantic and job id given in the sink properties)
@@ -221,7 +222,8 @@ public final class LockstepPipeline {
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
      * Both targets load with the sinks' default {@code strict_mode=true}, so the server refuses a bad value instead
-     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()}.
+     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()} as given (option keys to
+     * values: {@code --semantic}, {@code --job-id} and the user's {@code --sink-option}).
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */

@@ -74,7 +74,7 @@ public final class TargetCheck {
     }
 
     /**
-     * @param options the sink's options (load-url, user, password, target, retries)
+     * @param source the sink's configuration (load-url, user, password, target, retries), or the facade holding it
      * @param router the job's routing: its target databases and the tables its table map names
      * @param progressTable the progress table of the exactly-once mode, or {@code null} when the job has none
      * @return the problems, one line each, and the tables listed
