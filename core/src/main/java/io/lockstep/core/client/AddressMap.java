@@ -12,7 +12,8 @@ import java.util.Map;
  * Maps the addresses FEs redirect loads to (the BE addresses the cluster advertises) to addresses this client can
  * reach: in Docker or Kubernetes a BE often advertises an internal name or IP that is unreachable from the Flink
  * cluster (StarRocks/starrocks-connector-for-apache-flink#438). Parsed from
- * {@code advertised:port=reachable:port[,...]}; hosts compare case-insensitively, the scheme and path of a redirect are kept. Immutable and thread-safe; serializable, as part of a sink's configuration shipped to its subtasks.
+ * {@code advertised:port=reachable:port[,...]}; hosts compare case-insensitively, the scheme and path of a redirect
+ * are kept. Immutable and thread-safe; serializable, as part of a sink's configuration shipped to its subtasks.
  */
 public final class AddressMap implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -22,7 +22,8 @@ class TargetTest {
 
     @Test
     void loadMethodAndHeaderSplitFollowTheTarget() {
-        assertThat(Target.STARROCKS.loadMethod(false, DeliverySemantic.AT_LEAST_ONCE)).isEqualTo(LoadMethod.TRANSACTION);
+        assertThat(Target.STARROCKS.loadMethod(false, DeliverySemantic.AT_LEAST_ONCE))
+                .isEqualTo(LoadMethod.TRANSACTION);
         assertThat(Target.DORIS.loadMethod(false, DeliverySemantic.AT_LEAST_ONCE)).isEqualTo(LoadMethod.CLASSIC);
         assertThat(Target.DORIS.loadMethod(false, DeliverySemantic.EXACTLY_ONCE))
                 .isEqualTo(LoadMethod.TWO_PHASE_STREAM_LOAD);

@@ -281,9 +281,9 @@ public final class SinkOptionsValidator {
             String key = SINK_PROPERTIES_PREFIX + header;
             if (options.containsKey(key)) {
                 throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' with 'sink.target' = '"
-                        + target.optionValue() + "': the sink sets '" + header + "' itself (two-phase commit follows 'sink.semantic' "
-                        + "or 'sink.enable-2pc'; group commit would drop the labels that make loads exactly-once "
-                        + "or deduplicate retries); remove the option");
+                        + target.optionValue() + "': the sink sets '" + header + "' itself (two-phase commit follows "
+                        + "'sink.semantic' or 'sink.enable-2pc'; group commit would drop the labels that make loads "
+                        + "exactly-once or deduplicate retries); remove the option");
             }
         }
     }

@@ -8,7 +8,8 @@ import org.apache.flink.streaming.api.functions.sink.SinkFunction;
  * Creates Lockstep's SinkFunction sinks (Flink 1.20's {@code DataStream#addSink}): the choice behind the documented
  * {@code SinkFunctionFactory.createSinkFunction} and {@code lockstep run}, by {@link SinkMode}:
  * <ul>
- *   <li>{@link SinkMode#MULTI_TABLE}: {@link MultiTableSinkFunction}; the stream must be keyed by source partition;</li>
+ *   <li>{@link SinkMode#MULTI_TABLE}: {@link MultiTableSinkFunction}; the stream must be keyed by source
+ *       partition;</li>
  *   <li>{@link SinkMode#AT_LEAST_ONCE}: {@link AtLeastOnceSinkFunction};</li>
  *   <li>{@link SinkMode#EXACTLY_ONCE}: {@link ExactlyOnceSinkFunction} (two-phase commit with checkpoints,
  *       docs/exactly-once.md).</li>

@@ -63,9 +63,9 @@ public enum SinkMode {
     }
 
     /**
-     * Builds and validates the configuration for {@code target} from key/values: {@code sink.target} is set to {@code target};
-     * for {@link SinkTarget#DORIS} the Doris connector names ({@code fenodes}, {@code table.identifier},
-     * {@code sink.enable-2pc}) are accepted too (docs/doris.md).
+     * Builds and validates the configuration for {@code target} from key/values: {@code sink.target} is set to
+     * {@code target}; for {@link SinkTarget#DORIS} the Doris connector names ({@code fenodes},
+     * {@code table.identifier}, {@code sink.enable-2pc}) are accepted too (docs/doris.md).
      *
      * @throws InvalidSinkOptionException if the options do not build, or name another {@code sink.target}
      */

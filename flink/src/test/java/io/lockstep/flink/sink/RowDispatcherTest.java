@@ -66,7 +66,8 @@ class RowDispatcherTest {
     void exactlyOnceDropsReplayedTransactionsWholeAndEndsCarryTheirPosition() throws Exception {
         PositionGate gate = new PositionGate(new CommittedPositions(Map.of(new SourcePartition("topic", 3), 10L)),
                 LoadMetrics.noop());
-        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), true, engine, gate);
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), true,
+                engine, gate);
         for (long position : new long[] {9, 10, 11}) {
             DefaultStarRocksRowData first = row(3, "shop", "orders", "{\"id\":" + position + "}", false);
             DefaultStarRocksRowData last = row(3, "shop", "order_items", "{\"id\":" + position + "}", true);
