@@ -1,10 +1,14 @@
 package io.lockstep.bench;
 
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigBuilder;
 import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.options.SinkSemantic;
+import io.lockstep.flink.options.SinkVersion;
+import io.lockstep.flink.options.StreamLoadFormat;
+import io.lockstep.flink.sink.LockstepSinkFunction;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
@@ -16,7 +20,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * End-to-end runs in a Flink MiniCluster (one per run, in this JVM): {@link TxnSource} → keyBy(sourcePartition) →
- * the multi-table sink from {@link SinkFunctionFactory}, or {@link SingleTableRowSource} → the exactly-once sink;
+ * the multi-table sink from {@link LockstepSinkFunction}, or {@link SingleTableRowSource} → the exactly-once sink;
  * both load into the emulator given. Request counts come from the sinks' own metrics ({@link BenchMetricReporter}).
  */
 final class FlinkEndToEnd {
@@ -58,7 +62,7 @@ final class FlinkEndToEnd {
         DataStream<LoadRow> rows = env.addSource(
                 new TxnSource(partitions, rowBytes, txnsPerSecond, durationMs, logEmissions), "txn-source");
         rows.keyBy(LoadRow::getSourcePartition)
-                .addSink(SinkFunctionFactory.createSinkFunction(
+                .addSink(LockstepSinkFunction.create(
                         multiTableOptions(emulator, commitIntervalMs, exactlyOnceJobId)))
                 .name("starrocks");
         return execute(name, env, emulator, storedBefore, sumEmitted());
@@ -88,9 +92,9 @@ final class FlinkEndToEnd {
         switch (client) {
             case DISCARDING -> keyed.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
                     .name("discarding");
-            case AT_LEAST_ONCE -> keyed.addSink(SinkFunctionFactory.createSinkFunction(
+            case AT_LEAST_ONCE -> keyed.addSink(LockstepSinkFunction.create(
                     multiTableOptions(emulator, 1000, null))).name("starrocks");
-            case EXACTLY_ONCE -> keyed.addSink(SinkFunctionFactory.createSinkFunction(
+            case EXACTLY_ONCE -> keyed.addSink(LockstepSinkFunction.create(
                     multiTableOptions(emulator, 1000, jobId))).name("starrocks");
             default -> throw new IllegalArgumentException("unknown client " + client);
         }
@@ -124,17 +128,17 @@ final class FlinkEndToEnd {
         StreamExecutionEnvironment env = environment(1);
         env.enableCheckpointing(checkpointMs);
         env.addSource(new SingleTableRowSource("eo", rowBytes, durationMs), "row-source")
-                .addSink(SinkFunctionFactory.createSinkFunction(StarRocksSinkOptions.builder()
-                        .withProperty("load-url", emulator.feUrl())
-                        .withProperty("database-name", BenchTables.DATABASE)
-                        .withProperty("table-name", "eo")
-                        .withProperty("username", "root")
-                        .withProperty("password", "")
-                        .withProperty("sink.version", "V2")
-                        .withProperty("sink.semantic", "exactly-once")
-                        .withProperty("sink.label-prefix", "bench-eo")
-                        .withProperty("sink.properties.format", "json")
-                        .withProperty("sink.properties.strip_outer_array", "true")
+                .addSink(LockstepSinkFunction.create(SinkConfig.builder()
+                        .loadUrl(emulator.feUrl())
+                        .database(BenchTables.DATABASE)
+                        .table("eo")
+                        .username("root")
+                        .password("")
+                        .sinkVersion(SinkVersion.V2)
+                        .semantic(SinkSemantic.EXACTLY_ONCE)
+                        .labelPrefix("bench-eo")
+                        .streamLoadFormat(StreamLoadFormat.JSON)
+                        .streamLoadProperty("strip_outer_array", "true")
                         .build()))
                 .name("starrocks");
         return execute(name, env, emulator, storedBefore, 0);
@@ -184,28 +188,28 @@ final class FlinkEndToEnd {
         return env;
     }
 
-    private static StarRocksSinkOptions multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs,
-                                                          String exactlyOnceJobId) {
-        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder();
+    private static SinkConfig multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs,
+                                                String exactlyOnceJobId) {
+        SinkConfigBuilder builder = SinkConfig.builder();
         if (exactlyOnceJobId != null) {
-            builder.withProperty("database-name", BenchTables.DATABASE)
-                    .withProperty("sink.semantic", "exactly-once")
-                    .withProperty("sink.transaction.multi-table.job-id", exactlyOnceJobId);
+            builder.database(BenchTables.DATABASE)
+                    .semantic(SinkSemantic.EXACTLY_ONCE)
+                    .multiTableJobId(exactlyOnceJobId);
         } else {
-            builder.withProperty("database-name", "*")
-                    .withProperty("sink.semantic", "at-least-once");
+            builder.database("*")
+                    .semantic(SinkSemantic.AT_LEAST_ONCE);
         }
         return builder
-                .withProperty("load-url", emulator.feUrl())
-                .withProperty("table-name", "*")
-                .withProperty("username", "root")
-                .withProperty("password", "")
-                .withProperty("sink.version", "V2")
-                .withProperty("sink.transaction.multi-table.enabled", "true")
-                .withProperty("sink.buffer-flush.interval-ms", String.valueOf(commitIntervalMs))
-                .withProperty("sink.label-prefix", "bench")
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.properties.strip_outer_array", "true")
+                .loadUrl(emulator.feUrl())
+                .table("*")
+                .username("root")
+                .password("")
+                .sinkVersion(SinkVersion.V2)
+                .multiTable(true)
+                .commitIntervalMs(commitIntervalMs)
+                .labelPrefix("bench")
+                .streamLoadFormat(StreamLoadFormat.JSON)
+                .streamLoadProperty("strip_outer_array", "true")
                 .build();
     }
 

@@ -1,10 +1,10 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.InputStop;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.LoadRowTypeInfo;
 import io.lockstep.flink.row.SinkInput;
@@ -27,7 +27,7 @@ final class PipelineSink {
      * @param schemaApplier unused: this build cannot apply schema changes (a barrier fails the job)
      * @return the sink, for its name and uid
      */
-    static DataStreamSink<LoadRow> attach(DataStream<SinkInput> rows, StarRocksSinkOptions options,
+    static DataStreamSink<LoadRow> attach(DataStream<SinkInput> rows, SinkConfig options,
                                           SchemaApplier schemaApplier) {
         return rows.map(PipelineSink::rowOrFail, LoadRowTypeInfo.INSTANCE).name("input stop check")
                 .uid("lockstep-input-stop-check")

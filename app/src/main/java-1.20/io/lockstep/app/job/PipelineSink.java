@@ -1,10 +1,10 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.SinkInput;
+import io.lockstep.flink.sink.LockstepSinkFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 
@@ -27,8 +27,8 @@ final class PipelineSink {
      * @return the sink, for its name and uid
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
-    static DataStreamSink<SinkInput> attach(DataStream<SinkInput> rows, StarRocksSinkOptions options,
+    static DataStreamSink<SinkInput> attach(DataStream<SinkInput> rows, SinkConfig options,
                                             SchemaApplier schemaApplier) {
-        return rows.addSink(new FailFastSink(SinkFunctionFactory.<LoadRow>createSinkFunction(options), schemaApplier));
+        return rows.addSink(new FailFastSink(LockstepSinkFunction.<LoadRow>create(options), schemaApplier));
     }
 }

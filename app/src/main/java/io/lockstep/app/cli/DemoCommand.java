@@ -6,6 +6,7 @@ import io.lockstep.app.demo.DemoTarget;
 import io.lockstep.app.demo.DorisDemoTarget;
 import io.lockstep.app.demo.EmulatorDemoTarget;
 import io.lockstep.app.demo.ShopDemo;
+import io.lockstep.core.server.Target;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -26,17 +27,6 @@ import picocli.CommandLine.Spec;
                 + "server (or its Apache Doris mode), checking atomicity on snapshots every 100 ms and the final "
                 + "tables row by row.")
 public final class DemoCommand implements Callable<Integer> {
-
-    /** The targets the demo can load into (a seam: more can be added to {@link #target()}). */
-    public enum Target {
-        /** The in-JVM StarRocks-compatible server of the emulator module. */
-        STARROCKS,
-        /**
-         * The emulator's Apache Doris mode, loaded by the per-table exactly-once sink; the cross-table invariants
-         * are reported, not required (docs/doris.md).
-         */
-        DORIS
-    }
 
     @Spec
     CommandSpec spec;
@@ -94,7 +84,11 @@ public final class DemoCommand implements Callable<Integer> {
         return result.allGreen() ? 0 : CommandLine.ExitCode.SOFTWARE;
     }
 
-    /** @return a new, unstarted target for {@link #target} */
+    /**
+     * @return a new, unstarted target for {@link #target}: the in-JVM StarRocks-compatible server of the emulator
+     *     module, or its Apache Doris mode, loaded by the per-table exactly-once sink, where the cross-table
+     *     invariants are reported, not required (docs/doris.md)
+     */
     DemoTarget target() {
         return switch (target) {
             case STARROCKS -> new EmulatorDemoTarget();

@@ -1,6 +1,5 @@
 package io.lockstep.app.cli;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobIdentity;
@@ -14,6 +13,7 @@ import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.flink.config.SinkConfig;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -124,7 +124,7 @@ final class RunPreflight {
         if (!command.targetCheck) {
             return config;
         }
-        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
         TargetCheck.Result checked = TargetCheck.check(options,
                 TableRouter.parse(command.tableMap, command.database, command.unknownTable),
                 ExactlyOnceAcrossTables.enabled(config)

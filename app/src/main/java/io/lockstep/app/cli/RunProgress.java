@@ -4,6 +4,7 @@ import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.demo.Counts;
 import io.lockstep.app.demo.JobMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -48,7 +49,7 @@ final class RunProgress {
     private final ToLongFunction<String> counters;
     /** The largest live gauge of a name, -1 without one ({@link JobMetrics#gaugeMax}). */
     private final ToLongFunction<String> gauges;
-    private final SinkTarget target;
+    private final Target target;
     private final LongSupplier nanoTime;
     private final long startNanos;
     private long lastRows;
@@ -75,7 +76,7 @@ final class RunProgress {
             LongSupplier nanoTime) {
         this.counters = counters;
         this.gauges = gauges;
-        this.target = target;
+        this.target = target.target();
         this.nanoTime = nanoTime;
         this.startNanos = nanoTime.getAsLong();
         this.lastNanos = startNanos;
@@ -115,7 +116,7 @@ final class RunProgress {
         long committedCount = counters.applyAsLong(MetricNames.SOURCE_TRANSACTIONS_COMMITTED);
         // a replay after a restart reads a transaction again: each read ends committed, skipped or in the rest
         long rest = read - alreadyCommitted - committedCount;
-        String committed = target == SinkTarget.DORIS ? ""
+        String committed = !target.hasMultiTableTransactions() ? ""
                 : (alreadyCommitted > 0 ? String.format(Locale.ROOT, ", %,d skipped as committed by an earlier run",
                         alreadyCommitted) : "")
                 + String.format(Locale.ROOT, ", %,d committed", committedCount)
@@ -126,26 +127,27 @@ final class RunProgress {
                 + (skipped > 0 ? ", " + Counts.of(skipped, "row") + " of unknown tables skipped" : "");
         return String.format(Locale.ROOT, "%s read%s, %s %s, %s%s, %s in %.1f s%s",
                 Counts.of(read, "source transaction"),
-                committed, Counts.of(rows(), "row"), target == SinkTarget.DORIS ? "sent" : "committed",
+                committed, Counts.of(rows(), "row"), target.hasMultiTableTransactions() ? "committed" : "sent",
                 Counts.of(counters.applyAsLong(MetricNames.COMMITS), targetName() + " transaction"), badInput,
                 Counts.of(restarts(), "restart"), (now - startNanos) / 1e9, ending.suffix);
     }
 
     /** @return rows committed to the job's tables (StarRocks), or rows sent in loads (Doris) */
     private long rows() {
-        return counters.applyAsLong(target == SinkTarget.DORIS ? MetricNames.LOADED_ROWS : MetricNames.COMMITTED_ROWS);
+        return counters.applyAsLong(target.hasMultiTableTransactions() ? MetricNames.COMMITTED_ROWS
+                : MetricNames.LOADED_ROWS);
     }
 
     private String commits() {
-        if (target == SinkTarget.DORIS) {
-            return String.format(Locale.ROOT, "Doris txns %,d", counters.applyAsLong(MetricNames.COMMITS));
+        if (!target.hasMultiTableTransactions()) { // the per-table sink counts no committed source transactions
+            return String.format(Locale.ROOT, "%s txns %,d", targetName(), counters.applyAsLong(MetricNames.COMMITS));
         }
-        return String.format(Locale.ROOT, "committed %,d | StarRocks txns %,d",
+        return String.format(Locale.ROOT, "committed %,d | " + targetName() + " txns %,d",
                 counters.applyAsLong(MetricNames.SOURCE_TRANSACTIONS_COMMITTED), counters.applyAsLong(MetricNames.COMMITS));
     }
 
     private String targetName() {
-        return target == SinkTarget.DORIS ? "Doris" : "StarRocks";
+        return target.displayName();
     }
 
     /** Reads the job's restart count while its gauge exists; call it about once a second while the job runs. */

@@ -61,7 +61,7 @@ public record DemoResult(long written, long read, long committed, long starRocks
      *     the cross-table invariants are required; false for the per-table Doris sink (informational)
      */
     public boolean crossTableInvariantsRequired() {
-        return target == SinkTarget.STARROCKS;
+        return target.target().hasMultiTableTransactions();
     }
 
     /** @return the server's name as the table prints it: {@code StarRocks} or {@code Doris} */
@@ -71,7 +71,7 @@ public record DemoResult(long written, long read, long committed, long starRocks
 
     /** @return {@code StarRocks} or {@code Doris} */
     static String serverName(SinkTarget target) {
-        return target == SinkTarget.DORIS ? "Doris" : "StarRocks";
+        return target.target().displayName();
     }
 
     /** @return the total of violations over all invariants and snapshots (required or informational) */

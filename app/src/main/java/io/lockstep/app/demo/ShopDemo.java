@@ -247,7 +247,7 @@ public final class ShopDemo {
             long written = w == null ? 0 : w.writtenTransactions();
             long read = metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC);
             long restarts = Math.max(0, metrics.gaugeMax("numRestarts"));
-            if (sinkTarget == SinkTarget.DORIS) {
+            if (!sinkTarget.target().hasMultiTableTransactions()) {
                 // the per-table sink does not count committed source transactions, so no committed count or lag
                 return String.format(Locale.ROOT, "[%5.1fs] written %,d | read %,d | Doris txns %,d | %,.0f rows/s"
                         + " | snapshots %,d, violations %d (info) | restarts %d", seconds(now - startNanos),

@@ -2,7 +2,7 @@ package io.lockstep.app.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,7 +35,7 @@ final class BackendPortProbe {
      * @return the line naming {@code loadUrl} as a BE port and the FE port to use, or empty when its
      *     {@code /api/health} does not answer as a BE's (or cannot be asked)
      */
-    static Optional<String> backendHint(String loadUrl, SinkTarget target) {
+    static Optional<String> backendHint(String loadUrl, Target target) {
         String base = loadUrl.contains("://") ? loadUrl : "http://" + loadUrl;
         try {
             HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
@@ -52,10 +52,17 @@ final class BackendPortProbe {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        boolean doris = target == SinkTarget.DORIS;
-        return Optional.of("target " + loadUrl + " looks like " + (doris ? "a Doris BE's webserver port" : "a StarRocks "
-                + "BE's HTTP port") + " (its /api/health answers as a BE's does; the BE " + (doris ? "webserver_port"
-                : "http port") + " is 8040 by default), not the FE's: --load-url takes the FE's HTTP port (http_port, "
-                + "8030 by default)");
+        // the BE's HTTP port by the name each server's documentation gives it
+        String port = switch (target) {
+            case STARROCKS -> "HTTP port";
+            case DORIS -> "webserver port";
+        };
+        String setting = switch (target) {
+            case STARROCKS -> "http port";
+            case DORIS -> "webserver_port";
+        };
+        return Optional.of("target " + loadUrl + " looks like a " + target.displayName() + " BE's " + port
+                + " (its /api/health answers as a BE's does; the BE " + setting + " is 8040 by default), not the FE's: "
+                + "--load-url takes the FE's HTTP port (http_port, 8030 by default)");
     }
 }

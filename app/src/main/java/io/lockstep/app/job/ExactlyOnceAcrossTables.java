@@ -1,6 +1,5 @@
 package io.lockstep.app.job;
 
-import io.lockstep.flink.options.SinkTarget;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -57,7 +56,7 @@ public final class ExactlyOnceAcrossTables {
 
     /** @return whether {@code config} selects the exactly-once multi-table mode (StarRocks, semantic exactly-once) */
     public static boolean enabled(PipelineConfig config) {
-        return config.target() == SinkTarget.STARROCKS
+        return config.target().target().hasMultiTableTransactions()
                 && DeliverySemantic.EXACTLY_ONCE.optionValue().equals(config.sinkProperties().get(SEMANTIC_OPTION));
     }
 

@@ -1,6 +1,5 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceRecord;
@@ -12,10 +11,16 @@ import io.lockstep.app.schema.DorisSchemaColumnReader;
 import io.lockstep.app.schema.HttpSqlColumnReader;
 import io.lockstep.app.schema.JdbcColumnReader;
 import io.lockstep.app.schema.SchemaApplier;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigBuilder;
+import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.row.SinkInput;
+import io.lockstep.flink.options.SinkVersion;
+import io.lockstep.flink.options.StreamLoadFormat;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -125,7 +130,7 @@ public final class LockstepPipeline {
     private static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<SinkInput>> beforeSink, String source) {
-        StarRocksSinkOptions sinkOptions = sinkOptions(config);
+        SinkConfig sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
                 .withTargetTables(config.targetTables());
         Configuration settings = new Configuration();
@@ -154,12 +159,12 @@ public final class LockstepPipeline {
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<SinkInput> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
-        boolean doris = config.target() == SinkTarget.DORIS;
-        if (doris) {
+        Target target = config.target().target();
+        if (target.deleteColumnIsHidden()) { // Doris: deletes are flagged in its hidden delete-sign column
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
         PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
-                .name(doris ? DORIS_SINK_NAME : SINK_NAME)
+                .name(sinkName(target))
                 .uid(SINK_UID);
     }
 
@@ -170,11 +175,11 @@ public final class LockstepPipeline {
      *     SQL API (the same), on Doris {@code GET /api/{db}/{table}/_schema} (names and types without CHAR/VARCHAR
      *     length or nullability, said in one INFO line)
      */
-    private static ColumnReader columnReader(PipelineConfig config, StarRocksSinkOptions sinkOptions) {
+    private static ColumnReader columnReader(PipelineConfig config, SinkConfig sinkOptions) {
         if (config.jdbcUrl() != null) {
             return new JdbcColumnReader(config.jdbcUrl(), config.username(), config.password());
         }
-        if (config.target() == SinkTarget.STARROCKS) {
+        if (sinkOptions.getTarget().hasHttpSqlApi()) {
             return new HttpSqlColumnReader(sinkOptions);
         }
         LOG.info("Doris columns are read through GET /api/{db}/{table}/_schema (no --jdbc-url): values are checked "
@@ -182,6 +187,14 @@ public final class LockstepPipeline {
                 + "NULL into NOT NULL columns are not, and strict mode refuses such a load as a whole (give "
                 + "--jdbc-url to check them too)");
         return new DorisSchemaColumnReader(sinkOptions);
+    }
+
+    /** @return the sink operator's name on {@code target}: {@link #SINK_NAME} or {@link #DORIS_SINK_NAME} */
+    static String sinkName(Target target) {
+        return switch (target) {
+            case STARROCKS -> SINK_NAME;
+            case DORIS -> DORIS_SINK_NAME;
+        };
     }
 
     /**
@@ -195,8 +208,9 @@ public final class LockstepPipeline {
     }
 
     /**
-     * The sink's options for {@code config} (docs/options.md): {@code database-name} and {@code table-name}
-     * {@code *} (each row names its table), JSON rows, the commit interval, and by target:
+     * The sink's typed configuration for {@code config}, built with {@link SinkConfig#builder()} (the options of
+     * docs/options.md): {@code database-name} and {@code table-name} {@code *} (each row names its table), JSON rows,
+     * the commit interval, and by target ({@link Target#hasMultiTableTransactions()}):
      * <ul>
      *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions; in the exactly-once mode
      *       ({@link ExactlyOnceAcrossTables}, the semantic and job id given in the sink properties)
@@ -207,36 +221,36 @@ public final class LockstepPipeline {
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
      * Both targets load with the sinks' default {@code strict_mode=true}, so the server refuses a bad value instead
-     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()}.
+     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()} as given (option keys to
+     * values: {@code --semantic}, {@code --job-id} and the user's {@code --sink-option}).
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
-    public static StarRocksSinkOptions sinkOptions(PipelineConfig config) {
-        StarRocksSinkOptions.Builder builder = StarRocksSinkOptions.builder()
-                .withProperty("load-url", config.loadUrl())
-                .withProperty("database-name", ExactlyOnceAcrossTables.enabled(config) ? config.database() : "*")
-                .withProperty("table-name", "*")
-                .withProperty("username", config.username())
-                .withProperty("password", config.password())
-                .withProperty("sink.properties.format", "json")
-                .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
-        if (config.target() == SinkTarget.DORIS) {
-            builder.withProperty("sink.target", SinkTarget.DORIS.optionValue())
-                    .withProperty("sink.semantic", "exactly-once")
-                    .withProperty("sink.properties.hidden_columns", DorisDeleteSign.DELETE_SIGN_COLUMN);
+    public static SinkConfig sinkOptions(PipelineConfig config) {
+        SinkConfigBuilder builder = SinkConfig.builder()
+                .loadUrl(config.loadUrl())
+                .database(ExactlyOnceAcrossTables.enabled(config) ? config.database() : SinkOptionDefinitions.WILDCARD)
+                .table(SinkOptionDefinitions.WILDCARD)
+                .username(config.username())
+                .password(config.password())
+                .streamLoadFormat(StreamLoadFormat.JSON)
+                .commitIntervalMs(config.commitIntervalMs());
+        Target target = config.target().target();
+        if (target.hasMultiTableTransactions()) {
+            builder.sinkVersion(SinkVersion.V2).multiTable(true);
         } else {
-            builder.withProperty("sink.version", "V2")
-                    .withProperty("sink.transaction.multi-table.enabled", "true");
+            builder.target(target)
+                    .semantic(SinkSemantic.EXACTLY_ONCE)
+                    .streamLoadProperty("hidden_columns", target.deleteColumn());
         }
         if (config.jdbcUrl() != null) {
-            builder.withProperty("jdbc-url", config.jdbcUrl());
+            builder.jdbcUrl(config.jdbcUrl());
         }
         if (config.labelPrefix() != null) {
-            builder.withProperty("sink.label-prefix", config.labelPrefix());
+            builder.labelPrefix(config.labelPrefix());
         }
-        for (Map.Entry<String, String> option : config.sinkProperties().entrySet()) {
-            builder.withProperty(option.getKey(), option.getValue());
-        }
+        // --semantic, --job-id and the user's --sink-option k=v, as given
+        builder.options(config.sinkProperties());
         return builder.build();
     }
 }

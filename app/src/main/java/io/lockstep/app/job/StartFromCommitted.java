@@ -1,11 +1,11 @@
 package io.lockstep.app.job;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.ProgressTableException;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Map;
 import java.util.function.Function;
@@ -40,7 +40,7 @@ public final class StartFromCommitted {
      *     password, the progress table in {@link PipelineConfig#database()}): {@link ProgressStore}
      */
     private static Function<String, Map<String, Map<Integer, Long>>> reader(PipelineConfig config) {
-        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
         ProgressTable table = new ProgressTable(config.database(), options.getMultiTableProgressTable());
         return jobId -> {
             try {

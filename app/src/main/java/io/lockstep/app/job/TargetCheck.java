@@ -3,7 +3,6 @@ package io.lockstep.app.job;
 import io.lockstep.app.schema.ColumnReadException;
 import io.lockstep.app.schema.JdbcColumnReader;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
 import io.lockstep.app.route.TargetTables;
@@ -14,7 +13,8 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressTable;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.SinkSettings;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -74,12 +74,13 @@ public final class TargetCheck {
     }
 
     /**
-     * @param options the sink's options (load-url, user, password, target, retries)
+     * @param source the sink's configuration (load-url, user, password, target, retries), or the facade holding it
      * @param router the job's routing: its target databases and the tables its table map names
      * @param progressTable the progress table of the exactly-once mode, or {@code null} when the job has none
      * @return the problems, one line each, and the tables listed
      */
-    public static Result check(StarRocksSinkOptions options, TableRouter router, ProgressTable progressTable) {
+    public static Result check(SinkConfigSource source, TableRouter router, ProgressTable progressTable) {
+        SinkConfig options = source.sinkConfig();
         Set<String> databases = new LinkedHashSet<>(router.targetDatabases());
         if (progressTable != null) {
             databases.add(progressTable.database());
@@ -87,7 +88,7 @@ public final class TargetCheck {
         List<String> problems = new ArrayList<>();
         Set<String> existing = existingDatabases(options, databases, problems);
         Map<String, Set<String>> listed = new LinkedHashMap<>();
-        if (options.getTarget() == SinkTarget.STARROCKS && !existing.isEmpty()) {
+        if (options.getTarget().hasHttpSqlApi() && !existing.isEmpty()) { // lists the tables
             try (StarRocksSqlClient sql = new StarRocksSqlClient(SinkSettings.from(options).clientConfig(),
                     LoadMetrics.noop())) {
                 for (String database : existing) {
@@ -120,7 +121,7 @@ public final class TargetCheck {
      * applies schema changes), so a URL that does not answer as a MySQL-protocol server (another port, the FE's HTTP
      * port) is named here, once, instead of restarting the job.
      */
-    private static Optional<String> jdbcProblem(StarRocksSinkOptions options) {
+    private static Optional<String> jdbcProblem(SinkConfig options) {
         String jdbcUrl = options.getJdbcUrl();
         if (jdbcUrl == null || jdbcUrl.isBlank()) {
             return Optional.empty();
@@ -136,7 +137,7 @@ public final class TargetCheck {
     }
 
     /** Adds a line per refused credential or missing database to {@code problems}; returns the databases found. */
-    private static Set<String> existingDatabases(StarRocksSinkOptions options, Set<String> databases,
+    private static Set<String> existingDatabases(SinkConfig options, Set<String> databases,
             List<String> problems) {
         Set<String> existing = new LinkedHashSet<>();
         String probe = "lockstep-preflight-" + UUID.randomUUID();
@@ -183,8 +184,8 @@ public final class TargetCheck {
      * @return the sink's options with {@code sink.max-retries} 0: the check asks once and names what failed, without
      *     the client's retry warnings (the job itself keeps its retries)
      */
-    private static StarRocksSinkOptions withoutRetries(StarRocksSinkOptions options) {
-        return StarRocksSinkOptions.builder().withProperties(options.toMap()).withProperty("sink.max-retries", "0")
+    private static SinkConfig withoutRetries(SinkConfig options) {
+        return SinkConfig.builder().options(options).maxRetries(0)
                 .build();
     }
 
@@ -214,7 +215,7 @@ public final class TargetCheck {
     }
 
     /** @return the line naming the first load URL that answers as a BE's HTTP port, if one does */
-    private static Optional<String> backendPort(StarRocksSinkOptions options) {
+    private static Optional<String> backendPort(SinkConfig options) {
         for (String url : options.getLoadUrls()) {
             Optional<String> hint = BackendPortProbe.backendHint(url, options.getTarget());
             if (hint.isPresent()) {
@@ -224,8 +225,8 @@ public final class TargetCheck {
         return Optional.empty();
     }
 
-    private static String feName(StarRocksSinkOptions options) {
-        return (options.getTarget() == SinkTarget.DORIS ? "Doris" : "StarRocks") + " FE";
+    private static String feName(SinkConfig options) {
+        return options.getTarget().displayName() + " FE";
     }
 
     /** @return the tables of {@code database}, or empty when the server cannot list them (no SQL API) */
@@ -245,7 +246,7 @@ public final class TargetCheck {
         }
     }
 
-    private static String urls(StarRocksSinkOptions options) {
+    private static String urls(SinkConfig options) {
         return String.join(";", options.getLoadUrls());
     }
 }

@@ -1,10 +1,11 @@
 package io.lockstep.app.schema;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.client.DorisTableSchemaClient;
 import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +37,11 @@ public final class DorisSchemaColumnReader implements ColumnReader {
     /** How the Doris FE words a table or database that does not exist ({@code errCode = 2, detailMessage = ..}). */
     private static final Pattern MISSING = Pattern.compile("(?i)unknown (table|database)|does not exist");
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
 
     /** @param options the sink's options (addresses, user, password, timeouts, retries) */
-    public DorisSchemaColumnReader(StarRocksSinkOptions options) {
-        this.options = Objects.requireNonNull(options, "options");
+    public DorisSchemaColumnReader(SinkConfigSource options) {
+        this.options = Objects.requireNonNull(options, "options").sinkConfig();
     }
 
     @Override

@@ -1,11 +1,12 @@
 package io.lockstep.app.schema;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.client.FailureClass;
 import io.lockstep.core.client.SqlResult;
 import io.lockstep.core.client.StarRocksSqlClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +34,11 @@ public final class HttpSqlColumnReader implements ColumnReader {
     /** How StarRocks (and the emulator's SQL store) word a query on a table that does not exist. */
     static final Pattern MISSING = Pattern.compile("(?i)unknown table|does not exist|doesn't exist|not found");
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
 
     /** @param options the sink's options (addresses, user, password, timeouts) */
-    public HttpSqlColumnReader(StarRocksSinkOptions options) {
-        this.options = Objects.requireNonNull(options, "options");
+    public HttpSqlColumnReader(SinkConfigSource options) {
+        this.options = Objects.requireNonNull(options, "options").sinkConfig();
     }
 
     /**

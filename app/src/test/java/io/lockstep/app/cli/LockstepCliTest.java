@@ -3,10 +3,10 @@ package io.lockstep.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
+import io.lockstep.flink.config.SinkConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -103,7 +103,7 @@ class LockstepCliTest {
         assertThat(config.sinkProperties()).containsEntry("sink.semantic", "exactly-once")
                 .containsEntry("sink.transaction.multi-table.job-id", "lockstep-t");
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isTrue();
-        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
         assertThat(options.getDatabaseName()).as("the progress table's database is fixed").isEqualTo("shop");
 
         PipelineConfig named = parse(with("--job-id", "orders-to-shop", "--group-id", "g")).config();

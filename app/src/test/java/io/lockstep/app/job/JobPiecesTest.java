@@ -3,15 +3,16 @@ package io.lockstep.app.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
-import com.starrocks.connector.flink.table.sink.SinkFunctionFactory;
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.BadSourceEventException;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
+import io.lockstep.flink.sink.LockstepSinkFunction;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletionException;
@@ -54,7 +55,7 @@ class JobPiecesTest {
                 Map.of(), "fe1:8030;fe2:8030", null, "shop", null, UnknownTableMode.FAIL, "loader", "secret",
                 "orders_job", 2, 10_000, 2_000, 3, 1_000, AssemblerOptions.defaults(),
                 Map.of("sink.properties.timeout", "900"));
-        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
         assertThat(options.isMultiTableTransactionEnabled()).isTrue();
         assertThat(options.getLoadUrls()).hasSize(2);
         assertThat(options.getDatabaseName()).isEqualTo("*");
@@ -72,8 +73,8 @@ class JobPiecesTest {
                 Map.of(), "fe1:8030;fe2:8030", null, "shop", null, UnknownTableMode.FAIL, "loader", "secret", null, 2,
                 10_000, 2_000, 3, 1_000, AssemblerOptions.defaults(), Map.of("sink.properties.timeout", "900"),
                 SinkTarget.DORIS);
-        StarRocksSinkOptions options = LockstepPipeline.sinkOptions(config);
-        assertThat(options.getTarget()).isEqualTo(SinkTarget.DORIS);
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getTarget()).isEqualTo(Target.DORIS);
         assertThat(options.isMultiTableTransactionEnabled()).as("Doris has no multi-table transaction").isFalse();
         assertThat(options.getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
         assertThat(options.getDatabaseName()).isEqualTo("*");
@@ -83,7 +84,7 @@ class JobPiecesTest {
                 .containsEntry("format", "json");
         assertThat(options.getStreamLoadTimeoutSeconds()).as("an extra sink option").isEqualTo(900);
         assertThat(config.toString()).contains("target=doris").doesNotContain("secret");
-        assertThat(SinkFunctionFactory.createSinkFunction(options)).as("the sink the job adds")
+        assertThat(LockstepSinkFunction.create(options)).as("the sink the job adds")
                 .isInstanceOf(ExactlyOnceSinkFunction.class);
     }
 

@@ -2,6 +2,7 @@ package io.lockstep.core.client;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -11,9 +12,12 @@ import java.util.Map;
  * Maps the addresses FEs redirect loads to (the BE addresses the cluster advertises) to addresses this client can
  * reach: in Docker or Kubernetes a BE often advertises an internal name or IP that is unreachable from the Flink
  * cluster (StarRocks/starrocks-connector-for-apache-flink#438). Parsed from
- * {@code advertised:port=reachable:port[,...]}; hosts compare case-insensitively, the scheme and path of a redirect are kept. Immutable and thread-safe.
+ * {@code advertised:port=reachable:port[,...]}; hosts compare case-insensitively, the scheme and path of a redirect
+ * are kept. Immutable and thread-safe; serializable, as part of a sink's configuration shipped to its subtasks.
  */
-public final class AddressMap {
+public final class AddressMap implements Serializable {
+    private static final long serialVersionUID = 1L;
+
     private static final AddressMap EMPTY = new AddressMap(Map.of());
 
     /** "host:port" (host lower case) to "host:port". */

@@ -9,6 +9,7 @@ import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_TARGET;
 import static io.lockstep.flink.options.SinkOptionDefinitions.TABLE_IDENTIFIER;
 import static io.lockstep.flink.options.SinkOptionDefinitions.TABLE_NAME;
 
+import io.lockstep.core.server.Target;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,9 +43,10 @@ public final class DorisOptionNames {
      */
     public static Map<String, String> resolve(Map<String, String> options) {
         Map<String, String> out = new TreeMap<>(options);
-        SinkTarget target = SINK_TARGET.valueIn(options);
+        // the Doris connector's names are accepted for Doris only
+        boolean dorisNames = SINK_TARGET.valueIn(options) == Target.DORIS;
         for (String key : DORIS_ONLY) {
-            if (options.containsKey(key) && target != SinkTarget.DORIS) {
+            if (options.containsKey(key) && !dorisNames) {
                 throw new InvalidSinkOptionException(key, "Sink option '" + key + "' is an Apache Doris connector "
                         + "option: set 'sink.target' = 'doris' to write to Doris" + canonicalHint(key));
             }

@@ -3,6 +3,7 @@ package io.lockstep.flink.options;
 import io.lockstep.core.client.AddressMap;
 import io.lockstep.core.client.LoadUrls;
 import io.lockstep.core.label.LabelGenerator;
+import io.lockstep.core.server.Target;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -266,9 +267,9 @@ public final class SinkOptionDefinitions {
                     + "for lingering transactions. `-1` checks until the first label that is unknown to the "
                     + "server (at most 1000); `n` checks exactly `n`, stepping over unknown ones; `0` checks none.");
 
-    public static final SinkOption<SinkTarget> SINK_TARGET = SinkOption
-            .typedOption("sink.target", "Enum (starrocks, doris)", SinkTarget::fromOptionValue)
-            .defaultValue(SinkTarget.STARROCKS)
+    public static final SinkOption<Target> SINK_TARGET = SinkOption
+            .typedOption("sink.target", "Enum (starrocks, doris)", Target::fromOptionValue)
+            .defaultValue(Target.STARROCKS)
             .defaultText("starrocks")
             .description("The server family. `doris` writes to Apache Doris through stream load: "
                     + "`exactly-once` uses Doris two-phase commit (each flush of a table is one pre-committed "

@@ -14,6 +14,8 @@ import static io.lockstep.flink.options.SinkOptionDefinitions.STREAM_LOAD_TIMEOU
 import static io.lockstep.flink.options.SinkOptionDefinitions.TABLE_NAME;
 import static io.lockstep.flink.options.SinkOptionDefinitions.WILDCARD;
 
+import io.lockstep.core.engine.LoadMethod;
+import io.lockstep.core.server.Target;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -50,12 +52,6 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
 public final class SinkOptionsValidator {
 
     private static final int MAX_SUGGESTION_DISTANCE = 3;
-    /**
-     * Doris stream load headers the Doris sink sets or must not see
-     * (docs/protocol.md#doris-endpoints-redirects-and-headers).
-     */
-    private static final java.util.List<String> DORIS_RESERVED_HEADERS =
-            java.util.List.of("two_phase_commit", "txn_operation", "group_commit");
     /**
      * Stream load headers that declare a compressed body, by what they are: Doris' {@code compress_type} (CSV), and
      * StarRocks' {@code compression} / {@code Content-Encoding} (JSON, since 3.2.7; StarRocks docs "STREAM LOAD",
@@ -201,10 +197,8 @@ public final class SinkOptionsValidator {
         boolean multiTable = MULTI_TABLE_ENABLED.valueIn(options);
         SinkSemantic semantic = SINK_SEMANTIC.valueIn(options);
         boolean mergeCommit = MERGE_COMMIT_ENABLED.valueIn(options);
-        SinkTarget target = SINK_TARGET.valueIn(options);
-        if (target == SinkTarget.DORIS) {
-            checkDoris(options, multiTable);
-        }
+        Target target = SINK_TARGET.valueIn(options);
+        checkTarget(options, target, multiTable);
         if (multiTable) {
             SinkVersion version = SINK_VERSION.valueIn(options);
             if (version != SinkVersion.V2) {
@@ -228,9 +222,11 @@ public final class SinkOptionsValidator {
                     + "'sink.properties.enable_merge_commit' = 'true': merge commit is not supported by "
                     + "Lockstep (transaction stream load ignores it); expected 'false' or no value");
         }
-        // Doris at-least-once commits each load by itself: its timeout bounds one load, not a commit cycle
-        // multi-table exactly-once commits on the same timer as at-least-once (checkpoints only add commits)
-        if ((semantic == SinkSemantic.AT_LEAST_ONCE || multiTable) && target == SinkTarget.STARROCKS) {
+        // only transactions held open across a commit interval are bounded by it: Doris at-least-once commits each
+        // load by itself (its timeout bounds one load, not a commit cycle); multi-table exactly-once commits on the
+        // same timer as at-least-once (checkpoints only add commits)
+        if ((semantic == SinkSemantic.AT_LEAST_ONCE || multiTable)
+                && target.loadMethod(multiTable, semantic.deliverySemantic()) == LoadMethod.TRANSACTION) {
             int timeoutSeconds = STREAM_LOAD_TIMEOUT_SECONDS.valueIn(options);
             long intervalMs = BUFFER_FLUSH_INTERVAL_MS.valueIn(options);
             if (timeoutSeconds * 1000L <= intervalMs) {
@@ -267,26 +263,27 @@ public final class SinkOptionsValidator {
     }
 
     /**
-     * {@code sink.target=doris}: no multi-table atomic mode (Doris has no multi-table transaction over HTTP, Doris
-     * docs/protocol.md#starrocks-transaction-stream-load), and no stream load header that would change what a label or
-     * a load means.
+     * What the target cannot do: multi-table atomic mode without multi-table transactions (Doris has none over HTTP,
+     * docs/protocol.md#starrocks-transaction-stream-load), and a stream load header the target's sink sets itself,
+     * which would change what a label or a load means ({@link Target#headersSetBySink()}).
      */
-    private static void checkDoris(Map<String, String> options, boolean multiTable) {
-        if (multiTable) {
+    private static void checkTarget(Map<String, String> options, Target target, boolean multiTable) {
+        if (multiTable && !target.hasMultiTableTransactions()) {
             throw new InvalidSinkOptionException(MULTI_TABLE_ENABLED.key(), "Invalid sink option "
-                    + "'sink.transaction.multi-table.enabled' = 'true' with 'sink.target' = 'doris': Apache Doris "
+                    + "'sink.transaction.multi-table.enabled' = 'true' with 'sink.target' = '" + target.optionValue()
+                    + "': Apache Doris "
                     + "has no multi-table transaction over HTTP (one stream load is one table's transaction), so "
                     + "several tables cannot become visible atomically. Use single-table mode (remove the option): "
                     + "with 'sink.semantic' = 'exactly-once' every table is loaded exactly once per checkpoint "
                     + "(Doris two-phase commit), each table on its own; see docs/doris.md");
         }
-        for (String header : DORIS_RESERVED_HEADERS) {
+        for (String header : target.headersSetBySink()) {
             String key = SINK_PROPERTIES_PREFIX + header;
             if (options.containsKey(key)) {
-                throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' with 'sink.target' = "
-                        + "'doris': the sink sets '" + header + "' itself (two-phase commit follows 'sink.semantic' "
-                        + "or 'sink.enable-2pc'; group commit would drop the labels that make loads exactly-once "
-                        + "or deduplicate retries); remove the option");
+                throw new InvalidSinkOptionException(key, "Invalid sink option '" + key + "' with 'sink.target' = '"
+                        + target.optionValue() + "': the sink sets '" + header + "' itself (two-phase commit follows "
+                        + "'sink.semantic' or 'sink.enable-2pc'; group commit would drop the labels that make loads "
+                        + "exactly-once or deduplicate retries); remove the option");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.lockstep.flink.options;
 
+import io.lockstep.core.engine.DeliverySemantic;
 import java.util.Locale;
 
 /**
@@ -18,6 +19,11 @@ public enum SinkSemantic {
 
     SinkSemantic(String optionValue) {
         this.optionValue = optionValue;
+    }
+
+    /** @return the core's name for this semantic */
+    public DeliverySemantic deliverySemantic() {
+        return this == EXACTLY_ONCE ? DeliverySemantic.EXACTLY_ONCE : DeliverySemantic.AT_LEAST_ONCE;
     }
 
     /** @return the value as written in the option, e.g. {@code at-least-once} */

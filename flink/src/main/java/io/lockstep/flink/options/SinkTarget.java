@@ -1,43 +1,50 @@
 package io.lockstep.flink.options;
 
-import java.util.Locale;
+import io.lockstep.core.server.Target;
 
 /**
- * The server family the sink writes to, option {@code sink.target}.
+ * The server family as named in the public factories ({@code SinkFunctionFactory.createSinkFunction(SinkTarget,
+ * Map)}, {@code LockstepSinks.createSink(SinkTarget, Map)}, the {@code lockstep run --target} value): a name for a
+ * core {@link Target}, which carries every difference between the two (docs/doris.md). The option
+ * {@code sink.target} itself reads as a {@link Target} ({@link SinkOptionDefinitions#SINK_TARGET}).
  *
- * <p>{@link #STARROCKS}: StarRocks transaction stream load (multi-table transactions, one transaction per table and
- * checkpoint in exactly-once mode). {@link #DORIS}: Apache Doris stream load; exactly-once uses Doris two-phase
- * commit, one pre-committed transaction per table and flush, committed by label when the checkpoint completes;
- * at-least-once uses plain stream loads whose labels deduplicate retries; multi-table atomic mode is not offered
- * (Doris has no multi-table transaction over HTTP). See {@code docs/doris.md}.
+ * <p>{@link #STARROCKS}: StarRocks transaction stream load. {@link #DORIS}: Apache Doris stream load, exactly-once by
+ * Doris two-phase commit per table and flush; no multi-table atomic mode. Immutable.
  */
 public enum SinkTarget {
-    STARROCKS("starrocks"),
-    DORIS("doris");
+    STARROCKS(Target.STARROCKS),
+    DORIS(Target.DORIS);
 
-    private final String optionValue;
+    private final Target target;
 
-    SinkTarget(String optionValue) {
-        this.optionValue = optionValue;
+    SinkTarget(Target target) {
+        this.target = target;
+    }
+
+    /** @return the core target this name stands for */
+    public Target target() {
+        return target;
     }
 
     /** @return the value as written in the option, e.g. {@code doris} */
     public String optionValue() {
-        return optionValue;
+        return target.optionValue();
     }
 
     /**
-     * @param text option value, case-insensitive, surrounding blanks ignored
+     * @param target a core target
+     * @return its name here
+     */
+    public static SinkTarget of(Target target) {
+        return valueOf(target.name());
+    }
+
+    /**
+     * @param text option value, case-insensitive, surrounding blanks ignored ({@link Target#fromOptionValue})
      * @return the target
      * @throws IllegalArgumentException naming the accepted values when {@code text} is none of them
      */
     public static SinkTarget fromOptionValue(String text) {
-        String wanted = text.trim().toLowerCase(Locale.ROOT);
-        for (SinkTarget target : values()) {
-            if (target.optionValue.equals(wanted)) {
-                return target;
-            }
-        }
-        throw new IllegalArgumentException("expected one of 'starrocks', 'doris'");
+        return of(Target.fromOptionValue(text));
     }
 }

@@ -1,7 +1,8 @@
 package io.lockstep.flink.options;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.format.JsonLoadFormat;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,11 +19,11 @@ import java.util.TreeMap;
  * one table: {@code database-name} and {@code table-name} (Doris: {@code table.identifier}) must name it, and
  * multi-table mode is refused (it needs source transactions, which SQL rows do not carry).
  *
- * @param sinkOptions       the DataStream sink options (with {@code sink.target} set, JSON rows by default)
+ * @param sinkConfig        the DataStream sink configuration (with {@code sink.target} set, JSON rows by default)
  * @param parallelism       {@code sink.parallelism}, or null for the planner's choice
  * @param ignoreUpdateBefore {@code sink.ignore.update-before}
  */
-public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer parallelism, boolean ignoreUpdateBefore)
+public record TableSinkOptions(SinkConfig sinkConfig, Integer parallelism, boolean ignoreUpdateBefore)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -69,7 +70,7 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
             checkKnown(key);
         }
         String given = rest.get(SinkOptionDefinitions.SINK_TARGET.key());
-        if (given != null && SinkTarget.fromOptionValue(given) != target) {
+        if (given != null && Target.fromOptionValue(given) != target.target()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Table option "
                     + "'sink.target' = '" + given + "' contradicts 'connector' = '" + target.optionValue()
                     + "'; remove it");
@@ -77,7 +78,7 @@ public record TableSinkOptions(StarRocksSinkOptions sinkOptions, Integer paralle
         rest.put(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue());
         // the SQL path encodes rows as JSON objects (RowDataJsonEncoder): the JSON load format's headers by default
         JsonLoadFormat.INSTANCE.headers().forEach((name, value) -> rest.putIfAbsent("sink.properties." + name, value));
-        StarRocksSinkOptions options = StarRocksSinkOptions.builder().withProperties(rest).build();
+        SinkConfig options = SinkConfig.fromOptions(rest);
         if (options.isMultiTableTransactionEnabled()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(), "Table option "
                     + "'sink.transaction.multi-table.enabled' = 'true' is for DataStream jobs whose rows carry source "

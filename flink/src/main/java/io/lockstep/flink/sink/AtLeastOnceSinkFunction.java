@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -38,7 +39,7 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
 public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final RowRouting routing;
     /** Task thread: set in open(), cleared in close(). */
     private transient AtLeastOnceSubtask subtask;
@@ -49,10 +50,10 @@ public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements C
      * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the
      *                                    engine
      */
-    public AtLeastOnceSinkFunction(StarRocksSinkOptions options) {
+    public AtLeastOnceSinkFunction(SinkConfigSource options) {
         SinkMode.AT_LEAST_ONCE.check(options, "AtLeastOnceSinkFunction");
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        this.options = options.sinkConfig();
+        this.routing = RowRouting.from(this.options);
     }
 
     @Override

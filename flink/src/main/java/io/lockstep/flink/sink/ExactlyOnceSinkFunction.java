@@ -1,13 +1,14 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.core.restart.RunIdClaim;
 import io.lockstep.core.restart.LingeringTransactionAborter;
+import io.lockstep.core.engine.LoadMethod;
 import io.lockstep.flink.options.InvalidSinkOptionException;
-import io.lockstep.flink.options.SinkTarget;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -84,7 +85,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
     private static final String STATE_NAME = "lockstep-exactly-once-transactions";
     private static final ExactlyOnceSinkStateSerializer SERIALIZER = new ExactlyOnceSinkStateSerializer();
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final RowRouting routing;
 
     private transient ListState<byte[]> state;
@@ -100,10 +101,10 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      * @throws InvalidSinkOptionException if the options are not exactly-once single-table, or cannot run on the
      *                                    engine
      */
-    public ExactlyOnceSinkFunction(StarRocksSinkOptions options) {
+    public ExactlyOnceSinkFunction(SinkConfigSource options) {
         SinkMode.EXACTLY_ONCE.check(options, "ExactlyOnceSinkFunction");
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        this.options = options.sinkConfig();
+        this.routing = RowRouting.from(this.options);
     }
 
     /** Reads the restored state (if any); the restore work happens in {@link #open}, once the client exists. */
@@ -133,7 +134,8 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
      */
     @Override
     public void open(OpenContext openContext) throws Exception {
-        if (options.getTarget() == SinkTarget.DORIS) {
+        SinkSettings settings = SinkSettings.from(options);
+        if (settings.loadMethod() == LoadMethod.TWO_PHASE_STREAM_LOAD) { // each load pre-commits: Doris 2PC
             TransactionTimeoutCheck.checkDoris(TransactionTimeoutCheck.checkpointingEnabled(getRuntimeContext()),
                     TransactionTimeoutCheck.checkpointIntervalMs(getRuntimeContext()));
         } else {
@@ -146,7 +148,7 @@ public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>
                     + "after the last checkpoint are never committed by the exactly-once sink");
         }
         RuntimeContext context = getRuntimeContext();
-        subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(SinkSettings.from(options), routing,
+        subtask = ExactlyOnceSubtask.open(new ExactlyOnceSubtask.Start(settings, routing,
                 context.getTaskInfo().getIndexOfThisSubtask(), context.getMetricGroup(),
                 context.getJobInfo().getJobId().toHexString(), restored, restoredCheckpointId, "checkpoint",
                 EngineFailureWatch.targetOf(context)));

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.restart.ProgressOpening;
@@ -64,7 +65,7 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(MultiTableSinkFunction.class);
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final RowRouting routing;
     /** Task thread: set in open(), cleared in close(). */
     private transient MultiTableRuntime runtime;
@@ -86,10 +87,10 @@ public class MultiTableSinkFunction<T> extends RichSinkFunction<T> implements Ch
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
      */
-    public MultiTableSinkFunction(StarRocksSinkOptions options) {
+    public MultiTableSinkFunction(SinkConfigSource options) {
         SinkMode.MULTI_TABLE.check(options, "MultiTableSinkFunction");
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        this.options = options.sinkConfig();
+        this.routing = RowRouting.from(this.options);
     }
 
     @Override

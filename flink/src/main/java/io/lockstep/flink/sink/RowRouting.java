@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.row.TableRow;
 import java.io.Serializable;
@@ -41,7 +41,7 @@ public final class RowRouting implements Serializable {
     }
 
     /** The routing of {@code database-name} and {@code table-name}. */
-    public static RowRouting from(StarRocksSinkOptions options) {
+    public static RowRouting from(SinkConfig options) {
         return new RowRouting(fixed(options.getDatabaseName()), fixed(options.getTableName()));
     }
 

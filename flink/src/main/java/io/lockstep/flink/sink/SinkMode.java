@@ -1,6 +1,8 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
@@ -33,8 +35,9 @@ public enum SinkMode {
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
      * @throws NullPointerException       if {@code options} is null
      */
-    public static SinkMode select(StarRocksSinkOptions options) {
-        validate(options);
+    public static SinkMode select(SinkConfigSource source) {
+        validate(source);
+        SinkConfig options = source.sinkConfig();
         if (options.isMultiTableTransactionEnabled()) {
             return MULTI_TABLE;
         }
@@ -42,17 +45,17 @@ public enum SinkMode {
     }
 
     /**
-     * Checks what a sink needs beyond {@link StarRocksSinkOptions.Builder#build()}: options that parse but that no
-     * Lockstep sink implements.
+     * Checks what a sink needs beyond a valid {@link SinkConfig}: options that parse but that no Lockstep sink
+     * implements.
      *
      * @throws InvalidSinkOptionException if {@code sink.version} is {@code V1}
      * @throws NullPointerException       if {@code options} is null
      */
-    public static void validate(StarRocksSinkOptions options) {
+    public static void validate(SinkConfigSource options) {
         if (options == null) {
             throw new NullPointerException("sinkOptions is null; build them with StarRocksSinkOptions.builder()");
         }
-        if (options.getSinkVersion() == SinkVersion.V1) {
+        if (options.sinkConfig().getSinkVersion() == SinkVersion.V1) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_VERSION.key(),
                     "Invalid sink option 'sink.version' = 'V1': Lockstep implements only the transaction "
                             + "stream load sink; expected 'V2' or 'AUTO'");
@@ -60,22 +63,21 @@ public enum SinkMode {
     }
 
     /**
-     * Builds and validates options for {@code target} from key/values: {@code sink.target} is set to {@code target};
-     * for {@link SinkTarget#DORIS} the Doris connector names ({@code fenodes}, {@code table.identifier},
-     * {@code sink.enable-2pc}) are accepted too (docs/doris.md).
+     * Builds and validates the configuration for {@code target} from key/values: {@code sink.target} is set to
+     * {@code target}; for {@link SinkTarget#DORIS} the Doris connector names ({@code fenodes},
+     * {@code table.identifier}, {@code sink.enable-2pc}) are accepted too (docs/doris.md).
      *
      * @throws InvalidSinkOptionException if the options do not build, or name another {@code sink.target}
      */
-    public static StarRocksSinkOptions optionsFor(SinkTarget target, Map<String, String> options) {
+    public static SinkConfig optionsFor(SinkTarget target, Map<String, String> options) {
         Objects.requireNonNull(target, "target");
         String given = options.get(SinkOptionDefinitions.SINK_TARGET.key());
-        if (given != null && SinkTarget.fromOptionValue(given) != target) {
+        if (given != null && Target.fromOptionValue(given) != target.target()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.SINK_TARGET.key(), "Sink option "
                     + "'sink.target' = '" + given + "' contradicts the target '" + target.optionValue()
                     + "' the sink is created for; remove the option");
         }
-        return StarRocksSinkOptions.builder().withProperties(options)
-                .withProperty(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue()).build();
+        return SinkConfig.builder().options(options).target(target.target()).build();
     }
 
     /**
@@ -86,7 +88,8 @@ public enum SinkMode {
      *                                    {@code sink.semantic} if the options ask for another mode, or the option
      *                                    that cannot run
      */
-    public void check(StarRocksSinkOptions options, String sinkName) {
+    public void check(SinkConfigSource source, String sinkName) {
+        SinkConfig options = source.sinkConfig();
         boolean multiTable = options.isMultiTableTransactionEnabled();
         if (this == MULTI_TABLE && !multiTable) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(),

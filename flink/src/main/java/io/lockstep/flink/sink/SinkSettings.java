@@ -1,13 +1,7 @@
 package io.lockstep.flink.sink;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
-import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
 import io.lockstep.core.client.AddressMap;
-import io.lockstep.core.client.DorisStreamLoader;
-import io.lockstep.core.client.DorisTransactionClient;
 import io.lockstep.core.client.LoadUrls;
-import io.lockstep.core.client.StarRocksStreamLoader;
-import io.lockstep.core.client.StarRocksTransactionClient;
 import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionClientConfig;
@@ -20,18 +14,20 @@ import io.lockstep.core.label.ExactlyOnceLabelScheme;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
+import io.lockstep.flink.config.TableLoadProperties;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.options.SinkTarget;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
- * The one mapping from {@link StarRocksSinkOptions} to the core's settings: the HTTP client's
+ * The one mapping from {@link SinkConfig} to the core's settings: the HTTP client's
  * {@link TransactionClientConfig}, the engine's {@link LoadEngineConfig} and the stream load headers per table.
  * Every sink (multi-table, at-least-once single-table, exactly-once) builds its core objects through this class,
  * so an option means the same thing in every mode.
@@ -56,7 +52,7 @@ import javax.annotation.Nullable;
  *   <li>multi-table mode: {@code sink.transaction.multi-table.buffer-size} → {@code bufferSizeBytes}, and a fixed
  *       {@code database-name} → {@link LoadEngineConfig#database()}; single-table modes:
  *       {@code sink.buffer-flush.max-bytes} → {@code bufferSizeBytes};</li>
- *   <li>{@link StarRocksSinkOptions#streamLoadHeadersFor} → the engine's default and per-table load headers;</li>
+ *   <li>{@link SinkConfig#streamLoadHeadersFor} → the engine's default and per-table load headers;</li>
  *   <li>{@code sink.target} → the client dialect ({@link #newTransactionClient}, {@link #newStreamLoader}), the
  *       engine's {@link #loadMethod()} and the exactly-once {@link #labelScheme()} (docs/doris.md).</li>
  * </ul>
@@ -73,10 +69,10 @@ public final class SinkSettings {
     /** The label prefix used when {@code sink.label-prefix} is not set. */
     public static final String DEFAULT_LABEL_PREFIX = "lockstep";
 
-    private final StarRocksSinkOptions options;
+    private final SinkConfig options;
     private final TransactionClientConfig clientConfig;
 
-    private SinkSettings(StarRocksSinkOptions options, TransactionClientConfig clientConfig) {
+    private SinkSettings(SinkConfig options, TransactionClientConfig clientConfig) {
         this.options = options;
         this.clientConfig = clientConfig;
     }
@@ -86,13 +82,14 @@ public final class SinkSettings {
      * submission rather than every subtask.
      *
      * @throws InvalidSinkOptionException naming the option the core cannot run with
-     * @throws NullPointerException       if {@code options} is null
+     * @param source the configuration, or the facade that translates into one
+     * @throws NullPointerException       if {@code source} is null
      */
-    public static SinkSettings from(StarRocksSinkOptions options) {
-        Objects.requireNonNull(options, "options");
+    public static SinkSettings from(SinkConfigSource source) {
+        SinkConfig options = Objects.requireNonNull(source, "options").sinkConfig();
         loadFormat(options);
         if ((options.getSemantic() == SinkSemantic.AT_LEAST_ONCE || options.isMultiTableTransactionEnabled())
-                && options.getTarget() == SinkTarget.STARROCKS) {
+                && loadMethod(options) == LoadMethod.TRANSACTION) {
             long intervalMs = options.getBufferFlushIntervalMs();
             int timeoutSeconds = options.getStreamLoadTimeoutSeconds();
             if (intervalMs >= timeoutSeconds * 800L) {
@@ -109,8 +106,8 @@ public final class SinkSettings {
         return settings;
     }
 
-    /** The options these settings were made from. */
-    public StarRocksSinkOptions options() {
+    /** The configuration these settings were made from. */
+    public SinkConfig options() {
         return options;
     }
 
@@ -120,25 +117,23 @@ public final class SinkSettings {
     }
 
     /** {@code sink.target}: the server family. */
-    public SinkTarget target() {
+    public Target target() {
         return options.getTarget();
     }
 
     /**
-     * A new transaction client of the target's dialect: {@link StarRocksTransactionClient} or
-     * {@link DorisTransactionClient}. The caller closes it.
+     * A new transaction client of the target's dialect ({@link Target#newTransactionClient}). The caller closes it.
      */
     public TransactionClient newTransactionClient(LoadMetrics metrics) {
-        return target() == SinkTarget.DORIS ? new DorisTransactionClient(clientConfig, metrics)
-                : new StarRocksTransactionClient(clientConfig, metrics);
+        return target().newTransactionClient(clientConfig, metrics);
     }
 
     /**
-     * A new classic stream loader of the target's dialect, for {@link LoadMethod#CLASSIC}. The caller closes it.
+     * A new classic stream loader of the target's dialect ({@link Target#newStreamLoader}), for
+     * {@link LoadMethod#CLASSIC}. The caller closes it.
      */
     public StreamLoader newStreamLoader(LoadMetrics metrics) {
-        return target() == SinkTarget.DORIS ? new DorisStreamLoader(clientConfig, metrics)
-                : new StarRocksStreamLoader(clientConfig, metrics);
+        return target().newStreamLoader(clientConfig, metrics);
     }
 
     /**
@@ -147,17 +142,17 @@ public final class SinkSettings {
      * load (one committing load per table and flush, label dedup on retries). Multi-table mode: TRANSACTION.
      */
     public LoadMethod loadMethod() {
-        if (target() != SinkTarget.DORIS || options.isMultiTableTransactionEnabled()) {
-            return LoadMethod.TRANSACTION;
-        }
-        return options.getSemantic() == SinkSemantic.EXACTLY_ONCE ? LoadMethod.TWO_PHASE_STREAM_LOAD
-                : LoadMethod.CLASSIC;
+        return loadMethod(options);
+    }
+
+    private static LoadMethod loadMethod(SinkConfig options) {
+        return options.getTarget().loadMethod(options.isMultiTableTransactionEnabled(),
+                options.getSemantic().deliverySemantic());
     }
 
     /** How exactly-once labels are shaped: one per flush on Doris (one load per transaction), else per checkpoint. */
     public ExactlyOnceLabelScheme labelScheme() {
-        return target() == SinkTarget.DORIS ? ExactlyOnceLabelScheme.ONE_PER_FLUSH
-                : ExactlyOnceLabelScheme.ONE_PER_CHECKPOINT;
+        return target().labelScheme();
     }
 
     /**
@@ -203,9 +198,8 @@ public final class SinkSettings {
         }
         // The table is not known for "*" routing: the defaults are the headers of a table without own properties.
         loadHeadersFor("", "").forEach(b::loadProperty);
-        for (StreamLoadTableProperties table : options.getTableProperties()) {
-            b.tableLoadProperties(table.getDatabase(), table.getTable(),
-                    loadHeadersFor(table.getDatabase(), table.getTable()));
+        for (TableLoadProperties table : options.getTableProperties()) {
+            b.tableLoadProperties(table.database(), table.table(), loadHeadersFor(table.database(), table.table()));
         }
         return b;
     }
@@ -236,18 +230,11 @@ public final class SinkSettings {
     }
 
     /**
-     * The stream load headers of loads into one table ({@link StarRocksSinkOptions#streamLoadHeadersFor}); for
+     * The stream load headers of loads into one table ({@link SinkConfig#streamLoadHeadersFor}); for
      * StarRocks without {@code timeout}, which goes with the begin; Doris has no begin, so its loads carry it.
      */
     public Map<String, String> loadHeadersFor(String database, String table) {
-        Map<String, String> headers = options.streamLoadHeadersFor(database, table);
-        return target() == SinkTarget.DORIS ? new LinkedHashMap<>(headers) : loadHeaders(headers);
-    }
-
-    private static Map<String, String> loadHeaders(Map<String, String> headers) {
-        Map<String, String> copy = new LinkedHashMap<>(headers);
-        copy.remove("timeout");
-        return copy;
+        return target().loadHeaders(options.streamLoadHeadersFor(database, table));
     }
 
     private static LoadEngineConfig build(LoadEngineConfig.Builder b) {
@@ -266,7 +253,7 @@ public final class SinkSettings {
      *
      * @throws InvalidSinkOptionException naming the option (or the table) whose format the sinks cannot load
      */
-    private static LoadFormat loadFormat(StarRocksSinkOptions options) {
+    private static LoadFormat loadFormat(SinkConfig options) {
         String name = options.getStreamLoadFormat().headerValue();
         LoadFormat format;
         try {
@@ -278,15 +265,15 @@ public final class SinkSettings {
                             + e.reason());
         }
         checkFormatHeaders(format, options.getStreamLoadProperties(), header -> "sink.properties." + header);
-        for (StreamLoadTableProperties table : options.getTableProperties()) {
-            Map<String, String> props = table.getProperties();
+        for (TableLoadProperties table : options.getTableProperties()) {
+            Map<String, String> props = table.headers();
             String own = props.get("format");
             if (own != null) {
                 String refusal = "Invalid stream load property 'format' = '" + own + "' for table '"
-                        + table.getUniqueKey() + "': ";
+                        + table.uniqueKey() + "': ";
                 LoadFormat tableFormat;
                 try {
-                    tableFormat = LoadFormats.forName(own, "format of table '" + table.getUniqueKey() + "'");
+                    tableFormat = LoadFormats.forName(own, "format of table '" + table.uniqueKey() + "'");
                 } catch (UnsupportedLoadFormatException e) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + e.reason());
@@ -296,7 +283,7 @@ public final class SinkSettings {
                             refusal + "the sink loads every table as '" + format.name() + "'");
                 }
             }
-            checkFormatHeaders(format, props, header -> header + " of table '" + table.getUniqueKey() + "'");
+            checkFormatHeaders(format, props, header -> header + " of table '" + table.uniqueKey() + "'");
         }
         return format;
     }
@@ -317,8 +304,8 @@ public final class SinkSettings {
         });
     }
 
-    private static TransactionClientConfig buildClientConfig(StarRocksSinkOptions options) {
-        String loadUrl = options.toMap().get(SinkOptionDefinitions.LOAD_URL.key());
+    private static TransactionClientConfig buildClientConfig(SinkConfig options) {
+        String loadUrl = options.getLoadUrl();
         long socketTimeoutMs = options.getSocketTimeoutMs();
         long retryCapMs = Math.max(1, options.getRetryIntervalMs());
         long firstRetryMs = Math.min(500, retryCapMs);
@@ -327,12 +314,12 @@ public final class SinkSettings {
                 .username(options.getUsername())
                 .password(options.getPassword())
                 .connectTimeoutMs((int) options.getConnectTimeoutMs())
-                .waitForContinueTimeoutMs(options.get(SinkOptionDefinitions.WAIT_FOR_CONTINUE_TIMEOUT_MS).intValue())
+                .waitForContinueTimeoutMs((int) options.getWaitForContinueTimeoutMs())
                 .maxRetries(options.getMaxRetries())
                 .retryBackoff(firstRetryMs, retryCapMs)
-                .runningTxnLimitWaitMs(options.get(SinkOptionDefinitions.RUNNING_TXN_LIMIT_WAIT_MS))
-                .sanitizeErrorLog(options.get(SinkOptionDefinitions.SANITIZE_ERROR_LOG));
-        AddressMap addressMap = options.get(SinkOptionDefinitions.BE_ADDRESS_MAP);
+                .runningTxnLimitWaitMs(options.getRunningTxnLimitWaitMs())
+                .sanitizeErrorLog(options.isSanitizeErrorLog());
+        AddressMap addressMap = options.getBeAddressMap();
         if (addressMap != null) {
             b.redirectAddressMap(addressMap);
         }

@@ -1,5 +1,6 @@
 package io.lockstep.flink.table;
 
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.options.TableSinkOptions;
 import io.lockstep.flink.row.LoadRow;
@@ -59,9 +60,9 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
         this.encoder = Objects.requireNonNull(encoder, "encoder");
     }
 
-    /** The column deletes are flagged in on a key table of this target. */
+    /** The column deletes are flagged in on a key table of this target ({@link Target#deleteColumn()}). */
     static String deleteColumn(SinkTarget target) {
-        return target == SinkTarget.DORIS ? "__DORIS_DELETE_SIGN__" : "__op";
+        return target.target().deleteColumn();
     }
 
     /**
@@ -83,8 +84,8 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        String database = options.sinkOptions().getDatabaseName();
-        String table = options.sinkOptions().getTableName();
+        String database = options.sinkConfig().getDatabaseName();
+        String table = options.sinkConfig().getTableName();
         boolean keyed = primaryKey.length > 0;
         if (keyed && options.ignoreUpdateBefore()) {
             LOG.warn("table sink {}.{}: 'sink.ignore.update-before' = 'true' drops UPDATE_BEFORE rows, so a key whose "
@@ -112,7 +113,7 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
                         .name("sink rows of " + database + "." + table);
                 provider.generateUid("sink-rows").ifPresent(rows::uid);
                 DataStreamSink<LoadRow> sink = rows.sinkTo(
-                        LockstepSinks.<LoadRow>createSink(options.sinkOptions()))
+                        LockstepSinks.<LoadRow>createSink(options.sinkConfig()))
                         .name("Lockstep " + target.optionValue() + " sink " + database + "." + table);
                 provider.generateUid("sink").ifPresent(sink::uid);
                 if (parallelism != null) {
@@ -131,6 +132,6 @@ public final class LockstepDynamicTableSink implements DynamicTableSink {
 
     @Override
     public String asSummaryString() {
-        return "Lockstep " + target.optionValue() + " sink (" + options.sinkOptions().getSemantic().optionValue() + ")";
+        return "Lockstep " + target.optionValue() + " sink (" + options.sinkConfig().getSemantic().optionValue() + ")";
     }
 }

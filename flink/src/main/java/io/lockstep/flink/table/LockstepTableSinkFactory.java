@@ -48,7 +48,7 @@ abstract class LockstepTableSinkFactory implements DynamicTableSinkFactory {
     public DynamicTableSink createDynamicTableSink(Context context) {
         int[] primaryKey = context.getPrimaryKeyIndexes();
         Map<String, String> given = new HashMap<>(context.getCatalogTable().getOptions());
-        if (target == SinkTarget.DORIS && primaryKey.length > 0) {
+        if (target.target().deleteColumnIsHidden() && primaryKey.length > 0) {
             // Doris reads the delete flag only from a hidden column it is told about
             given.putIfAbsent("sink.properties.hidden_columns", LockstepDynamicTableSink.deleteColumn(target));
         }

@@ -52,7 +52,7 @@ class RowDispatcherTest {
     }
 
     private RowDispatcher multiTable(String database, String table) {
-        return new RowDispatcher(RowRouting.from(options(database, table)), true, engine);
+        return new RowDispatcher(RowRouting.from(options(database, table).sinkConfig()), true, engine);
     }
 
     private static DefaultStarRocksRowData row(int partition, String db, String table, String json, boolean end) {
@@ -66,7 +66,8 @@ class RowDispatcherTest {
     void exactlyOnceDropsReplayedTransactionsWholeAndEndsCarryTheirPosition() throws Exception {
         PositionGate gate = new PositionGate(new CommittedPositions(Map.of(new SourcePartition("topic", 3), 10L)),
                 LoadMetrics.noop());
-        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*")), true, engine, gate);
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), true,
+                engine, gate);
         for (long position : new long[] {9, 10, 11}) {
             DefaultStarRocksRowData first = row(3, "shop", "orders", "{\"id\":" + position + "}", false);
             DefaultStarRocksRowData last = row(3, "shop", "order_items", "{\"id\":" + position + "}", true);
@@ -164,7 +165,7 @@ class RowDispatcherTest {
 
     @Test
     void singleTableModesIgnorePartitionsAndTransactionEnds() throws Exception {
-        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*")), false, engine);
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), false, engine);
 
         dispatcher.dispatch(row(-1, "shop", "orders", "{\"id\":1}", true));
         dispatcher.dispatch(row(-1, null, null, null, true));

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.core.server.Target;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
 import java.util.HashMap;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The one choice of sink both factories make, and the check every sink's constructor makes with it. */
 class SinkModeTest {
     /** StarRocks options for table db.t with {@code extra} on top. */
-    private static StarRocksSinkOptions options(String... extra) {
+    private static SinkConfig options(String... extra) {
         Map<String, String> options = new HashMap<>(Map.of("load-url", "127.0.0.1:8030", "database-name", "db",
                 "table-name", "t", "username", "root", "password", "", "sink.properties.format", "json"));
         for (int i = 0; i < extra.length; i += 2) {
@@ -23,9 +24,9 @@ class SinkModeTest {
         return SinkMode.optionsFor(SinkTarget.STARROCKS, options);
     }
 
-    private static final StarRocksSinkOptions AT_LEAST_ONCE = options();
-    private static final StarRocksSinkOptions EXACTLY_ONCE = options("sink.semantic", "exactly-once");
-    private static final StarRocksSinkOptions MULTI_TABLE = options("sink.version", "V2",
+    private static final SinkConfig AT_LEAST_ONCE = options();
+    private static final SinkConfig EXACTLY_ONCE = options("sink.semantic", "exactly-once");
+    private static final SinkConfig MULTI_TABLE = options("sink.version", "V2",
             "sink.transaction.multi-table.enabled", "true");
 
     @Test
@@ -58,7 +59,7 @@ class SinkModeTest {
     void optionsForATargetRefuseAnotherTarget() {
         assertThat(SinkMode.optionsFor(SinkTarget.DORIS, Map.of("fenodes", "127.0.0.1:8030", "table.identifier",
                 "db.t", "username", "root", "password", "", "sink.properties.format", "json")).getTarget())
-                .isEqualTo(SinkTarget.DORIS);
+                .isEqualTo(Target.DORIS);
         assertThatThrownBy(() -> SinkMode.optionsFor(SinkTarget.DORIS, Map.of("sink.target", "starrocks")))
                 .isInstanceOf(InvalidSinkOptionException.class).hasMessageContaining("'sink.target' = 'starrocks'");
     }

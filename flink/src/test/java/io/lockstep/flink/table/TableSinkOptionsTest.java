@@ -3,6 +3,7 @@ package io.lockstep.flink.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkSemantic;
 import io.lockstep.flink.options.SinkTarget;
@@ -34,8 +35,8 @@ class TableSinkOptionsTest {
 
         assertThat(parsed.parallelism()).isEqualTo(3);
         assertThat(parsed.ignoreUpdateBefore()).isTrue();
-        assertThat(parsed.sinkOptions().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
-        assertThat(parsed.sinkOptions().getStreamLoadProperties()).containsEntry("format", "json")
+        assertThat(parsed.sinkConfig().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
+        assertThat(parsed.sinkConfig().getStreamLoadProperties()).containsEntry("format", "json")
                 .containsEntry("strip_outer_array", "true");
         assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore())
                 .as("UPDATE_BEFORE rows count by default (docs/sql.md, Changelog)").isFalse();
@@ -48,9 +49,9 @@ class TableSinkOptionsTest {
 
         TableSinkOptions parsed = TableSinkOptions.parse(options, SinkTarget.DORIS);
 
-        assertThat(parsed.sinkOptions().getTarget()).isEqualTo(SinkTarget.DORIS);
-        assertThat(parsed.sinkOptions().getTableName()).isEqualTo("t");
-        assertThat(parsed.sinkOptions().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
+        assertThat(parsed.sinkConfig().getTarget()).isEqualTo(Target.DORIS);
+        assertThat(parsed.sinkConfig().getTableName()).isEqualTo("t");
+        assertThat(parsed.sinkConfig().getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.SinkMode;
@@ -23,7 +23,7 @@ public final class AtLeastOnceSink<T> extends LockstepSink<T> {
     /**
      * @throws InvalidSinkOptionException if the options are multi-table or exactly-once, or cannot run on the engine
      */
-    public AtLeastOnceSink(StarRocksSinkOptions options) {
+    public AtLeastOnceSink(SinkConfigSource options) {
         super(options, SinkMode.AT_LEAST_ONCE);
     }
 

@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.core.restart.CheckpointedTransaction;
 import io.lockstep.flink.options.InvalidSinkOptionException;
@@ -45,7 +45,7 @@ public final class ExactlyOnceSink<T> extends StatefulLockstepSink<T, ExactlyOnc
      * @throws InvalidSinkOptionException if the options are not exactly-once single-table, or cannot run on the
      *                                    engine
      */
-    public ExactlyOnceSink(StarRocksSinkOptions options) {
+    public ExactlyOnceSink(SinkConfigSource options) {
         super(options, SinkMode.EXACTLY_ONCE);
     }
 

@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.SingleTableLoadEngine;
 import io.lockstep.core.restart.CheckpointedTransaction;
@@ -57,7 +57,7 @@ final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnc
     /** The last epoch prepared (or restored). */
     private long epoch;
 
-    ExactlyOnceSinkWriter(StarRocksSinkOptions options, RowRouting routing, int subtaskIndex, String jobId,
+    ExactlyOnceSinkWriter(SinkConfig options, RowRouting routing, int subtaskIndex, String jobId,
                           MetricGroup metricGroup, EngineFailureWatch.Target failureTarget,
                           Collection<ExactlyOnceSinkState> restored) {
         epoch = restored.stream().mapToLong(ExactlyOnceSinkState::checkpointId).max().orElse(0);

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.sink.RowRouting;
 import io.lockstep.flink.sink.SinkMode;
@@ -17,16 +18,16 @@ import io.lockstep.flink.sink.SinkMode;
 abstract class LockstepSink<T> implements CompatibleSink<T> {
     private static final long serialVersionUID = 1L;
 
-    final StarRocksSinkOptions options;
+    final SinkConfig options;
     final RowRouting routing;
 
     /**
      * @throws InvalidSinkOptionException if the options ask for another mode than {@code mode}, or cannot run on the
      *                                    engine
      */
-    LockstepSink(StarRocksSinkOptions options, SinkMode mode) {
+    LockstepSink(SinkConfigSource options, SinkMode mode) {
         mode.check(options, getClass().getSimpleName());
-        this.options = options;
-        this.routing = RowRouting.from(options);
+        this.options = options.sinkConfig();
+        this.routing = RowRouting.from(this.options);
     }
 }

@@ -1,6 +1,7 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.SinkMode;
@@ -23,7 +24,7 @@ public final class LockstepSinks {
     }
 
     /**
-     * Creates the sink for {@code options}:
+     * Creates the sink for {@code options} (the facade {@code StarRocksSinkOptions} or a {@link SinkConfig}):
      * <ul>
      *   <li>{@code sink.transaction.multi-table.enabled = true}: {@link MultiTableSink}; the stream must be keyed by
      *       {@code StarRocksRowData::getSourcePartition};</li>
@@ -35,7 +36,7 @@ public final class LockstepSinks {
      * @param <T> the element type; must be a {@code StarRocksRowData} implementation
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
      */
-    public static <T> Sink<T> createSink(StarRocksSinkOptions options) {
+    public static <T> Sink<T> createSink(SinkConfigSource options) {
         return switch (SinkMode.select(options)) {
             case MULTI_TABLE -> new MultiTableSink<>(options);
             case AT_LEAST_ONCE -> new AtLeastOnceSink<>(options);
@@ -55,13 +56,13 @@ public final class LockstepSinks {
     }
 
     /**
-     * Checks what a sink needs beyond {@link StarRocksSinkOptions.Builder#build()}: options that parse but that no
+     * Checks what a sink needs beyond a valid {@link SinkConfig}: options that parse but that no
      * Lockstep sink implements ({@link SinkMode#validate}).
      *
      * @throws InvalidSinkOptionException if {@code sink.version} is {@code V1}
      * @throws NullPointerException       if {@code options} is null
      */
-    public static void validate(StarRocksSinkOptions options) {
+    public static void validate(SinkConfigSource options) {
         SinkMode.validate(options);
     }
 }

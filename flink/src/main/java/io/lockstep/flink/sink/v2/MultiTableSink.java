@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.EngineFailureWatch;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.core.label.RunId;
@@ -38,7 +38,7 @@ public final class MultiTableSink<T> extends StatefulLockstepSink<T, MultiTableR
     /**
      * @throws InvalidSinkOptionException if multi-table mode is off or the options cannot run on the engine
      */
-    public MultiTableSink(StarRocksSinkOptions options) {
+    public MultiTableSink(SinkConfigSource options) {
         super(options, SinkMode.MULTI_TABLE);
     }
 

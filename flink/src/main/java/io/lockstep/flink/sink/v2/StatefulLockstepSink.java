@@ -1,6 +1,6 @@
 package io.lockstep.flink.sink.v2;
 
-import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
+import io.lockstep.flink.config.SinkConfigSource;
 import io.lockstep.flink.sink.SinkMode;
 import java.util.Collection;
 import java.util.List;
@@ -19,7 +19,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 abstract class StatefulLockstepSink<T, S> extends LockstepSink<T> implements SupportsWriterState<T, S> {
     private static final long serialVersionUID = 1L;
 
-    StatefulLockstepSink(StarRocksSinkOptions options, SinkMode mode) {
+    StatefulLockstepSink(SinkConfigSource options, SinkMode mode) {
         super(options, mode);
     }
 

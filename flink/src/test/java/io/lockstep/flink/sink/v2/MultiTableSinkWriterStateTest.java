@@ -55,8 +55,8 @@ class MultiTableSinkWriterStateTest {
                                                                          List<MultiTableRunState> recovered) {
         StarRocksSinkOptions options = options(loadUrl);
         return new MultiTableSinkWriter<>(new MultiTableRuntime.Start(SinkSettings.from(options),
-                RowRouting.from(options), 0, UnregisteredMetricsGroup.createOperatorMetricGroup(), null, recovered,
-                null));
+                RowRouting.from(options.sinkConfig()), 0, UnregisteredMetricsGroup.createOperatorMetricGroup(), null,
+                recovered, null));
     }
 
     private static void transaction(MultiTableSinkWriter<DefaultStarRocksRowData> w, long id) throws Exception {

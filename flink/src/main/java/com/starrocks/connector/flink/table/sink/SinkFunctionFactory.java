@@ -4,6 +4,7 @@ import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.AtLeastOnceSinkFunction;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
+import io.lockstep.flink.sink.LockstepSinkFunction;
 import io.lockstep.flink.sink.MultiTableSinkFunction;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
@@ -42,11 +43,7 @@ public final class SinkFunctionFactory {
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(StarRocksSinkOptions sinkOptions) {
-        return switch (SinkMode.select(sinkOptions)) {
-            case MULTI_TABLE -> new MultiTableSinkFunction<>(sinkOptions);
-            case AT_LEAST_ONCE -> new AtLeastOnceSinkFunction<>(sinkOptions);
-            case EXACTLY_ONCE -> new ExactlyOnceSinkFunction<>(sinkOptions);
-        };
+        return LockstepSinkFunction.create(sinkOptions);
     }
 
     /**
@@ -70,7 +67,7 @@ public final class SinkFunctionFactory {
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     public static <T> SinkFunction<T> createSinkFunction(SinkTarget target, Map<String, String> options) {
-        return createSinkFunction(SinkMode.optionsFor(target, options));
+        return LockstepSinkFunction.create(SinkMode.optionsFor(target, options));
     }
 
     /**

@@ -1,10 +1,9 @@
 package com.starrocks.connector.flink.table.sink;
 
-import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
-
 import com.starrocks.data.load.stream.properties.StreamLoadTableProperties;
-import io.lockstep.core.format.LoadFormats;
-import io.lockstep.flink.options.DorisOptionNames;
+import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.config.SinkConfigSource;
+import io.lockstep.flink.config.TableLoadProperties;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import io.lockstep.flink.options.SinkOption;
 import io.lockstep.flink.options.SinkOptionDefinitions;
@@ -35,11 +34,13 @@ import javax.annotation.Nullable;
  * required options, malformed values and forbidden combinations fail with an
  * {@link InvalidSinkOptionException} naming the option.
  *
+ * <p>A facade: the options translate into Lockstep's typed {@link SinkConfig} ({@link #sinkConfig()}), which the
+ * sinks work on; every getter below reads it.
+ *
  * <p>Threading: configure (build, {@link #addTableProperties}) on one thread before the sink is
- * created; afterwards the instance is only read, and it is shipped to the subtasks by Java
- * serialization. {@link #toString()} masks the password.
+ * created; afterwards the instance is only read. {@link #toString()} masks the password.
  */
-public class StarRocksSinkOptions implements Serializable {
+public class StarRocksSinkOptions implements SinkConfigSource, Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -48,8 +49,12 @@ public class StarRocksSinkOptions implements Serializable {
     /** Per-table stream load headers by {@code database.table}, in the order added. */
     private final LinkedHashMap<String, StreamLoadTableProperties> tableProperties = new LinkedHashMap<>();
 
-    private StarRocksSinkOptions(TreeMap<String, String> options) {
-        this.options = options;
+    /** The typed form of {@link #options}, without the table properties. */
+    private final SinkConfig config;
+
+    private StarRocksSinkOptions(SinkConfig config) {
+        this.options = new TreeMap<>(config.toOptions());
+        this.config = config;
     }
 
     /** @return a builder with no options set */
@@ -81,6 +86,18 @@ public class StarRocksSinkOptions implements Serializable {
     }
 
     /**
+     * @return the typed configuration these options translate into, with the table properties added so far
+     */
+    @Override
+    public SinkConfig sinkConfig() {
+        List<TableLoadProperties> tables = new ArrayList<>();
+        for (StreamLoadTableProperties table : tableProperties.values()) {
+            tables.add(new TableLoadProperties(table.getDatabase(), table.getTable(), table.getProperties()));
+        }
+        return config.withTableProperties(tables);
+    }
+
+    /**
      * Reads one catalogue option.
      *
      * @param option an entry of {@link SinkOptionDefinitions}
@@ -96,63 +113,63 @@ public class StarRocksSinkOptions implements Serializable {
     /** @return the FE MySQL-protocol URL for optional probes, or {@code null} */
     @Nullable
     public String getJdbcUrl() {
-        return get(SinkOptionDefinitions.JDBC_URL);
+        return config.getJdbcUrl();
     }
 
     /** @return the FE HTTP base URLs, normalized to {@code scheme://host:port}, never empty */
     public List<String> getLoadUrls() {
-        return get(SinkOptionDefinitions.LOAD_URL);
+        return config.getLoadUrls();
     }
 
     /** @return the target database, or {@code *} to route by each row's database */
     public String getDatabaseName() {
-        return get(SinkOptionDefinitions.DATABASE_NAME);
+        return config.getDatabaseName();
     }
 
     /** @return the target table, or {@code *} to route by each row's table */
     public String getTableName() {
-        return get(SinkOptionDefinitions.TABLE_NAME);
+        return config.getTableName();
     }
 
     /** @return the StarRocks user */
     public String getUsername() {
-        return get(SinkOptionDefinitions.USERNAME);
+        return config.getUsername();
     }
 
     /** @return the password (empty if unset); never log it */
     public String getPassword() {
-        return get(SinkOptionDefinitions.PASSWORD);
+        return config.getPassword();
     }
 
     /** @return {@code sink.version} */
     public SinkVersion getSinkVersion() {
-        return get(SinkOptionDefinitions.SINK_VERSION);
+        return config.getSinkVersion();
     }
 
     /** @return {@code sink.semantic} */
     public SinkSemantic getSemantic() {
-        return get(SinkOptionDefinitions.SINK_SEMANTIC);
+        return config.getSemantic();
     }
 
     /** @return {@code sink.label-prefix}, or {@code null} if unset */
     @Nullable
     public String getLabelPrefix() {
-        return get(SinkOptionDefinitions.LABEL_PREFIX);
+        return config.getLabelPrefix();
     }
 
     /** @return {@code sink.target}: the server family (StarRocks unless set) */
     public SinkTarget getTarget() {
-        return get(SinkOptionDefinitions.SINK_TARGET);
+        return SinkTarget.of(config.getTarget());
     }
 
     /** @return whether multi-table transaction mode is on */
     public boolean isMultiTableTransactionEnabled() {
-        return get(SinkOptionDefinitions.MULTI_TABLE_ENABLED);
+        return config.isMultiTableTransactionEnabled();
     }
 
     /** @return multi-table global buffer size in bytes (soft limit; hard limit is twice this) */
     public long getMultiTableBufferSizeBytes() {
-        return get(SinkOptionDefinitions.MULTI_TABLE_BUFFER_SIZE_BYTES);
+        return config.getMultiTableBufferSizeBytes();
     }
 
     /**
@@ -160,67 +177,67 @@ public class StarRocksSinkOptions implements Serializable {
      *     the multi-table exactly-once mode)
      */
     public String getMultiTableJobId() {
-        return get(SinkOptionDefinitions.MULTI_TABLE_JOB_ID);
+        return config.getMultiTableJobId();
     }
 
     /** @return {@code sink.transaction.multi-table.progress-table} (default {@code lockstep_progress}) */
     public String getMultiTableProgressTable() {
-        return get(SinkOptionDefinitions.MULTI_TABLE_PROGRESS_TABLE);
+        return config.getMultiTableProgressTable();
     }
 
     /** @return the commit interval in milliseconds ({@code sink.buffer-flush.interval-ms}) */
     public long getBufferFlushIntervalMs() {
-        return get(SinkOptionDefinitions.BUFFER_FLUSH_INTERVAL_MS);
+        return config.getBufferFlushIntervalMs();
     }
 
     /** @return buffered bytes that trigger a flush in single-table modes */
     public long getBufferFlushMaxBytes() {
-        return get(SinkOptionDefinitions.BUFFER_FLUSH_MAX_BYTES);
+        return config.getBufferFlushMaxBytes();
     }
 
     /** @return retries of a retryable failure */
     public int getMaxRetries() {
-        return get(SinkOptionDefinitions.MAX_RETRIES);
+        return config.getMaxRetries();
     }
 
     /** @return upper bound of the backoff between retries, in milliseconds */
     public long getRetryIntervalMs() {
-        return get(SinkOptionDefinitions.RETRY_INTERVAL_MS);
+        return config.getRetryIntervalMs();
     }
 
     /** @return HTTP connect timeout in milliseconds */
     public long getConnectTimeoutMs() {
-        return get(SinkOptionDefinitions.CONNECT_TIMEOUT_MS);
+        return config.getConnectTimeoutMs();
     }
 
     /** @return HTTP socket (read) timeout in milliseconds; -1 = client default, 0 = none */
     public long getSocketTimeoutMs() {
-        return get(SinkOptionDefinitions.SOCKET_TIMEOUT_MS);
+        return config.getSocketTimeoutMs();
     }
 
     /** @return period of the sink's background thread in milliseconds */
     public long getScanFrequencyMs() {
-        return get(SinkOptionDefinitions.SCAN_FREQUENCY_MS);
+        return config.getScanFrequencyMs();
     }
 
     /** @return the server-side transaction timeout in seconds ({@code sink.properties.timeout}) */
     public int getStreamLoadTimeoutSeconds() {
-        return get(SinkOptionDefinitions.STREAM_LOAD_TIMEOUT_SECONDS);
+        return config.getStreamLoadTimeoutSeconds();
     }
 
     /** @return the row format ({@code sink.properties.format}) */
     public StreamLoadFormat getStreamLoadFormat() {
-        return get(SinkOptionDefinitions.STREAM_LOAD_FORMAT);
+        return config.getStreamLoadFormat();
     }
 
     /** @return whether a restored exactly-once job rolls back its lingering transactions */
     public boolean isAbortLingeringTransactions() {
-        return get(SinkOptionDefinitions.ABORT_LINGERING_TXN);
+        return config.isAbortLingeringTransactions();
     }
 
     /** @return labels to check for lingering transactions on restore; -1 = until the first unknown */
     public int getCheckNumLingeringTransactions() {
-        return get(SinkOptionDefinitions.CHECK_NUM_LINGERING_TXN);
+        return config.getCheckNumLingeringTransactions();
     }
 
     /**
@@ -228,13 +245,7 @@ public class StarRocksSinkOptions implements Serializable {
      *     read-only; no defaults added
      */
     public Map<String, String> getStreamLoadProperties() {
-        Map<String, String> headers = new TreeMap<>();
-        for (Map.Entry<String, String> entry : options.entrySet()) {
-            if (entry.getKey().startsWith(SINK_PROPERTIES_PREFIX)) {
-                headers.put(entry.getKey().substring(SINK_PROPERTIES_PREFIX.length()), entry.getValue());
-            }
-        }
-        return Collections.unmodifiableMap(headers);
+        return config.getStreamLoadProperties();
     }
 
     /** @return the per-table properties in the order added, read-only */
@@ -252,35 +263,17 @@ public class StarRocksSinkOptions implements Serializable {
     }
 
     /**
-     * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
-     * effective {@code sink.properties.timeout}), {@code format}, the load format's own headers
-     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true} and, for StarRocks only,
-     * {@code ignore_json_size: true}; none for csv, which the sinks refuse) (the StarRocks connector's JSON defaults,
-     * docs/protocol.md#what-the-official-starrocks-connector-does), {@code strict_mode: true} (Lockstep's default,
-     * where StarRocks' and Doris' is false: a value that does not convert to its column's type fails the load as a
-     * data error instead of being stored as NULL; {@code sink.properties.strict_mode=false} restores the servers'
-     * default), then every {@code sink.properties.*}, then the table's own {@link StreamLoadTableProperties}. The
-     * sink adds {@code label}, {@code db}, {@code table} and authentication itself.
+     * The effective stream load headers for loads into one table ({@link SinkConfig#streamLoadHeadersFor}): in
+     * increasing precedence {@code timeout}, {@code format}, the JSON defaults, {@code strict_mode: true}, then every
+     * {@code sink.properties.*}, then the table's own {@link StreamLoadTableProperties}. The sink adds {@code label},
+     * {@code db}, {@code table} and authentication itself.
      *
      * @param database target database
      * @param table target table
      * @return header name (lower case) to value, read-only
      */
     public Map<String, String> streamLoadHeadersFor(String database, String table) {
-        Map<String, String> headers = new TreeMap<>();
-        headers.put("timeout", String.valueOf(getStreamLoadTimeoutSeconds()));
-        StreamLoadFormat format = getStreamLoadFormat();
-        headers.put("format", format.headerValue());
-        LoadFormats.find(format.headerValue()).ifPresent(loadFormat -> { // the format's own headers
-            headers.putAll(loadFormat.headers());
-            if (getTarget() == SinkTarget.STARROCKS) { // e.g. ignore_json_size; Doris reads such limits from config
-                headers.putAll(loadFormat.starRocksHeaders());
-            }
-        });
-        headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
-        headers.putAll(getStreamLoadProperties());
-        findTableProperties(database, table).ifPresent(p -> headers.putAll(p.getProperties()));
-        return Collections.unmodifiableMap(headers);
+        return sinkConfig().streamLoadHeadersFor(database, table);
     }
 
     /** @return the options as validated (sink.properties.* names lower-cased), password included, read-only */
@@ -343,9 +336,7 @@ public class StarRocksSinkOptions implements Serializable {
          *     malformed or in a forbidden combination
          */
         public StarRocksSinkOptions build() {
-            Map<String, String> normalized = DorisOptionNames.resolve(SinkOptionsValidator.normalize(given));
-            SinkOptionsValidator.validate(normalized);
-            return new StarRocksSinkOptions(new TreeMap<>(normalized));
+            return new StarRocksSinkOptions(SinkConfig.fromOptions(given));
         }
     }
 }
