@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
  * The repository's structural rules (docs/architecture.md), checked over the main source trees of every module:
  * <ul>
  *   <li>the StarRocks-compatible API ({@code com.starrocks...}) is a facade over the internal model, so no main file
- *       under {@code io/lockstep} imports {@code com.starrocks};</li>
+ *       under {@code io/lockstep} imports {@code com.starrocks}; the one exception is {@value #FACADE_TYPES}, the
+ *       facade row's Flink type information, which is part of the facade but keeps its package because checkpoints
+ *       name {@code io.lockstep.flink.types.DefaultStarRocksRowDataSerializer$Snapshot}
+ *       (docs/architecture.md#rows-and-control-marks);</li>
  *   <li>one concept per class: no main source file of core, flink, flink-2.2 or app (Flink 1.20 and 2.2 lines) is
  *       longer than {@value #MAX_LINES} lines.</li>
  * </ul>
@@ -22,6 +25,9 @@ import org.junit.jupiter.api.Test;
  * {@code pom.xml}; {@code target/} directories are never read.
  */
 class StructureRulesTest {
+
+    /** The facade's own package under {@code io/lockstep} (its class names are written into checkpoints). */
+    static final String FACADE_TYPES = "io/lockstep/flink/types/";
 
     /** The longest main source file the size rule allows, in lines. */
     static final int MAX_LINES = 400;
@@ -34,7 +40,8 @@ class StructureRulesTest {
         List<String> offenders = new ArrayList<>();
         List<Path> files = mainJavaFiles(RepositoryRoot.find());
         for (Path file : files) {
-            if (!file.toString().replace('\\', '/').contains("/io/lockstep/")) {
+            String path = file.toString().replace('\\', '/');
+            if (!path.contains("/io/lockstep/") || path.contains("/" + FACADE_TYPES)) {
                 continue;
             }
             try (Stream<String> lines = Files.lines(file)) {

@@ -6,7 +6,6 @@ import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.route.TableRouter;
-import io.lockstep.flink.options.SinkTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -55,7 +54,7 @@ final class RunOptionCheck {
             throw usage("--input " + options.input + ": no such readable file");
         }
         if (options.schemaChanges == SchemaChangeMode.APPLY
-                && (options.jdbcUrl == null || options.target != SinkTarget.STARROCKS)) {
+                && (options.jdbcUrl == null || !options.target.target().hasMultiTableTransactions())) {
             throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
                     + "jdbc:mysql://fe1:9030) and --target starrocks");
         }
@@ -140,7 +139,7 @@ final class RunOptionCheck {
      *     at-least-once, or a blank {@code --job-id}
      */
     Map<String, String> semanticSinkOptions() {
-        if (options.target == SinkTarget.DORIS) {
+        if (!options.target.target().hasMultiTableTransactions()) { // Doris: one 2PC load per table and flush
             if (options.semantic == DeliverySemantic.AT_LEAST_ONCE || options.jobId != null) {
                 throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
                         + "per table (docs/doris.md)");
