@@ -370,11 +370,22 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
     /** @return the options with secrets replaced by {@code ***}, and the table properties */
     @Override
     public String toString() {
+        return "SinkConfig" + describe();
+    }
+
+    /**
+     * @return {@code {key=value, ...}} with every secret option's value replaced by {@code ***}, then the table
+     *     properties if any; for the facade's and this class's {@code toString}
+     */
+    public String describe() {
         Map<String, String> shown = new TreeMap<>(options);
         for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
             if (option.isSecret() && shown.containsKey(option.key())) {
                 shown.put(option.key(), "***");
             }
+        }
+        return shown + (tableProperties.isEmpty() ? "" : " " + new ArrayList<>(tableProperties));
+    }
         }
         return "SinkConfig" + shown + (tableProperties.isEmpty() ? "" : " " + new ArrayList<>(tableProperties));
     }

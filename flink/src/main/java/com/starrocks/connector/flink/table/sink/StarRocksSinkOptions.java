@@ -284,13 +284,7 @@ public class StarRocksSinkOptions implements SinkConfigSource, Serializable {
     /** @return the options with the password replaced by {@code ***}, and the table properties */
     @Override
     public String toString() {
-        Map<String, String> shown = new TreeMap<>(options);
-        for (SinkOption<?> option : SinkOptionDefinitions.ALL) {
-            if (option.isSecret() && shown.containsKey(option.key())) {
-                shown.put(option.key(), "***");
-            }
-        }
-        return "StarRocksSinkOptions" + shown + (tableProperties.isEmpty() ? "" : " " + tableProperties.values());
+        return "StarRocksSinkOptions" + config.describe();
     }
 
     /**
