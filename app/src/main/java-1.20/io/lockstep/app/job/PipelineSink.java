@@ -9,8 +9,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 
 /**
- * How {@code lockstep run} attaches its sink on Flink 1.20: the documented SinkFunction
- * ({@code SinkFunctionFactory.createSinkFunction}), which carries every mode of the multi-table sink, wrapped in
+ * How {@code lockstep run} attaches its sink on Flink 1.20: the SinkFunction sink chosen by
+ * {@code LockstepSinkFunction.create} (the path the connector API's {@code SinkFunctionFactory} takes too), which carries every mode of the multi-table sink, wrapped in
  * {@link FailFastSink} (bad input upstream commits what is complete before it, then fails the job; errors that can
  * never heal end the job at once, raised so by the sink itself). The Flink 2.x
  * build (../app-flink-2.2) compiles its own copy, which attaches the Sink V2 sink instead (SinkFunction is removed

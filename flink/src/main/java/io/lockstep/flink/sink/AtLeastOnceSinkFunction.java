@@ -33,7 +33,7 @@ import org.apache.flink.streaming.api.functions.sink.RichSinkFunction;
  *
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
 public class AtLeastOnceSinkFunction<T> extends RichSinkFunction<T> implements CheckpointedFunction {

@@ -75,7 +75,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: Flink calls every method on the task thread; the engine runs its own manager and I/O threads. Fields
  * below are task-thread only.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
 public class ExactlyOnceSinkFunction<T> extends RichSinkFunction<T>

@@ -22,7 +22,7 @@ public final class LockstepSinkFunction {
 
     /**
      * @param options the configuration, or the facade that translates into one
-     * @param <T>     the element type; must be a {@code StarRocksRowData} implementation
+     * @param <T>     the element type; must be a {@code io.lockstep.flink.row.TableRow} ({@code LoadRow}, or any {@code StarRocksRowData} of the connector API)
      * @return the sink function; it opens its HTTP client and engine in {@code open()}
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
      */

@@ -15,7 +15,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * barrier ({@link SinkWriter#flush}) and at the end of bounded input; with {@code sink.target=doris} one plain
  * stream load per table and flush (docs/doris.md). No state and no committer: every checkpoint commits.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 public final class AtLeastOnceSink<T> extends LockstepSink<T> {
     private static final long serialVersionUID = 1L;

@@ -35,7 +35,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * sink); and Sink V2 does not show the job's checkpoint interval to the writer, so the start check of
  * {@code sink.properties.timeout} against it is not made: keep the timeout above the checkpoint interval.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 public final class ExactlyOnceSink<T> extends StatefulLockstepSink<T, ExactlyOnceSinkState>
         implements SupportsCommitter<CheckpointedTransaction> {

@@ -48,7 +48,7 @@ import org.apache.flink.metrics.MetricGroup;
  *
  * <p>Task thread only (Flink's mailbox thread); the engine runs its own manager and I/O threads.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 @NotThreadSafe
 final class ExactlyOnceSinkWriter<T> implements StatefulSinkWriter<T, ExactlyOnceSinkState>,

@@ -13,7 +13,7 @@ import io.lockstep.flink.sink.SinkMode;
  *
  * <p>Immutable after construction; shipped to the subtasks by Java serialization.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 abstract class LockstepSink<T> implements CompatibleSink<T> {
     private static final long serialVersionUID = 1L;

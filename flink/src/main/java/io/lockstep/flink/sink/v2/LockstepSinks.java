@@ -33,7 +33,7 @@ public final class LockstepSinks {
      *       barrier, committer commits by label).</li>
      * </ul>
      *
-     * @param <T> the element type; must be a {@code StarRocksRowData} implementation
+     * @param <T> the element type; must be a {@code io.lockstep.flink.row.TableRow} ({@code LoadRow}, or any {@code StarRocksRowData} of the connector API)
      * @throws InvalidSinkOptionException if the options are not usable by any Lockstep sink
      */
     public static <T> Sink<T> createSink(SinkConfigSource options) {

@@ -30,7 +30,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * {@code sink.semantic=exactly-once}: exactly-once across tables through the progress table, as
  * {@code MultiTableSinkFunction} (docs/exactly-once.md); see {@link MultiTableSinkWriter}.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  */
 public final class MultiTableSink<T> extends StatefulLockstepSink<T, MultiTableRunState> {
     private static final long serialVersionUID = 1L;

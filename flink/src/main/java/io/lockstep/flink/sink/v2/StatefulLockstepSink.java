@@ -13,7 +13,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
  * {@link MultiTableSink}: its run): a fresh start is a restore with no state, so each sink writes only
  * {@link #restoreWriter}. Immutable after construction.
  *
- * @param <T> a {@code StarRocksRowData} type
+ * @param <T> a {@code io.lockstep.flink.row.TableRow} type (any {@code StarRocksRowData} of the connector API is one)
  * @param <S> the writer state
  */
 abstract class StatefulLockstepSink<T, S> extends LockstepSink<T> implements SupportsWriterState<T, S> {
