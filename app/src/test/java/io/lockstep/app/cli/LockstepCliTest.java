@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.JobIdentity;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.options.SinkSemantic;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -128,6 +130,41 @@ class LockstepCliTest {
                 .doesNotContainKey("sink.transaction.multi-table.job-id");
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isFalse();
         assertThat(LockstepPipeline.sinkOptions(config).getDatabaseName()).isEqualTo("*");
+    }
+
+    @Test
+    void aSinkOptionNamingTheSemanticOrTheJobIdWinsOverSemanticAndJobId() {
+        PipelineConfig atLeastOnce = parse(with("--job-id", "j", "--sink-option", "sink.semantic=at-least-once"))
+                .config();
+        assertThat(ExactlyOnceAcrossTables.enabled(atLeastOnce)).isFalse();
+        assertThat(JobIdentity.of(atLeastOnce).jobId()).as("the default job id, not --job-id").isEqualTo("lockstep-t");
+        SinkConfig atLeastOnceSink = LockstepPipeline.sinkOptions(atLeastOnce);
+        assertThat(atLeastOnceSink.getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
+        assertThat(atLeastOnceSink.getMultiTableJobId()).as("--job-id still reaches the sink").isEqualTo("j");
+        assertThat(atLeastOnceSink.getDatabaseName()).isEqualTo("*");
+
+        PipelineConfig renamed = parse(with("--job-id", "j", "--sink-option",
+                "sink.transaction.multi-table.job-id=mine")).config();
+        assertThat(ExactlyOnceAcrossTables.jobId(renamed)).isEqualTo("mine");
+        assertThat(JobIdentity.of(renamed).jobId()).isEqualTo("mine");
+        assertThat(LockstepPipeline.sinkOptions(renamed).getMultiTableJobId()).isEqualTo("mine");
+
+        PipelineConfig exactlyOnce = parse(with("--semantic", "at-least-once", "--sink-option",
+                "sink.semantic=exactly-once")).config();
+        assertThat(ExactlyOnceAcrossTables.enabled(exactlyOnce)).isTrue();
+        assertThat(ExactlyOnceAcrossTables.jobId(exactlyOnce)).as("at-least-once sets no job id").isNull();
+        assertThatThrownBy(() -> LockstepPipeline.sinkOptions(exactlyOnce))
+                .hasMessageStartingWith("Missing sink option 'sink.transaction.multi-table.job-id'");
+
+        PipelineConfig upperCase = parse(with("--sink-option", "sink.semantic=EXACTLY-ONCE")).config();
+        assertThat(ExactlyOnceAcrossTables.enabled(upperCase)).as("only the exact value selects the mode").isFalse();
+        assertThatThrownBy(() -> LockstepPipeline.sinkOptions(upperCase))
+                .hasMessageStartingWith("Invalid sink option 'database-name' = '*'");
+
+        PipelineConfig doris = parse(with("--target", "doris", "--sink-option", "sink.semantic=at-least-once"))
+                .config();
+        assertThat(ExactlyOnceAcrossTables.enabled(doris)).isFalse();
+        assertThat(LockstepPipeline.sinkOptions(doris).getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
     }
 
     @Test
