@@ -213,16 +213,16 @@ public final class LockstepPipeline {
      * the commit interval, and by target ({@link Target#hasMultiTableTransactions()}):
      * <ul>
      *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions; in the exactly-once mode
-     *       ({@link ExactlyOnceAcrossTables}, the semantic and job id given in the sink properties)
-     *       {@code database-name} is the fixed {@link PipelineConfig#database()}, where the progress table
+     *       ({@link ExactlyOnceAcrossTables}) {@code database-name} is the fixed {@link PipelineConfig#database()}, where the progress table
      *       lives (a multi-table transaction spans one database);</li>
      *   <li>Doris: {@code sink.target=doris}, {@code sink.semantic=exactly-once} (per table) and
      *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
      * Both targets load with the sinks' default {@code strict_mode=true}, so the server refuses a bad value instead
-     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()} as given (option keys to
-     * values: {@code --semantic}, {@code --job-id} and the user's {@code --sink-option}).
+     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#semantic()} as {@code sink.semantic} and
+     * {@link PipelineConfig#jobId()} as {@code sink.transaction.multi-table.job-id} where set, and last
+     * {@link PipelineConfig#sinkProperties()} as given (the user's {@code --sink-option}, which win).
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
@@ -249,8 +249,13 @@ public final class LockstepPipeline {
         if (config.labelPrefix() != null) {
             builder.labelPrefix(config.labelPrefix());
         }
-        // --semantic, --job-id and the user's --sink-option k=v, as given
-        builder.options(config.sinkProperties());
+        if (config.semantic() != null) {
+            builder.semantic(config.semantic().sinkSemantic());
+        }
+        if (config.jobId() != null) {
+            builder.multiTableJobId(config.jobId());
+        }
+        builder.options(config.sinkProperties()); // the user's --sink-option k=v, as given: they win
         return builder.build();
     }
 }

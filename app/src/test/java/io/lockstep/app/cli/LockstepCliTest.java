@@ -3,6 +3,7 @@ package io.lockstep.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobIdentity;
 import io.lockstep.app.job.LockstepPipeline;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,16 +104,19 @@ class LockstepCliTest {
         RunCommand command = parse(VALID_RUN);
         PipelineConfig config = command.config();
 
-        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "exactly-once")
-                .containsEntry("sink.transaction.multi-table.job-id", "lockstep-t");
+        assertThat(config.semantic()).isEqualTo(DeliverySemantic.EXACTLY_ONCE);
+        assertThat(config.jobId()).isEqualTo("lockstep-t");
+        assertThat(config.sinkProperties()).as("only the user's --sink-option").isEmpty();
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isTrue();
         SinkConfig options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
+        assertThat(options.getMultiTableJobId()).isEqualTo("lockstep-t");
         assertThat(options.getDatabaseName()).as("the progress table's database is fixed").isEqualTo("shop");
 
         PipelineConfig named = parse(with("--job-id", "orders-to-shop", "--group-id", "g")).config();
-        assertThat(named.sinkProperties()).containsEntry("sink.transaction.multi-table.job-id", "orders-to-shop");
-        assertThat(parse(with("--group-id", "g")).config().sinkProperties())
-                .containsEntry("sink.transaction.multi-table.job-id", "g-t");
+        assertThat(named.jobId()).isEqualTo("orders-to-shop");
+        assertThat(LockstepPipeline.sinkOptions(named).getMultiTableJobId()).isEqualTo("orders-to-shop");
+        assertThat(parse(with("--group-id", "g")).config().jobId()).isEqualTo("g-t");
     }
 
     @Test
@@ -126,10 +131,13 @@ class LockstepCliTest {
     void runAtLeastOnceKeepsTheMultiTableModeWithoutPositions() {
         PipelineConfig config = parse(with("--semantic", "at-least-once")).config();
 
-        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "at-least-once")
-                .doesNotContainKey("sink.transaction.multi-table.job-id");
+        assertThat(config.semantic()).isEqualTo(DeliverySemantic.AT_LEAST_ONCE);
+        assertThat(config.jobId()).isNull();
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isFalse();
-        assertThat(LockstepPipeline.sinkOptions(config).getDatabaseName()).isEqualTo("*");
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getDatabaseName()).isEqualTo("*");
+        assertThat(options.getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
+        assertThat(options.getMultiTableJobId()).isNull();
     }
 
     @Test
@@ -137,6 +145,9 @@ class LockstepCliTest {
         PipelineConfig atLeastOnce = parse(with("--job-id", "j", "--sink-option", "sink.semantic=at-least-once"))
                 .config();
         assertThat(ExactlyOnceAcrossTables.enabled(atLeastOnce)).isFalse();
+        assertThat(atLeastOnce.semantic()).isEqualTo(DeliverySemantic.AT_LEAST_ONCE);
+        assertThat(atLeastOnce.sinkProperties()).as("as given").containsExactly(
+                Map.entry("sink.semantic", "at-least-once"));
         assertThat(JobIdentity.of(atLeastOnce).jobId()).as("the default job id, not --job-id").isEqualTo("lockstep-t");
         SinkConfig atLeastOnceSink = LockstepPipeline.sinkOptions(atLeastOnce);
         assertThat(atLeastOnceSink.getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);

@@ -38,6 +38,12 @@ class PipelineSinkConfigTest {
         if (config.labelPrefix() != null) {
             builder.withProperty("sink.label-prefix", config.labelPrefix());
         }
+        if (config.semantic() != null) { // lockstep run gave --semantic and --job-id as these two options
+            builder.withProperty("sink.semantic", config.semantic().optionValue());
+        }
+        if (config.jobId() != null) {
+            builder.withProperty("sink.transaction.multi-table.job-id", config.jobId());
+        }
         config.sinkProperties().forEach(builder::withProperty);
         return builder.build();
     }
@@ -52,11 +58,9 @@ class PipelineSinkConfigTest {
     @Test
     void typedConfigEqualsTheStringOptionsAndMapsToTheSameCoreSettings() {
         for (PipelineConfig config : new PipelineConfig[] {
-                config(SinkTarget.STARROCKS, null, null, ExactlyOnceAcrossTables.sinkOptions(
-                        DeliverySemantic.AT_LEAST_ONCE, null)),
-                config(SinkTarget.STARROCKS, "jdbc:mysql://fe1:9030", "orders_job", Map.of("sink.semantic",
-                        "exactly-once", "sink.transaction.multi-table.job-id", "orders", "sink.properties.timeout",
-                        "900")),
+                config(SinkTarget.STARROCKS, null, null, Map.of()).withSemantic(DeliverySemantic.AT_LEAST_ONCE, null),
+                config(SinkTarget.STARROCKS, "jdbc:mysql://fe1:9030", "orders_job", Map.of("sink.properties.timeout",
+                        "900")).withSemantic(DeliverySemantic.EXACTLY_ONCE, "orders"),
                 config(SinkTarget.DORIS, null, "orders_job", Map.of("sink.max-retries", "7"))}) {
             SinkConfig typed = LockstepPipeline.sinkOptions(config);
             StarRocksSinkOptions strings = asStrings(config);
