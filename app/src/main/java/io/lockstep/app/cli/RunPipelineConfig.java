@@ -39,7 +39,8 @@ final class RunPipelineConfig {
                 file || options.bounded, options.format, keys, options.loadUrl, options.jdbcUrl,
                 options.database, options.tableMap, options.unknownTable, options.user, options.password,
                 options.labelPrefix, options.parallelism, options.checkpointIntervalMs, options.commitIntervalMs,
-                options.restartAttempts, options.restartDelayMs, assembler, options.sinkOptions, options.target);
+                options.restartAttempts, options.restartDelayMs, assembler, options.sinkOptions,
+                options.target.target());
         config = semantic.applyTo(config);
         return options.adoptState ? config.withAdoptedState() : config;
     }

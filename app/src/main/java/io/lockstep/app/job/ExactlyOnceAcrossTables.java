@@ -37,7 +37,7 @@ public final class ExactlyOnceAcrossTables {
      *     {@link PipelineConfig#semantic()} exactly-once)
      */
     public static boolean enabled(PipelineConfig config) {
-        return config.target().target().hasMultiTableTransactions()
+        return config.target().hasMultiTableTransactions()
                 && config.semantic() == DeliverySemantic.EXACTLY_ONCE;
     }
 

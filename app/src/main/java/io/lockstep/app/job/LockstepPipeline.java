@@ -16,7 +16,6 @@ import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.config.SinkConfigBuilder;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.row.SinkInput;
 import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.options.StreamLoadFormat;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
  * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
  * ({@link SourcePartitionRouting}) → the multi-table sink ({@code sink.transaction.multi-table.enabled=true},
- * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link SinkTarget#DORIS} the rows pass
+ * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link Target#DORIS} the rows pass
  * {@link DorisDeleteSign} and go to the per-table exactly-once sink instead (Doris two-phase commit, one
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
@@ -63,7 +62,7 @@ public final class LockstepPipeline {
     public static final String SINK_UID = "lockstep-sink";
     /** Name of the sink operator (its metric group carries the engine's metrics, e.g. {@code commits}). */
     public static final String SINK_NAME = "lockstep multi-table sink";
-    /** Name of the sink operator with {@link SinkTarget#DORIS}. */
+    /** Name of the sink operator with {@link Target#DORIS}. */
     public static final String DORIS_SINK_NAME = "lockstep per-table sink (Doris)";
     /** Uid of the {@link SourceIdentity} step (stateless; fixed like the others). */
     public static final String SOURCE_IDENTITY_UID = "lockstep-source-identity";
@@ -159,7 +158,7 @@ public final class LockstepPipeline {
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<SinkInput> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
-        Target target = config.target().target();
+        Target target = config.target();
         if (target.deleteColumnIsHidden()) { // Doris: deletes are flagged in its hidden delete-sign column
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
@@ -235,7 +234,7 @@ public final class LockstepPipeline {
                 .password(config.password())
                 .streamLoadFormat(StreamLoadFormat.JSON)
                 .commitIntervalMs(config.commitIntervalMs());
-        Target target = config.target().target();
+        Target target = config.target();
         if (target.hasMultiTableTransactions()) {
             builder.sinkVersion(SinkVersion.V2).multiTable(true);
         } else {

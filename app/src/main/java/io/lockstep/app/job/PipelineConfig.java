@@ -4,7 +4,7 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.TargetTables;
 import io.lockstep.app.route.UnknownTableMode;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +41,8 @@ import java.util.Properties;
  * @param assembler the assemblers' bounds and bad-input handling
  * @param sinkProperties the user's own sink options ({@code --sink-option}, docs/options.md), applied last as
  *     given, so they win over every value above; may be empty
- * @param target the server family: {@link SinkTarget#STARROCKS} (multi-table transactions) or
- *     {@link SinkTarget#DORIS} (per-table two-phase commit, docs/doris.md)
+ * @param target the server family: {@link Target#STARROCKS} (multi-table transactions) or
+ *     {@link Target#DORIS} (per-table two-phase commit, docs/doris.md), chosen once from {@code --target}
  * @param semantic the delivery semantic on StarRocks ({@code --semantic}; {@link DeliverySemantic#EXACTLY_ONCE}
  *     selects {@link ExactlyOnceAcrossTables}), or {@code null} for the sink's default ({@code at-least-once}) and
  *     on Doris, which always loads exactly-once per table
@@ -59,7 +59,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-        SinkTarget target, DeliverySemantic semantic, String jobId, TargetTables targetTables, boolean adoptState) {
+        Target target, DeliverySemantic semantic, String jobId, TargetTables targetTables, boolean adoptState) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -110,7 +110,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
             String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
             int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-            SinkTarget target) {
+            Target target) {
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null, null, null,
@@ -146,7 +146,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
     }
 
     /**
-     * A StarRocks job ({@link SinkTarget#STARROCKS}); the other parameters as in the canonical constructor.
+     * A StarRocks job ({@link Target#STARROCKS}); the other parameters as in the canonical constructor.
      *
      * @throws NullPointerException for a missing required value
      * @throws IllegalArgumentException naming the value that is out of range
@@ -158,7 +158,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, SinkTarget.STARROCKS);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, Target.STARROCKS);
     }
 
     private static Properties copy(Properties properties) {
