@@ -4,8 +4,11 @@ import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.LockstepPipeline;
+import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.route.TableRouter;
+import io.lockstep.flink.options.SinkOptionDefinitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -134,17 +137,24 @@ final class RunOptionCheck {
     }
 
     /**
-     * @return the sink options of {@code --semantic} and {@code --job-id}, then {@code --sink-option}
+     * The delivery semantic and job id of {@code --semantic} and {@code --job-id}: on StarRocks exactly-once by
+     * default, under {@link ExactlyOnceAcrossTables#defaultJobId} of the group and the topic (or {@code file:NAME});
+     * none on Doris. A {@code --sink-option} naming {@code sink.semantic} or
+     * {@code sink.transaction.multi-table.job-id} wins, as it does in the sink's configuration, which applies the
+     * user's options last ({@link LockstepPipeline#sinkOptions}); only its exact value {@code exactly-once} selects
+     * the exactly-once mode (any other value is the sink's to accept or refuse).
+     *
+     * @return the {@link PipelineConfig#semantic()} and {@link PipelineConfig#jobId()} of the job
      * @throws ParameterException for {@code --semantic}/{@code --job-id} with Doris, {@code --job-id} with
      *     at-least-once, or a blank {@code --job-id}
      */
-    Map<String, String> semanticSinkOptions() {
+    Semantic semantic() {
         if (!options.target.target().hasMultiTableTransactions()) { // Doris: one 2PC load per table and flush
             if (options.semantic == DeliverySemantic.AT_LEAST_ONCE || options.jobId != null) {
                 throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
                         + "per table (docs/doris.md)");
             }
-            return options.sinkOptions;
+            return new Semantic(null, null);
         }
         DeliverySemantic chosen = options.semantic == null ? DeliverySemantic.EXACTLY_ONCE : options.semantic;
         if (chosen == DeliverySemantic.AT_LEAST_ONCE && options.jobId != null) {
@@ -153,11 +163,30 @@ final class RunOptionCheck {
         if (options.jobId != null && options.jobId.isBlank()) {
             throw usage("--job-id must not be blank");
         }
-        Map<String, String> sinkOptions = new LinkedHashMap<>(ExactlyOnceAcrossTables.sinkOptions(chosen,
-                options.jobId != null ? options.jobId : ExactlyOnceAcrossTables.defaultJobId(options.groupId,
-                        options.input != null ? "file:" + options.input.getFileName() : options.topic)));
-        sinkOptions.putAll(options.sinkOptions);
-        return sinkOptions;
+        String jobId = chosen != DeliverySemantic.EXACTLY_ONCE ? null : options.jobId != null ? options.jobId
+                : ExactlyOnceAcrossTables.defaultJobId(options.groupId,
+                        options.input != null ? "file:" + options.input.getFileName() : options.topic);
+        String semanticOption = options.sinkOptions.get(SinkOptionDefinitions.SINK_SEMANTIC.key());
+        if (semanticOption != null) {
+            chosen = DeliverySemantic.EXACTLY_ONCE.optionValue().equals(semanticOption)
+                    ? DeliverySemantic.EXACTLY_ONCE : DeliverySemantic.AT_LEAST_ONCE;
+        }
+        return new Semantic(chosen,
+                options.sinkOptions.getOrDefault(SinkOptionDefinitions.MULTI_TABLE_JOB_ID.key(), jobId));
+    }
+
+    /**
+     * The delivery semantic and job id {@code lockstep run} gives the job.
+     *
+     * @param semantic the semantic, or {@code null} on Doris
+     * @param jobId the job id, or {@code null}
+     */
+    record Semantic(DeliverySemantic semantic, String jobId) {
+
+        /** @return {@code config} with this semantic and job id */
+        PipelineConfig applyTo(PipelineConfig config) {
+            return config.withSemantic(semantic, jobId);
+        }
     }
 
     /** @return a usage error of the command with {@code message} */

@@ -32,14 +32,16 @@ final class RunPipelineConfig {
         AssemblerOptions assembler = new AssemblerOptions(options.maxTransactionRows, options.maxTransactionBytes,
                 options.maxTransactionOpenMs, options.onBound, options.badInput, options.schemaChanges)
                 .withDeadLetter(check.deadLetterTarget(kafka));
+        RunOptionCheck.Semantic semantic = check.semantic();
         boolean file = options.input != null;
         PipelineConfig config = new PipelineConfig(file ? "none" : options.kafkaBootstrap,
                 file ? JsonLinesInput.topicOf(options.input) : options.topic, options.groupId, kafka,
                 file || options.bounded, options.format, keys, options.loadUrl, options.jdbcUrl,
                 options.database, options.tableMap, options.unknownTable, options.user, options.password,
                 options.labelPrefix, options.parallelism, options.checkpointIntervalMs, options.commitIntervalMs,
-                options.restartAttempts, options.restartDelayMs, assembler, check.semanticSinkOptions(),
-                options.target);
+                options.restartAttempts, options.restartDelayMs, assembler, options.sinkOptions,
+                options.target.target());
+        config = semantic.applyTo(config);
         return options.adoptState ? config.withAdoptedState() : config;
     }
 }

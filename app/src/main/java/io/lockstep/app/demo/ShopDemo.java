@@ -93,7 +93,7 @@ public final class ShopDemo {
                 CdcFormat.DEBEZIUM, ShopSchema.keyColumnsBySourceTable(), target.loadUrl(), target.jdbcUrl(),
                 ShopSchema.DATABASE, null, UnknownTableMode.FAIL, target.username(), target.password(), null,
                 config.parallelism(), config.checkpointIntervalMs(), config.commitIntervalMs(), 3, 500,
-                AssemblerOptions.defaults(), target.sinkProperties(), target.sinkTarget());
+                AssemblerOptions.defaults(), target.sinkProperties(), target.sinkTarget().target());
         LockstepPipeline.define(env, pipeline, config.killAfterTransactions() < 0 ? UnaryOperator.identity()
                 : rows -> rows.filter(new FaultTrigger(faultToken, config.killAfterTransactions()))
                         .name("demo fault trigger").uid("lockstep-demo-fault-trigger"));

@@ -1,5 +1,6 @@
 package io.lockstep.app.job;
 
+import io.lockstep.flink.options.SinkSemantic;
 import java.util.Locale;
 
 /**
@@ -22,6 +23,11 @@ public enum DeliverySemantic {
     /** @return the option value, e.g. {@code exactly-once} (also the sink's {@code sink.semantic} value) */
     public String optionValue() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** @return the sink's {@code sink.semantic} of the same name */
+    public SinkSemantic sinkSemantic() {
+        return this == EXACTLY_ONCE ? SinkSemantic.EXACTLY_ONCE : SinkSemantic.AT_LEAST_ONCE;
     }
 
     @Override

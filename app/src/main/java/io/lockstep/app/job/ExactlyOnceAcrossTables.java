@@ -1,20 +1,12 @@
 package io.lockstep.app.job;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
- * The sink options of the exactly-once multi-table mode as {@code lockstep run} sets them (docs/exactly-once.md,
- * docs/options.md): {@code sink.semantic=exactly-once} with multi-table transactions, and the job id under which
- * the progress table keeps the committed source positions. {@link LockstepPipeline} reads them back from the
- * job's sink properties (the mode is a sink option; a {@code --sink-option} given by the user wins). Stateless.
+ * The exactly-once multi-table mode of {@code lockstep run} (docs/exactly-once.md, docs/options.md): StarRocks with
+ * {@link PipelineConfig#semantic()} exactly-once, and the job id ({@link PipelineConfig#jobId()}) under which the
+ * progress table keeps the committed source positions. {@link LockstepPipeline#sinkOptions} gives both to the sink
+ * as {@code sink.semantic} and {@code sink.transaction.multi-table.job-id}. Stateless.
  */
 public final class ExactlyOnceAcrossTables {
-
-    /** The sink's semantic option. */
-    public static final String SEMANTIC_OPTION = "sink.semantic";
-    /** The sink's job id option of the mode. */
-    public static final String JOB_ID_OPTION = "sink.transaction.multi-table.job-id";
 
     private ExactlyOnceAcrossTables() {
     }
@@ -41,27 +33,16 @@ public final class ExactlyOnceAcrossTables {
     }
 
     /**
-     * @param semantic the semantic asked for
-     * @param jobId the job id (exactly-once only)
-     * @return the sink options that select {@code semantic}, to be applied before the user's own
+     * @return whether {@code config} selects the exactly-once multi-table mode (StarRocks,
+     *     {@link PipelineConfig#semantic()} exactly-once)
      */
-    public static Map<String, String> sinkOptions(DeliverySemantic semantic, String jobId) {
-        Map<String, String> options = new LinkedHashMap<>();
-        options.put(SEMANTIC_OPTION, semantic.optionValue());
-        if (semantic == DeliverySemantic.EXACTLY_ONCE) {
-            options.put(JOB_ID_OPTION, jobId);
-        }
-        return options;
-    }
-
-    /** @return whether {@code config} selects the exactly-once multi-table mode (StarRocks, semantic exactly-once) */
     public static boolean enabled(PipelineConfig config) {
-        return config.target().target().hasMultiTableTransactions()
-                && DeliverySemantic.EXACTLY_ONCE.optionValue().equals(config.sinkProperties().get(SEMANTIC_OPTION));
+        return config.target().hasMultiTableTransactions()
+                && config.semantic() == DeliverySemantic.EXACTLY_ONCE;
     }
 
-    /** @return the job id of an {@link #enabled} config, or {@code null} */
+    /** @return the job id of an {@link #enabled} config ({@link PipelineConfig#jobId()}), or {@code null} */
     public static String jobId(PipelineConfig config) {
-        return enabled(config) ? config.sinkProperties().get(JOB_ID_OPTION) : null;
+        return enabled(config) ? config.jobId() : null;
     }
 }

@@ -16,7 +16,6 @@ import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.config.SinkConfigBuilder;
 import io.lockstep.flink.options.SinkOptionDefinitions;
 import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.row.SinkInput;
 import io.lockstep.flink.options.SinkVersion;
 import io.lockstep.flink.options.StreamLoadFormat;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * Defines the main job: Kafka ({@link CdcKafkaSource}) → decode and assemble source transactions
  * ({@link TransactionStreams#assemble}) → route each source partition to one sink subtask
  * ({@link SourcePartitionRouting}) → the multi-table sink ({@code sink.transaction.multi-table.enabled=true},
- * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link SinkTarget#DORIS} the rows pass
+ * docs/sinks.md; attached by {@code PipelineSink}: the SinkFunction on Flink 1.20, Sink V2 on Flink 2.x). With {@link Target#DORIS} the rows pass
  * {@link DorisDeleteSign} and go to the per-table exactly-once sink instead (Doris two-phase commit, one
  * transaction per table and flush, committed when the checkpoint completes; docs/doris.md): Doris has no
  * multi-table transaction, so each table is exactly-once on its own. Every operator runs at the configured
@@ -63,7 +62,7 @@ public final class LockstepPipeline {
     public static final String SINK_UID = "lockstep-sink";
     /** Name of the sink operator (its metric group carries the engine's metrics, e.g. {@code commits}). */
     public static final String SINK_NAME = "lockstep multi-table sink";
-    /** Name of the sink operator with {@link SinkTarget#DORIS}. */
+    /** Name of the sink operator with {@link Target#DORIS}. */
     public static final String DORIS_SINK_NAME = "lockstep per-table sink (Doris)";
     /** Uid of the {@link SourceIdentity} step (stateless; fixed like the others). */
     public static final String SOURCE_IDENTITY_UID = "lockstep-source-identity";
@@ -159,7 +158,7 @@ public final class LockstepPipeline {
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
         DataStream<SinkInput> routed = beforeSink.apply(rows).partitionCustom(routing, routing);
-        Target target = config.target().target();
+        Target target = config.target();
         if (target.deleteColumnIsHidden()) { // Doris: deletes are flagged in its hidden delete-sign column
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
@@ -213,16 +212,16 @@ public final class LockstepPipeline {
      * the commit interval, and by target ({@link Target#hasMultiTableTransactions()}):
      * <ul>
      *   <li>StarRocks: {@code sink.version=V2} and multi-table transactions; in the exactly-once mode
-     *       ({@link ExactlyOnceAcrossTables}, the semantic and job id given in the sink properties)
-     *       {@code database-name} is the fixed {@link PipelineConfig#database()}, where the progress table
+     *       ({@link ExactlyOnceAcrossTables}) {@code database-name} is the fixed {@link PipelineConfig#database()}, where the progress table
      *       lives (a multi-table transaction spans one database);</li>
      *   <li>Doris: {@code sink.target=doris}, {@code sink.semantic=exactly-once} (per table) and
      *       {@code sink.properties.hidden_columns=__DORIS_DELETE_SIGN__}, so Doris reads the delete sign that
      *       {@link DorisDeleteSign} writes (docs/doris.md).</li>
      * </ul>
      * Both targets load with the sinks' default {@code strict_mode=true}, so the server refuses a bad value instead
-     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#sinkProperties()} as given (option keys to
-     * values: {@code --semantic}, {@code --job-id} and the user's {@code --sink-option}).
+     * of storing NULL (docs/dead-letter.md). Then {@link PipelineConfig#semantic()} as {@code sink.semantic} and
+     * {@link PipelineConfig#jobId()} as {@code sink.transaction.multi-table.job-id} where set, and last
+     * {@link PipelineConfig#sinkProperties()} as given (the user's {@code --sink-option}, which win).
      *
      * @throws io.lockstep.flink.options.InvalidSinkOptionException naming the invalid option
      */
@@ -235,7 +234,7 @@ public final class LockstepPipeline {
                 .password(config.password())
                 .streamLoadFormat(StreamLoadFormat.JSON)
                 .commitIntervalMs(config.commitIntervalMs());
-        Target target = config.target().target();
+        Target target = config.target();
         if (target.hasMultiTableTransactions()) {
             builder.sinkVersion(SinkVersion.V2).multiTable(true);
         } else {
@@ -249,8 +248,13 @@ public final class LockstepPipeline {
         if (config.labelPrefix() != null) {
             builder.labelPrefix(config.labelPrefix());
         }
-        // --semantic, --job-id and the user's --sink-option k=v, as given
-        builder.options(config.sinkProperties());
+        if (config.semantic() != null) {
+            builder.semantic(config.semantic().sinkSemantic());
+        }
+        if (config.jobId() != null) {
+            builder.multiTableJobId(config.jobId());
+        }
+        builder.options(config.sinkProperties()); // the user's --sink-option k=v, as given: they win
         return builder.build();
     }
 }

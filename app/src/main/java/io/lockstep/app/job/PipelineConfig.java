@@ -4,7 +4,7 @@ import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.TargetTables;
 import io.lockstep.app.route.UnknownTableMode;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +39,15 @@ import java.util.Properties;
  * @param restartAttempts restarts Flink tries after a failure before the job fails (&gt;= 0)
  * @param restartDelayMs wait in ms before each restart (&gt;= 0)
  * @param assembler the assemblers' bounds and bad-input handling
- * @param sinkProperties further sink options ({@code docs/options.md}), applied last; may be empty
- * @param target the server family: {@link SinkTarget#STARROCKS} (multi-table transactions) or
- *     {@link SinkTarget#DORIS} (per-table two-phase commit, docs/doris.md)
+ * @param sinkProperties the user's own sink options ({@code --sink-option}, docs/options.md), applied last as
+ *     given, so they win over every value above; may be empty
+ * @param target the server family: {@link Target#STARROCKS} (multi-table transactions) or
+ *     {@link Target#DORIS} (per-table two-phase commit, docs/doris.md), chosen once from {@code --target}
+ * @param semantic the delivery semantic on StarRocks ({@code --semantic}; {@link DeliverySemantic#EXACTLY_ONCE}
+ *     selects {@link ExactlyOnceAcrossTables}), or {@code null} for the sink's default ({@code at-least-once}) and
+ *     on Doris, which always loads exactly-once per table
+ * @param jobId the job id under which the exactly-once mode keeps its committed source positions ({@code --job-id},
+ *     {@code sink.transaction.multi-table.job-id}), or {@code null}
  * @param targetTables the target's tables as the pre-flight check listed them ({@code TargetCheck}), so rows of
  *     tables the target lacks are caught before they are sent; {@code null} when not listed (nothing checked)
  * @param adoptState whether the job may restore a checkpoint or savepoint another job wrote, taking it over under its
@@ -53,7 +59,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-        SinkTarget target, TargetTables targetTables, boolean adoptState) {
+        Target target, DeliverySemantic semantic, String jobId, TargetTables targetTables, boolean adoptState) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -104,10 +110,23 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
             String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
             int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-            SinkTarget target) {
+            Target target) {
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null, false);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null, null, null,
+                false);
+    }
+
+    /**
+     * @param semantic the delivery semantic, or {@code null} (see the canonical constructor)
+     * @param jobId the job id of the exactly-once mode, or {@code null}
+     * @return this config with {@code semantic} and {@code jobId}
+     */
+    public PipelineConfig withSemantic(DeliverySemantic semantic, String jobId) {
+        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
+                jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
+                checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
+                target, semantic, jobId, targetTables, adoptState);
     }
 
     /** @return this config with the target's tables as listed by the pre-flight check */
@@ -115,7 +134,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, tables, adoptState);
+                target, semantic, jobId, tables, adoptState);
     }
 
     /** @return this config allowed to restore another job's state ({@code --adopt-state}) */
@@ -123,11 +142,11 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, targetTables, true);
+                target, semantic, jobId, targetTables, true);
     }
 
     /**
-     * A StarRocks job ({@link SinkTarget#STARROCKS}); the other parameters as in the canonical constructor.
+     * A StarRocks job ({@link Target#STARROCKS}); the other parameters as in the canonical constructor.
      *
      * @throws NullPointerException for a missing required value
      * @throws IllegalArgumentException naming the value that is out of range
@@ -139,7 +158,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties) {
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
-                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, SinkTarget.STARROCKS);
+                commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, Target.STARROCKS);
     }
 
     private static Properties copy(Properties properties) {

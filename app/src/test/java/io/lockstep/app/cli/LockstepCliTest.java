@@ -3,10 +3,13 @@ package io.lockstep.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.JobIdentity;
 import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.options.SinkSemantic;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -14,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,16 +104,19 @@ class LockstepCliTest {
         RunCommand command = parse(VALID_RUN);
         PipelineConfig config = command.config();
 
-        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "exactly-once")
-                .containsEntry("sink.transaction.multi-table.job-id", "lockstep-t");
+        assertThat(config.semantic()).isEqualTo(DeliverySemantic.EXACTLY_ONCE);
+        assertThat(config.jobId()).isEqualTo("lockstep-t");
+        assertThat(config.sinkProperties()).as("only the user's --sink-option").isEmpty();
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isTrue();
         SinkConfig options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getSemantic()).isEqualTo(SinkSemantic.EXACTLY_ONCE);
+        assertThat(options.getMultiTableJobId()).isEqualTo("lockstep-t");
         assertThat(options.getDatabaseName()).as("the progress table's database is fixed").isEqualTo("shop");
 
         PipelineConfig named = parse(with("--job-id", "orders-to-shop", "--group-id", "g")).config();
-        assertThat(named.sinkProperties()).containsEntry("sink.transaction.multi-table.job-id", "orders-to-shop");
-        assertThat(parse(with("--group-id", "g")).config().sinkProperties())
-                .containsEntry("sink.transaction.multi-table.job-id", "g-t");
+        assertThat(named.jobId()).isEqualTo("orders-to-shop");
+        assertThat(LockstepPipeline.sinkOptions(named).getMultiTableJobId()).isEqualTo("orders-to-shop");
+        assertThat(parse(with("--group-id", "g")).config().jobId()).isEqualTo("g-t");
     }
 
     @Test
@@ -124,10 +131,51 @@ class LockstepCliTest {
     void runAtLeastOnceKeepsTheMultiTableModeWithoutPositions() {
         PipelineConfig config = parse(with("--semantic", "at-least-once")).config();
 
-        assertThat(config.sinkProperties()).containsEntry("sink.semantic", "at-least-once")
-                .doesNotContainKey("sink.transaction.multi-table.job-id");
+        assertThat(config.semantic()).isEqualTo(DeliverySemantic.AT_LEAST_ONCE);
+        assertThat(config.jobId()).isNull();
         assertThat(ExactlyOnceAcrossTables.enabled(config)).isFalse();
-        assertThat(LockstepPipeline.sinkOptions(config).getDatabaseName()).isEqualTo("*");
+        SinkConfig options = LockstepPipeline.sinkOptions(config);
+        assertThat(options.getDatabaseName()).isEqualTo("*");
+        assertThat(options.getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
+        assertThat(options.getMultiTableJobId()).isNull();
+    }
+
+    @Test
+    void aSinkOptionNamingTheSemanticOrTheJobIdWinsOverSemanticAndJobId() {
+        PipelineConfig atLeastOnce = parse(with("--job-id", "j", "--sink-option", "sink.semantic=at-least-once"))
+                .config();
+        assertThat(ExactlyOnceAcrossTables.enabled(atLeastOnce)).isFalse();
+        assertThat(atLeastOnce.semantic()).isEqualTo(DeliverySemantic.AT_LEAST_ONCE);
+        assertThat(atLeastOnce.sinkProperties()).as("as given").containsExactly(
+                Map.entry("sink.semantic", "at-least-once"));
+        assertThat(JobIdentity.of(atLeastOnce).jobId()).as("the default job id, not --job-id").isEqualTo("lockstep-t");
+        SinkConfig atLeastOnceSink = LockstepPipeline.sinkOptions(atLeastOnce);
+        assertThat(atLeastOnceSink.getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
+        assertThat(atLeastOnceSink.getMultiTableJobId()).as("--job-id still reaches the sink").isEqualTo("j");
+        assertThat(atLeastOnceSink.getDatabaseName()).isEqualTo("*");
+
+        PipelineConfig renamed = parse(with("--job-id", "j", "--sink-option",
+                "sink.transaction.multi-table.job-id=mine")).config();
+        assertThat(ExactlyOnceAcrossTables.jobId(renamed)).isEqualTo("mine");
+        assertThat(JobIdentity.of(renamed).jobId()).isEqualTo("mine");
+        assertThat(LockstepPipeline.sinkOptions(renamed).getMultiTableJobId()).isEqualTo("mine");
+
+        PipelineConfig exactlyOnce = parse(with("--semantic", "at-least-once", "--sink-option",
+                "sink.semantic=exactly-once")).config();
+        assertThat(ExactlyOnceAcrossTables.enabled(exactlyOnce)).isTrue();
+        assertThat(ExactlyOnceAcrossTables.jobId(exactlyOnce)).as("at-least-once sets no job id").isNull();
+        assertThatThrownBy(() -> LockstepPipeline.sinkOptions(exactlyOnce))
+                .hasMessageStartingWith("Missing sink option 'sink.transaction.multi-table.job-id'");
+
+        PipelineConfig upperCase = parse(with("--sink-option", "sink.semantic=EXACTLY-ONCE")).config();
+        assertThat(ExactlyOnceAcrossTables.enabled(upperCase)).as("only the exact value selects the mode").isFalse();
+        assertThatThrownBy(() -> LockstepPipeline.sinkOptions(upperCase))
+                .hasMessageStartingWith("Invalid sink option 'database-name' = '*'");
+
+        PipelineConfig doris = parse(with("--target", "doris", "--sink-option", "sink.semantic=at-least-once"))
+                .config();
+        assertThat(ExactlyOnceAcrossTables.enabled(doris)).isFalse();
+        assertThat(LockstepPipeline.sinkOptions(doris).getSemantic()).isEqualTo(SinkSemantic.AT_LEAST_ONCE);
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.core.server.Target;
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.SinkSemantic;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.ExactlyOnceSinkFunction;
 import io.lockstep.flink.sink.LockstepSinkFunction;
 import java.util.Map;
@@ -72,7 +71,7 @@ class JobPiecesTest {
         PipelineConfig config = new PipelineConfig("k:9092", "t", "g", new Properties(), false, CdcFormat.DEBEZIUM,
                 Map.of(), "fe1:8030;fe2:8030", null, "shop", null, UnknownTableMode.FAIL, "loader", "secret", null, 2,
                 10_000, 2_000, 3, 1_000, AssemblerOptions.defaults(), Map.of("sink.properties.timeout", "900"),
-                SinkTarget.DORIS);
+                Target.DORIS);
         SinkConfig options = LockstepPipeline.sinkOptions(config);
         assertThat(options.getTarget()).isEqualTo(Target.DORIS);
         assertThat(options.isMultiTableTransactionEnabled()).as("Doris has no multi-table transaction").isFalse();
@@ -93,6 +92,6 @@ class JobPiecesTest {
         PipelineConfig config = new PipelineConfig("k:9092", "t", "g", new Properties(), false, CdcFormat.MAXWELL,
                 Map.of(), "fe:8030", null, "shop", null, UnknownTableMode.FAIL, "root", "", null, 1, 10_000, 2_000,
                 3, 1_000, AssemblerOptions.defaults(), Map.of());
-        assertThat(config.target()).isEqualTo(SinkTarget.STARROCKS);
+        assertThat(config.target()).isEqualTo(Target.STARROCKS);
     }
 }

@@ -6,8 +6,8 @@ import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.route.UnknownTableMode;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.config.SinkConfig;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Map;
 import java.util.Properties;
@@ -26,7 +26,7 @@ class PipelineSinkConfigTest {
                 .withProperty("password", config.password())
                 .withProperty("sink.properties.format", "json")
                 .withProperty("sink.buffer-flush.interval-ms", Long.toString(config.commitIntervalMs()));
-        if (config.target() == SinkTarget.DORIS) {
+        if (config.target() == Target.DORIS) {
             builder.withProperty("sink.target", "doris").withProperty("sink.semantic", "exactly-once")
                     .withProperty("sink.properties.hidden_columns", "__DORIS_DELETE_SIGN__");
         } else {
@@ -38,11 +38,17 @@ class PipelineSinkConfigTest {
         if (config.labelPrefix() != null) {
             builder.withProperty("sink.label-prefix", config.labelPrefix());
         }
+        if (config.semantic() != null) { // lockstep run gave --semantic and --job-id as these two options
+            builder.withProperty("sink.semantic", config.semantic().optionValue());
+        }
+        if (config.jobId() != null) {
+            builder.withProperty("sink.transaction.multi-table.job-id", config.jobId());
+        }
         config.sinkProperties().forEach(builder::withProperty);
         return builder.build();
     }
 
-    private static PipelineConfig config(SinkTarget target, String jdbcUrl, String labelPrefix,
+    private static PipelineConfig config(Target target, String jdbcUrl, String labelPrefix,
             Map<String, String> sinkProperties) {
         return new PipelineConfig("k:9092", "t", "g", new Properties(), false, CdcFormat.DEBEZIUM, Map.of(),
                 "fe1:8030;fe2:8030", jdbcUrl, "shop", null, UnknownTableMode.FAIL, "loader", "secret", labelPrefix, 2,
@@ -52,12 +58,10 @@ class PipelineSinkConfigTest {
     @Test
     void typedConfigEqualsTheStringOptionsAndMapsToTheSameCoreSettings() {
         for (PipelineConfig config : new PipelineConfig[] {
-                config(SinkTarget.STARROCKS, null, null, ExactlyOnceAcrossTables.sinkOptions(
-                        DeliverySemantic.AT_LEAST_ONCE, null)),
-                config(SinkTarget.STARROCKS, "jdbc:mysql://fe1:9030", "orders_job", Map.of("sink.semantic",
-                        "exactly-once", "sink.transaction.multi-table.job-id", "orders", "sink.properties.timeout",
-                        "900")),
-                config(SinkTarget.DORIS, null, "orders_job", Map.of("sink.max-retries", "7"))}) {
+                config(Target.STARROCKS, null, null, Map.of()).withSemantic(DeliverySemantic.AT_LEAST_ONCE, null),
+                config(Target.STARROCKS, "jdbc:mysql://fe1:9030", "orders_job", Map.of("sink.properties.timeout",
+                        "900")).withSemantic(DeliverySemantic.EXACTLY_ONCE, "orders"),
+                config(Target.DORIS, null, "orders_job", Map.of("sink.max-retries", "7"))}) {
             SinkConfig typed = LockstepPipeline.sinkOptions(config);
             StarRocksSinkOptions strings = asStrings(config);
 
@@ -67,7 +71,7 @@ class PipelineSinkConfigTest {
             assertThat(fromTyped.clientConfig()).usingRecursiveComparison().isEqualTo(fromStrings.clientConfig());
             assertThat(fromTyped.engineConfig(1, "r1")).usingRecursiveComparison()
                     .isEqualTo(fromStrings.engineConfig(1, "r1"));
-            assertThat(fromTyped.target()).isEqualTo(config.target().target());
+            assertThat(fromTyped.target()).isEqualTo(config.target());
         }
     }
 }

@@ -10,6 +10,7 @@ import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.server.Target;
 import io.lockstep.e2e.check.AtomicityReader;
 import io.lockstep.e2e.check.TableContents;
 import io.lockstep.e2e.source.DebeziumConnectors;
@@ -19,7 +20,6 @@ import io.lockstep.e2e.workload.OltpSchema.Table;
 import io.lockstep.e2e.workload.OltpWorkload;
 import io.lockstep.e2e.workload.TxnLedger;
 import io.lockstep.emulator.StarRocksEmulator;
-import io.lockstep.flink.options.SinkTarget;
 import io.lockstep.source.debezium.DebeziumKafkaPublisher;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -111,7 +111,7 @@ public final class PostgresDemo {
         PipelineConfig pipeline = new PipelineConfig(bootstrap, topic, "lockstep-postgres-demo", new Properties(),
                 false, CdcFormat.DEBEZIUM, Map.of(), target.feUrl(), null, OltpSchema.TARGET_DATABASE, null,
                 UnknownTableMode.FAIL, "root", "", null, 2, 1_000, 300, 3, 500, AssemblerOptions.defaults(),
-                Map.of(), SinkTarget.STARROCKS);
+                Map.of(), Target.STARROCKS);
         LockstepPipeline.define(env, pipeline, UnaryOperator.identity());
         return env.executeAsync(JOB_NAME);
     }
