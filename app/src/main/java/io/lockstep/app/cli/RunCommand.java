@@ -17,7 +17,7 @@ import io.lockstep.app.job.StateRestore;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.route.UnknownTableMode;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -113,7 +113,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "starrocks|doris",
             description = "The server family: starrocks (multi-table transactions) or doris (exactly-once per "
                     + "table with Doris two-phase commit; deletes become __DORIS_DELETE_SIGN__) (default: starrocks).")
-    SinkTarget target = SinkTarget.STARROCKS;
+    Target target = Target.STARROCKS;
 
     @Option(names = "--semantic", paramLabel = "exactly-once|at-least-once", converter = SemanticConverter.class,
             description = "StarRocks: exactly-once (each transaction also commits the Kafka offsets it covers into "

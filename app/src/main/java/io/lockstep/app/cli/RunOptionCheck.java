@@ -57,7 +57,7 @@ final class RunOptionCheck {
             throw usage("--input " + options.input + ": no such readable file");
         }
         if (options.schemaChanges == SchemaChangeMode.APPLY
-                && (options.jdbcUrl == null || !options.target.target().hasMultiTableTransactions())) {
+                && (options.jdbcUrl == null || !options.target.hasMultiTableTransactions())) {
             throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
                     + "jdbc:mysql://fe1:9030) and --target starrocks");
         }
@@ -149,7 +149,7 @@ final class RunOptionCheck {
      *     at-least-once, or a blank {@code --job-id}
      */
     Semantic semantic() {
-        if (!options.target.target().hasMultiTableTransactions()) { // Doris: one 2PC load per table and flush
+        if (!options.target.hasMultiTableTransactions()) { // Doris: one 2PC load per table and flush
             if (options.semantic == DeliverySemantic.AT_LEAST_ONCE || options.jobId != null) {
                 throw usage("--semantic and --job-id apply to --target starrocks; Doris always loads exactly-once "
                         + "per table (docs/doris.md)");

@@ -40,7 +40,7 @@ final class RunPipelineConfig {
                 options.database, options.tableMap, options.unknownTable, options.user, options.password,
                 options.labelPrefix, options.parallelism, options.checkpointIntervalMs, options.commitIntervalMs,
                 options.restartAttempts, options.restartDelayMs, assembler, options.sinkOptions,
-                options.target.target());
+                options.target);
         config = semantic.applyTo(config);
         return options.adoptState ? config.withAdoptedState() : config;
     }

@@ -5,7 +5,6 @@ import io.lockstep.app.demo.Counts;
 import io.lockstep.app.demo.JobMetrics;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.core.server.Target;
-import io.lockstep.flink.options.SinkTarget;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
@@ -62,7 +61,7 @@ final class RunProgress {
      * @param target the server family (Doris counts no committed source transactions)
      * @param nanoTime the clock, {@code System::nanoTime} outside tests
      */
-    RunProgress(JobMetrics metrics, SinkTarget target, LongSupplier nanoTime) {
+    RunProgress(JobMetrics metrics, Target target, LongSupplier nanoTime) {
         this(metrics::counter, metrics::gaugeMax, target, nanoTime);
     }
 
@@ -72,11 +71,11 @@ final class RunProgress {
      * @param target the server family (Doris counts no committed source transactions)
      * @param nanoTime the clock
      */
-    RunProgress(ToLongFunction<String> counters, ToLongFunction<String> gauges, SinkTarget target,
+    RunProgress(ToLongFunction<String> counters, ToLongFunction<String> gauges, Target target,
             LongSupplier nanoTime) {
         this.counters = counters;
         this.gauges = gauges;
-        this.target = target.target();
+        this.target = target;
         this.nanoTime = nanoTime;
         this.startNanos = nanoTime.getAsLong();
         this.lastNanos = startNanos;

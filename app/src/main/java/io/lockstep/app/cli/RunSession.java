@@ -2,7 +2,7 @@ package io.lockstep.app.cli;
 
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.job.JobFailures;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import io.lockstep.flink.sink.NonRecoverableSinkFailure;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ final class RunSession {
      *     failed (after one line on {@code err} naming the cause)
      * @throws Exception when the job cannot be submitted
      */
-    int run(StreamExecutionEnvironment env, String jobName, String startLine, SinkTarget target) throws Exception {
+    int run(StreamExecutionEnvironment env, String jobName, String startLine, Target target) throws Exception {
         DemoMetricsReporter.forget(jobName);
         RunProgress progress = new RunProgress(DemoMetricsReporter.metricsOf(jobName), target, System::nanoTime);
         List<Signal> signals = new ArrayList<>();

@@ -1,6 +1,6 @@
 package io.lockstep.app.demo;
 
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,12 +40,12 @@ public record DemoResult(long written, long read, long committed, long starRocks
         long restarts, boolean restoredFromCheckpoint, boolean faultRequested, boolean faultFired, String jobFailure, boolean converged,
         long snapshots, long readErrors, String firstReadError, Map<String, Long> violationsByInvariant,
         List<String> describedViolations, ShopState expected, ShopState actual, long elapsedMs,
-        SinkTarget target) {
+        Target target) {
 
     /** Informational violations printed at most (all are counted). */
     static final int MAX_INFORMATIONAL_DESCRIBED = 3;
 
-    /** A StarRocks run ({@link SinkTarget#STARROCKS}); the parameters as in the canonical constructor. */
+    /** A StarRocks run ({@link Target#STARROCKS}); the parameters as in the canonical constructor. */
     public DemoResult(long written, long read, long committed, long starRocksTransactions, long loadedRows,
             long restarts, boolean restoredFromCheckpoint, boolean faultRequested, boolean faultFired,
             String jobFailure, boolean converged, long snapshots, long readErrors, String firstReadError,
@@ -53,7 +53,7 @@ public record DemoResult(long written, long read, long committed, long starRocks
             ShopState actual, long elapsedMs) {
         this(written, read, committed, starRocksTransactions, loadedRows, restarts, restoredFromCheckpoint,
                 faultRequested, faultFired, jobFailure, converged, snapshots, readErrors, firstReadError,
-                violationsByInvariant, describedViolations, expected, actual, elapsedMs, SinkTarget.STARROCKS);
+                violationsByInvariant, describedViolations, expected, actual, elapsedMs, Target.STARROCKS);
     }
 
     /**
@@ -61,7 +61,7 @@ public record DemoResult(long written, long read, long committed, long starRocks
      *     the cross-table invariants are required; false for the per-table Doris sink (informational)
      */
     public boolean crossTableInvariantsRequired() {
-        return target.target().hasMultiTableTransactions();
+        return target.hasMultiTableTransactions();
     }
 
     /** @return the server's name as the table prints it: {@code StarRocks} or {@code Doris} */
@@ -70,8 +70,8 @@ public record DemoResult(long written, long read, long committed, long starRocks
     }
 
     /** @return {@code StarRocks} or {@code Doris} */
-    static String serverName(SinkTarget target) {
-        return target.target().displayName();
+    static String serverName(Target target) {
+        return target.displayName();
     }
 
     /** @return the total of violations over all invariants and snapshots (required or informational) */

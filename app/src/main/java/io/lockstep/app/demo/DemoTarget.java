@@ -1,6 +1,6 @@
 package io.lockstep.app.demo;
 
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.util.Map;
 
 /**
@@ -41,14 +41,14 @@ public interface DemoTarget extends AutoCloseable {
 
     /**
      * The server family, which picks the job's sink ({@code PipelineConfig#target()}) and what the demo can require:
-     * {@link SinkTarget#STARROCKS} loads each source transaction into all its tables atomically, so the cross-table
-     * invariants must hold on every snapshot; {@link SinkTarget#DORIS} is exactly-once per table, so they are
+     * {@link Target#STARROCKS} loads each source transaction into all its tables atomically, so the cross-table
+     * invariants must hold on every snapshot; {@link Target#DORIS} is exactly-once per table, so they are
      * counted and reported as informational.
      *
-     * @return the target family; {@link SinkTarget#STARROCKS} unless overridden
+     * @return the target family; {@link Target#STARROCKS} unless overridden
      */
-    default SinkTarget sinkTarget() {
-        return SinkTarget.STARROCKS;
+    default Target sinkTarget() {
+        return Target.STARROCKS;
     }
 
     /**

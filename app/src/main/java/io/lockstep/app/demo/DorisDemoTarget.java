@@ -1,13 +1,13 @@
 package io.lockstep.app.demo;
 
 import io.lockstep.emulator.DorisEmulator;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 
 /**
  * {@code lockstep demo --target doris}: the in-JVM Apache Doris stream-load server of the {@code emulator} module
  * (Doris mode: FE and BE on random ports, 307 redirects, two-phase stream load, user {@code root} with an empty
  * password), created with {@code examples/shop-doris.sql} (UNIQUE KEY tables, packaged in the jar as
- * {@value #SHOP_DDL_RESOURCE}). The job loads it with the per-table exactly-once sink ({@link SinkTarget#DORIS},
+ * {@value #SHOP_DDL_RESOURCE}). The job loads it with the per-table exactly-once sink ({@link Target#DORIS},
  * docs/doris.md), so the cross-table invariants are informational here.
  *
  * <p>Snapshots are the same one-statement read as {@link EmulatorDemoTarget}'s ({@link ShopSnapshotQuery}), over
@@ -42,8 +42,8 @@ public final class DorisDemoTarget extends EmbeddedDemoTarget<DorisEmulator> {
     }
 
     @Override
-    public SinkTarget sinkTarget() {
-        return SinkTarget.DORIS;
+    public Target sinkTarget() {
+        return Target.DORIS;
     }
 
     @Override

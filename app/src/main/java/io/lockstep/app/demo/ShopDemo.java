@@ -9,7 +9,7 @@ import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.core.metrics.MetricNames;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Locale;
@@ -93,7 +93,7 @@ public final class ShopDemo {
                 CdcFormat.DEBEZIUM, ShopSchema.keyColumnsBySourceTable(), target.loadUrl(), target.jdbcUrl(),
                 ShopSchema.DATABASE, null, UnknownTableMode.FAIL, target.username(), target.password(), null,
                 config.parallelism(), config.checkpointIntervalMs(), config.commitIntervalMs(), 3, 500,
-                AssemblerOptions.defaults(), target.sinkProperties(), target.sinkTarget().target());
+                AssemblerOptions.defaults(), target.sinkProperties(), target.sinkTarget());
         LockstepPipeline.define(env, pipeline, config.killAfterTransactions() < 0 ? UnaryOperator.identity()
                 : rows -> rows.filter(new FaultTrigger(faultToken, config.killAfterTransactions()))
                         .name("demo fault trigger").uid("lockstep-demo-fault-trigger"));
@@ -218,7 +218,7 @@ public final class ShopDemo {
         private final SnapshotChecker checker;
         private final SendLog sendLog;
         private final long startNanos;
-        private final SinkTarget sinkTarget;
+        private final Target sinkTarget;
         /** Set by the main thread before the progress thread starts. */
         private volatile ShopTransactionWriter writer;
         /** Progress thread only. */
@@ -226,7 +226,7 @@ public final class ShopDemo {
         private long lastNanos;
 
         Progress(JobMetrics metrics, SnapshotChecker checker, SendLog sendLog, long startNanos,
-                SinkTarget sinkTarget) {
+                Target sinkTarget) {
             this.sinkTarget = sinkTarget;
             this.metrics = metrics;
             this.checker = checker;
@@ -247,7 +247,7 @@ public final class ShopDemo {
             long written = w == null ? 0 : w.writtenTransactions();
             long read = metrics.counter(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC);
             long restarts = Math.max(0, metrics.gaugeMax("numRestarts"));
-            if (!sinkTarget.target().hasMultiTableTransactions()) {
+            if (!sinkTarget.hasMultiTableTransactions()) {
                 // the per-table sink does not count committed source transactions, so no committed count or lag
                 return String.format(Locale.ROOT, "[%5.1fs] written %,d | read %,d | Doris txns %,d | %,.0f rows/s"
                         + " | snapshots %,d, violations %d (info) | restarts %d", seconds(now - startNanos),

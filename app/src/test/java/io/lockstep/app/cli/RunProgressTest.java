@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.core.metrics.MetricNames;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class RunProgressTest {
         counters.put(MetricNames.COMMITTED_ROWS, 340L);
         counters.put(MetricNames.COMMITS, 4L);
 
-        assertThat(progress(SinkTarget.STARROCKS).summary(RunProgress.Ending.STOPPED)).isEqualTo("12 source "
+        assertThat(progress(Target.STARROCKS).summary(RunProgress.Ending.STOPPED)).isEqualTo("12 source "
                 + "transactions read, 2 skipped as committed by an earlier run, 9 committed, 1 rolled back, 340 rows "
                 + "committed, 4 StarRocks transactions, 0 restarts in 12.5 s; stopped by signal");
     }
@@ -35,11 +35,11 @@ class RunProgressTest {
         counters.put(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC, 3L);
         counters.put(MetricNames.SOURCE_TRANSACTIONS_COMMITTED, 1L);
 
-        assertThat(progress(SinkTarget.STARROCKS).summary(RunProgress.Ending.FAILED))
+        assertThat(progress(Target.STARROCKS).summary(RunProgress.Ending.FAILED))
                 .contains("3 source transactions read, 1 committed, 2 rolled back, 0 rows committed").endsWith("; failed");
-        assertThat(progress(SinkTarget.STARROCKS).summary(RunProgress.Ending.NOT_STOPPED_IN_TIME))
+        assertThat(progress(Target.STARROCKS).summary(RunProgress.Ending.NOT_STOPPED_IN_TIME))
                 .contains("1 committed, 2 left pending (the server times them out), 0 rows");
-        assertThat(progress(SinkTarget.STARROCKS).summary(RunProgress.Ending.END_OF_INPUT))
+        assertThat(progress(Target.STARROCKS).summary(RunProgress.Ending.END_OF_INPUT))
                 .contains("1 committed, 2 without rows to load, 0 rows").endsWith("; end of input");
     }
 
@@ -49,13 +49,13 @@ class RunProgressTest {
         counters.put(MetricNames.SOURCE_TRANSACTIONS_COMMITTED, 8L);
         counters.put(MetricNames.LOADED_ROWS, 24L);
 
-        assertThat(progress(SinkTarget.STARROCKS).summary(RunProgress.Ending.END_OF_INPUT))
+        assertThat(progress(Target.STARROCKS).summary(RunProgress.Ending.END_OF_INPUT))
                 .startsWith("8 source transactions read, 8 committed, 0 rows committed, ");
-        assertThat(progress(SinkTarget.DORIS).summary(RunProgress.Ending.END_OF_INPUT))
+        assertThat(progress(Target.DORIS).summary(RunProgress.Ending.END_OF_INPUT))
                 .startsWith("8 source transactions read, 24 rows sent, 0 Doris transactions, ");
     }
 
-    private RunProgress progress(SinkTarget target) {
+    private RunProgress progress(Target target) {
         nanos = 0;
         RunProgress progress = new RunProgress(name -> counters.getOrDefault(name, 0L), name -> -1L, target,
                 () -> nanos);

@@ -16,7 +16,7 @@ import io.lockstep.app.testing.DebeziumTxn;
 import io.lockstep.app.testing.JobProcess;
 import io.lockstep.app.testing.StarRocksEmulatorExtension;
 import io.lockstep.app.testing.TopicWriter;
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -153,7 +153,7 @@ class TwoJobsOneDirectoryIT {
         settings.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.toUri().toString());
         StreamExecutionEnvironment env = define(command, settings);
         return new RunSession(out, err, 0, 30_000).run(env, "lockstep " + command.config().topic(), "restore test",
-                SinkTarget.STARROCKS);
+                Target.STARROCKS);
     }
 
     /** Starts the job of {@code args} on a local MiniCluster with the checkpoints in its {@code --state-dir}. */

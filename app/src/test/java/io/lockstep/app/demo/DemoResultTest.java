@@ -2,7 +2,7 @@ package io.lockstep.app.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +65,7 @@ class DemoResultTest {
         violations.put(ShopInvariants.ITEM_ORDER, 1L);
         List<String> described = List.of("snapshot 1: a", "snapshot 1: b", "snapshot 2: c", "snapshot 3: d");
         DemoResult result = new DemoResult(2, 2, 0, 7, 2, 0, false, false, false, null, true, 5, 0, null, violations,
-                described, state(2), state(2), 1000, SinkTarget.DORIS);
+                described, state(2), state(2), 1000, Target.DORIS);
 
         assertThat(result.crossTableInvariantsRequired()).isFalse();
         assertThat(result.violations()).as("still counted").isEqualTo(4);
@@ -103,7 +103,7 @@ class DemoResultTest {
     private static DemoResult doris(ShopState expected, ShopState actual, Map<String, Long> violations,
             boolean converged) {
         return new DemoResult(2, 2, 0, 7, 2, 0, false, false, false, null, converged, 5, 0, null, violations,
-                List.of(), expected, actual, 1000, SinkTarget.DORIS);
+                List.of(), expected, actual, 1000, Target.DORIS);
     }
 
     private static DemoResult result(ShopState expected, ShopState actual, Map<String, Long> violations,

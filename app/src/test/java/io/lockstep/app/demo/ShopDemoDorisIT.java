@@ -2,7 +2,7 @@ package io.lockstep.app.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lockstep.flink.options.SinkTarget;
+import io.lockstep.core.server.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ class ShopDemoDorisIT {
         result.print(out);
         String printed = text.toString(StandardCharsets.UTF_8);
 
-        assertThat(result.target()).isEqualTo(SinkTarget.DORIS);
+        assertThat(result.target()).isEqualTo(Target.DORIS);
         assertThat(result.jobFailure()).as(printed).isNull();
         assertThat(result.written()).as(printed).isGreaterThan(300);
         assertThat(result.read()).as(printed).isGreaterThanOrEqualTo(result.written());
