@@ -56,6 +56,9 @@ final class ReportWriter {
         exactlyOnce();
         modes();
         cost();
+        if (!r.costFork.isEmpty()) {
+            new ForkedCostFigures(r.costFork).markdown(r.costForkTxns, r.costForkRounds).forEach(this::line);
+        }
         memory();
         jmh();
         hotSpots();
