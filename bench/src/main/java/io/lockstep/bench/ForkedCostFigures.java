@@ -113,6 +113,28 @@ final class ForkedCostFigures {
                 Spread.of(perGb), Spread.of(steady), Spread.of(requests), Spread.of(cpuRatio), Spread.of(rateRatio));
     }
 
+    /** The rows of the report's goals table: per parallelism and mode, CPU, rows/s and requests against the goals. */
+    List<String> goalLines() {
+        List<String> md = new ArrayList<>();
+        for (int p : PARALLELISMS) {
+            for (String mode : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
+                if (of(mode, p).isEmpty()) {
+                    continue;
+                }
+                Row r = row(mode, p);
+                int i = index(p);
+                md.add(String.format(Locale.ROOT, "| sink CPU <= %.2fx the discarding job's (cost-fork, %s, p%d) | "
+                        + "%.2fx | %s |", CPU_RATIO_GOAL[i], mode, p, r.cpuRatio().median(), yes(r.cpuGoalMet())));
+                md.add(String.format(Locale.ROOT, "| rows/s >= %.2fx the discarding job's (cost-fork, %s, p%d) | "
+                        + "%.2fx | %s |", RATE_RATIO_GOAL[i], mode, p, r.rateRatio().median(), yes(r.rateGoalMet())));
+                md.add(String.format(Locale.ROOT, "| HTTP requests <= %.2f / 1,000 source txns (cost-fork, %s, p%d) | "
+                        + "%.2f | %s |", REQUESTS_GOAL[i], mode, p, r.requestsPerThousandTxns().median(),
+                        yes(r.requestsGoalMet())));
+            }
+        }
+        return md;
+    }
+
     /** The section's markdown lines. */
     List<String> markdown(long txns, int rounds) {
         List<String> md = new ArrayList<>();

@@ -111,6 +111,7 @@ final class ReportWriter {
                     + "%,.0f | %s |", official, c.client(), c.parallelism(), c.rowsPerSecond().median(),
                     yes(c.rowsPerSecond().median() >= official)));
         }
+        new ForkedCostFigures(r.costFork).goalLines().forEach(this::line);
         for (Map.Entry<String, Map<String, String>> m : r.memory.entrySet()) {
             long buffer = Long.parseLong(m.getValue().get("bufferBytes"));
             long live = Long.parseLong(m.getValue().get("peakLiveHeapBytes"));

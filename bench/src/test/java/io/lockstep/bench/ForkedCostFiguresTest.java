@@ -90,6 +90,10 @@ class ForkedCostFiguresTest {
         assertThat(new ForkedCostFigures(runs).markdown(200_000, 1))
                 .anySatisfy(l -> assertThat(l).startsWith("| exactly-once | 1 |")
                         .contains("rows/s **no**, CPU yes, requests **no**"));
+        assertThat(new ForkedCostFigures(runs).goalLines()).containsExactly(
+                "| sink CPU <= 0.57x the discarding job's (cost-fork, exactly-once, p1) | 0.50x | yes |",
+                "| rows/s >= 0.39x the discarding job's (cost-fork, exactly-once, p1) | 0.33x | **no** |",
+                "| HTTP requests <= 0.40 / 1,000 source txns (cost-fork, exactly-once, p1) | 0.45 | **no** |");
     }
 
     private static ForkedCostRun run(String client, int round, double cpuSeconds, double rowsPerSecond,
