@@ -63,7 +63,7 @@ final class FlinkEndToEnd {
                 new TxnSource(partitions, rowBytes, txnsPerSecond, durationMs, logEmissions), "txn-source");
         rows.keyBy(LoadRow::getSourcePartition)
                 .addSink(LockstepSinkFunction.create(
-                        multiTableOptions(emulator, commitIntervalMs, exactlyOnceJobId)))
+                        multiTableOptions(emulator.feUrl(), commitIntervalMs, exactlyOnceJobId)))
                 .name("starrocks");
         return execute(name, env, emulator, storedBefore, sumEmitted());
     }
@@ -84,20 +84,7 @@ final class FlinkEndToEnd {
         List<String> tables = List.of(OrderTxnSource.ORDERS, OrderTxnSource.ORDER_ITEMS);
         long storedBefore = EngineScenario.storedRows(emulator, tables);
         long requestsBefore = emulator.httpRequests();
-        StreamExecutionEnvironment env = environment(parallelism);
-        int[] partitions = spreadPartitions(OrderTxnSource.PARTITIONS, parallelism);
-        DataStream<LoadRow> rows = env.addSource(
-                new OrderTxnSource(partitions, txns / OrderTxnSource.PARTITIONS), "order-source");
-        var keyed = rows.keyBy(LoadRow::getSourcePartition);
-        switch (client) {
-            case DISCARDING -> keyed.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
-                    .name("discarding");
-            case AT_LEAST_ONCE -> keyed.addSink(LockstepSinkFunction.create(
-                    multiTableOptions(emulator, 1000, null))).name("starrocks");
-            case EXACTLY_ONCE -> keyed.addSink(LockstepSinkFunction.create(
-                    multiTableOptions(emulator, 1000, jobId))).name("starrocks");
-            default -> throw new IllegalArgumentException("unknown client " + client);
-        }
+        StreamExecutionEnvironment env = ordersJob(client, emulator.feUrl(), parallelism, txns, jobId);
         ProcessCpu.Sample cpuStart = ProcessCpu.sample();
         env.execute(client + " p" + parallelism);
         long end = System.nanoTime();
@@ -113,6 +100,33 @@ final class FlinkEndToEnd {
         return new Figures(client + " p" + parallelism, emitted, OrderTxnSource.BYTES.get(), seconds,
                 OrderTxnSource.TXNS.get(), emulator.httpRequests() - requestsBefore,
                 BenchMetricReporter.sum(MetricNames.LOADS), cpu);
+    }
+
+    /**
+     * The order workload's job, not yet executed: {@link OrderTxnSource} ({@code txns} source transactions over its
+     * {@value OrderTxnSource#PARTITIONS} source partitions), keyBy source partition, then {@code client}'s sink
+     * ({@link #DISCARDING}, {@link #AT_LEAST_ONCE} or {@link #EXACTLY_ONCE} with {@code jobId}) loading into the FE at
+     * {@code feUrl}, commit interval 1 s.
+     *
+     * @throws IllegalArgumentException for an unknown client
+     */
+    static StreamExecutionEnvironment ordersJob(String client, String feUrl, int parallelism, long txns,
+                                                String jobId) {
+        StreamExecutionEnvironment env = environment(parallelism);
+        int[] partitions = spreadPartitions(OrderTxnSource.PARTITIONS, parallelism);
+        DataStream<LoadRow> rows = env.addSource(
+                new OrderTxnSource(partitions, txns / OrderTxnSource.PARTITIONS), "order-source");
+        var keyed = rows.keyBy(LoadRow::getSourcePartition);
+        switch (client) {
+            case DISCARDING -> keyed.addSink(new org.apache.flink.streaming.api.functions.sink.DiscardingSink<>())
+                    .name("discarding");
+            case AT_LEAST_ONCE -> keyed.addSink(LockstepSinkFunction.create(
+                    multiTableOptions(feUrl, 1000, null))).name("starrocks");
+            case EXACTLY_ONCE -> keyed.addSink(LockstepSinkFunction.create(
+                    multiTableOptions(feUrl, 1000, jobId))).name("starrocks");
+            default -> throw new IllegalArgumentException("unknown client " + client);
+        }
+        return env;
     }
 
     static final String DISCARDING = "discarding sink";
@@ -188,7 +202,7 @@ final class FlinkEndToEnd {
         return env;
     }
 
-    private static SinkConfig multiTableOptions(StarRocksEmulator emulator, long commitIntervalMs,
+    private static SinkConfig multiTableOptions(String feUrl, long commitIntervalMs,
                                                 String exactlyOnceJobId) {
         SinkConfigBuilder builder = SinkConfig.builder();
         if (exactlyOnceJobId != null) {
@@ -200,7 +214,7 @@ final class FlinkEndToEnd {
                     .semantic(SinkSemantic.AT_LEAST_ONCE);
         }
         return builder
-                .loadUrl(emulator.feUrl())
+                .loadUrl(feUrl)
                 .table("*")
                 .username("root")
                 .password("")

@@ -27,6 +27,12 @@ final class OrderTxnSource extends RichParallelSourceFunction<LoadRow> {
     static final AtomicLong BYTES = new AtomicLong();
     static final AtomicLong TXNS = new AtomicLong();
     static final AtomicLong FIRST_EMIT_NANOS = new AtomicLong(Long.MAX_VALUE);
+    /**
+     * Rows emitted so far over all subtasks, brought up to date every {@value #PROGRESS_EVERY} source transactions
+     * of a subtask (and at its end): the steady-state marks of {@link CostChild} read it while the job runs.
+     */
+    static final AtomicLong PROGRESS_ROWS = new AtomicLong();
+    private static final int PROGRESS_EVERY = 1024;
 
     private final int[] partitions;
     private final long txnsPerPartition;
@@ -45,6 +51,7 @@ final class OrderTxnSource extends RichParallelSourceFunction<LoadRow> {
         ROWS.set(0);
         BYTES.set(0);
         TXNS.set(0);
+        PROGRESS_ROWS.set(0);
         FIRST_EMIT_NANOS.set(Long.MAX_VALUE);
     }
 
@@ -64,6 +71,7 @@ final class OrderTxnSource extends RichParallelSourceFunction<LoadRow> {
         long rows = 0;
         long bytes = 0;
         long txns = 0;
+        long reported = 0;
         for (long k = 0; k < txnsPerPartition && running; k++) {
             for (int i = subtask; i < partitions.length; i += parallelism) {
                 synchronized (ctx.getCheckpointLock()) {
@@ -82,7 +90,12 @@ final class OrderTxnSource extends RichParallelSourceFunction<LoadRow> {
                 }
                 txns++;
             }
+            if ((k + 1) % PROGRESS_EVERY == 0) {
+                PROGRESS_ROWS.addAndGet(rows - reported);
+                reported = rows;
+            }
         }
+        PROGRESS_ROWS.addAndGet(rows - reported);
         ROWS.addAndGet(rows);
         BYTES.addAndGet(bytes);
         TXNS.addAndGet(txns);

@@ -44,16 +44,16 @@ public final class ReportCommand implements Callable<Integer> {
     double scale = 1.0;
 
     @Option(names = "--skip", split = ",", description = "Sections to skip: jmh, engine, e2e, freshness, eo, "
-            + "eo-multi, cost, memory.")
+            + "eo-multi, cost, cost-fork, memory.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--txns", description = "Source transactions per run of the cost section (order workload), "
             + "before --scale (default: ${DEFAULT-VALUE}; the issue's full run: 1000000).")
     long txns = 200_000;
 
-    @Option(names = "--repeats", description = "Repeats of every run of the cost section; the report shows the "
-            + "median and the spread (default: ${DEFAULT-VALUE}; the issue's full run: 5).")
-    int repeats = 2;
+    @Option(names = "--repeats", description = "Repeats of every run of the cost section, rounds of the cost-fork "
+            + "section; the report shows the median and the spread (default: 2 for cost, 5 for cost-fork).")
+    Integer repeats;
 
     @Option(names = "--profile", negatable = true, description = "Record JFR hot spots of the engine and end-to-end "
             + "runs (default: ${DEFAULT-VALUE}).")
@@ -75,6 +75,7 @@ public final class ReportCommand implements Callable<Integer> {
         section("eo", this::exactlyOnce);
         section("eo-multi", this::multiTableModes);
         section("cost", this::cost);
+        section("cost-fork", this::costFork);
         section("memory", this::memory);
         results.loadAtEnd = MachineInfo.loadAverage();
         results.totalSeconds = (System.nanoTime() - start) / 1e9;
@@ -282,6 +283,7 @@ public final class ReportCommand implements Callable<Integer> {
      * {@code none} store (progress table kept) serves every run; an unrecorded warm-up of every client comes first.
      */
     private void cost() throws Exception {
+        int repeats = this.repeats == null ? 2 : this.repeats;
         long perRun = Math.max(OrderTxnSource.PARTITIONS, Math.round(txns * scale));
         results.costTxns = perRun;
         results.costRepeats = repeats;
@@ -309,6 +311,16 @@ public final class ReportCommand implements Callable<Integer> {
         } finally {
             closeProfiler(hotSpots);
         }
+    }
+
+    /**
+     * (7b) the order workload with a fresh JVM per run, as the side-by-side comparison with the official connector
+     * was made: see {@link ForkedCost} and {@link ForkedCostFigures}.
+     */
+    private void costFork() throws Exception {
+        results.costForkTxns = Math.max(OrderTxnSource.PARTITIONS, Math.round(txns * scale));
+        results.costForkRounds = repeats == null ? 5 : repeats;
+        results.costFork.addAll(ForkedCost.run(results.costForkTxns, results.costForkRounds));
     }
 
     /** (4) memory: a forked JVM per mode, against an emulator in this one. */

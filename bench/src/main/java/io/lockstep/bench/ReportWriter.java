@@ -56,6 +56,9 @@ final class ReportWriter {
         exactlyOnce();
         modes();
         cost();
+        if (!r.costFork.isEmpty()) {
+            new ForkedCostFigures(r.costFork).markdown(r.costForkTxns, r.costForkRounds).forEach(this::line);
+        }
         memory();
         jmh();
         hotSpots();
@@ -108,6 +111,7 @@ final class ReportWriter {
                     + "%,.0f | %s |", official, c.client(), c.parallelism(), c.rowsPerSecond().median(),
                     yes(c.rowsPerSecond().median() >= official)));
         }
+        new ForkedCostFigures(r.costFork).goalLines().forEach(this::line);
         for (Map.Entry<String, Map<String, String>> m : r.memory.entrySet()) {
             long buffer = Long.parseLong(m.getValue().get("bufferBytes"));
             long live = Long.parseLong(m.getValue().get("peakLiveHeapBytes"));

@@ -69,6 +69,10 @@ final class RunResults {
     /** Source transactions per run of the order workload, and its repeats. */
     long costTxns;
     int costRepeats;
+    /** The order workload, a fresh JVM per run: every client, parallelism and round, in the order run. */
+    final List<ForkedCostRun> costFork = new ArrayList<>();
+    long costForkTxns;
+    int costForkRounds;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();
