@@ -14,6 +14,8 @@ import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.flink.config.SinkConfig;
+import io.lockstep.flink.sink.SinkMode;
+import io.lockstep.flink.sink.SinkSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -70,13 +72,17 @@ final class RunPreflight {
     }
 
     /**
-     * Invalid sink options are usage errors, found before Kafka is asked.
+     * Invalid sink options are usage errors, found before Kafka or the target is asked: the options must build
+     * ({@code SinkConfig}), select a sink ({@link SinkMode#select}) and map onto the core's settings
+     * ({@link SinkSettings#from}: e.g. the load format), exactly as the job's sink will check them.
      *
      * @throws ParameterException naming the option
      */
     void checkSinkOptions(PipelineConfig config) {
         try {
-            LockstepPipeline.sinkOptions(config);
+            SinkConfig sinkConfig = LockstepPipeline.sinkOptions(config);
+            SinkMode.select(sinkConfig);
+            SinkSettings.from(sinkConfig);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.spec.commandLine(), e.getMessage(), e);
         }

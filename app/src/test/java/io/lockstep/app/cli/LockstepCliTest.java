@@ -89,6 +89,19 @@ class LockstepCliTest {
     }
 
     @Test
+    void runNamesASinkOptionTheSinkCannotLoadBeforeAskingTheTarget() {
+        // the options build, but the sink refuses them when it maps them (load format, strip_outer_array): still a
+        // usage error in one line, before Kafka or the target is asked (nothing listens on the addresses above)
+        CliRun csv = CliRun.of(with("--sink-option", "sink.properties.format=csv"));
+        assertUsageError(csv, "lockstep run: ");
+        assertThat(csv.err()).contains("sink.properties.format").contains("csv")
+                .doesNotContain("InvalidSinkOptionException").doesNotContain("cannot be checked");
+        CliRun array = CliRun.of(with("--sink-option", "sink.properties.strip_outer_array=false"));
+        assertUsageError(array, "lockstep run: ");
+        assertThat(array.err()).contains("strip_outer_array").doesNotContain("InvalidSinkOptionException");
+    }
+
+    @Test
     void runTargetsDorisWithTheDorisSinkRules() {
         CliRun refused = CliRun.of(with("--target", "Doris", "--sink-option",
                 "sink.transaction.multi-table.enabled=true"));
