@@ -95,6 +95,9 @@ public abstract class TransactionAssembler
     /** Name of the counter of row events skipped because their table is unknown ({@code --unknown-table skip}). */
     public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
 
+    /** Time of the event-time timer that fires at the end of a bounded input (the final watermark). */
+    private static final long END_OF_INPUT = Long.MAX_VALUE;
+
     private final TableRouter router;
     private final AssemblerOptions options;
     /** Reads the target tables' columns, or {@code null}: rows are not checked. Set before the job runs. */
@@ -116,9 +119,6 @@ public abstract class TransactionAssembler
     private transient boolean stopped;
     /** Task thread only: the partitions (keys) whose end-of-input timer this subtask registered since it opened. */
     private transient Set<Long> endOfInputArmed;
-
-    /** Time of the event-time timer that fires at the end of a bounded input (the final watermark). */
-    private static final long END_OF_INPUT = Long.MAX_VALUE;
 
     /**
      * @param router maps source tables to target tables
