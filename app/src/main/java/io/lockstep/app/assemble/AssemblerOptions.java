@@ -20,9 +20,13 @@ import java.util.Objects;
  * @param deadLetter where source transactions the job cannot load go whole (an undecodable event, a row of an
  *     unknown table, a row over {@code maxSizeBytes}, a value its column would not take unchanged) instead of failing the job; {@code null} for none
  *     (docs/dead-letter.md)
+ * @param inputResumes {@code true} when the input ends at offsets a later run continues from (Kafka
+ *     {@code --bounded}): a source transaction still open at the end of the input is logged in one WARN and left
+ *     for the next run; {@code false} (a file, {@code --input}): it fails the job, as it can never be completed
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
-        BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter)
+        BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter,
+        boolean inputResumes)
         implements Serializable {
 
     /** Default row bound: 1,000,000 rows. */
@@ -41,6 +45,12 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
         Objects.requireNonNull(boundMode, "boundMode");
         Objects.requireNonNull(badInputMode, "badInputMode");
         Objects.requireNonNull(schemaChangeMode, "schemaChangeMode");
+    }
+
+    /** The options with an input that does not resume ({@code inputResumes = false}). */
+    public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+            BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter) {
+        this(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode, deadLetter, false);
     }
 
     /** The options without a dead letter; the others as in the canonical constructor. */
@@ -64,42 +74,48 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
     /** @return a copy with another row bound */
     public AssemblerOptions withMaxRows(long rows) {
         return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter);
+                deadLetter, inputResumes);
     }
 
     /** @return a copy with another size bound in bytes */
     public AssemblerOptions withMaxSizeBytes(long bytes) {
         return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter);
+                deadLetter, inputResumes);
     }
 
     /** @return a copy with another time bound in ms */
     public AssemblerOptions withMaxOpenMs(long ms) {
         return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode,
-                deadLetter);
+                deadLetter, inputResumes);
     }
 
     /** @return a copy with another bound mode */
     public AssemblerOptions withBoundMode(BoundMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode,
-                deadLetter);
+                deadLetter, inputResumes);
     }
 
     /** @return a copy with another schema-change mode */
     public AssemblerOptions withSchemaChangeMode(SchemaChangeMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode,
-                deadLetter);
+                deadLetter, inputResumes);
     }
 
     /** @return a copy with another dead-letter destination ({@code null}: none) */
     public AssemblerOptions withDeadLetter(DeadLetterTarget target) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                target);
+                target, inputResumes);
     }
 
     /** @return a copy with another bad-input mode */
     public AssemblerOptions withBadInputMode(BadInputMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode,
-                deadLetter);
+                deadLetter, inputResumes);
+    }
+
+    /** @return a copy whose input resumes at a later run ({@code true}: Kafka) or not ({@code false}: a file) */
+    public AssemblerOptions withInputResumes(boolean resumes) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                deadLetter, resumes);
     }
 }

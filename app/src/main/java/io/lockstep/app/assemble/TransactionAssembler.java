@@ -13,10 +13,13 @@ import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumns;
 import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.SinkInput;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -65,6 +68,16 @@ import org.slf4j.LoggerFactory;
  * transaction's start, or the time bound), and goes to the dead letter whole. The letter is written durably on the
  * task thread before any later event is handled, so nothing after it can commit while the letter could still be
  * lost. An unusable event outside any transaction goes alone. Transactions before and after load as usual.
+ *
+ * <p>End of input: each partition has an event-time timer at {@link Long#MAX_VALUE}, registered when the subtask
+ * first sees the partition (kept in checkpoints with the other timers, never deleted). It fires only when the
+ * watermark reaches {@link Long#MAX_VALUE}, which Flink's source task emits when a bounded input ends (a file,
+ * Kafka {@code --bounded}; {@code StreamTask#endData} calls {@code advanceToEndOfEventTime} on a drained end,
+ * whatever the watermark strategy) or a job is stopped with {@code --drain}. A transaction still open then has no
+ * END in the input: with a file it can never load, and the job stops in one line naming it (docs/bad-input.md);
+ * with Kafka ({@link AssemblerOptions#inputResumes()}) one WARN names it, and the next run loads it once its END
+ * arrives (its rows are neither emitted nor dropped: the open transaction stays in state and the committed source
+ * position stays before it).
  */
 public abstract class TransactionAssembler
         extends KeyedProcessFunction<Long, SourceEvent, SinkInput> {
@@ -81,6 +94,9 @@ public abstract class TransactionAssembler
     public static final String DEAD_LETTERS_METRIC = "lockstepDeadLetters";
     /** Name of the counter of row events skipped because their table is unknown ({@code --unknown-table skip}). */
     public static final String SKIPPED_ROWS_METRIC = "lockstepSkippedRows";
+
+    /** Time of the event-time timer that fires at the end of a bounded input (the final watermark). */
+    private static final long END_OF_INPUT = Long.MAX_VALUE;
 
     private final TableRouter router;
     private final AssemblerOptions options;
@@ -101,6 +117,8 @@ public abstract class TransactionAssembler
     private transient Counter sourceTransactions;
     /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
     private transient boolean stopped;
+    /** Task thread only: the partitions (keys) whose end-of-input timer this subtask registered since it opened. */
+    private transient Set<Long> endOfInputArmed;
 
     /**
      * @param router maps source tables to target tables
@@ -127,6 +145,7 @@ public abstract class TransactionAssembler
     public void open(OpenContext openContext) {
         TargetColumns targetColumns = columnReader == null ? null : new TargetColumns(columnReader);
         buffer = new TransactionBuffer(getRuntimeContext(), options);
+        endOfInputArmed = new HashSet<>();
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
         Counter deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
         routing = new SourceTableRouting(router, getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC));
@@ -151,6 +170,9 @@ public abstract class TransactionAssembler
             throws Exception {
         if (stopped) {
             return; // the job is failing: what follows is read again after the fix
+        }
+        if (endOfInputArmed.add(ctx.getCurrentKey())) { // also covers a transaction restored from a checkpoint
+            ctx.timerService().registerEventTimeTimer(END_OF_INPUT); // a no-op when restored already
         }
         try {
             if (deadLetter != null && deadLetter.continuesMarkedTransaction(event, ctx.timerService())) {
@@ -315,6 +337,10 @@ public abstract class TransactionAssembler
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkInput> out) throws Exception {
+        if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+            endOfInput(ctx, out);
+            return;
+        }
         OpenTransaction t = buffer.current();
         if (stopped || t == null || t.getTimerAtMs() != timestamp) {
             return;
@@ -328,5 +354,26 @@ public abstract class TransactionAssembler
         } catch (TransactionAssemblyException e) {
             stop(e, ctx, out);
         }
+    }
+
+    /**
+     * The input ended (the final watermark): a transaction still open has no END in it. A file's stops the job
+     * ({@link TransactionAssemblyException} through {@link InputStop}, after what came before is committed); a
+     * Kafka one is logged and kept for the next run.
+     */
+    private void endOfInput(OnTimerContext ctx, Collector<SinkInput> out) throws Exception {
+        OpenTransaction t = buffer.current();
+        if (stopped || t == null) {
+            return;
+        }
+        String what = t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
+                + t.getStartPosition() + ", " + t.getReceivedEvents() + " events received) has no END at the end "
+                + "of the input";
+        if (options.inputResumes()) {
+            LOG.warn("{}: it was not loaded; the next run loads it once its END arrives", what);
+            return;
+        }
+        stop(new TransactionAssemblyException(what + "; it can never load: complete or remove it and run again"),
+                ctx, out);
     }
 }

@@ -1,5 +1,6 @@
 package io.lockstep.app.job;
 
+import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.TransactionStreams;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceRecord;
@@ -105,7 +106,7 @@ public final class LockstepPipeline {
                 CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
                         config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
                 WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
-                .uid(SOURCE_UID), beforeSink, start.source());
+                .uid(SOURCE_UID), beforeSink, start.source(), true);
     }
 
     /**
@@ -122,13 +123,17 @@ public final class LockstepPipeline {
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<SinkInput>> beforeSink) {
-        define(env, config, records, beforeSink, config.topic());
+        define(env, config, records, beforeSink, config.topic(), false);
     }
 
-    /** The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. */
+    /**
+     * The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. With
+     * {@code inputResumes} (Kafka) a transaction still open at the end of a bounded input is left for the next run,
+     * else (a file) it fails the job ({@link AssemblerOptions#inputResumes()}).
+     */
     private static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
-            UnaryOperator<DataStream<SinkInput>> beforeSink, String source) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink, String source, boolean inputResumes) {
         SinkConfig sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
                 .withTargetTables(config.targetTables());
@@ -151,7 +156,8 @@ public final class LockstepPipeline {
                 .setParallelism(input.getParallelism()) // chained to the source: each partition's order kept
                 .name("job identity").uid(JOB_IDENTITY_UID);
         DataStream<SinkInput> rows = TransactionStreams.assemble(checked, config.format(),
-                config.format().decoder(config.keyColumns()), router, config.assembler(), columns);
+                config.format().decoder(config.keyColumns()), router,
+                config.assembler().withInputResumes(inputResumes), columns);
         if (!source.equals(config.topic())) {
             rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
                     .uid(SOURCE_IDENTITY_UID);

@@ -59,6 +59,12 @@ final class AssemblerHarness {
         throwInputStop();
     }
 
+    /** Ends the input as a bounded source does: the final watermark ({@link Long#MAX_VALUE}). */
+    void endInput() throws Exception {
+        harness.processWatermark(Long.MAX_VALUE);
+        throwInputStop();
+    }
+
     private void throwInputStop() {
         for (SinkInput output : harness.extractOutputValues()) {
             if (output instanceof InputStop stop && stops.add(stop.getFailure())) {
