@@ -117,8 +117,12 @@ public abstract class TransactionAssembler
     private transient Counter sourceTransactions;
     /** Task thread only: set once bad input stopped this subtask ({@link InputStop}); the job then fails. */
     private transient boolean stopped;
-    /** Task thread only: the partitions (keys) whose end-of-input timer this subtask registered since it opened. */
-    private transient Set<Long> endOfInputArmed;
+    /**
+     * Task thread only: the source partitions whose end-of-input timer this subtask registered since it opened (the
+     * partition, not the key: each key is one partition, and a checkpoint keyed otherwise must reach the key
+     * serializer's refusal rather than fail on a key cast here).
+     */
+    private transient Set<Integer> endOfInputArmed;
 
     /**
      * @param router maps source tables to target tables
@@ -171,7 +175,7 @@ public abstract class TransactionAssembler
         if (stopped) {
             return; // the job is failing: what follows is read again after the fix
         }
-        if (endOfInputArmed.add(ctx.getCurrentKey())) { // also covers a transaction restored from a checkpoint
+        if (endOfInputArmed.add(event.getPartition())) { // also covers a transaction restored from a checkpoint
             ctx.timerService().registerEventTimeTimer(END_OF_INPUT); // a no-op when restored already
         }
         try {
