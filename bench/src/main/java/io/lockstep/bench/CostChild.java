@@ -2,6 +2,7 @@ package io.lockstep.bench;
 
 import io.lockstep.core.metrics.MetricNames;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -10,8 +11,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * parent, so this process's CPU is the client's alone): runs ONE Flink MiniCluster job and prints its figures as
  * one line {@code COST-RESULT key=value ...} (see {@link ForkedCostRun#parse}) on standard output.
  *
- * <p>Arguments: {@code <client> <parallelism> <source txns> <FE url> <job id>}, client one of
- * {@code discarding}, {@code at-least-once}, {@code exactly-once}. CPU is the process CPU time
+ * <p>Arguments: {@code <client> <parallelism> <source txns> <FE url> <job id> [<profile phase>]}, client one of
+ * {@code discarding}, {@code at-least-once}, {@code exactly-once}. With a profile phase the job runs under a
+ * {@link HotSpots} recording ({@code bench/target/jfr/<phase>.jfr}) and the child also prints its summary, one
+ * {@code COST-HOTSPOT} line per entry (see {@link #HOTSPOT_PREFIX}); such a run is for the profile, not the figures. CPU is the process CPU time
  * ({@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime}): whole run (JVM start included, as the
  * official connector's side-by-side runs counted it) and steady state, between the readings taken when the source
  * had emitted 20 % and 80 % of its rows (polled every {@value #POLL_MS} ms). Exits 1 with one line on stderr if the
@@ -19,6 +22,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class CostChild {
     static final String PREFIX = "COST-RESULT ";
+    /**
+     * Prefix of the profile summary lines: {@code COST-HOTSPOT samples <n> <file>}, then
+     * {@code COST-HOTSPOT self|ours <count> <method>} per entry, in rank order.
+     */
+    static final String HOTSPOT_PREFIX = "COST-HOTSPOT ";
     private static final long POLL_MS = 5;
 
     private CostChild() {
@@ -26,8 +34,9 @@ public final class CostChild {
 
     /** Runs the job and prints the result line; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: CostChild <client> <parallelism> <source txns> <FE url> <job id>");
+        if (args.length != 5 && args.length != 6) {
+            System.err.println("usage: CostChild <client> <parallelism> <source txns> <FE url> <job id> "
+                    + "[<profile phase>]");
             System.exit(2);
         }
         String client = ForkedCostRun.clientName(args[0]);
@@ -41,6 +50,7 @@ public final class CostChild {
         Thread watcher = new Thread(marks, "cost-steady-marks");
         watcher.setDaemon(true);
         watcher.start();
+        HotSpots hotSpots = args.length == 6 ? new HotSpots(args[5], Path.of("bench/target/jfr")) : null;
         try {
             env.execute(args[0] + " p" + parallelism);
         } catch (Exception e) {
@@ -52,6 +62,13 @@ public final class CostChild {
         long cpuNs = processCpuNs();
         watcher.interrupt();
         watcher.join();
+        if (hotSpots != null) {
+            hotSpots.close();
+            HotSpots.Summary summary = hotSpots.summary();
+            System.out.println(HOTSPOT_PREFIX + "samples " + summary.samples() + " " + summary.file());
+            summary.selfTop().forEach((method, n) -> System.out.println(HOTSPOT_PREFIX + "self " + n + " " + method));
+            summary.oursTop().forEach((method, n) -> System.out.println(HOTSPOT_PREFIX + "ours " + n + " " + method));
+        }
         double seconds = (end - OrderTxnSource.FIRST_EMIT_NANOS.get()) / 1e9;
         System.out.println(PREFIX + String.format(Locale.ROOT, "rows=%d bytes=%d txns=%d seconds=%.4f loads=%d "
                         + "cpuNs=%d steadyCpuNs=%d steadyRows=%d steadySeconds=%.4f jitMs=%d",

@@ -17,6 +17,10 @@ import java.util.concurrent.TimeUnit;
  * the multi-table sink at-least-once and exactly-once across tables, their order rotating per round. A child that
  * exits non-zero, prints no result line, or whose rows the emulator did not store exactly (none for the discarding
  * sink) fails the whole section with an {@link IllegalStateException} naming the run.
+ *
+ * <p>With profiling on, after the measured rounds one more child per mode at p = 1 and p = 4 runs under a JFR
+ * recording ({@link HotSpots}); those runs are checked the same way but are not part of the figures (a recording
+ * costs CPU of its own).
  */
 final class ForkedCost {
     private static final String[] CLIENTS = {FlinkEndToEnd.DISCARDING, FlinkEndToEnd.AT_LEAST_ONCE,
@@ -32,6 +36,16 @@ final class ForkedCost {
      * @return every run, in the order run
      */
     static List<ForkedCostRun> run(long txns, int rounds) throws Exception {
+        return run(txns, rounds, new ArrayList<>());
+    }
+
+    /**
+     * Runs {@code rounds} rounds of {@code txns} source transactions per run, then, if {@code profiles} is not null,
+     * the profiled runs, adding their summaries to it.
+     *
+     * @return every measured run, in the order run
+     */
+    static List<ForkedCostRun> run(long txns, int rounds, List<HotSpots.Summary> profiles) throws Exception {
         List<ForkedCostRun> runs = new ArrayList<>();
         List<String> tables = List.of(OrderTxnSource.ORDERS, OrderTxnSource.ORDER_ITEMS);
         try (StarRocksEmulator emulator = CountingParser.emulatorKeepingProgress(
@@ -43,7 +57,7 @@ final class ForkedCost {
                         String client = CLIENTS[(i + round) % CLIENTS.length];
                         String name = String.format(Locale.ROOT, "cost-fork round %d, %s p%d", round, client, p);
                         ForkedCostRun run = runChild(name, emulator, tables, client, p, round, txns,
-                                "bench-cost-fork-" + job++);
+                                "bench-cost-fork-" + job++, null, null);
                         System.out.printf(Locale.ROOT, "  %s: %,.0f rows/s, child CPU %.2f s (steady %.2f s over "
                                         + "%,d rows), %.2f requests / 1,000 txns, %d loads (load %s)%n", name,
                                 run.rowsPerSecond(), run.cpuSeconds(), run.steadyCpuNs() / 1e9, run.steadyRows(),
@@ -52,12 +66,27 @@ final class ForkedCost {
                     }
                 }
             }
+            if (profiles != null) {
+                for (String client : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
+                    for (int p : new int[] {1, 4}) {
+                        String phase = "cost-fork-" + ForkedCostRun.argument(client) + "-p" + p;
+                        List<String> lines = new ArrayList<>();
+                        runChild("profiled " + phase, emulator, tables, client, p, -1, txns,
+                                "bench-cost-fork-" + job++, phase, lines);
+                        HotSpots.Summary summary = HotSpots.Summary.parse(phase, lines);
+                        System.out.printf(Locale.ROOT, "  profiled %s: %d samples, %s%n", phase, summary.samples(),
+                                summary.file());
+                        profiles.add(summary);
+                    }
+                }
+            }
         }
         return runs;
     }
 
     private static ForkedCostRun runChild(String name, StarRocksEmulator emulator, List<String> tables, String client,
-                                          int parallelism, int round, long txns, String jobId) throws Exception {
+                                          int parallelism, int round, long txns, String jobId,
+                                          String profilePhase, List<String> hotSpotLines) throws Exception {
         long storedBefore = EngineScenario.storedRows(emulator, tables);
         long requestsBefore = emulator.httpRequests();
         List<String> command = new ArrayList<>();
@@ -66,6 +95,9 @@ final class ForkedCost {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), CostChild.class.getName(),
                 ForkedCostRun.argument(client), Integer.toString(parallelism), Long.toString(txns), emulator.feUrl(),
                 jobId));
+        if (profilePhase != null) {
+            command.add(profilePhase);
+        }
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         String result = null;
         List<String> tail = new ArrayList<>();
@@ -74,6 +106,8 @@ final class ForkedCost {
             for (String line; (line = lines.readLine()) != null; ) {
                 if (line.startsWith(CostChild.PREFIX)) {
                     result = line.substring(CostChild.PREFIX.length());
+                } else if (hotSpotLines != null && line.startsWith(CostChild.HOTSPOT_PREFIX)) {
+                    hotSpotLines.add(line.substring(CostChild.HOTSPOT_PREFIX.length()));
                 } else if (!line.isBlank()) {
                     tail.add(line);
                     if (tail.size() > 20) {

@@ -96,5 +96,36 @@ final class HotSpots implements AutoCloseable {
      * @param oursTop   topmost Lockstep frame of each sample, with counts
      */
     record Summary(String phase, Path file, int samples, Map<String, Integer> selfTop, Map<String, Integer> oursTop) {
+        /**
+         * The summary a child JVM printed as {@code samples <n> <file>} and {@code self|ours <count> <method>} lines
+         * (see {@link CostChild#HOTSPOT_PREFIX}), prefix removed.
+         *
+         * @throws IllegalArgumentException naming the phase if the samples line is missing or a line is malformed
+         */
+        static Summary parse(String phase, List<String> lines) {
+            Integer samples = null;
+            Path file = null;
+            Map<String, Integer> self = new LinkedHashMap<>();
+            Map<String, Integer> ours = new LinkedHashMap<>();
+            for (String line : lines) {
+                String[] parts = line.split(" ", 3);
+                if (parts.length != 3) {
+                    throw new IllegalArgumentException(phase + ": malformed profile line '" + line + "'");
+                }
+                switch (parts[0]) {
+                    case "samples" -> {
+                        samples = Integer.parseInt(parts[1]);
+                        file = Path.of(parts[2]);
+                    }
+                    case "self" -> self.put(parts[2], Integer.parseInt(parts[1]));
+                    case "ours" -> ours.put(parts[2], Integer.parseInt(parts[1]));
+                    default -> throw new IllegalArgumentException(phase + ": malformed profile line '" + line + "'");
+                }
+            }
+            if (samples == null) {
+                throw new IllegalArgumentException(phase + ": the child printed no profile summary");
+            }
+            return new Summary(phase, file, samples, self, ours);
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class ReportCommand implements Callable<Integer> {
     Integer repeats;
 
     @Option(names = "--profile", negatable = true, description = "Record JFR hot spots of the engine and end-to-end "
-            + "runs (default: ${DEFAULT-VALUE}).")
+            + "runs, and of extra child runs of the cost-fork section at p = 1 and 4 (default: ${DEFAULT-VALUE}).")
     boolean profile = true;
 
     private final RunResults results = new RunResults();
@@ -320,7 +320,8 @@ public final class ReportCommand implements Callable<Integer> {
     private void costFork() throws Exception {
         results.costForkTxns = Math.max(OrderTxnSource.PARTITIONS, Math.round(txns * scale));
         results.costForkRounds = repeats == null ? 5 : repeats;
-        results.costFork.addAll(ForkedCost.run(results.costForkTxns, results.costForkRounds));
+        results.costFork.addAll(ForkedCost.run(results.costForkTxns, results.costForkRounds,
+                profile ? results.hotSpots : null));
     }
 
     /** (4) memory: a forked JVM per mode, against an emulator in this one. */
