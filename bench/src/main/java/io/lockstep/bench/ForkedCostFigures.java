@@ -35,7 +35,8 @@ final class ForkedCostFigures {
     /** One (parallelism, mode) over its rounds; rounds without a discarding run stay out of the CPU figures and ratios. */
     record Row(String client, int parallelism, int rounds, Spread rowsPerSecond, Spread sinkCpuSeconds,
                Spread sinkCpuPer800kRows, Spread sinkCpuPerGb, Spread steadySinkCpuPer800kRows,
-               Spread requestsPerThousandTxns, Spread cpuRatio, Spread rateRatio) {
+               Spread requestsPerThousandTxns, Spread cpuRatio, Spread rateRatio, Spread steadyRateRatio,
+               Spread jitSeconds) {
         boolean cpuGoalMet() {
             return cpuRatio.median() <= CPU_RATIO_GOAL[index(parallelism)];
         }
@@ -90,10 +91,13 @@ final class ForkedCostFigures {
         List<Double> requests = new ArrayList<>();
         List<Double> cpuRatio = new ArrayList<>();
         List<Double> rateRatio = new ArrayList<>();
+        List<Double> steadyRateRatio = new ArrayList<>();
+        List<Double> jit = new ArrayList<>();
         List<ForkedCostRun> mine = of(client, parallelism);
         for (ForkedCostRun run : mine) {
             rate.add(run.rowsPerSecond());
             requests.add(run.requestsPerThousandTxns());
+            jit.add(run.jitMs() / 1e3);
             ForkedCostRun d = discarding(parallelism, run.round());
             if (d == null) {
                 continue;
@@ -108,9 +112,14 @@ final class ForkedCostFigures {
             }
             cpuRatio.add(sink / d.cpuSeconds());
             rateRatio.add(run.rowsPerSecond() / d.rowsPerSecond());
+            double steadyRatio = run.steadyRowsPerSecond() / d.steadyRowsPerSecond();
+            if (!Double.isNaN(steadyRatio)) {
+                steadyRateRatio.add(steadyRatio);
+            }
         }
         return new Row(client, parallelism, mine.size(), Spread.of(rate), Spread.of(sinkCpu), Spread.of(per800k),
-                Spread.of(perGb), Spread.of(steady), Spread.of(requests), Spread.of(cpuRatio), Spread.of(rateRatio));
+                Spread.of(perGb), Spread.of(steady), Spread.of(requests), Spread.of(cpuRatio), Spread.of(rateRatio),
+                Spread.of(steadyRateRatio), Spread.of(jit));
     }
 
     /** The rows of the report's goals table: per parallelism and mode, CPU, rows/s and requests against the goals. */
@@ -148,22 +157,26 @@ final class ForkedCostFigures {
                 + "sink, at-least-once and exactly-once across tables, in an order that rotates per round. **Sink "
                 + "CPU** = the child's CPU minus the same round's discarding child's; **steady** = the same between "
                 + "20 %% and 80 %% of the rows, per 800,000 rows; **x disc.** = ratio to the same round's discarding "
-                + "run.", txns, rounds));
+                + "run; **steady rows/s x disc.** = the rate between those marks over the discarding run's; **JIT s** = "
+                + "the child's JIT compilation time (all compiler threads), which in a run this short is a large part "
+                + "of its CPU.", txns, rounds));
         md.add("");
-        md.add("| p | discarding rows/s | discarding CPU s |");
-        md.add("|---|---|---|");
+        md.add("| p | discarding rows/s | discarding CPU s | discarding JIT s |");
+        md.add("|---|---|---|---|");
         for (int p : PARALLELISMS) {
             List<ForkedCostRun> d = of(FlinkEndToEnd.DISCARDING, p);
             if (!d.isEmpty()) {
                 md.add("| " + p + " | " + Spread.of(d.stream().map(ForkedCostRun::rowsPerSecond).toList())
                         .format("%,.0f") + " | " + Spread.of(d.stream().map(ForkedCostRun::cpuSeconds).toList())
-                        .format("%.2f") + " |");
+                        .format("%.2f") + " | " + Spread.of(d.stream().map(r -> r.jitMs() / 1e3).toList())
+                        .format("%.1f") + " |");
             }
         }
         md.add("");
         md.add("| mode | p | rows/s | x disc. (goal >=) | sink CPU s | x disc. (goal <=) | sink CPU s / 800k rows "
-                + "| steady / 800k rows | sink CPU s / GB | requests / 1,000 txns (goal <=) | goals met |");
-        md.add("|---|---|---|---|---|---|---|---|---|---|---|");
+                + "| steady / 800k rows | sink CPU s / GB | requests / 1,000 txns (goal <=) | steady rows/s x disc. "
+                + "| JIT s | goals met |");
+        md.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (int p : PARALLELISMS) {
             for (String mode : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
                 if (of(mode, p).isEmpty()) {
@@ -172,11 +185,13 @@ final class ForkedCostFigures {
                 Row r = row(mode, p);
                 int i = index(p);
                 md.add(String.format(Locale.ROOT, "| %s | %d | %s | %s (%.2f) | %s | %s (%.2f) | %s | %s | %s | %s "
-                                + "(%.2f) | rows/s %s, CPU %s, requests %s |", mode, p, r.rowsPerSecond().format("%,.0f"),
+                                + "(%.2f) | %s | %s | rows/s %s, CPU %s, requests %s |", mode, p,
+                        r.rowsPerSecond().format("%,.0f"),
                         r.rateRatio().format("%.2f"), RATE_RATIO_GOAL[i], r.sinkCpuSeconds().format("%.2f"),
                         r.cpuRatio().format("%.2f"), CPU_RATIO_GOAL[i], r.sinkCpuPer800kRows().format("%.2f"),
                         r.steadySinkCpuPer800kRows().format("%.2f"), r.sinkCpuPerGb().format("%.1f"),
-                        r.requestsPerThousandTxns().format("%.2f"), REQUESTS_GOAL[i], yes(r.rateGoalMet()),
+                        r.requestsPerThousandTxns().format("%.2f"), REQUESTS_GOAL[i],
+                        r.steadyRateRatio().format("%.2f"), r.jitSeconds().format("%.1f"), yes(r.rateGoalMet()),
                         yes(r.cpuGoalMet()), yes(r.requestsGoalMet())));
             }
         }

@@ -21,17 +21,23 @@ import java.util.Map;
  * @param steadyCpuNs   the child's process CPU between 20 % and 80 % of the rows, ns; -1 if the marks were missed
  * @param steadyRows    rows emitted between those marks
  * @param steadySeconds seconds between those marks
+ * @param jitMs         the child's JIT compilation time at the job's end (all compiler threads), ms
  * @param requests      HTTP requests the emulator served during the run
  * @param loadAverage   the 1/5/15-min load average when the run ended
  */
 record ForkedCostRun(String client, int parallelism, int round, long rows, long bytes, long txns, double seconds,
-                     long loads, long cpuNs, long steadyCpuNs, long steadyRows, double steadySeconds, long requests,
+                     long loads, long cpuNs, long steadyCpuNs, long steadyRows, double steadySeconds, long jitMs, long requests,
                      String loadAverage) {
     static final List<String> KEYS = List.of("rows", "bytes", "txns", "seconds", "loads", "cpuNs", "steadyCpuNs",
-            "steadyRows", "steadySeconds");
+            "steadyRows", "steadySeconds", "jitMs");
 
     double rowsPerSecond() {
         return rows / seconds;
+    }
+
+    /** Rows per second between the 20 % and 80 % marks; NaN if the marks were missed. */
+    double steadyRowsPerSecond() {
+        return steadyCpuNs < 0 || steadySeconds <= 0 ? Double.NaN : steadyRows / steadySeconds;
     }
 
     double cpuSeconds() {
@@ -83,7 +89,7 @@ record ForkedCostRun(String client, int parallelism, int round, long rows, long 
                     Double.parseDouble(fields.get("seconds")), Long.parseLong(fields.get("loads")),
                     Long.parseLong(fields.get("cpuNs")), Long.parseLong(fields.get("steadyCpuNs")),
                     Long.parseLong(fields.get("steadyRows")), Double.parseDouble(fields.get("steadySeconds")),
-                    requests, loadAverage);
+                    Long.parseLong(fields.get("jitMs")), requests, loadAverage);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(run + ": a malformed figure in the child's result line (" + e.getMessage()
                     + "): " + line, e);

@@ -23,6 +23,8 @@ class ForkedCostFiguresTest {
         assertThat(run.cpuSeconds()).isEqualTo(7.0);
         assertThat(run.steadyCpuNs()).isEqualTo(3_000_000_000L);
         assertThat(run.steadyRows()).isEqualTo(480_000);
+        assertThat(run.steadyRowsPerSecond()).isEqualTo(200_000);
+        assertThat(run.jitMs()).isEqualTo(900);
         assertThat(run.requestsPerThousandTxns()).isCloseTo(0.45, within(1e-12));
         assertThat(run.parallelism()).isEqualTo(2);
         assertThat(run.round()).isEqualTo(3);
@@ -72,6 +74,10 @@ class ForkedCostFiguresTest {
         assertThat(row.requestsPerThousandTxns().median()).isCloseTo(0.40, within(1e-9));
         // steady: (3 s / 480k rows - 3 s / 480k rows) * 800k = 0: every run here has the same steady CPU
         assertThat(row.steadySinkCpuPer800kRows().median()).isCloseTo(0.0, within(1e-9));
+        // steady rates here are the whole-run rates: ratios 0.50, 0.40, 0.50
+        assertThat(row.steadyRateRatio().median()).isCloseTo(0.5, within(1e-9));
+        assertThat(row.steadyRateRatio().min()).isCloseTo(0.4, within(1e-9));
+        assertThat(row.jitSeconds().median()).isCloseTo(0.9, within(1e-9));
         // p1 goals: CPU <= 0.57x, rows/s >= 0.39x, requests <= 0.40
         assertThat(row.cpuGoalMet()).isTrue();
         assertThat(row.rateGoalMet()).isTrue();
@@ -99,6 +105,7 @@ class ForkedCostFiguresTest {
     private static ForkedCostRun run(String client, int round, double cpuSeconds, double rowsPerSecond,
                                      long requests) {
         return new ForkedCostRun(client, 1, round, 800_000, 155_200_000, 200_000, 800_000 / rowsPerSecond, 0,
-                Math.round(cpuSeconds * 1e9), 3_000_000_000L, 480_000, 2.0, requests, "0.5 0.5 0.5");
+                Math.round(cpuSeconds * 1e9), 3_000_000_000L, 480_000, 480_000 / rowsPerSecond, 900, requests,
+                "0.5 0.5 0.5");
     }
 }
