@@ -58,9 +58,11 @@ final class ForkedCost {
                         String name = String.format(Locale.ROOT, "cost-fork round %d, %s p%d", round, client, p);
                         ForkedCostRun run = runChild(name, emulator, tables, client, p, round, txns,
                                 "bench-cost-fork-" + job++, null, null);
-                        System.out.printf(Locale.ROOT, "  %s: %,.0f rows/s, child CPU %.2f s (steady %.2f s over "
-                                        + "%,d rows), %.2f requests / 1,000 txns, %d loads (load %s)%n", name,
-                                run.rowsPerSecond(), run.cpuSeconds(), run.steadyCpuNs() / 1e9, run.steadyRows(),
+                        System.out.printf(Locale.ROOT, "  %s: %,.0f rows/s (steady %,.0f), child CPU %.2f s (steady "
+                                        + "%.2f s over %,d rows, JIT %.1f s), emulator CPU %.2f s, %.2f requests / "
+                                        + "1,000 txns, %d loads (load %s)%n", name, run.rowsPerSecond(),
+                                run.steadyRowsPerSecond(), run.cpuSeconds(), run.steadyCpuNs() / 1e9,
+                                run.steadyRows(), run.jitMs() / 1e3, run.emulatorCpuNs() / 1e9,
                                 run.requestsPerThousandTxns(), run.loads(), run.loadAverage());
                         runs.add(run);
                     }
@@ -89,6 +91,7 @@ final class ForkedCost {
                                           String profilePhase, List<String> hotSpotLines) throws Exception {
         long storedBefore = EngineScenario.storedRows(emulator, tables);
         long requestsBefore = emulator.httpRequests();
+        long emulatorCpuBefore = CostChild.processCpuNs();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -127,7 +130,8 @@ final class ForkedCost {
                     + String.join("\n  ", tail));
         }
         ForkedCostRun run = ForkedCostRun.parse(name, result, client, parallelism, round,
-                emulator.httpRequests() - requestsBefore, MachineInfo.loadAverage());
+                emulator.httpRequests() - requestsBefore, CostChild.processCpuNs() - emulatorCpuBefore,
+                MachineInfo.loadAverage());
         long stored = EngineScenario.storedRows(emulator, tables) - storedBefore;
         long expected = client.equals(FlinkEndToEnd.DISCARDING) ? 0 : run.rows();
         long sourceRows = txns / OrderTxnSource.PARTITIONS * OrderTxnSource.PARTITIONS * (OrderTxnSource.ITEMS + 1);

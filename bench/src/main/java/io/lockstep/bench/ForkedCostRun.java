@@ -23,11 +23,13 @@ import java.util.Map;
  * @param steadySeconds seconds between those marks
  * @param jitMs         the child's JIT compilation time at the job's end (all compiler threads), ms
  * @param requests      HTTP requests the emulator served during the run
+ * @param emulatorCpuNs the parent's (the emulator's) process CPU during the run, ns: it shares the machine's cores
+ *                      with the child
  * @param loadAverage   the 1/5/15-min load average when the run ended
  */
 record ForkedCostRun(String client, int parallelism, int round, long rows, long bytes, long txns, double seconds,
                      long loads, long cpuNs, long steadyCpuNs, long steadyRows, double steadySeconds, long jitMs, long requests,
-                     String loadAverage) {
+                     long emulatorCpuNs, String loadAverage) {
     static final List<String> KEYS = List.of("rows", "bytes", "txns", "seconds", "loads", "cpuNs", "steadyCpuNs",
             "steadyRows", "steadySeconds", "jitMs");
 
@@ -70,7 +72,7 @@ record ForkedCostRun(String client, int parallelism, int round, long rows, long 
      * @throws IllegalArgumentException naming {@code run} and the missing or malformed field
      */
     static ForkedCostRun parse(String run, String line, String client, int parallelism, int round, long requests,
-                               String loadAverage) {
+                               long emulatorCpuNs, String loadAverage) {
         Map<String, String> fields = new HashMap<>();
         for (String field : line.trim().split("\\s+")) {
             int eq = field.indexOf('=');
@@ -89,7 +91,7 @@ record ForkedCostRun(String client, int parallelism, int round, long rows, long 
                     Double.parseDouble(fields.get("seconds")), Long.parseLong(fields.get("loads")),
                     Long.parseLong(fields.get("cpuNs")), Long.parseLong(fields.get("steadyCpuNs")),
                     Long.parseLong(fields.get("steadyRows")), Double.parseDouble(fields.get("steadySeconds")),
-                    Long.parseLong(fields.get("jitMs")), requests, loadAverage);
+                    Long.parseLong(fields.get("jitMs")), requests, emulatorCpuNs, loadAverage);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(run + ": a malformed figure in the child's result line (" + e.getMessage()
                     + "): " + line, e);

@@ -14,7 +14,8 @@ class ForkedCostFiguresTest {
 
     @Test
     void parsesAChildsResultLine() {
-        ForkedCostRun run = ForkedCostRun.parse("r", LINE, FlinkEndToEnd.AT_LEAST_ONCE, 2, 3, 90, "1.0 1.0 1.0");
+        ForkedCostRun run = ForkedCostRun.parse("r", LINE, FlinkEndToEnd.AT_LEAST_ONCE, 2, 3, 90, 1_500_000_000L,
+                "1.0 1.0 1.0");
         assertThat(run.rows()).isEqualTo(800_000);
         assertThat(run.bytes()).isEqualTo(155_200_000);
         assertThat(run.txns()).isEqualTo(200_000);
@@ -25,6 +26,7 @@ class ForkedCostFiguresTest {
         assertThat(run.steadyRows()).isEqualTo(480_000);
         assertThat(run.steadyRowsPerSecond()).isEqualTo(200_000);
         assertThat(run.jitMs()).isEqualTo(900);
+        assertThat(run.emulatorCpuNs()).isEqualTo(1_500_000_000L);
         assertThat(run.requestsPerThousandTxns()).isCloseTo(0.45, within(1e-12));
         assertThat(run.parallelism()).isEqualTo(2);
         assertThat(run.round()).isEqualTo(3);
@@ -33,11 +35,11 @@ class ForkedCostFiguresTest {
     @Test
     void aResultLineWithoutAFigureFailsNamingTheRunAndTheField() {
         assertThatThrownBy(() -> ForkedCostRun.parse("round 0, exactly-once p4", LINE.replace("cpuNs=7000000000 ", ""),
-                FlinkEndToEnd.EXACTLY_ONCE, 4, 0, 0, ""))
+                FlinkEndToEnd.EXACTLY_ONCE, 4, 0, 0, 0, ""))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("round 0, exactly-once p4").hasMessageContaining("'cpuNs'");
         assertThatThrownBy(() -> ForkedCostRun.parse("r1", LINE.replace("rows=800000", "rows=x"),
-                FlinkEndToEnd.EXACTLY_ONCE, 4, 0, 0, ""))
+                FlinkEndToEnd.EXACTLY_ONCE, 4, 0, 0, 0, ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("r1");
     }
 
@@ -78,6 +80,7 @@ class ForkedCostFiguresTest {
         assertThat(row.steadyRateRatio().median()).isCloseTo(0.5, within(1e-9));
         assertThat(row.steadyRateRatio().min()).isCloseTo(0.4, within(1e-9));
         assertThat(row.jitSeconds().median()).isCloseTo(0.9, within(1e-9));
+        assertThat(row.emulatorCpuSeconds().median()).isCloseTo(1.0, within(1e-9));
         // p1 goals: CPU <= 0.57x, rows/s >= 0.39x, requests <= 0.40
         assertThat(row.cpuGoalMet()).isTrue();
         assertThat(row.rateGoalMet()).isTrue();
@@ -106,6 +109,6 @@ class ForkedCostFiguresTest {
                                      long requests) {
         return new ForkedCostRun(client, 1, round, 800_000, 155_200_000, 200_000, 800_000 / rowsPerSecond, 0,
                 Math.round(cpuSeconds * 1e9), 3_000_000_000L, 480_000, 480_000 / rowsPerSecond, 900, requests,
-                "0.5 0.5 0.5");
+                1_000_000_000L, "0.5 0.5 0.5");
     }
 }
