@@ -1,6 +1,7 @@
 package io.lockstep.flink.row;
 
 import java.nio.charset.StandardCharsets;
+import com.esotericsoftware.kryo.DefaultSerializer;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -21,12 +22,14 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * keeps the {@code String}), {@link #setRow} drops them, and {@link #rowUtf8()} hands them to the sink, so a row that
  * crosses the network on its way to the sink is not decoded and encoded again. The bytes are a {@code transient}
  * field: Flink's POJO analysis and Kryo see the same fields as before, in this class and in a job's subclasses (whose
- * instances never hold bytes: those travel in their own serializer).
+ * instances never hold bytes: those travel in their own serializer). Where Flink falls back to Kryo for a row (a type
+ * that names no row class), {@link LoadRowKryoSerializer} decodes the bytes before Kryo reads the fields.
  *
  * <p>The StarRocks connector's {@code DefaultStarRocksRowData} is this class under its documented name (a subclass
  * that adds only its constructors).
  */
 @TypeInfo(LoadRowTypeInfoFactory.class)
+@DefaultSerializer(LoadRowKryoSerializer.class)
 public non-sealed class LoadRow implements TableRow, SinkInput {
 
     private String uniqueKey;
@@ -177,8 +180,11 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return decodedRow();
     }
 
-    /** The row's text, decoded from {@link #rowUtf8} (and kept) the first time it is needed. */
-    private String decodedRow() {
+    /**
+     * The row's text, decoded from {@link #rowUtf8} (and kept) the first time it is needed; unlike {@link #getRow()}
+     * not overridable. Package-private for {@link LoadRowKryoSerializer}.
+     */
+    String decodedRow() {
         String text = row;
         if (text == null && rowUtf8 != null) {
             text = new String(rowUtf8, StandardCharsets.UTF_8);
