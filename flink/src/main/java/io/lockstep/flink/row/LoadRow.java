@@ -1,7 +1,7 @@
 package io.lockstep.flink.row;
 
-import java.nio.charset.StandardCharsets;
 import com.esotericsoftware.kryo.DefaultSerializer;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -245,7 +245,8 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
 
     @Override
     public int hashCode() {
-        return Objects.hash(uniqueKey, database, table, decodedRow(), transactionEnd, sourcePartition, sourcePosition, source);
+        return Objects.hash(uniqueKey, database, table, decodedRow(), transactionEnd, sourcePartition, sourcePosition,
+                source);
     }
 
     /**
@@ -254,13 +255,14 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
      */
     @Override
     public String toString() {
+        String text = decodedRow();
         return getClass().getSimpleName() + "{table=" + database + "." + table
                 + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
                 + (source != null ? ", source=" + source : "")
                 + ", sourcePartition=" + sourcePartition
                 + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
                 + ", transactionEnd=" + transactionEnd
-                + ", rowChars=" + (decodedRow() == null ? "null" : String.valueOf(decodedRow().length()))
+                + ", rowChars=" + (text == null ? "null" : String.valueOf(text.length()))
                 + "}";
     }
 }
