@@ -1,5 +1,7 @@
 package io.lockstep.flink.row;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -12,18 +14,34 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  *
  * <p>Defaults: every string field {@code null}, {@code transactionEnd = false}, {@code sourcePartition = -1},
  * {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no explicit key is set.
- * Not thread safe: one instance belongs to one operator at a time.
+ * Not thread safe: one instance belongs to one operator (one thread) at a time; even {@link #getRow()} may write
+ * (below).
+ *
+ * <p>The row's text may be held as its UTF-8 bytes instead of a {@code String}: {@link LoadRowFieldsSerializer}
+ * keeps the bytes it read for an instance of its plain class, {@link #getRow()} decodes them on its first call (and
+ * keeps the {@code String}), {@link #setRow} drops them, and {@link #rowUtf8()} hands them to the sink, so a row that
+ * crosses the network on its way to the sink is not decoded and encoded again. The bytes are a {@code transient}
+ * field: Flink's POJO analysis and Kryo see the same fields as before, in this class and in a job's subclasses (whose
+ * instances never hold bytes: those travel in their own serializer). Where Flink falls back to Kryo for a row (a type
+ * that names no row class), {@link LoadRowKryoSerializer} decodes the bytes before Kryo reads the fields.
  *
  * <p>The StarRocks connector's {@code DefaultStarRocksRowData} is this class under its documented name (a subclass
  * that adds only its constructors).
  */
 @TypeInfo(LoadRowTypeInfoFactory.class)
+@DefaultSerializer(LoadRowKryoSerializer.class)
 public non-sealed class LoadRow implements TableRow, SinkInput {
 
     private String uniqueKey;
     private String database;
     private String table;
     private String row;
+    /**
+     * The row's UTF-8 encoding as {@link LoadRowFieldsSerializer} read it, or null. While set it is the row's text
+     * ({@link #row} is null until {@link #decodedRow()} decodes it, then both hold the same text); never modified.
+     * Owned by the thread that owns the row.
+     */
+    private transient byte[] rowUtf8;
 
     private boolean transactionEnd;
     private int sourcePartition = -1;
@@ -67,6 +85,39 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     /** @param row serialized row (one JSON object or one CSV line) */
     public void setRow(String row) {
         this.row = row;
+        this.rowUtf8 = null;
+    }
+
+    /**
+     * Sets the row's text as its UTF-8 encoding, without decoding it (for {@link LoadRowFieldsSerializer}).
+     *
+     * @param utf8 the row's UTF-8 bytes (the row then owns them: never modified afterwards), or null for no row
+     */
+    void rowFromUtf8(byte[] utf8) {
+        this.row = null;
+        this.rowUtf8 = utf8;
+    }
+
+    /** @return the UTF-8 bytes this row was read as, or null when it holds its text as a {@code String} only */
+    byte[] keptRowUtf8() {
+        return rowUtf8;
+    }
+
+    /**
+     * The row's text as UTF-8, for the sink: the bytes the row was deserialized from when it still holds them
+     * (no decoding, no copy), else {@link #getRow()} encoded (a subclass's override included); such an encoding
+     * is not kept. Not thread safe, like the row.
+     *
+     * @return the row's UTF-8 bytes, or null when {@link #getRow()} is null; the array may be shared with the row
+     *     and with copies of it: callers must not modify it
+     */
+    public final byte[] rowUtf8() {
+        byte[] utf8 = rowUtf8;
+        if (utf8 != null) {
+            return utf8;
+        }
+        String text = getRow();
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** @param transactionEnd {@code true} if this row is the last of its source transaction */
@@ -119,9 +170,27 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return table;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A row still held as UTF-8 bytes (see the class comment) is decoded on the first call and kept.
+     */
     @Override
     public String getRow() {
-        return row;
+        return decodedRow();
+    }
+
+    /**
+     * The row's text, decoded from {@link #rowUtf8} (and kept) the first time it is needed; unlike {@link #getRow()}
+     * not overridable. Package-private for {@link LoadRowKryoSerializer}.
+     */
+    String decodedRow() {
+        String text = row;
+        if (text == null && rowUtf8 != null) {
+            text = new String(rowUtf8, StandardCharsets.UTF_8);
+            row = text;
+        }
+        return text;
     }
 
     @Override
@@ -152,7 +221,10 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return uniqueKey != null;
     }
 
-    /** Equal to any {@code LoadRow} (its documented-name subclass included) with the same eight fields. */
+    /**
+     * Equal to any {@code LoadRow} (its documented-name subclass included) with the same eight fields; a row held
+     * as UTF-8 bytes compares by its decoded text (not through an overridable {@link #getRow()}, as before).
+     */
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -168,12 +240,13 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
                 && Objects.equals(uniqueKey, that.uniqueKey)
                 && Objects.equals(database, that.database)
                 && Objects.equals(table, that.table)
-                && Objects.equals(row, that.row);
+                && Objects.equals(decodedRow(), that.decodedRow());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(uniqueKey, database, table, row, transactionEnd, sourcePartition, sourcePosition, source);
+        return Objects.hash(uniqueKey, database, table, decodedRow(), transactionEnd, sourcePartition, sourcePosition,
+                source);
     }
 
     /**
@@ -182,13 +255,14 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
      */
     @Override
     public String toString() {
+        String text = decodedRow();
         return getClass().getSimpleName() + "{table=" + database + "." + table
                 + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
                 + (source != null ? ", source=" + source : "")
                 + ", sourcePartition=" + sourcePartition
                 + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
                 + ", transactionEnd=" + transactionEnd
-                + ", rowChars=" + (row == null ? "null" : String.valueOf(row.length()))
+                + ", rowChars=" + (text == null ? "null" : String.valueOf(text.length()))
                 + "}";
     }
 }

@@ -40,6 +40,11 @@ import org.apache.flink.types.StringValue;
  * with an unpaired surrogate char (not valid UTF-16) crosses with {@code ?} in its place, which is also what loading
  * it as UTF-8 would make of it.
  *
+ * <p>The row's text is not decoded: a plain row keeps the UTF-8 bytes it was read as ({@link LoadRow#rowUtf8()}),
+ * decodes them only if something calls {@link LoadRow#getRow()}, and is written again from them (a second keyBy) as
+ * is its {@linkplain #copy(LoadRow) copy}, which shares them. The bytes written are those of {@code getRow()} either
+ * way, since the serializer only ever writes a String's UTF-8 encoding (well-formed UTF-8).
+ *
  * <p>Not thread-safe (it caches the subclasses' serializers): Flink {@linkplain #duplicate() duplicates} it per thread.
  *
  * @param <T> the plain row class
@@ -107,7 +112,12 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setUniqueKey(explicitUniqueKey(from));
         to.setDatabase(from.getDatabase());
         to.setTable(from.getTable());
-        to.setRow(from.getRow());
+        byte[] utf8 = from.keptRowUtf8();
+        if (utf8 != null) {
+            to.rowFromUtf8(utf8); // shared: a row never modifies the bytes it holds
+        } else {
+            to.setRow(from.getRow());
+        }
         to.setSource(from.getSource());
         to.setTransactionEnd(from.isTransactionEnd());
         to.setSourcePartition(from.getSourcePartition());
@@ -137,7 +147,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         writeString(explicitUniqueKey(record), target);
         writeString(record.getDatabase(), target);
         writeString(record.getTable(), target);
-        writeString(record.getRow(), target);
+        writeBytes(record.rowUtf8(), target); // the bytes it was read as, if it still holds them
         writeString(record.getSource(), target);
         target.writeBoolean(record.isTransactionEnd());
         target.writeInt(record.getSourcePartition());
@@ -163,7 +173,11 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         row.setUniqueKey(readString(utf8, source));
         row.setDatabase(readString(utf8, source));
         row.setTable(readString(utf8, source));
-        row.setRow(readString(utf8, source));
+        if (utf8) {
+            row.rowFromUtf8(readBytes(source)); // decoded only if someone asks for getRow()
+        } else {
+            row.setRow(readString(false, source));
+        }
         row.setSource(readString(utf8, source));
         row.setTransactionEnd(source.readBoolean());
         row.setSourcePartition(source.readInt());
@@ -214,26 +228,35 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     }
 
     private static void writeString(String value, DataOutputView target) throws IOException {
-        if (value == null) {
+        writeBytes(value == null ? null : value.getBytes(StandardCharsets.UTF_8), target);
+    }
+
+    private static void writeBytes(byte[] utf8, DataOutputView target) throws IOException {
+        if (utf8 == null) {
             target.writeInt(-1);
             return;
         }
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        target.writeInt(bytes.length);
-        target.write(bytes);
+        target.writeInt(utf8.length);
+        target.write(utf8);
     }
 
     private static String readString(boolean utf8, DataInputView source) throws IOException {
         if (!utf8) {
             return StringValue.readString(source);
         }
+        byte[] bytes = readBytes(source);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** @return a UTF-8 string's bytes as {@link #writeBytes} wrote them, null for a null string */
+    private static byte[] readBytes(DataInputView source) throws IOException {
         int length = source.readInt();
         if (length < 0) {
             return null;
         }
         byte[] bytes = new byte[length];
         source.readFully(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+        return bytes;
     }
 
     private TypeSerializer<T> subclassSerializer(Class<?> type) {

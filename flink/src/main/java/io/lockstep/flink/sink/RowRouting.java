@@ -2,6 +2,7 @@ package io.lockstep.flink.sink;
 
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.options.SinkOptionDefinitions;
+import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.TableRow;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -100,9 +101,19 @@ public final class RowRouting implements Serializable {
                 + "DefaultStarRocksRowData), got " + (element == null ? "null" : element.getClass().getName()));
     }
 
-    /** The row's JSON as UTF-8 bytes, or null when the row carries no data ({@code getRow()} null or empty). */
+    /**
+     * The row's JSON (or CSV line) as UTF-8 bytes, or null when the row carries no data ({@code getRow()} null or
+     * empty). A {@link LoadRow} gives its {@link LoadRow#rowUtf8()}: the bytes it was deserialized from when it still
+     * holds them (not decoded to a {@code String} and encoded again), else its {@code getRow()} encoded.
+     *
+     * @return the bytes, possibly shared with the row: the caller must not modify them
+     */
     @Nullable
     public static byte[] payload(TableRow row) {
+        if (row instanceof LoadRow loadRow) {
+            byte[] utf8 = loadRow.rowUtf8();
+            return utf8 == null || utf8.length == 0 ? null : utf8;
+        }
         String json = row.getRow();
         return json == null || json.isEmpty() ? null : json.getBytes(StandardCharsets.UTF_8);
     }

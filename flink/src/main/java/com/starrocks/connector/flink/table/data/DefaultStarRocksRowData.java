@@ -1,6 +1,8 @@
 package com.starrocks.connector.flink.table.data;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
 import io.lockstep.flink.row.LoadRow;
+import io.lockstep.flink.row.LoadRowKryoSerializer;
 import io.lockstep.flink.types.DefaultStarRocksRowDataTypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -20,6 +22,7 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * (https://docs.starrocks.io/docs/loading/Flink_multi_table_transaction/; same constructors, setters and getters).
  */
 @TypeInfo(DefaultStarRocksRowDataTypeInfoFactory.class)
+@DefaultSerializer(LoadRowKryoSerializer.class) // a row held as UTF-8 bytes crosses Kryo with its text
 public class DefaultStarRocksRowData extends LoadRow implements StarRocksRowData {
 
     /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
