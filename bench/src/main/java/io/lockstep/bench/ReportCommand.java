@@ -55,9 +55,9 @@ public final class ReportCommand implements Callable<Integer> {
             + "section; the report shows the median and the spread (default: 2 for cost, 5 for cost-fork).")
     Integer repeats;
 
-    @Option(names = "--profile", negatable = true, description = "Record JFR hot spots of the engine and end-to-end "
-            + "runs, and of extra child runs of the cost-fork section at p = 1 and 4 (default: ${DEFAULT-VALUE}).")
-    boolean profile = true;
+    @Option(names = "--no-profile", description = "Skip the JFR hot spots (recorded by default) of the engine and "
+            + "end-to-end runs and the extra profiled child runs of the cost-fork section at p = 1 and 4.")
+    boolean noProfile;
 
     private final RunResults results = new RunResults();
 
@@ -106,7 +106,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     private HotSpots profiler(String phase) throws java.io.IOException {
-        return profile ? new HotSpots(phase, Path.of("bench/target/jfr")) : null;
+        return noProfile ? null : new HotSpots(phase, Path.of("bench/target/jfr"));
     }
 
     private void closeProfiler(HotSpots hotSpots) throws java.io.IOException {
@@ -321,7 +321,7 @@ public final class ReportCommand implements Callable<Integer> {
         results.costForkTxns = Math.max(OrderTxnSource.PARTITIONS, Math.round(txns * scale));
         results.costForkRounds = repeats == null ? 5 : repeats;
         results.costFork.addAll(ForkedCost.run(results.costForkTxns, results.costForkRounds,
-                profile ? results.hotSpots : null));
+                noProfile ? null : results.hotSpots));
     }
 
     /** (4) memory: a forked JVM per mode, against an emulator in this one. */
