@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.time.Ticker;
 import java.io.IOException;
@@ -31,7 +30,6 @@ import javax.annotation.concurrent.ThreadSafe;
 @ThreadSafe
 public final class DorisTableSchemaClient implements AutoCloseable {
     private final LoadEndpoint endpoint;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     /**
      * One column as {@code _schema} describes it.
@@ -74,7 +72,7 @@ public final class DorisTableSchemaClient implements AutoCloseable {
             }
             JsonNode root;
             try {
-                root = mapper.readTree(reply.body());
+                root = ServerReply.JSON.readTree(reply.body());
             } catch (IOException e) {
                 root = null;
             }

@@ -1,7 +1,6 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.time.Ticker;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
@@ -23,7 +22,6 @@ final class LoadEndpoint implements AutoCloseable {
     private final LoadMetrics metrics;
     private final Ticker ticker;
     private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
     private final String privileges;
 
     /**
@@ -54,7 +52,7 @@ final class LoadEndpoint implements AutoCloseable {
      */
     ServerReply call(String method, String path, Map<String, String> headers, LoadBody body, boolean expectContinue)
             throws IOException {
-        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
+        return ServerReply.decode(http.send(method, path, headers, body, expectContinue));
     }
 
     /**

@@ -16,6 +16,12 @@ import java.util.TreeMap;
  */
 final class ServerReply {
     private static final int PREVIEW_CHARS = 200;
+    /**
+     * The one JSON mapper of the HTTP clients (replies, the SQL API's requests and rows, Doris' schema): never
+     * configured after construction, so thread-safe (Jackson's {@code ObjectMapper} contract), and shared, so a client
+     * (one per sink subtask) neither builds its own nor warms its own deserializer caches.
+     */
+    static final ObjectMapper JSON = new ObjectMapper();
 
     private final int httpStatus;
     private final URI uri;
@@ -30,11 +36,11 @@ final class ServerReply {
     }
 
     /** Decodes a raw reply; never throws: a body that is not a JSON object gives {@code isJson() == false}. */
-    static ServerReply decode(StarRocksHttp.HttpReply raw, ObjectMapper mapper) {
+    static ServerReply decode(StarRocksHttp.HttpReply raw) {
         Map<String, JsonNode> fields = null;
         if (raw.body().length > 0) {
             try {
-                JsonNode root = mapper.readTree(raw.body());
+                JsonNode root = JSON.readTree(raw.body());
                 if (root != null && root.isObject()) {
                     fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
                     for (Map.Entry<String, JsonNode> field : root.properties()) {

@@ -24,6 +24,7 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
@@ -76,6 +77,11 @@ final class StarRocksHttp implements AutoCloseable {
     private final AtomicInteger preferredBase = new AtomicInteger();
 
     StarRocksHttp(TransactionClientConfig config) {
+        this(config, new LazyTlsSocketStrategy());
+    }
+
+    /** With the TLS of {@code https} connections given (tests); {@link LazyTlsSocketStrategy} by default. */
+    StarRocksHttp(TransactionClientConfig config, TlsSocketStrategy tls) {
         this.bases = config.loadUrls().bases();
         this.redirectAddressMap = config.redirectAddressMap();
         String credentials = config.username() + ":" + config.password();
@@ -96,6 +102,7 @@ final class StarRocksHttp implements AutoCloseable {
                         .setDefaultConnectionConfig(connectionConfig)
                         .setMaxConnTotal(64)
                         .setMaxConnPerRoute(32)
+                        .setTlsSocketStrategy(tls) // else the builder sets up the JDK's TLS for every client
                         .build())
                 .setRequestExecutor(new ExpectContinueExecutor(
                         Timeout.ofMilliseconds(config.waitForContinueTimeoutMs())))

@@ -2,7 +2,6 @@ package io.lockstep.core.client;
 
 import io.lockstep.core.time.Ticker;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
@@ -33,7 +32,6 @@ import javax.annotation.concurrent.ThreadSafe;
 @ThreadSafe
 public final class StarRocksSqlClient implements AutoCloseable {
     private final LoadEndpoint endpoint;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     /** A client on the system clock. */
     public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics) {
@@ -60,7 +58,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
                     + sql.strip().split("\\s+", 2)[0]);
         }
         String path = "/api/v1/catalogs/default_catalog/databases/" + TransactionHeaders.encode(database) + "/sql";
-        ObjectNode request = mapper.createObjectNode();
+        ObjectNode request = ServerReply.JSON.createObjectNode();
         request.put("query", sql);
         byte[] body = request.toString().getBytes(StandardCharsets.UTF_8);
         String what = "SQL query in database " + database;
@@ -95,7 +93,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
 
     private String failureMessage(StarRocksHttp.HttpReply reply) {
         try {
-            JsonNode node = mapper.readTree(reply.body());
+            JsonNode node = ServerReply.JSON.readTree(reply.body());
             if (node != null && node.hasNonNull("msg")) {
                 return node.get("msg").asText();
             }
@@ -117,7 +115,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
             }
             JsonNode node;
             try {
-                node = mapper.readTree(line);
+                node = ServerReply.JSON.readTree(line);
             } catch (IOException e) {
                 throw new BrokenReply("a reply line is not JSON: " + abbreviate(line));
             }
