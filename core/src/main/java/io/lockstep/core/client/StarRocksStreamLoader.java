@@ -55,8 +55,8 @@ public final class StarRocksStreamLoader implements StreamLoader {
      *                              label, or when retries are used up
      */
     @Override
-    public LoadReply load(String database, String table, String label, LoadBody body, Map<String, String> loadProperties)
-            throws TransactionException {
+    public LoadReply load(String database, String table, String label, LoadBody body,
+                          Map<String, String> loadProperties) throws TransactionException {
         long bodyBytes = body.contentLength();
         Map<String, String> headers = new LinkedHashMap<>(loadProperties);
         headers.put("label", label);

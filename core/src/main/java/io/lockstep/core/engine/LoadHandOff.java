@@ -31,10 +31,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Who owns a load's chunks: the manager thread from {@link #start} until an I/O thread picks the load up; that I/O
  * thread while it writes them to the connection, as often as the client re-sends, until the send returns (success,
  * failure or an unknown outcome alike); the manager again once it drains the completion, and only then do they move
- * to LOADED or DISCARDED and give their segments back. Each load's {@link Phase} is moved by compare-and-set, so {@link #shutdown} and an I/O thread never both release a load:
- * shutdown releases the chunks of loads no I/O thread has picked up (or that finished), and leaves the chunks of a
- * load an I/O thread is still reading to that thread, which releases them when it is done (the budget is closed by
- * then, so no writer takes the room early).
+ * to LOADED or DISCARDED and give their segments back. Each load's {@link Phase} is moved by compare-and-set, so
+ * {@link #shutdown} and an I/O thread never both release a load: shutdown releases the chunks of loads no I/O thread
+ * has picked up (or that finished), and leaves the chunks of a load an I/O thread is still reading to that thread,
+ * which releases them when it is done (the budget is closed by then, so no writer takes the room early).
  *
  * <p>Threads: {@link #start}, {@link #drain}, {@link #busy}, {@link #idle} and {@link #shutdown} run on the manager
  * thread (or on the closing thread after the manager thread ended); the in-flight map is confined to it. I/O threads

@@ -37,8 +37,8 @@ interface TableLoads {
     TransactionRef nextLoad(RegionKey key) throws TransactionException;
 
     /** I/O thread: sends one load body of {@code txn}'s table; by default into the transaction through {@code client}. */
-    default LoadReply send(TransactionClient client, TransactionRef txn, LoadBody body, Map<String, String> properties)
-            throws TransactionException {
+    default LoadReply send(TransactionClient client, TransactionRef txn, LoadBody body,
+                           Map<String, String> properties) throws TransactionException {
         return client.load(txn, txn.table(), body, properties);
     }
 
