@@ -1,6 +1,7 @@
 package io.lockstep.core.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.time.Ticker;
 import java.io.IOException;
@@ -29,6 +30,8 @@ import javax.annotation.concurrent.ThreadSafe;
  */
 @ThreadSafe
 public final class DorisTableSchemaClient implements AutoCloseable {
+    /** Reads and writes the schema replies; never configured after construction, so thread-safe and shared. */
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final LoadEndpoint endpoint;
 
     /**
@@ -72,7 +75,7 @@ public final class DorisTableSchemaClient implements AutoCloseable {
             }
             JsonNode root;
             try {
-                root = ServerReply.JSON.readTree(reply.body());
+                root = JSON.readTree(reply.body());
             } catch (IOException e) {
                 root = null;
             }
