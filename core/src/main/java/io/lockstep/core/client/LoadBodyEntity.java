@@ -10,10 +10,10 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.AbstractHttpEntity;
 
 /**
- * A request entity over a {@link LoadBody}: sent with {@code Content-Length} (never chunked transfer encoding, which
- * StarRocks' and Doris' stream load read differently), written straight from the body's source (the chunks' segments)
- * to the connection, and repeatable, so {@link StarRocksHttp} re-sends the same bytes on a 307 hop and the clients on
- * a retry. No content type, as the byte-array entity sent before.
+ * A request entity over a {@link LoadBody}: sent with {@code Content-Length}, as the byte-array entity before it (never
+ * chunked transfer encoding: the length is known up front), written straight from the body's source (the chunks'
+ * segments) to the connection, and repeatable, so {@link StarRocksHttp} re-sends the same bytes on a 307 hop and the
+ * clients on a retry. No content type, as before.
  *
  * <p>Immutable; used by one request at a time.
  */
