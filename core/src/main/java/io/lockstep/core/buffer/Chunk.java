@@ -1,5 +1,7 @@
 package io.lockstep.core.buffer;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -7,7 +9,7 @@ import java.util.List;
  * A batch of rows of one region, kept as their bytes joined by the load format's row separator (for JSON rows, the
  * inside of a JSON array: objects separated by commas). The chunk knows no format: the engine's
  * {@link io.lockstep.core.format.LoadFormat} checks the rows, gives the separator, and frames one or more chunks as a
- * request body from their {@link #contentBytes()} and {@link #copyContentTo}.
+ * request body from their {@link #contentBytes()} and {@link #writeContentTo}, streamed from the segments.
  *
  * <p>The content lives in segments that are filled in turn and never copied while the chunk grows: each new segment
  * is as large as the content so far (256 bytes first, at most {@value #MAX_SEGMENT_BYTES} bytes), so the spare
@@ -182,28 +184,28 @@ public final class Chunk {
         this.freezeSequence = sequence;
     }
 
-    /** Length of the content (rows and the separators between them), bytes; what {@link #copyContentTo} copies. */
+    /** Length of the content (rows and the separators between them), bytes; what {@link #writeContentTo} writes. */
     public int contentBytes() {
         return contentBytes;
     }
 
     /**
-     * Copies the content (rows and the separators between them) into {@code target} at {@code at}; returns the end.
+     * Writes the content (rows and the separators between them) to {@code out}, segment by segment, without copying
+     * it: exactly {@link #contentBytes()} bytes, the same on every call while the chunk is frozen. A load body calls
+     * it once per send (a retry or a redirect sends again).
      *
-     * @throws IllegalStateException     if the chunk is loaded or discarded: its segments may hold other rows now
-     * @throws IndexOutOfBoundsException if {@code target} has less than {@link #contentBytes()} bytes from {@code at}
+     * @throws IllegalStateException if the chunk is loaded or discarded: its segments may hold other rows now
+     * @throws IOException           from {@code out}
      */
-    public int copyContentTo(byte[] target, int at) {
+    public void writeContentTo(OutputStream out) throws IOException {
         if (state == ChunkState.LOADED || state == ChunkState.DISCARDED) {
             throw new IllegalStateException("cannot read the rows of chunk of " + region + " in state " + state
                     + ": its segments were released");
         }
         for (byte[] segment : fullSegments) {
-            System.arraycopy(segment, 0, target, at, segment.length);
-            at += segment.length;
+            out.write(segment, 0, segment.length);
         }
-        System.arraycopy(current, 0, target, at, currentBytes);
-        return at + currentBytes;
+        out.write(current, 0, currentBytes);
     }
 
     private void requireState(ChunkState expected, String action) {

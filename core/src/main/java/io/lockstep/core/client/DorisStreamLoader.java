@@ -1,9 +1,11 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,13 @@ public final class DorisStreamLoader implements StreamLoader {
         this.labels = new DorisTwoPhaseCommit(endpoint);
     }
 
+    /** {@inheritDoc} <p>Sends {@code body} as {@link #load(String, String, String, LoadBody, Map)} does. */
+    @Override
+    public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        return load(database, table, label, LoadBody.of(Objects.requireNonNull(body, "body")), loadProperties);
+    }
+
     /**
      * Loads one body as one committed Doris transaction.
      *
@@ -57,8 +66,9 @@ public final class DorisStreamLoader implements StreamLoader {
      *                              two-phase transaction, or when retries are used up
      */
     @Override
-    public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
-            throws TransactionException {
+    public LoadReply load(String database, String table, String label, LoadBody body,
+                          Map<String, String> loadProperties) throws TransactionException {
+        long bodyBytes = body.contentLength();
         Map<String, String> headers = new LinkedHashMap<>();
         loadProperties.forEach((name, value) -> {
             if (!TransactionHeaders.isProtocolHeader(name) && !name.equalsIgnoreCase(DorisProtocol.TWO_PHASE_COMMIT)) {
@@ -67,27 +77,27 @@ public final class DorisStreamLoader implements StreamLoader {
         });
         headers.put("label", label);
         String path = DorisProtocol.streamLoadPath(database, table);
-        String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label "
+        String what = "stream load of " + bodyBytes + " bytes into " + database + "." + table + " under label "
                 + label;
         RetryBudget budget = endpoint.budget(what);
         TransactionRef txn = TransactionRef.singleTable(database, table, label);
         return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
             if (reply == null) {
-                return settle(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, body.length,
+                return settle(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, bodyBytes,
                         budget);
             }
             if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
                 FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
-                return settle(txn, "reply " + reply.describe(), troubleClass, body.length, budget);
+                return settle(txn, "reply " + reply.describe(), troubleClass, bodyBytes, budget);
             }
             if (reply.statusIn(DorisProtocol.SUCCESS, DorisProtocol.PUBLISH_TIMEOUT)) {
-                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", bodyBytes), budget.attempts()));
             }
             if (reply.statusIn(DorisProtocol.LABEL_ALREADY_EXISTS)) {
                 String existing = DorisProtocol.existingJobStatus(reply);
                 if (existing.equals("FINISHED")) {
                     LOG.info("{}: an earlier load with this label already committed (label dedup)", what);
-                    return RetryBudget.done(new LoadReply(body.length, budget.attempts()));
+                    return RetryBudget.done(new LoadReply(bodyBytes, budget.attempts()));
                 }
                 if (existing.equals("RUNNING") || existing.isEmpty()) {
                     return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);
@@ -112,7 +122,7 @@ public final class DorisStreamLoader implements StreamLoader {
      * {@code labelStateTimeoutMs}); throws for a label held PRECOMMITTED, which this loader never makes.
      */
     private RetryBudget.Step<LoadReply> settle(TransactionRef txn, String trouble, FailureClass troubleClass,
-                                               int bodyBytes, RetryBudget budget) throws TransactionException {
+                                               long bodyBytes, RetryBudget budget) throws TransactionException {
         LabelState state;
         try {
             state = labels.pollWhilePrepare(txn);

@@ -30,8 +30,9 @@ import javax.annotation.concurrent.ThreadSafe;
  */
 @ThreadSafe
 public final class DorisTableSchemaClient implements AutoCloseable {
+    /** Reads and writes the schema replies; never configured after construction, so thread-safe and shared. */
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final LoadEndpoint endpoint;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     /**
      * One column as {@code _schema} describes it.
@@ -74,7 +75,7 @@ public final class DorisTableSchemaClient implements AutoCloseable {
             }
             JsonNode root;
             try {
-                root = mapper.readTree(reply.body());
+                root = JSON.readTree(reply.body());
             } catch (IOException e) {
                 root = null;
             }

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
@@ -90,6 +91,13 @@ public final class DorisTransactionClient implements TransactionClient {
         return -1;
     }
 
+    /** {@inheritDoc} <p>Sends {@code body} as {@link #load(TransactionRef, String, LoadBody, Map)} does. */
+    @Override
+    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        return load(txn, table, LoadBody.of(Objects.requireNonNull(body, "body")), loadProperties);
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -102,10 +110,10 @@ public final class DorisTransactionClient implements TransactionClient {
      * @throws IllegalArgumentException   if {@code table} is not the transaction's table, or it is multi-table
      */
     @Override
-    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+    public LoadReply load(TransactionRef txn, String table, LoadBody body, Map<String, String> loadProperties)
             throws TransactionException {
         requireSingleTable(txn);
-        Objects.requireNonNull(body, "body");
+        long bodyBytes = body.contentLength();
         if (!txn.table().equals(table)) {
             throw new IllegalArgumentException("load into table " + table + " under " + txn
                     + ": the table must be the transaction's table");
@@ -122,12 +130,12 @@ public final class DorisTransactionClient implements TransactionClient {
         }
         headers.put("label", txn.label());
         headers.put(DorisProtocol.TWO_PHASE_COMMIT, "true");
-        if (body.length == 0) {
+        if (bodyBytes == 0) {
             // Doris refuses a stream load without it ("There is no 100-continue header"), and the HTTP client adds
             // it only for a non-empty body; an empty load is the run-id claim's marker (0 rows, pre-committed)
             headers.put("Expect", "100-continue");
         }
-        String what = "two-phase stream load of " + body.length + " bytes into " + txn.database() + "." + table
+        String what = "two-phase stream load of " + bodyBytes + " bytes into " + txn.database() + "." + table
                 + " under " + txn;
         RetryBudget budget = endpoint.budget(what);
         boolean[] mayHaveLoaded = {false}; // an attempt broke after it may have reached the server
@@ -135,7 +143,7 @@ public final class DorisTransactionClient implements TransactionClient {
         return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
             if (reply == null) {
                 mayHaveLoaded[0] = true;
-                return settleLoad(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, body.length,
+                return settleLoad(txn, "I/O error " + failure.getMessage(), FailureClass.CONNECTION, bodyBytes,
                         budget);
             }
             if (reply.statusIn(DorisProtocol.SUCCESS)) {
@@ -146,15 +154,15 @@ public final class DorisTransactionClient implements TransactionClient {
                             + " is Apache Doris with stream load 2PC and that no group_commit is configured",
                             reply.status());
                 }
-                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", bodyBytes), budget.attempts()));
             }
             if (reply.statusIn(DorisProtocol.LABEL_ALREADY_EXISTS)) {
-                return labelConflict(txn, reply, mayHaveLoaded[0], body.length, budget, what);
+                return labelConflict(txn, reply, mayHaveLoaded[0], bodyBytes, budget, what);
             }
             if (reply.httpStatus() >= 500 || (reply.httpStatus() == 200 && !reply.isJson())) {
                 mayHaveLoaded[0] = true;
                 FailureClass troubleClass = reply.httpStatus() >= 500 ? FailureClass.HTTP_5XX : FailureClass.OTHER;
-                return settleLoad(txn, "reply " + reply.describe(), troubleClass, body.length, budget);
+                return settleLoad(txn, "reply " + reply.describe(), troubleClass, bodyBytes, budget);
             }
             FailureClass failureClass = FailureClass.classify(reply);
             if (failureClass.retriable() && failureClass != FailureClass.LABEL_STILL_OPEN) {
@@ -171,7 +179,7 @@ public final class DorisTransactionClient implements TransactionClient {
      * the load is sent again after the backoff; throws when the label says it never can.
      */
     private RetryBudget.Step<LoadReply> settleLoad(TransactionRef txn, String trouble, FailureClass troubleClass,
-                                                   int bodyBytes, RetryBudget budget) throws TransactionException {
+                                                   long bodyBytes, RetryBudget budget) throws TransactionException {
         LabelState state;
         try {
             state = twoPhase.pollWhilePrepare(txn);
@@ -194,7 +202,7 @@ public final class DorisTransactionClient implements TransactionClient {
 
     /** "Label Already Exists": done = it is this call's earlier attempt, pre-committed; retry = send again. */
     private RetryBudget.Step<LoadReply> labelConflict(TransactionRef txn, ServerReply reply, boolean mayHaveLoaded,
-                                                      int bodyBytes, RetryBudget budget, String what)
+                                                      long bodyBytes, RetryBudget budget, String what)
             throws TransactionException {
         String existing = DorisProtocol.existingJobStatus(reply);
         OptionalLong txnId = DorisProtocol.conflictingTxnId(reply.message());

@@ -1,7 +1,7 @@
 package io.lockstep.core.client;
 
 import io.lockstep.core.time.Ticker;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.io.IOException;
 import java.util.Map;
@@ -22,7 +22,6 @@ final class LoadEndpoint implements AutoCloseable {
     private final LoadMetrics metrics;
     private final Ticker ticker;
     private final StarRocksHttp http;
-    private final ObjectMapper mapper = new ObjectMapper();
     private final String privileges;
 
     /**
@@ -47,13 +46,13 @@ final class LoadEndpoint implements AutoCloseable {
     /**
      * One HTTP exchange (redirects followed as {@link StarRocksHttp} does), decoded.
      *
-     * @param body           the body, or null for none
+     * @param body           the body, or null for none; written on every hop and attempt
      * @param expectContinue whether to send {@code Expect: 100-continue} before the body
      * @throws IOException when no reply arrived (connection refused, reset, timed out)
      */
-    ServerReply call(String method, String path, Map<String, String> headers, byte[] body, boolean expectContinue)
+    ServerReply call(String method, String path, Map<String, String> headers, LoadBody body, boolean expectContinue)
             throws IOException {
-        return ServerReply.decode(http.send(method, path, headers, body, expectContinue), mapper);
+        return ServerReply.decode(http.send(method, path, headers, body, expectContinue));
     }
 
     /**
@@ -64,7 +63,7 @@ final class LoadEndpoint implements AutoCloseable {
      */
     StarRocksHttp.HttpReply callRaw(String method, String path, Map<String, String> headers, byte[] body)
             throws IOException {
-        return http.send(method, path, headers, body, false);
+        return http.send(method, path, headers, body == null ? null : LoadBody.of(body), false);
     }
 
     /** The retry budget of one operation; {@code operation} names it in messages, e.g. "commit of label L". */

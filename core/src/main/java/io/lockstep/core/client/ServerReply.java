@@ -1,9 +1,11 @@
 package io.lockstep.core.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -16,36 +18,90 @@ import java.util.TreeMap;
  */
 final class ServerReply {
     private static final int PREVIEW_CHARS = 200;
+    /**
+     * Reads the replies' flat JSON objects token by token (jackson-core): a reply's fields are read as text, so no
+     * tree model is needed, and a sink that only loads never loads Jackson's databind classes. Thread-safe, shared.
+     */
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final int httpStatus;
     private final URI uri;
-    private final Map<String, JsonNode> fields;
+    /** Top-level fields as text, keys case-insensitive; null when the body is not a JSON object. */
+    private final Map<String, String> fields;
     private final String bodyPreview;
 
-    private ServerReply(int httpStatus, URI uri, Map<String, JsonNode> fields, String bodyPreview) {
+    private ServerReply(int httpStatus, URI uri, Map<String, String> fields, String bodyPreview) {
         this.httpStatus = httpStatus;
         this.uri = uri;
         this.fields = fields;
         this.bodyPreview = bodyPreview;
     }
 
-    /** Decodes a raw reply; never throws: a body that is not a JSON object gives {@code isJson() == false}. */
-    static ServerReply decode(StarRocksHttp.HttpReply raw, ObjectMapper mapper) {
-        Map<String, JsonNode> fields = null;
+    /**
+     * Decodes a raw reply; never throws: a body that is not a JSON object gives {@code isJson() == false}. Each
+     * top-level field is kept as text, as Jackson's tree gave it ({@code JsonNode#asText}): strings as they are,
+     * numbers and booleans in their canonical form, {@code null} as absent, an object or array as "". Of two keys
+     * equal but for case the first wins; of two equal keys, the later value (as in a tree). Content after the object
+     * is ignored, as the tree reader did.
+     */
+    static ServerReply decode(StarRocksHttp.HttpReply raw) {
+        Map<String, String> fields = null;
         if (raw.body().length > 0) {
             try {
-                JsonNode root = mapper.readTree(raw.body());
-                if (root != null && root.isObject()) {
-                    fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-                    for (Map.Entry<String, JsonNode> field : root.properties()) {
-                        fields.putIfAbsent(field.getKey(), field.getValue());
-                    }
-                }
+                fields = fields(raw.body());
             } catch (IOException e) {
                 fields = null;
             }
         }
         return new ServerReply(raw.statusCode(), raw.uri(), fields, raw.preview(PREVIEW_CHARS));
+    }
+
+    /** The top-level fields of a JSON object as text, keys case-insensitive; null if {@code body} is no object. */
+    private static Map<String, String> fields(byte[] body) throws IOException {
+        Map<String, String> exact = new LinkedHashMap<>();
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+                String name = parser.currentName();
+                exact.put(name, text(parser, parser.nextToken()));
+            }
+            if (parser.currentToken() != JsonToken.END_OBJECT) {
+                return null; // cut off inside the object
+            }
+        }
+        Map<String, String> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (Map.Entry<String, String> field : exact.entrySet()) {
+            if (!fields.containsKey(field.getKey())) {
+                fields.put(field.getKey(), field.getValue());
+            }
+        }
+        return fields;
+    }
+
+    /** One value as {@code JsonNode#asText} gives it; null for JSON null; skips an object or array. */
+    private static String text(JsonParser parser, JsonToken value) throws IOException {
+        if (value == null) {
+            throw new IOException("the reply ends inside an object");
+        }
+        switch (value) {
+            case VALUE_STRING:
+                return parser.getText();
+            case VALUE_NUMBER_INT:
+                return parser.getNumberValue().toString();
+            case VALUE_NUMBER_FLOAT:
+                return Double.toString(parser.getDoubleValue());
+            case VALUE_TRUE:
+                return "true";
+            case VALUE_FALSE:
+                return "false";
+            case VALUE_NULL:
+                return null;
+            default: // START_OBJECT or START_ARRAY
+                parser.skipChildren();
+                return "";
+        }
     }
 
     int httpStatus() {
@@ -91,11 +147,7 @@ final class ServerReply {
 
     /** A field as text (case-insensitive key), or null when absent or JSON null. */
     String text(String key) {
-        if (fields == null) {
-            return null;
-        }
-        JsonNode node = fields.get(key);
-        return node == null || node.isNull() ? null : node.asText();
+        return fields == null ? null : fields.get(key);
     }
 
     /** A numeric field (number or numeric string), or {@code fallback}. */

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -23,10 +24,10 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.slf4j.Logger;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Redirects (307/308) are followed for every method by this class, not by HttpClient: each hop re-sends the
- *       same method, all headers including {@code Authorization}, and the same body (a repeatable in-memory
- *       entity). The FE may answer with two hops (follower → leader → BE), so up to {@value #MAX_REDIRECT_HOPS}
+ *       same method, all headers including {@code Authorization}, and the same body (a repeatable entity written
+ *       from the body's source, {@link LoadBodyEntity}). The FE may answer with two hops (follower → leader → BE), so
+ *       up to {@value #MAX_REDIRECT_HOPS}
  * hops are followed (docs/protocol.md#redirects-failover-and-probes). User info in a {@code Location} (Doris' FE sends
  *       {@code user:password@}) is dropped, never logged.</li>
  *   <li>Loads set {@code Expect: 100-continue} so the FE can redirect before the body is sent; a node that answers
@@ -75,6 +77,11 @@ final class StarRocksHttp implements AutoCloseable {
     private final AtomicInteger preferredBase = new AtomicInteger();
 
     StarRocksHttp(TransactionClientConfig config) {
+        this(config, new LazyTlsSocketStrategy());
+    }
+
+    /** With the TLS of {@code https} connections given (tests); {@link LazyTlsSocketStrategy} by default. */
+    StarRocksHttp(TransactionClientConfig config, TlsSocketStrategy tls) {
         this.bases = config.loadUrls().bases();
         this.redirectAddressMap = config.redirectAddressMap();
         String credentials = config.username() + ":" + config.password();
@@ -95,6 +102,7 @@ final class StarRocksHttp implements AutoCloseable {
                         .setDefaultConnectionConfig(connectionConfig)
                         .setMaxConnTotal(64)
                         .setMaxConnPerRoute(32)
+                        .setTlsSocketStrategy(tls) // else the builder sets up the JDK's TLS for every client
                         .build())
                 .setRequestExecutor(new ExpectContinueExecutor(
                         Timeout.ofMilliseconds(config.waitForContinueTimeoutMs())))
@@ -113,12 +121,12 @@ final class StarRocksHttp implements AutoCloseable {
      *
      * @param pathAndQuery   e.g. {@code /api/transaction/begin} or {@code /api/db/get_load_state?label=L}
      * @param headers        protocol headers (label, db, table, load properties); {@code Authorization} is added here
-     * @param body           the body, or null for none; re-sent on every hop
+     * @param body           the body, or null for none; written again on every hop
      * @param expectContinue whether to send {@code Expect: 100-continue} (loads)
      * @return the final non-redirect reply
      * @throws NotSentException if no node was reached; an {@link IOException} naming the URL on any other I/O error
      */
-    HttpReply send(String method, String pathAndQuery, Map<String, String> headers, byte[] body,
+    HttpReply send(String method, String pathAndQuery, Map<String, String> headers, LoadBody body,
                    boolean expectContinue) throws IOException {
         int start = preferredBase.get();
         NotSentException lastFailure = null;
@@ -155,7 +163,7 @@ final class StarRocksHttp implements AutoCloseable {
         }
     }
 
-    private HttpReply followRedirects(String method, URI first, Map<String, String> headers, byte[] body,
+    private HttpReply followRedirects(String method, URI first, Map<String, String> headers, LoadBody body,
                                       boolean expectContinue, int baseIndex) throws IOException, FirstHopUnreachable {
         URI uri = first;
         URI redirectedBy = null; // the node whose 307 pointed at uri
@@ -166,7 +174,7 @@ final class StarRocksHttp implements AutoCloseable {
             headers.forEach(request::setHeader);
             request.setHeader("Authorization", authorization);
             if (body != null) {
-                request.setEntity(new ByteArrayEntity(body, null));
+                request.setEntity(new LoadBodyEntity(body));
             }
             HttpReply reply;
             try {

@@ -32,8 +32,9 @@ import javax.annotation.concurrent.ThreadSafe;
  */
 @ThreadSafe
 public final class StarRocksSqlClient implements AutoCloseable {
+    /** Reads and writes the SQL API's requests and result lines; never configured after construction, so thread-safe and shared. */
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final LoadEndpoint endpoint;
-    private final ObjectMapper mapper = new ObjectMapper();
 
     /** A client on the system clock. */
     public StarRocksSqlClient(TransactionClientConfig config, LoadMetrics metrics) {
@@ -60,7 +61,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
                     + sql.strip().split("\\s+", 2)[0]);
         }
         String path = "/api/v1/catalogs/default_catalog/databases/" + TransactionHeaders.encode(database) + "/sql";
-        ObjectNode request = mapper.createObjectNode();
+        ObjectNode request = JSON.createObjectNode();
         request.put("query", sql);
         byte[] body = request.toString().getBytes(StandardCharsets.UTF_8);
         String what = "SQL query in database " + database;
@@ -95,7 +96,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
 
     private String failureMessage(StarRocksHttp.HttpReply reply) {
         try {
-            JsonNode node = mapper.readTree(reply.body());
+            JsonNode node = JSON.readTree(reply.body());
             if (node != null && node.hasNonNull("msg")) {
                 return node.get("msg").asText();
             }
@@ -117,7 +118,7 @@ public final class StarRocksSqlClient implements AutoCloseable {
             }
             JsonNode node;
             try {
-                node = mapper.readTree(line);
+                node = JSON.readTree(line);
             } catch (IOException e) {
                 throw new BrokenReply("a reply line is not JSON: " + abbreviate(line));
             }

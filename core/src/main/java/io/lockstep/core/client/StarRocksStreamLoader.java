@@ -1,10 +1,12 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.concurrent.ThreadSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +37,13 @@ public final class StarRocksStreamLoader implements StreamLoader {
         this.endpoint = new LoadEndpoint(config, metrics, ticker, "its LOAD/INSERT privileges");
     }
 
+    /** {@inheritDoc} <p>Sends {@code body} as {@link #load(String, String, String, LoadBody, Map)} does. */
+    @Override
+    public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        return load(database, table, label, LoadBody.of(Objects.requireNonNull(body, "body")), loadProperties);
+    }
+
     /**
      * Loads one body as one transaction.
      *
@@ -46,26 +55,27 @@ public final class StarRocksStreamLoader implements StreamLoader {
      *                              label, or when retries are used up
      */
     @Override
-    public LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
-            throws TransactionException {
+    public LoadReply load(String database, String table, String label, LoadBody body,
+                          Map<String, String> loadProperties) throws TransactionException {
+        long bodyBytes = body.contentLength();
         Map<String, String> headers = new LinkedHashMap<>(loadProperties);
         headers.put("label", label);
         String path = "/api/" + TransactionHeaders.encode(database) + "/"
                 + TransactionHeaders.encode(table) + "/_stream_load";
-        String what = "stream load of " + body.length + " bytes into " + database + "." + table + " under label " + label;
+        String what = "stream load of " + bodyBytes + " bytes into " + database + "." + table + " under label " + label;
         RetryBudget budget = endpoint.budget(what);
         return budget.run(() -> endpoint.call("PUT", path, headers, body, true), (reply, failure) -> {
             if (reply == null) { // classic stream load is deduplicated by its label: sending again is safe
                 return RetryBudget.retry(FailureClass.CONNECTION, failure.getMessage(), null, failure);
             }
             if (reply.statusIn("Success", "Publish Timeout", "OK")) {
-                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", bodyBytes), budget.attempts()));
             }
             if (reply.statusIn("Label Already Exists")) {
                 String existing = String.valueOf(reply.text("ExistingJobStatus")).toUpperCase(Locale.ROOT);
                 if (existing.equals("FINISHED")) {
                     LOG.info("{}: an earlier load with this label already finished (label dedup)", what);
-                    return RetryBudget.done(new LoadReply(body.length, budget.attempts()));
+                    return RetryBudget.done(new LoadReply(bodyBytes, budget.attempts()));
                 }
                 if (existing.equals("RUNNING")) {
                     return RetryBudget.retry(FailureClass.LABEL_STILL_OPEN, reply.describe(), reply.status(), null);

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.time.Ticker;
 import io.lockstep.core.metrics.LoadMetrics;
 import java.util.LinkedHashMap;
@@ -109,6 +110,13 @@ public final class StarRocksTransactionClient implements TransactionClient {
                 });
     }
 
+    /** {@inheritDoc} <p>Sends {@code body} as {@link #load(TransactionRef, String, LoadBody, Map)} does. */
+    @Override
+    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+            throws TransactionException {
+        return load(txn, table, LoadBody.of(Objects.requireNonNull(body, "body")), loadProperties);
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -121,10 +129,10 @@ public final class StarRocksTransactionClient implements TransactionClient {
      * @throws IllegalArgumentException    if a single-table {@code txn} names another table
      */
     @Override
-    public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
+    public LoadReply load(TransactionRef txn, String table, LoadBody body, Map<String, String> loadProperties)
             throws TransactionException {
         Objects.requireNonNull(table, "table");
-        Objects.requireNonNull(body, "body");
+        long bodyBytes = body.contentLength();
         if (!txn.multiTable() && !txn.table().equals(table)) {
             throw new IllegalArgumentException("load into table " + table + " under single-table " + txn
                     + ": the table must be the transaction's table");
@@ -136,7 +144,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
             }
         });
         headers.putAll(TransactionHeaders.forTransaction(txn, table));
-        String what = "load of " + body.length + " bytes into " + txn.database() + "." + table + " under " + txn;
+        String what = "load of " + bodyBytes + " bytes into " + txn.database() + "." + table + " under " + txn;
         RetryBudget budget = endpoint.budget(what);
         return budget.run(() -> endpoint.call("PUT", "/api/transaction/load", headers, body, true), (reply, failure) -> {
             if (reply == null) {
@@ -145,7 +153,7 @@ public final class StarRocksTransactionClient implements TransactionClient {
                         + " transaction back and load its data again under a new label", failure);
             }
             if (reply.statusIn("OK")) {
-                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", body.length), budget.attempts()));
+                return RetryBudget.done(new LoadReply(reply.number("LoadBytes", bodyBytes), budget.attempts()));
             }
             if (reply.httpStatus() == 502 || reply.httpStatus() == 504) {
                 throw new LoadOutcomeUnknownException(what + ": outcome unknown, a gateway lost the server's reply ("

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import java.util.Map;
 
 /**
@@ -23,6 +24,19 @@ public interface StreamLoader extends AutoCloseable {
      */
     LoadReply load(String database, String table, String label, byte[] body, Map<String, String> loadProperties)
             throws TransactionException;
+
+    /**
+     * Loads one body as one transaction, as {@link #load(String, String, String, byte[], Map)} does, writing it from
+     * its source (the chunks' segments) as it is sent: the engine's load path. The body is written again on a retry
+     * or a redirect, so its source must not change until this returns. The HTTP loaders stream it; this default, for
+     * loaders that only take an array, copies it into one.
+     *
+     * @throws TransactionException on a terminal failure, as the array form
+     */
+    default LoadReply load(String database, String table, String label, LoadBody body,
+                           Map<String, String> loadProperties) throws TransactionException {
+        return load(database, table, label, body.toByteArray(), loadProperties);
+    }
 
     @Override
     void close();

@@ -1,5 +1,6 @@
 package io.lockstep.core.client;
 
+import io.lockstep.core.format.LoadBody;
 import java.util.Map;
 
 /**
@@ -35,6 +36,19 @@ public interface TransactionClient extends AutoCloseable {
      */
     LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties)
             throws TransactionException;
+
+    /**
+     * Loads one body into an open transaction, as {@link #load(TransactionRef, String, byte[], Map)} does, writing it
+     * from its source (the chunks' segments) as it is sent: the engine's load path. The body is written again on a
+     * retry or a redirect, so its source must not change until this returns. The HTTP clients stream it; this default,
+     * for clients that only take an array, copies it into one.
+     *
+     * @throws TransactionException on a terminal failure; data errors carry an error-log excerpt
+     */
+    default LoadReply load(TransactionRef txn, String table, LoadBody body, Map<String, String> loadProperties)
+            throws TransactionException {
+        return load(txn, table, body.toByteArray(), loadProperties);
+    }
 
     /**
      * Prepares (pre-commits) a single-table transaction; PREPARED afterwards, or a terminal failure.

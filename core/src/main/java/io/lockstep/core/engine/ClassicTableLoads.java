@@ -6,6 +6,7 @@ import io.lockstep.core.client.StreamLoader;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
@@ -47,7 +48,7 @@ final class ClassicTableLoads implements TableLoads {
     }
 
     @Override
-    public LoadReply send(TransactionClient client, TransactionRef txn, byte[] body, Map<String, String> properties)
+    public LoadReply send(TransactionClient client, TransactionRef txn, LoadBody body, Map<String, String> properties)
             throws TransactionException { // no transaction: the classic stream load begins and commits by itself
         return loader.load(txn.database(), txn.table(), txn.label(), body, properties);
     }

@@ -6,6 +6,7 @@ import io.lockstep.core.buffer.MemoryBudget;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.format.LoadBody;
 import io.lockstep.core.format.LoadFormat;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
@@ -21,34 +22,39 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The hand-off of loads between the manager thread and the I/O pool, the same for both engines. The manager
- * {@link #start}s a load of chunks it took from the regions (LOADING); an I/O thread builds the body from them (the
- * copy must not hold up the manager's scan) and sends it; the completion comes back through a concurrent queue, and
- * the manager {@link #drain}s it: the chunks move to LOADED or DISCARDED, their bytes go back to the
+ * {@link #start}s a load of chunks it took from the regions (LOADING); an I/O thread sends their body
+ * ({@link LoadFormat#body}), written from the chunks' segments straight to the connection (no body array: a load is
+ * MBs), again on each retry or redirect; the completion comes back through a concurrent queue, and the manager
+ * {@link #drain}s it: the chunks move to LOADED or DISCARDED, their bytes go back to the
  * {@link MemoryBudget}, the per-table load metrics count the load, and a failed load fails the engine.
  *
  * <p>Who owns a load's chunks: the manager thread from {@link #start} until an I/O thread picks the load up; that I/O
- * thread while it reads them into the body and sends it; the manager again once it drains the completion. Each load's
- * {@link Phase} is moved by compare-and-set, so {@link #shutdown} and an I/O thread never both release a load:
- * shutdown releases the chunks of loads no I/O thread has picked up (or that finished), and leaves the chunks of a
- * load an I/O thread is still reading to that thread, which releases them when it is done (the budget is closed by
- * then, so no writer takes the room early).
+ * thread while it writes them to the connection, as often as the client re-sends, until the send returns (success,
+ * failure or an unknown outcome alike); the manager again once it drains the completion, and only then do they move
+ * to LOADED or DISCARDED and give their segments back. Each load's {@link Phase} is moved by compare-and-set, so
+ * {@link #shutdown} and an I/O thread never both release a load: shutdown releases the chunks of loads no I/O thread
+ * has picked up (or that finished), and leaves the chunks of a load an I/O thread is still reading to that thread,
+ * which releases them when it is done (the budget is closed by then, so no writer takes the room early).
  *
  * <p>Threads: {@link #start}, {@link #drain}, {@link #busy}, {@link #idle} and {@link #shutdown} run on the manager
  * thread (or on the closing thread after the manager thread ended); the in-flight map is confined to it. I/O threads
  * only add to the completion queue and wake the manager.
  */
 final class LoadHandOff {
-    /** Sends one load body; runs on an I/O thread. */
+    /**
+     * Sends one load body; runs on an I/O thread. The body reads the load's chunks as it is written, and may be
+     * written again (a retry, a redirect) until {@code send} returns: the chunks stay LOADING until then.
+     */
     @FunctionalInterface
     interface Sender {
-        LoadReply send(byte[] body) throws TransactionException;
+        LoadReply send(LoadBody body) throws TransactionException;
     }
 
     /** Where one load is; moved by compare-and-set only. */
     private enum Phase {
         /** Handed to the executor; no I/O thread has picked it up. */
         QUEUED,
-        /** An I/O thread builds the body or waits for the reply: it reads the chunks. */
+        /** An I/O thread sends the body or waits for the reply: it reads the chunks, until the send returns. */
         SENDING,
         /** The completion is queued for the manager. */
         FINISHED,
@@ -61,15 +67,17 @@ final class LoadHandOff {
         final String table;
         final TransactionRef txn;
         final List<Chunk> chunks;
+        final LoadBody body;
         final int bodyBytes;
         final AtomicReference<Phase> phase = new AtomicReference<>(Phase.QUEUED);
 
-        Load(String key, String table, TransactionRef txn, List<Chunk> chunks, int bodyBytes) {
+        Load(String key, String table, TransactionRef txn, List<Chunk> chunks, LoadBody body) {
             this.key = key;
             this.table = table;
             this.txn = txn;
             this.chunks = chunks;
-            this.bodyBytes = bodyBytes;
+            this.body = body;
+            this.bodyBytes = (int) body.contentLength(); // at most 2 GiB: LoadFormat#body refuses more
         }
     }
 
@@ -105,7 +113,7 @@ final class LoadHandOff {
      * @throws IllegalStateException if a load of {@code key} is in flight
      */
     void start(String key, String table, TransactionRef txn, List<Chunk> chunks, Sender sender) {
-        Load load = new Load(key, table, txn, chunks, format.bodyLength(chunks));
+        Load load = new Load(key, table, txn, chunks, format.body(chunks));
         if (inFlight.putIfAbsent(key, load) != null) {
             throw new IllegalStateException("a load of " + key + " is already in flight");
         }
@@ -119,7 +127,7 @@ final class LoadHandOff {
         }
         LoadCompletion done;
         try {
-            LoadReply reply = sender.send(format.writeBody(load.chunks));
+            LoadReply reply = sender.send(load.body);
             done = new LoadCompletion(load.key, load.table, load.txn, load.chunks, load.bodyBytes, reply, null);
         } catch (Throwable t) {
             done = new LoadCompletion(load.key, load.table, load.txn, load.chunks, load.bodyBytes, null, t);

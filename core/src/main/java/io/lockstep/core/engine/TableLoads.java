@@ -5,6 +5,7 @@ import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.format.LoadBody;
 
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,8 @@ interface TableLoads {
     TransactionRef nextLoad(RegionKey key) throws TransactionException;
 
     /** I/O thread: sends one load body of {@code txn}'s table; by default into the transaction through {@code client}. */
-    default LoadReply send(TransactionClient client, TransactionRef txn, byte[] body, Map<String, String> properties)
-            throws TransactionException {
+    default LoadReply send(TransactionClient client, TransactionRef txn, LoadBody body,
+                           Map<String, String> properties) throws TransactionException {
         return client.load(txn, txn.table(), body, properties);
     }
 

@@ -1,11 +1,15 @@
 package io.lockstep.core.format;
 
 import io.lockstep.core.buffer.Chunk;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A body made of a prefix, the chunks' contents joined by a separator, and a suffix: {@code [} {@code ,} {@code ]}
- * for a JSON array. Chunks hold their rows already joined by the same separator, so each chunk's content is copied
- * once, as it is. Immutable.
+ * for a JSON array. Chunks hold their rows already joined by the same separator, so each chunk's content is written as
+ * it is, segment by segment, straight from the chunk to the request ({@link #body}). Immutable.
  */
 final class DelimitedBody {
     private final byte[] prefix;
@@ -44,24 +48,59 @@ final class DelimitedBody {
         return (int) length;
     }
 
-    /** The body of {@code chunks}, in order: one exact-size array, each chunk's content copied once. */
-    byte[] write(Iterable<Chunk> chunks) {
-        byte[] body = new byte[length(chunks)];
-        System.arraycopy(prefix, 0, body, 0, prefix.length);
-        int at = prefix.length;
-        boolean first = true;
+    /**
+     * The body of {@code chunks}, in order, written from the chunks' segments as it is sent: prefix, each non-empty
+     * chunk's content with the separator between two of them, suffix. The chunks are read, not copied, on every
+     * {@link LoadBody#writeTo}; their list is copied.
+     *
+     * @throws IllegalStateException if the body would pass 2 GiB
+     */
+    LoadBody body(Iterable<Chunk> chunks) {
+        int length = length(chunks);
+        List<Chunk> nonEmpty = new ArrayList<>();
         for (Chunk chunk : chunks) {
-            if (chunk.isEmpty()) {
-                continue;
+            if (!chunk.isEmpty()) {
+                nonEmpty.add(chunk);
             }
-            if (!first) {
-                System.arraycopy(separator, 0, body, at, separator.length);
-                at += separator.length;
-            }
-            at = chunk.copyContentTo(body, at);
-            first = false;
         }
-        System.arraycopy(suffix, 0, body, at, suffix.length);
-        return body;
+        return new ChunksBody(List.copyOf(nonEmpty), length);
+    }
+
+    /** The body of {@code chunks}, in order, as one exact-size array (each chunk's content copied once). */
+    byte[] write(Iterable<Chunk> chunks) {
+        return body(chunks).toByteArray();
+    }
+
+    /** A body of non-empty chunks framed by this body's prefix, separator and suffix. */
+    private final class ChunksBody extends LoadBody {
+        private final List<Chunk> chunks;
+        private final int length;
+
+        ChunksBody(List<Chunk> chunks, int length) {
+            this.chunks = chunks;
+            this.length = length;
+        }
+
+        @Override
+        public long contentLength() {
+            return length;
+        }
+
+        @Override
+        public void writeTo(OutputStream out) throws IOException {
+            out.write(prefix);
+            for (int i = 0; i < chunks.size(); i++) {
+                if (i > 0) {
+                    out.write(separator);
+                }
+                chunks.get(i).writeContentTo(out);
+            }
+            out.write(suffix);
+        }
+
+        @Override
+        public String toString() {
+            return "body of " + chunks.size() + " chunks, " + length + " bytes";
+        }
     }
 }

@@ -108,6 +108,12 @@ public final class JsonLoadFormat implements LoadFormat {
 
     /** The JSON array {@code [row,row,...]} holding every row of {@code chunks}, in order. */
     @Override
+    public LoadBody body(Iterable<Chunk> chunks) {
+        return BODY.body(chunks);
+    }
+
+    /** The JSON array {@code [row,row,...]} holding every row of {@code chunks}, in order, as one array. */
+    @Override
     public byte[] writeBody(Iterable<Chunk> chunks) {
         return BODY.write(chunks);
     }

@@ -9,7 +9,7 @@ import java.util.SortedSet;
  * inside a chunk, the assembly of one request body from chunks, and the stream load headers that declare the format
  * to the server (StarRocks docs "STREAM LOAD", data_desc: {@code format} and the format's own parameters; Doris docs
  * "Stream Load"). The buffer only holds bytes: a region's chunks join rows with {@link #rowSeparator()}, and
- * {@link #writeBody} frames them. A new format (CSV, a compressed body) is one implementation, chosen by name in
+ * {@link #body} frames them. A new format (CSV, a compressed body) is one implementation, chosen by name in
  * {@link LoadFormats#forName}, the one place a format name becomes a {@code LoadFormat}.
  *
  * <p>Implementations are immutable and thread-safe: the task thread checks rows, I/O threads write bodies.
@@ -47,17 +47,28 @@ public interface LoadFormat {
     SortedSet<String> columnNames(byte[] row, String where);
 
     /**
-     * The bytes a chunk writes between two rows, and {@link #writeBody} between two chunks; a fresh array, at least
+     * The bytes a chunk writes between two rows, and {@link #body} between two chunks; a fresh array, at least
      * one byte.
      */
     byte[] rowSeparator();
 
-    /** Length of the body {@link #writeBody} makes of {@code chunks}, bytes (empty chunks count for nothing). */
+    /** Length of the body {@link #body} makes of {@code chunks}, bytes (empty chunks count for nothing). */
     int bodyLength(Iterable<Chunk> chunks);
 
     /**
-     * The request body holding every row of {@code chunks}, in order: one exact-size array, each chunk's content
-     * copied once.
+     * The request body holding every row of {@code chunks}, in order, written from the chunks' segments each time it
+     * is sent ({@link LoadBody#writeTo}); its {@link LoadBody#contentLength()} is {@link #bodyLength}. The load path
+     * sends this, never an assembled array: the chunks must stay frozen (or loading) until the load's outcome is
+     * known, and then a retry or a redirect re-sends the same bytes.
+     *
+     * @throws IllegalStateException if the body would pass 2 GiB; its {@code writeTo} throws it if a chunk was loaded
+     *                               or discarded meanwhile (its rows are gone)
+     */
+    LoadBody body(Iterable<Chunk> chunks);
+
+    /**
+     * The bytes of {@link #body}, as one exact-size array, each chunk's content copied once: for tests and
+     * benchmarks; the load path streams {@link #body} instead.
      *
      * @throws IllegalStateException if a chunk is loaded or discarded (its rows are gone)
      */

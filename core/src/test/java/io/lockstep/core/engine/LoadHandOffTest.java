@@ -52,8 +52,8 @@ class LoadHandOffTest {
         Chunk chunk = loadingChunk("{\"a\":1}");
         List<String> bodies = new ArrayList<>();
         handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
-            bodies.add(new String(body, StandardCharsets.UTF_8));
-            return new LoadReply(body.length, 1);
+            bodies.add(new String(body.toByteArray(), StandardCharsets.UTF_8));
+            return new LoadReply(body.contentLength(), 1);
         });
         assertThat(bodies).as("nothing is sent before an I/O thread runs the load").isEmpty();
         assertThat(handOff.busy("orders")).isTrue();
@@ -92,8 +92,8 @@ class LoadHandOffTest {
         Chunk chunk = loadingChunk("{\"a\":1}");
         List<byte[]> sent = new ArrayList<>();
         handOff.start("orders", "orders", TXN, List.of(chunk), body -> {
-            sent.add(body);
-            return new LoadReply(body.length, 1);
+            sent.add(body.toByteArray());
+            return new LoadReply(body.contentLength(), 1);
         });
 
         handOff.shutdown(new RegionTable());
@@ -120,6 +120,39 @@ class LoadHandOffTest {
         assertThat(budget.usedBytes()).as("released by the I/O thread as it ended").isZero();
         assertThat(chunk.state()).isEqualTo(ChunkState.DISCARDED);
         assertThat(handOff.drain()).as("its completion is dropped").isEmpty();
+    }
+
+    @Test
+    void aRetryInsideTheSendWritesTheSameBytesAndTheChunksStayLoadingUntilTheOutcomeIsDrained() throws Exception {
+        SegmentPool pool = new SegmentPool(1 << 20, 2 << 20, budget::usedBytes);
+        List<Chunk> chunks = new ArrayList<>();
+        String expected = pooledLoadingChunk(pool, chunks, "r");
+        List<String> attempts = new ArrayList<>();
+        List<ChunkState> statesWhileSending = new ArrayList<>();
+        handOff.start("orders", "orders", TXN, chunks, body -> {
+            for (int attempt = 0; attempt < 2; attempt++) { // as a client's retry or a 307 hop writes it again
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                try {
+                    body.writeTo(out);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                attempts.add(new String(out.toByteArray(), StandardCharsets.UTF_8));
+                statesWhileSending.add(chunks.get(0).state());
+            }
+            throw new io.lockstep.core.client.LoadOutcomeUnknownException("outcome unknown after a reset", null);
+        });
+        queued.remove(0).run();
+
+        assertThat(attempts).containsExactly(expected, expected);
+        assertThat(statesWhileSending).containsOnly(ChunkState.LOADING);
+        assertThat(chunks.get(0).state()).as("not released before the manager drains the outcome")
+                .isEqualTo(ChunkState.LOADING);
+        assertThat(pool.inUseSegments()).isPositive();
+        assertThatThrownBy(handOff::drain).isInstanceOf(LoadEngineException.class)
+                .hasMessageContaining("outcome unknown");
+        assertThat(chunks.get(0).state()).isEqualTo(ChunkState.DISCARDED);
+        assertThat(pool.inUseSegments()).isZero();
     }
 
     @Test
@@ -155,8 +188,8 @@ class LoadHandOffTest {
         assertThat(inUse).isPositive();
         List<String> bodies = new ArrayList<>();
         handOff.start("orders", "orders", TXN, chunks, body -> {
-            bodies.add(new String(body, StandardCharsets.UTF_8));
-            return new LoadReply(body.length, 1000);
+            bodies.add(new String(body.toByteArray(), StandardCharsets.UTF_8));
+            return new LoadReply(body.contentLength(), 1000);
         });
         queued.remove(0).run();
         assertThat(pool.inUseSegments()).as("sent, but not drained yet").isEqualTo(inUse);
@@ -168,8 +201,8 @@ class LoadHandOffTest {
         String expectedNext = pooledLoadingChunk(pool, next, "b"); // other rows, in the reused segments
         assertThat(pool.reusedSegments()).isPositive();
         handOff.start("orders", "orders", TXN, next, body -> {
-            bodies.add(new String(body, StandardCharsets.UTF_8));
-            return new LoadReply(body.length, 1000);
+            bodies.add(new String(body.toByteArray(), StandardCharsets.UTF_8));
+            return new LoadReply(body.contentLength(), 1000);
         });
         queued.remove(0).run();
         handOff.drain();
@@ -209,7 +242,7 @@ class LoadHandOffTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return new LoadReply(body.length, 1);
+            return new LoadReply(body.contentLength(), 1);
         });
         Thread io = new Thread(queued.remove(0), "io");
         io.start();
