@@ -4,6 +4,10 @@ import io.lockstep.core.client.LabelState;
 import io.lockstep.core.client.LoadReply;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionRef;
+import io.lockstep.core.format.LoadBody;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,6 +28,18 @@ public final class DiscardingTransactionClient implements TransactionClient {
     public LoadReply load(TransactionRef txn, String table, byte[] body, Map<String, String> loadProperties) {
         loadedBytes.addAndGet(body.length);
         return new LoadReply(body.length, 1);
+    }
+
+    /** Writes the body the way the HTTP clients do (segment by segment) into a stream that keeps nothing. */
+    @Override
+    public LoadReply load(TransactionRef txn, String table, LoadBody body, Map<String, String> loadProperties) {
+        try {
+            body.writeTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        loadedBytes.addAndGet(body.contentLength());
+        return new LoadReply(body.contentLength(), 1);
     }
 
     @Override
