@@ -46,8 +46,9 @@ public final class ResendShapes {
 
         /** @return the records of the restarted run that repeat a record of the killed run */
         public long resentRecords() {
-            return after.stream().filter(a -> before.stream().anyMatch(b -> b.kind() == a.kind()
-                    && b.identity().equals(a.identity()))).count();
+            java.util.Set<String> sent = before.stream().map(b -> b.kind() + " " + b.identity())
+                    .collect(Collectors.toSet());
+            return after.stream().filter(a -> sent.contains(a.kind() + " " + a.identity())).count();
         }
 
         /** @return a one-line description: xid, shape, and the offsets of both sides */
