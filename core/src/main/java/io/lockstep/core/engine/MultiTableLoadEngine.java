@@ -2,7 +2,6 @@ package io.lockstep.core.engine;
 
 import io.lockstep.core.buffer.BufferExhaustedException;
 import io.lockstep.core.buffer.MemoryBudget;
-import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionRef;
@@ -169,7 +168,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             throw e;
         }
         try {
-            regions.write(new RegionKey(partition, database, table), row, ticker.nowMs());
+            regions.write(partition, database, table, row, ticker.nowMs());
         } catch (RuntimeException e) {
             budget.release(row.length);
             throw e;
@@ -221,11 +220,13 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         // pressureSwitchBytes plus one source transaction per partition, far below the buffer-size between the soft
         // and the hard limit, so a writer blocked at the hard limit always finds frozen chunks to drain.
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
-        if (regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes) > 0) {
+        long due = regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes,
+                cycle.idleFreezeAfterMs());
+        if (due == RegionTable.FROZE) {
             managerThread.wake();
         } else {
             // the partition is clean now: its idle freeze may fall due before the manager's next deadline
-            managerThread.wakeBy(regions.idleFreezeDueMs(partition, cycle.idleFreezeAfterMs()));
+            managerThread.wakeBy(due);
         }
     }
 

@@ -48,6 +48,12 @@ public final class PositionGate {
     private final CommittedPositions committed;
     private final LoadMetrics metrics;
     private final Map<SourcePartition, PartitionState> partitions = new HashMap<>();
+    /**
+     * The (source, partition) of the last row decided and its state (null before the first): the rows of one source
+     * transaction come in a run, so most rows cost no key and no lookup.
+     */
+    private SourcePartition lastKey;
+    private PartitionState lastState;
 
     /** @param committed the positions read at open (after the settle) */
     public PositionGate(CommittedPositions committed, LoadMetrics metrics) {
@@ -84,8 +90,17 @@ public final class PositionGate {
                     + "position of its source transaction (setSourcePosition, >= 0, e.g. the Kafka offset of the "
                     + "transaction's last event)");
         }
-        SourcePartition key = new SourcePartition(source, partition);
-        PartitionState state = partitions.computeIfAbsent(key, k -> new PartitionState());
+        SourcePartition key;
+        PartitionState state;
+        if (lastKey != null && lastKey.partition() == partition && lastKey.source().equals(source)) {
+            key = lastKey;
+            state = lastState;
+        } else {
+            key = new SourcePartition(source, partition);
+            state = partitions.computeIfAbsent(key, k -> new PartitionState());
+            lastKey = key;
+            lastState = state;
+        }
         if (state.openPosition >= 0) {
             if (position != state.openPosition) {
                 throw new IllegalArgumentException("row " + where.get() + " of " + key + " has source position " + position
@@ -118,6 +133,14 @@ public final class PositionGate {
             }
         }
         return drop ? Decision.DROP : Decision.KEEP;
+    }
+
+    /**
+     * The (source, partition) of the row {@link #admit} decided last, or null before the first (the same instance for
+     * a run of rows of one partition, so that the caller need not build one per transaction end).
+     */
+    public SourcePartition lastPartition() {
+        return lastKey;
     }
 
     /** Source transactions dropped so far for {@code partition}. */
