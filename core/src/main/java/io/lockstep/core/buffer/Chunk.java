@@ -170,9 +170,7 @@ public final class Chunk {
         if (pooledSegments != null) {
             List<byte[]> pooled = pooledSegments;
             pooledSegments = null;
-            for (byte[] segment : pooled) {
-                pool.giveBack(segment);
-            }
+            pool.giveBackAll(pooled);
         }
     }
 

@@ -30,7 +30,7 @@ public final class MemoryBudget {
     private final Runnable onPressure;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition roomFreed = lock.newCondition();
-    /** Written under {@code lock}; volatile so that {@link #usedBytes()} and {@link #underPressure()} read it without. */
+    /** Written under {@code lock}; volatile: {@link #usedBytes()} and {@link #underPressure()} read it without. */
     @GuardedBy("lock")
     private volatile long usedBytes;
     /** Written under {@code lock}; volatile so that {@link #underPressure()} reads it without. */
@@ -101,6 +101,37 @@ public final class MemoryBudget {
         if (pressure) {
             onPressure.run();
         }
+    }
+
+    /**
+     * Reserves {@code bytes} if that needs no wait: the budget is open and the hard limit is not passed. Like
+     * {@link #reserve(long, long, Supplier)} otherwise (calls {@code onPressure} on reaching the soft limit), but
+     * builds no message and never blocks: on false nothing is reserved, and the caller calls {@link #reserve} to wait
+     * or fail with its message. The task thread reserves once per row.
+     *
+     * @param bytes bytes to reserve, &gt;= 0
+     * @return true if reserved
+     */
+    public boolean tryReserve(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+        }
+        boolean pressure;
+        lock.lock();
+        try {
+            if (closedCause != null || usedBytes + bytes > hardLimitBytes) {
+                return false;
+            }
+            long before = usedBytes;
+            usedBytes += bytes;
+            pressure = before < softLimitBytes && usedBytes >= softLimitBytes;
+        } finally {
+            lock.unlock();
+        }
+        if (pressure) {
+            onPressure.run();
+        }
+        return true;
     }
 
     @GuardedBy("lock")
