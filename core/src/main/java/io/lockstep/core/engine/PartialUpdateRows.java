@@ -29,6 +29,13 @@ final class PartialUpdateRows {
      */
     private final Map<String, Map<String, Optional<TreeSet<String>>>> declared = new HashMap<>();
     private final LoadEngineConfig config;
+    /**
+     * The target of the last lookup and its answer (null before the first): rows of one table often come in a run,
+     * and comparing two names is cheaper than hashing them (a deserialized row's names are new strings).
+     */
+    private String lastDatabase;
+    private String lastTable;
+    private Optional<TreeSet<String>> lastColumns;
 
     /** @param config the stream load headers of every table and the load format that reads a row's columns */
     PartialUpdateRows(LoadEngineConfig config) {
@@ -75,6 +82,17 @@ final class PartialUpdateRows {
     }
 
     private Optional<TreeSet<String>> declared(String database, String table) {
+        if (lastColumns != null && table.equals(lastTable) && database.equals(lastDatabase)) {
+            return lastColumns;
+        }
+        Optional<TreeSet<String>> columns = lookUp(database, table);
+        lastDatabase = database;
+        lastTable = table;
+        lastColumns = columns;
+        return columns;
+    }
+
+    private Optional<TreeSet<String>> lookUp(String database, String table) {
         Map<String, Optional<TreeSet<String>>> tables = declared.get(database);
         if (tables == null) {
             tables = new HashMap<>();

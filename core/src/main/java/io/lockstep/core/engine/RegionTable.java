@@ -168,7 +168,8 @@ final class RegionTable {
      *                        only the mini interval decides
      * @param idleFreezeAfterMs the idle freeze's delay after a partition's last switch ({@link #nextIdleFreezeMs})
      * @return {@link #FROZE} if chunks froze; else when the partition, clean now, falls due for the idle freeze
-     *         (ticker ms, as {@link #idleFreezeDueMs}), {@code Long.MAX_VALUE} if it has nothing to freeze
+     *         (ticker ms, as {@link #nextIdleFreezeMs} for this partition), {@code Long.MAX_VALUE} if it has nothing
+     *         to freeze
      */
     long txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
                 long switchBytes, long idleFreezeAfterMs) {
@@ -282,16 +283,6 @@ final class RegionTable {
                 next = Math.min(next, idleFreezeDueLocked(partition, afterMs));
             }
             return next;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** {@link #nextIdleFreezeMs} of one partition. */
-    long idleFreezeDueMs(int partition, long afterMs) {
-        lock.lock();
-        try {
-            return idleFreezeDueLocked(partition, afterMs);
         } finally {
             lock.unlock();
         }
