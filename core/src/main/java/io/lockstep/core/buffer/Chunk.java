@@ -170,7 +170,9 @@ public final class Chunk {
         if (pooledSegments != null) {
             List<byte[]> pooled = pooledSegments;
             pooledSegments = null;
-            pool.giveBackAll(pooled);
+            for (byte[] segment : pooled) {
+                pool.giveBack(segment);
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
@@ -121,24 +120,6 @@ public final class SegmentPool {
      * @throws IllegalStateException if the segment is not in use: returned twice, or not taken from this pool
      */
     public synchronized void giveBack(byte[] segment) {
-        giveBackLocked(segment);
-    }
-
-    /**
-     * {@link #giveBack} of each of {@code segments} in order, under one acquisition of the monitor: a loaded chunk
-     * returns hundreds at once, and one lock round instead of one per segment keeps the task thread's
-     * {@link #take} from meeting the monitor held or its cache line just moved to another core.
-     *
-     * @throws IllegalStateException as {@link #giveBack}, at the first segment not in use; those before it are back
-     */
-    public synchronized void giveBackAll(List<byte[]> segments) {
-        for (byte[] segment : segments) {
-            giveBackLocked(segment);
-        }
-    }
-
-    @GuardedBy("this")
-    private void giveBackLocked(byte[] segment) {
         if (!inUse.remove(segment)) {
             throw new IllegalStateException("a segment of " + segment.length + " bytes was returned to the pool"
                     + " twice, or was never taken from it: its rows may have been loaded from reused memory");

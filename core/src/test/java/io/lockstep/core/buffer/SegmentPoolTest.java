@@ -33,21 +33,6 @@ class SegmentPoolTest {
     }
 
     @Test
-    void segmentsReturnedTogetherAreBackInOrderAndAStrayOneIsRefusedAfterThoseBeforeIt() {
-        SegmentPool pool = pool();
-        byte[] a = pool.take();
-        byte[] b = pool.take();
-        byte[] c = pool.take();
-        pool.giveBackAll(List.of(a, b));
-        assertThat(pool.inUseSegments()).isEqualTo(1);
-        assertThat(pool.take()).as("last in, first out").isSameAs(b);
-        assertThatThrownBy(() -> pool.giveBackAll(List.of(c, new byte[SEGMENT], b)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("never taken from it");
-        assertThat(pool.freeSegments()).as("a and c are back; b, after the stray one, is not").isEqualTo(2);
-        assertThat(pool.inUseSegments()).isEqualTo(1);
-    }
-
-    @Test
     void aSegmentReturnedTwiceOrNotTakenFromThePoolIsRefused() {
         SegmentPool pool = pool();
         byte[] segment = pool.take();
