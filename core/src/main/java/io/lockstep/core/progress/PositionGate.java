@@ -49,11 +49,16 @@ public final class PositionGate {
     private final LoadMetrics metrics;
     private final Map<SourcePartition, PartitionState> partitions = new HashMap<>();
     /**
-     * The (source, partition) of the last row decided and its state (null before the first): the rows of one source
-     * transaction come in a run, so most rows cost no key and no lookup.
+     * Per partition number, the (source, partition) seen last with it and its state: a row finds its state by an int
+     * and one compare of its source name, instead of hashing a new key (a deserialized row's source is a new string).
      */
+    private final Map<Integer, Known> byPartitionNumber = new HashMap<>();
+    /** The (source, partition) of the row decided last; null before the first. */
     private SourcePartition lastKey;
-    private PartitionState lastState;
+
+    /** A (source, partition) and its state, as {@code partitions} holds them. */
+    private record Known(SourcePartition key, PartitionState state) {
+    }
 
     /** @param committed the positions read at open (after the settle) */
     public PositionGate(CommittedPositions committed, LoadMetrics metrics) {
@@ -92,15 +97,16 @@ public final class PositionGate {
         }
         SourcePartition key;
         PartitionState state;
-        if (lastKey != null && lastKey.partition() == partition && lastKey.source().equals(source)) {
-            key = lastKey;
-            state = lastState;
+        Known known = byPartitionNumber.get(partition);
+        if (known != null && known.key().source().equals(source)) {
+            key = known.key();
+            state = known.state();
         } else {
             key = new SourcePartition(source, partition);
             state = partitions.computeIfAbsent(key, k -> new PartitionState());
-            lastKey = key;
-            lastState = state;
+            byPartitionNumber.put(partition, new Known(key, state));
         }
+        lastKey = key;
         if (state.openPosition >= 0) {
             if (position != state.openPosition) {
                 throw new IllegalArgumentException("row " + where.get() + " of " + key + " has source position " + position
@@ -137,7 +143,8 @@ public final class PositionGate {
 
     /**
      * The (source, partition) of the row {@link #admit} decided last, or null before the first (the same instance for
-     * a run of rows of one partition, so that the caller need not build one per transaction end).
+     * every row of one source partition while no other source shares its number, so that the caller need not build
+     * one per transaction end).
      */
     public SourcePartition lastPartition() {
         return lastKey;
