@@ -116,10 +116,12 @@ public final class RowDispatcher {
                 return;
             }
         }
-        RowRouting.Target target = data != null ? routing.route(row) : null;
+        // routed as RowRouting#route (database first), without a Target per row
+        String database = data != null ? routing.databaseOf(row) : null;
+        String table = data != null ? routing.tableOf(row) : null;
         try {
-            if (target != null) {
-                engine.write(partition, target.database(), target.table(), data);
+            if (data != null) {
+                engine.write(partition, database, table, data);
             }
             if (multiTable && end) {
                 if (gate != null) {
