@@ -54,4 +54,22 @@ public class EngineWriteBenchmark {
         engine.write(p, "bench", "t1", row);
         engine.txnEnd(p);
     }
+
+    /**
+     * The cost-fork workload's shape: one source transaction of 1 {@code orders} and 3 {@code order_items} rows, on 2
+     * source partitions in turn, with table names that are new strings per row as a deserialized row's are (so no
+     * string hash is cached between rows).
+     */
+    @Benchmark
+    public void orderTransaction() throws InterruptedException {
+        int p = partition++ & 1;
+        engine.write(p, "bench", new String(ORDERS), row);
+        engine.write(p, "bench", new String(ORDER_ITEMS), row);
+        engine.write(p, "bench", new String(ORDER_ITEMS), row);
+        engine.write(p, "bench", new String(ORDER_ITEMS), row);
+        engine.txnEnd(p);
+    }
+
+    private static final char[] ORDERS = "orders".toCharArray();
+    private static final char[] ORDER_ITEMS = "order_items".toCharArray();
 }

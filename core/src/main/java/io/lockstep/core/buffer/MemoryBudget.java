@@ -18,7 +18,8 @@ import javax.annotation.concurrent.ThreadSafe;
  * flushes; at the hard limit (2 × {@code buffer-size}) {@link #reserve} blocks the caller until releases make room
  * or the deadline passes. A request larger than the hard limit fails at once, never waits.
  *
- * <p>Thread-safe: one {@link ReentrantLock} ({@code lock}) guards the count; {@code roomFreed} is signalled on every
+ * <p>Thread-safe: one {@link ReentrantLock} ({@code lock}) guards the count (written under it; volatile, so that the
+ * read-only {@link #usedBytes()} and {@link #underPressure()} take no lock); {@code roomFreed} is signalled on every
  * release and on {@link #close}. The callback runs outside the lock. Blocking waits are bounded on
  * {@link System#nanoTime()} because they park a real thread.
  */
@@ -29,10 +30,12 @@ public final class MemoryBudget {
     private final Runnable onPressure;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition roomFreed = lock.newCondition();
+    /** Written under {@code lock}; volatile: {@link #usedBytes()} and {@link #underPressure()} read it without. */
     @GuardedBy("lock")
-    private long usedBytes;
+    private volatile long usedBytes;
+    /** Written under {@code lock}; volatile so that {@link #underPressure()} reads it without. */
     @GuardedBy("lock")
-    private int waitingThreads;
+    private volatile int waitingThreads;
     @GuardedBy("lock")
     private RuntimeException closedCause;
 
@@ -98,6 +101,37 @@ public final class MemoryBudget {
         if (pressure) {
             onPressure.run();
         }
+    }
+
+    /**
+     * Reserves {@code bytes} if that needs no wait: the budget is open and the hard limit is not passed. Like
+     * {@link #reserve(long, long, Supplier)} otherwise (calls {@code onPressure} on reaching the soft limit), but
+     * builds no message and never blocks: on false nothing is reserved, and the caller calls {@link #reserve} to wait
+     * or fail with its message. The task thread reserves once per row.
+     *
+     * @param bytes bytes to reserve, &gt;= 0
+     * @return true if reserved
+     */
+    public boolean tryReserve(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+        }
+        boolean pressure;
+        lock.lock();
+        try {
+            if (closedCause != null || usedBytes + bytes > hardLimitBytes) {
+                return false;
+            }
+            long before = usedBytes;
+            usedBytes += bytes;
+            pressure = before < softLimitBytes && usedBytes >= softLimitBytes;
+        } finally {
+            lock.unlock();
+        }
+        if (pressure) {
+            onPressure.run();
+        }
+        return true;
     }
 
     @GuardedBy("lock")
@@ -177,24 +211,17 @@ public final class MemoryBudget {
         }
     }
 
-    /** Bytes reserved now. */
+    /** Bytes reserved now (a volatile read, no lock: the task thread asks at every transaction end). */
     public long usedBytes() {
-        lock.lock();
-        try {
-            return usedBytes;
-        } finally {
-            lock.unlock();
-        }
+        return usedBytes;
     }
 
-    /** True at or above the soft limit, or while a caller waits for room: the manager should flush now. */
+    /**
+     * True at or above the soft limit, or while a caller waits for room: the manager should flush now. Two volatile
+     * reads, no lock (the task thread asks at every transaction end); like any answer here, it may change at once.
+     */
     public boolean underPressure() {
-        lock.lock();
-        try {
-            return usedBytes >= softLimitBytes || waitingThreads > 0;
-        } finally {
-            lock.unlock();
-        }
+        return usedBytes >= softLimitBytes || waitingThreads > 0;
     }
 
     /** How many threads wait in {@link #reserve} now. */

@@ -17,6 +17,11 @@ public record RegionKey(int partition, String database, String table) {
 
     @Override
     public String toString() {
+        return describe(partition, database, table);
+    }
+
+    /** How messages name a region, e.g. {@code db.orders (partition 3)}, without building its key. */
+    public static String describe(int partition, String database, String table) {
         return database + "." + table + " (partition " + partition + ")";
     }
 }

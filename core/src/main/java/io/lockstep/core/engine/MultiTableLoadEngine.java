@@ -142,34 +142,38 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
-        // The task thread calls this once per row: the row's description is built only when a message needs it.
-        if (closed.get() || failure.get() != null) {
-            checkUsable("write to " + where(partition, database, table));
+        if (closed.get() || failure.get() != null) { // once per row: the row's description only for a message
+            checkUsable("write to " + RegionKey.describe(partition, database, table));
         }
         if (!config.loadFormat().isWellFormed(row)) {
-            throw config.loadFormat().malformedRow(row, where(partition, database, table));
+            throw config.loadFormat().malformedRow(row, RegionKey.describe(partition, database, table));
         }
         this.database.check(database, table);
-        partialUpdates.check(database, table, row, () -> where(partition, database, table));
+        if (partialUpdates.isPartialUpdate(database, table)) {
+            partialUpdates.check(database, table, row, RegionKey.describe(partition, database, table));
+        }
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();
         if (open + row.length > config.hardLimitBytes()) {
-            throw new BufferExhaustedException("source transactions in progress hold " + open + " bytes (by partition: "
-                    + regions.openSourceTxnBytesByPartition() + "); with this row for "
-                    + where(partition, database, table) + " (" + row.length
-                    + " bytes) they pass the hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x "
-                    + "buffer-size " + config.bufferSizeBytes() + ") and can never be loaded whole: split source "
-                    + "transactions upstream or raise sink.transaction.multi-table.buffer-size");
+            throw new BufferExhaustedException("source transactions in progress hold " + open + " bytes (by "
+                    + "partition: " + regions.openSourceTxnBytesByPartition() + "); with this row for "
+                    + RegionKey.describe(partition, database, table) + " (" + row.length + " bytes) they pass the "
+                    + "hard buffer limit of " + config.hardLimitBytes() + " bytes (2 x buffer-size "
+                    + config.bufferSizeBytes() + ") and can never be loaded whole: split source transactions upstream "
+                    + "or raise sink.transaction.multi-table.buffer-size");
         }
         try {
-            budget.reserve(row.length, config.maxBlockMs(), () -> "row for " + where(partition, database, table));
+            if (!budget.tryReserve(row.length)) { // no room now, or closed: wait, or fail naming the row
+                budget.reserve(row.length, config.maxBlockMs(),
+                        () -> "row for " + RegionKey.describe(partition, database, table));
+            }
         } catch (BufferExhaustedException e) {
-            failure.rethrowIfFailed("write to " + where(partition, database, table));
+            failure.rethrowIfFailed("write to " + RegionKey.describe(partition, database, table));
             throw e;
         }
         try {
-            regions.write(new RegionKey(partition, database, table), row, ticker.nowMs());
+            regions.write(partition, database, table, row, ticker.nowMs());
         } catch (RuntimeException e) {
             budget.release(row.length);
             throw e;
@@ -212,20 +216,21 @@ public final class MultiTableLoadEngine implements AutoCloseable {
             throw new IllegalArgumentException("transaction end of partition " + partition + " has no source "
                     + "position: the exactly-once engine commits one for every source transaction");
         }
-        checkUsable("transaction end of partition " + partition);
-        // Above the soft limit a transaction end switches inside the mini interval once the partition's active
-        // chunks hold pressureSwitchBytes: batching must not let whole transactions pile up in an active chunk until a
-        // writer blocks mid-transaction, when nothing of that partition could be frozen any more (the partition is
-        // unclean) and no load could drain the buffer; but a chunk per source transaction costs a chunk, a freeze and
-        // a lock round per transaction just when the engine is busiest. What stays active is at most
-        // pressureSwitchBytes plus one source transaction per partition, far below the buffer-size between the soft
-        // and the hard limit, so a writer blocked at the hard limit always finds frozen chunks to drain.
+        if (closed.get() || failure.get() != null) {
+            checkUsable("transaction end of partition " + partition); // the message only when it is needed
+        }
+        // Above the soft limit a transaction end switches inside the mini interval once the partition's active chunks
+        // hold pressureSwitchBytes, so that whole transactions never pile up in an active chunk until a writer blocks
+        // mid-transaction (the unclean partition could not freeze, no load drain the buffer), yet no chunk, freeze and
+        // lock round per transaction just when the engine is busiest. At most pressureSwitchBytes plus one transaction
+        // per partition stays active, far below buffer-size: a writer blocked at the hard limit finds chunks to drain.
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
-        if (regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes) > 0) {
+        long due = regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes,
+                cycle.idleFreezeAfterMs());
+        if (due == RegionTable.FROZE) {
             managerThread.wake();
-        } else {
-            // the partition is clean now: its idle freeze may fall due before the manager's next deadline
-            managerThread.wakeBy(regions.idleFreezeDueMs(partition, cycle.idleFreezeAfterMs()));
+        } else { // the partition is clean now: its idle freeze may fall due before the manager's next deadline
+            managerThread.wakeBy(due);
         }
     }
 
@@ -329,11 +334,6 @@ public final class MultiTableLoadEngine implements AutoCloseable {
 
     private void crash(Throwable t) {
         cycle.fail(t);
-    }
-
-    /** How messages name a row's target, e.g. {@code db.orders (partition 3)}. */
-    private static String where(int partition, String database, String table) {
-        return database + "." + table + " (partition " + partition + ")";
     }
 
     private void checkUsable(String call) {

@@ -29,6 +29,13 @@ final class PartialUpdateRows {
      */
     private final Map<String, Map<String, Optional<TreeSet<String>>>> declared = new HashMap<>();
     private final LoadEngineConfig config;
+    /**
+     * The target of the last lookup and its answer (null before the first): rows of one table often come in a run,
+     * and comparing two names is cheaper than hashing them (a deserialized row's names are new strings).
+     */
+    private String lastDatabase;
+    private String lastTable;
+    private Optional<TreeSet<String>> lastColumns;
 
     /** @param config the stream load headers of every table and the load format that reads a row's columns */
     PartialUpdateRows(LoadEngineConfig config) {
@@ -50,16 +57,7 @@ final class PartialUpdateRows {
      * needs it (rows of tables that are no partial update cost two map lookups).
      */
     void check(String database, String table, byte[] row, java.util.function.Supplier<String> where) {
-        Map<String, Optional<TreeSet<String>>> tables = declared.get(database);
-        if (tables == null) {
-            tables = new HashMap<>();
-            declared.put(database, tables);
-        }
-        Optional<TreeSet<String>> columns = tables.get(table);
-        if (columns == null) {
-            columns = declaredColumns(config.loadPropertiesFor(database, table), database + "." + table);
-            tables.put(table, columns);
-        }
+        Optional<TreeSet<String>> columns = declared(database, table);
         if (columns.isEmpty()) {
             return;
         }
@@ -70,6 +68,42 @@ final class PartialUpdateRows {
                     + "a transaction carries one column set per table, and a row with other keys would lose columns"
                     + " or overwrite them; send these rows to a sink whose columns match them");
         }
+    }
+
+    /**
+     * True if {@code database.table} is loaded with {@code partial_update: true}, so that its rows need
+     * {@link #check}: two map lookups, no allocation (the caller builds the check's message only then).
+     *
+     * @throws IllegalArgumentException as {@link #check(String, String, byte[], String)}, when the table is a
+     *                                  partial update that declares no {@code columns}
+     */
+    boolean isPartialUpdate(String database, String table) {
+        return declared(database, table).isPresent();
+    }
+
+    private Optional<TreeSet<String>> declared(String database, String table) {
+        if (lastColumns != null && table.equals(lastTable) && database.equals(lastDatabase)) {
+            return lastColumns;
+        }
+        Optional<TreeSet<String>> columns = lookUp(database, table);
+        lastDatabase = database;
+        lastTable = table;
+        lastColumns = columns;
+        return columns;
+    }
+
+    private Optional<TreeSet<String>> lookUp(String database, String table) {
+        Map<String, Optional<TreeSet<String>>> tables = declared.get(database);
+        if (tables == null) {
+            tables = new HashMap<>();
+            declared.put(database, tables);
+        }
+        Optional<TreeSet<String>> columns = tables.get(table);
+        if (columns == null) {
+            columns = declaredColumns(config.loadPropertiesFor(database, table), database + "." + table);
+            tables.put(table, columns);
+        }
+        return columns;
     }
 
     private static Optional<TreeSet<String>> declaredColumns(Map<String, String> properties, String table) {

@@ -24,60 +24,74 @@ final class PartitionCommitTracker {
     /** A partition's status within the current commit cycle. */
     enum PartitionStatus { ACTIVE, TXN_END_SEEN }
 
-    /** One open source transaction; mutable, so a row costs no allocation. */
-    private static final class OpenSourceTxn {
-        private final long sinceMs;
+    /**
+     * One partition's status in the cycle (null: forgotten since the last reset) and its open source transaction;
+     * mutable, and one per partition for the engine's life, so a row costs one lookup and no allocation.
+     */
+    private static final class PartitionState {
+        private PartitionStatus status;
+        private boolean open;
+        private long sinceMs;
         private long rowBytes;
-
-        OpenSourceTxn(long sinceMs, long rowBytes) {
-            this.sinceMs = sinceMs;
-            this.rowBytes = rowBytes;
-        }
-
-        long sinceMs() {
-            return sinceMs;
-        }
-
-        long rowBytes() {
-            return rowBytes;
-        }
     }
 
-    private final Map<Integer, PartitionStatus> status = new TreeMap<>();
-    private final Map<Integer, OpenSourceTxn> open = new HashMap<>();
+    /** Every partition seen since the last {@link #clear()}: a subtask's partitions, a bounded set. */
+    private final Map<Integer, PartitionState> partitions = new HashMap<>();
+    /** The partition of the last call and its state (null before the first): rows of a transaction come in a run. */
+    private int lastPartition;
+    private PartitionState lastState;
     /**
-     * Sum of {@code rowBytes} over {@code open}. Written under the region table's lock like everything here, but
-     * volatile, so that {@link #openSourceTxnBytes()} may be read without it (the task thread checks it once per
-     * row).
+     * Sum of {@code rowBytes} over the open source transactions. Written under the region table's lock like
+     * everything here, but volatile, so that {@link #openSourceTxnBytes()} may be read without it (the task thread
+     * checks it once per row).
      */
     private volatile long openRowBytes;
 
     /** A row of {@code rowBytes} bytes was written for {@code partition} at {@code nowMs}. */
     void onWrite(int partition, long rowBytes, long nowMs) {
-        status.putIfAbsent(partition, PartitionStatus.ACTIVE);
-        OpenSourceTxn txn = open.get(partition);
-        if (txn == null) {
-            open.put(partition, new OpenSourceTxn(nowMs, rowBytes));
+        PartitionState state = state(partition);
+        if (state.status == null) {
+            state.status = PartitionStatus.ACTIVE;
+        }
+        if (state.open) {
+            state.rowBytes += rowBytes;
         } else {
-            txn.rowBytes += rowBytes;
+            state.open = true;
+            state.sinceMs = nowMs;
+            state.rowBytes = rowBytes;
         }
         openRowBytes += rowBytes;
     }
 
     /** The source transaction of {@code partition} ended. */
     void onTxnEnd(int partition) {
-        status.put(partition, PartitionStatus.TXN_END_SEEN);
-        OpenSourceTxn txn = open.remove(partition);
-        if (txn != null) {
-            openRowBytes -= txn.rowBytes();
+        PartitionState state = state(partition);
+        state.status = PartitionStatus.TXN_END_SEEN;
+        if (state.open) {
+            state.open = false;
+            openRowBytes -= state.rowBytes;
+            state.rowBytes = 0;
         }
+    }
+
+    private PartitionState state(int partition) {
+        if (lastState == null || lastPartition != partition) {
+            PartitionState state = partitions.get(partition);
+            if (state == null) {
+                state = new PartitionState();
+                partitions.put(partition, state);
+            }
+            lastPartition = partition;
+            lastState = state;
+        }
+        return lastState;
     }
 
     /** Partitions that wrote in this cycle without any transaction end, ascending. */
     SortedSet<Integer> partitionsWithoutTxnEnd() {
         SortedSet<Integer> result = new TreeSet<>();
-        status.forEach((p, s) -> {
-            if (s == PartitionStatus.ACTIVE) {
+        partitions.forEach((p, state) -> {
+            if (state.status == PartitionStatus.ACTIVE) {
                 result.add(p);
             }
         });
@@ -87,8 +101,8 @@ final class PartitionCommitTracker {
     /** Partitions with an open source transaction whose first row came at or before {@code sinceMs}, ascending. */
     SortedSet<Integer> partitionsMidTransactionSince(long sinceMs) {
         SortedSet<Integer> result = new TreeSet<>();
-        open.forEach((p, txn) -> {
-            if (txn.sinceMs() <= sinceMs) {
+        partitions.forEach((p, state) -> {
+            if (state.open && state.sinceMs <= sinceMs) {
                 result.add(p);
             }
         });
@@ -97,8 +111,8 @@ final class PartitionCommitTracker {
 
     /** Row bytes of the open source transaction of {@code partition}; 0 if none is open. */
     long openSourceTxnBytes(int partition) {
-        OpenSourceTxn txn = open.get(partition);
-        return txn == null ? 0 : txn.rowBytes();
+        PartitionState state = partitions.get(partition);
+        return state == null || !state.open ? 0 : state.rowBytes;
     }
 
     /** Row bytes of every open source transaction together. */
@@ -109,24 +123,30 @@ final class PartitionCommitTracker {
     /** Row bytes of each open source transaction, by partition, ascending. */
     Map<Integer, Long> openSourceTxnBytesByPartition() {
         Map<Integer, Long> result = new TreeMap<>();
-        open.forEach((p, txn) -> result.put(p, txn.rowBytes()));
+        partitions.forEach((p, state) -> {
+            if (state.open) {
+                result.put(p, state.rowBytes);
+            }
+        });
         return result;
     }
 
     PartitionStatus status(int partition) {
-        return status.get(partition);
+        PartitionState state = partitions.get(partition);
+        return state == null ? null : state.status;
     }
 
     /** Ends the cycle: forgets every partition except those with an open source transaction (kept ACTIVE). */
     void reset() {
-        status.clear();
-        open.keySet().forEach(p -> status.put(p, PartitionStatus.ACTIVE));
+        for (PartitionState state : partitions.values()) {
+            state.status = state.open ? PartitionStatus.ACTIVE : null;
+        }
     }
 
     /** Forgets everything (engine closing). */
     void clear() {
-        status.clear();
-        open.clear();
+        partitions.clear();
+        lastState = null;
         openRowBytes = 0;
     }
 }

@@ -3,8 +3,10 @@ package io.lockstep.core.engine;
 import io.lockstep.core.buffer.Region;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Task and manager threads, under the {@link RegionTable} lock: the regions of one engine partition, which reach a
@@ -15,10 +17,25 @@ import java.util.List;
  */
 final class PartitionRegions implements Iterable<Region> {
     private final List<Region> regions = new ArrayList<>();
+    /**
+     * The partition's regions by table name, the first region of each table name (a multi-table engine has one
+     * database, so one per table): the task thread finds a row's region with one string lookup, allocating nothing.
+     */
+    private final Map<String, Region> byTable = new HashMap<>();
 
     /** Adds a region created for this partition. */
     void add(Region region) {
         regions.add(region);
+        byTable.putIfAbsent(region.key().table(), region);
+    }
+
+    /**
+     * The region of {@code database.table} in this partition, or null if it has none (or, rarely, only a region of
+     * the same table name in another database: the caller then looks it up by its full key).
+     */
+    Region find(String database, String table) {
+        Region region = byTable.get(table);
+        return region != null && region.key().database().equals(database) ? region : null;
     }
 
     /** The source transaction of this partition ended: every region's active chunk holds only whole transactions. */
@@ -53,14 +70,16 @@ final class PartitionRegions implements Iterable<Region> {
      * (only the partition's next transaction end, on the task thread, makes it freezable).
      */
     long idleSwitchDueMs(long afterMs, boolean endsPending) {
-        if (!allClean()) {
-            return Long.MAX_VALUE;
-        }
         boolean pending = endsPending;
-        for (Region region : regions) {
+        long lastSwitchTimeMs = 0;
+        for (Region region : regions) { // one pass: the task thread asks at most transaction ends
+            if (!region.cleanBoundary()) {
+                return Long.MAX_VALUE;
+            }
             pending |= region.activeHasData();
+            lastSwitchTimeMs = Math.max(lastSwitchTimeMs, region.lastSwitchTimeMs());
         }
-        return pending ? lastSwitchTimeMs() + afterMs : Long.MAX_VALUE;
+        return pending ? lastSwitchTimeMs + afterMs : Long.MAX_VALUE;
     }
 
     /** True if every region is at a clean boundary (no source transaction open on this partition). */

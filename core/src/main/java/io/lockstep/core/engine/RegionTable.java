@@ -54,6 +54,17 @@ final class RegionTable {
     private final FrozenChunks frozen = new FrozenChunks(lock, regions);
     @GuardedBy("lock")
     private final Map<Integer, PartitionRegions> regionsByPartition = new HashMap<>();
+    /**
+     * The partition of the last write or transaction end and its regions (null before the first): rows of one source
+     * transaction come in a run, so most calls skip the map lookup.
+     */
+    @GuardedBy("lock")
+    private int lastPartition;
+    @GuardedBy("lock")
+    private PartitionRegions lastPartitionRegions;
+    /** Stands in for a partition without regions at its transaction end; always empty. */
+    @GuardedBy("lock")
+    private final PartitionRegions noRegions = new PartitionRegions();
     @GuardedBy("lock")
     private final PartitionCommitTracker tracker = new PartitionCommitTracker();
     /** Sequence of the last frozen chunk; 0 before the first freeze. */
@@ -78,14 +89,40 @@ final class RegionTable {
 
     /** Task thread: appends {@code row} to the region's active chunk, creating the region on first use. */
     void write(RegionKey key, byte[] row, long nowMs) {
+        write(key.partition(), key.database(), key.table(), row, nowMs);
+    }
+
+    /**
+     * Task thread, once per row: {@link #write(RegionKey, byte[], long)} with the region's key in parts; an existing
+     * region is found by partition and table name without allocating a key.
+     */
+    void write(int partition, String database, String table, byte[] row, long nowMs) {
         lock.lock();
         try {
-            Region region = regionLocked(key);
+            PartitionRegions partitionRegions = partitionLocked(partition);
+            Region region = partitionRegions == null ? null : partitionRegions.find(database, table);
+            if (region == null) {
+                region = regionLocked(new RegionKey(partition, database, table));
+            }
             region.write(row);
-            tracker.onWrite(key.partition(), row.length, nowMs);
+            tracker.onWrite(partition, row.length, nowMs);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The regions of {@code partition}, or null if it has none yet. */
+    @GuardedBy("lock")
+    private PartitionRegions partitionLocked(int partition) {
+        if (lastPartitionRegions == null || lastPartition != partition) {
+            PartitionRegions partitionRegions = regionsByPartition.get(partition);
+            if (partitionRegions == null) {
+                return null;
+            }
+            lastPartition = partition;
+            lastPartitionRegions = partitionRegions;
+        }
+        return lastPartitionRegions;
     }
 
     /**
@@ -115,6 +152,9 @@ final class RegionTable {
         return region;
     }
 
+    /** {@link #txnEnd}'s answer when chunks froze: the manager has work now. */
+    static final long FROZE = Long.MIN_VALUE;
+
     /**
      * Task thread: the source transaction of {@code partition} ended. Every region of the partition becomes clean;
      * if at least {@code miniIntervalMs} passed since the partition last switched, or the partition's active chunks
@@ -123,27 +163,33 @@ final class RegionTable {
      * also records that the source transaction at {@code position} of {@code source} ended; a commit whose cut covers
      * the freeze of this end carries the position into the progress table.
      *
-     * @param source null when positions are not tracked
-     * @param switchBytes row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}: only
-     *                    the mini interval decides
-     * @return chunks frozen
+     * @param source          null when positions are not tracked
+     * @param switchBytes     row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}:
+     *                        only the mini interval decides
+     * @param idleFreezeAfterMs the idle freeze's delay after a partition's last switch ({@link #nextIdleFreezeMs})
+     * @return {@link #FROZE} if chunks froze; else when the partition, clean now, falls due for the idle freeze
+     *         (ticker ms, as {@link #nextIdleFreezeMs} for this partition), {@code Long.MAX_VALUE} if it has nothing
+     *         to freeze
      */
-    int txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
-               long switchBytes) {
+    long txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
+                long switchBytes, long idleFreezeAfterMs) {
         lock.lock();
         try {
             if (source != null) {
                 positions.onTxnEnd(partition, source, position);
             }
-            PartitionRegions partitionRegions = regionsByPartition.get(partition);
-            if (partitionRegions == null) {
-                partitionRegions = new PartitionRegions(); // none yet: nothing to mark or freeze, but ends count
-            }
-            partitionRegions.markClean();
             tracker.onTxnEnd(partition);
             ends.onTxnEnd(partition);
-            return partitionRegions.switchDueAtTxnEnd(nowMs, miniIntervalMs, switchBytes)
-                    ? switchPartitionLocked(partition, partitionRegions, nowMs) : 0;
+            PartitionRegions partitionRegions = partitionLocked(partition);
+            if (partitionRegions == null) {
+                partitionRegions = noRegions; // none yet: nothing to mark or freeze, but the ends move with a switch
+            }
+            partitionRegions.markClean();
+            if (partitionRegions.switchDueAtTxnEnd(nowMs, miniIntervalMs, switchBytes)
+                    && switchPartitionLocked(partition, partitionRegions, nowMs) > 0) {
+                return FROZE;
+            }
+            return idleFreezeDueLocked(partition, idleFreezeAfterMs);
         } finally {
             lock.unlock();
         }
@@ -242,19 +288,9 @@ final class RegionTable {
         }
     }
 
-    /** Task thread, after a transaction end that froze nothing: {@link #nextIdleFreezeMs} of one partition. */
-    long idleFreezeDueMs(int partition, long afterMs) {
-        lock.lock();
-        try {
-            return idleFreezeDueLocked(partition, afterMs);
-        } finally {
-            lock.unlock();
-        }
-    }
-
     @GuardedBy("lock")
     private long idleFreezeDueLocked(int partition, long afterMs) {
-        PartitionRegions partitionRegions = regionsByPartition.get(partition);
+        PartitionRegions partitionRegions = partitionLocked(partition);
         if (partitionRegions == null) {
             return Long.MAX_VALUE;
         }

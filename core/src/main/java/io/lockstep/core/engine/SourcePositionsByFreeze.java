@@ -17,14 +17,27 @@ import java.util.TreeMap;
  * rows in chunks of that sequence or lower).
  */
 final class SourcePositionsByFreeze {
-    /** Positions per engine partition not yet covered by a freeze. */
-    private final Map<Integer, Map<SourcePartition, Long>> notFrozen = new HashMap<>();
+    /**
+     * Positions per engine partition not yet covered by a freeze, each a one-element array raised in place (a
+     * transaction end allocates nothing once its source partition is known).
+     */
+    private final Map<Integer, Map<SourcePartition, long[]>> notFrozen = new HashMap<>();
     /** Positions by the freeze sequence that covers them. */
     private final TreeMap<Long, Map<SourcePartition, Long>> byFreezeSequence = new TreeMap<>();
 
     /** The source transaction at {@code position} of {@code source} ended on engine partition {@code partition}. */
     void onTxnEnd(int partition, SourcePartition source, long position) {
-        notFrozen.computeIfAbsent(partition, p -> new HashMap<>()).merge(source, position, Math::max);
+        Map<SourcePartition, long[]> positions = notFrozen.get(partition);
+        if (positions == null) {
+            positions = new HashMap<>();
+            notFrozen.put(partition, positions);
+        }
+        long[] highest = positions.get(source);
+        if (highest == null) {
+            positions.put(source, new long[] {position});
+        } else if (position > highest[0]) {
+            highest[0] = position;
+        }
     }
 
     /** True if {@code partition} has transaction ends that no freeze covers yet. */
@@ -34,7 +47,7 @@ final class SourcePositionsByFreeze {
 
     /** Every region of {@code partition} froze; chunks up to {@code freezeSequence} hold its ended transactions. */
     void onPartitionFrozen(int partition, long freezeSequence) {
-        Map<SourcePartition, Long> positions = notFrozen.remove(partition);
+        Map<SourcePartition, long[]> positions = notFrozen.remove(partition);
         if (positions != null) {
             merge(freezeSequence, positions);
         }
@@ -42,15 +55,15 @@ final class SourcePositionsByFreeze {
 
     /** Every region of every partition froze (a flush); chunks up to {@code freezeSequence} hold every position. */
     void onAllFrozen(long freezeSequence) {
-        for (Map<SourcePartition, Long> positions : notFrozen.values()) {
+        for (Map<SourcePartition, long[]> positions : notFrozen.values()) {
             merge(freezeSequence, positions);
         }
         notFrozen.clear();
     }
 
-    private void merge(long freezeSequence, Map<SourcePartition, Long> positions) {
+    private void merge(long freezeSequence, Map<SourcePartition, long[]> positions) {
         Map<SourcePartition, Long> at = byFreezeSequence.computeIfAbsent(freezeSequence, s -> new HashMap<>());
-        positions.forEach((source, position) -> at.merge(source, position, Math::max));
+        positions.forEach((source, position) -> at.merge(source, position[0], Math::max));
     }
 
     /**

@@ -14,14 +14,22 @@ import java.util.TreeMap;
  * its rows in chunks of that sequence or lower).
  */
 final class SourceTransactionEndCounts {
-    /** Ends per engine partition not yet covered by a freeze. */
-    private final Map<Integer, Long> notFrozen = new HashMap<>();
+    /**
+     * Ends per engine partition not yet covered by a freeze, as a one-element count (counted in place: a transaction
+     * end allocates nothing).
+     */
+    private final Map<Integer, long[]> notFrozen = new HashMap<>();
     /** Ends by the freeze sequence that covers them. */
     private final TreeMap<Long, Long> byFreezeSequence = new TreeMap<>();
 
     /** A source transaction of {@code partition} ended; its rows are in the partition's active chunks. */
     void onTxnEnd(int partition) {
-        notFrozen.merge(partition, 1L, Long::sum);
+        long[] count = notFrozen.get(partition);
+        if (count == null) {
+            notFrozen.put(partition, new long[] {1});
+        } else {
+            count[0]++;
+        }
     }
 
     /** True if {@code partition} has transaction ends that no freeze covers yet. */
@@ -31,16 +39,16 @@ final class SourceTransactionEndCounts {
 
     /** Every region of {@code partition} froze; chunks up to {@code freezeSequence} hold the ends seen so far. */
     void onPartitionFrozen(int partition, long freezeSequence) {
-        Long ends = notFrozen.remove(partition);
+        long[] ends = notFrozen.remove(partition);
         if (ends != null) {
-            byFreezeSequence.merge(freezeSequence, ends, Long::sum);
+            byFreezeSequence.merge(freezeSequence, ends[0], Long::sum);
         }
     }
 
     /** Every region of every partition froze (a flush); chunks up to {@code freezeSequence} hold every end. */
     void onAllFrozen(long freezeSequence) {
-        for (Long ends : notFrozen.values()) {
-            byFreezeSequence.merge(freezeSequence, ends, Long::sum);
+        for (long[] ends : notFrozen.values()) {
+            byFreezeSequence.merge(freezeSequence, ends[0], Long::sum);
         }
         notFrozen.clear();
     }

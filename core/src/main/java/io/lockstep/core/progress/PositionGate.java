@@ -48,6 +48,17 @@ public final class PositionGate {
     private final CommittedPositions committed;
     private final LoadMetrics metrics;
     private final Map<SourcePartition, PartitionState> partitions = new HashMap<>();
+    /**
+     * Per partition number, the (source, partition) seen last with it and its state: a row finds its state by an int
+     * and one compare of its source name, instead of hashing a new key (a deserialized row's source is a new string).
+     */
+    private final Map<Integer, Known> byPartitionNumber = new HashMap<>();
+    /** The (source, partition) of the row decided last; null before the first. */
+    private SourcePartition lastKey;
+
+    /** A (source, partition) and its state, as {@code partitions} holds them. */
+    private record Known(SourcePartition key, PartitionState state) {
+    }
 
     /** @param committed the positions read at open (after the settle) */
     public PositionGate(CommittedPositions committed, LoadMetrics metrics) {
@@ -84,8 +95,18 @@ public final class PositionGate {
                     + "position of its source transaction (setSourcePosition, >= 0, e.g. the Kafka offset of the "
                     + "transaction's last event)");
         }
-        SourcePartition key = new SourcePartition(source, partition);
-        PartitionState state = partitions.computeIfAbsent(key, k -> new PartitionState());
+        SourcePartition key;
+        PartitionState state;
+        Known known = byPartitionNumber.get(partition);
+        if (known != null && known.key().source().equals(source)) {
+            key = known.key();
+            state = known.state();
+        } else {
+            key = new SourcePartition(source, partition);
+            state = partitions.computeIfAbsent(key, k -> new PartitionState());
+            byPartitionNumber.put(partition, new Known(key, state));
+        }
+        lastKey = key;
         if (state.openPosition >= 0) {
             if (position != state.openPosition) {
                 throw new IllegalArgumentException("row " + where.get() + " of " + key + " has source position " + position
@@ -118,6 +139,15 @@ public final class PositionGate {
             }
         }
         return drop ? Decision.DROP : Decision.KEEP;
+    }
+
+    /**
+     * The (source, partition) of the row {@link #admit} decided last, or null before the first (the same instance for
+     * every row of one source partition while no other source shares its number, so that the caller need not build
+     * one per transaction end).
+     */
+    public SourcePartition lastPartition() {
+        return lastKey;
     }
 
     /** Source transactions dropped so far for {@code partition}. */

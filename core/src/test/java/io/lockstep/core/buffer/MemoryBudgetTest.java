@@ -137,4 +137,17 @@ class MemoryBudgetTest {
                 .hasMessageContaining("11");
         assertThat(budget.usedBytes()).isEqualTo(10);
     }
+
+    @Test
+    void tryReserveTakesRoomWithoutWaitingAndRefusesWhatWouldWaitOrIsClosed() {
+        assertThat(budget.tryReserve(100)).isTrue();
+        assertThat(pressureCalls).as("reaching the soft limit wakes the manager, as reserve does").hasValue(1);
+        assertThat(budget.tryReserve(100)).as("up to the hard limit").isTrue();
+        assertThat(budget.tryReserve(1)).as("past the hard limit it would wait").isFalse();
+        assertThat(budget.usedBytes()).isEqualTo(200);
+        budget.release(150);
+        budget.close(new IllegalStateException("closing"));
+        assertThat(budget.tryReserve(1)).as("closed").isFalse();
+        assertThat(budget.usedBytes()).as("a refused try reserves nothing").isEqualTo(50);
+    }
 }

@@ -37,6 +37,20 @@ class PositionGateTest {
     }
 
     @Test
+    void interleavedPartitionsKeepTheirOwnStateAndLastPartitionNamesTheRowJustDecided() {
+        assertThat(gate.lastPartition()).isNull();
+        row("topic-a", 1, 20, false);
+        assertThat(gate.lastPartition()).isEqualTo(new SourcePartition("topic-a", 1));
+        row("topic-a", 2, 5, true);
+        assertThat(gate.lastPartition()).isEqualTo(new SourcePartition("topic-a", 2));
+        row(new String("topic-a"), 1, 20, true); // an equal source string of another instance: the same partition
+        assertThat(gate.lastPartition()).isEqualTo(new SourcePartition("topic-a", 1));
+        assertThatThrownBy(() -> row("topic-a", 2, 5, false)).as("partition 2 still knows its last end")
+                .hasMessageContaining("not above the previous source transaction's position 5");
+        assertThatThrownBy(() -> row("topic-a", 1, 20, false)).hasMessageContaining("position 20");
+    }
+
+    @Test
     void aPositionNotAboveThePreviousTransactionsIsRefused() {
         row("topic-a", 0, 20, true);
         assertThatThrownBy(() -> row("topic-a", 0, 19, false)).isInstanceOf(IllegalArgumentException.class)

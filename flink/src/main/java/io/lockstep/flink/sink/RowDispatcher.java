@@ -4,6 +4,7 @@ import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.flink.row.TableRow;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import javax.annotation.concurrent.NotThreadSafe;
 
@@ -50,6 +51,10 @@ public final class RowDispatcher {
     /** Multi-table exactly-once mode: drops replayed source transactions and checks positions; null otherwise. */
     @Nullable
     private final PositionGate gate;
+    /** The row the gate decides now; only {@code describeGated} reads it, during that call. */
+    private TableRow gated;
+    /** Names {@code gated} in the gate's messages; one instance, so a row allocates no message supplier. */
+    private final Supplier<String> describeGated = () -> RowRouting.describe(gated);
 
     /**
      * @param multiTable whether source partitions and transaction ends matter (multi-table mode)
@@ -104,19 +109,24 @@ public final class RowDispatcher {
                         + "partition's transactions in order on one sink subtask");
             }
         }
-        if (gate != null && gate.admit(row.getSource(), partition, row.getSourcePosition(), end,
-                () -> RowRouting.describe(row)) == PositionGate.Decision.DROP) {
-            return;
+        if (gate != null) {
+            gated = row;
+            if (gate.admit(row.getSource(), partition, row.getSourcePosition(), end, describeGated)
+                    == PositionGate.Decision.DROP) {
+                return;
+            }
         }
-        RowRouting.Target target = data != null ? routing.route(row) : null;
+        // routed as RowRouting#route (database first), without a Target per row
+        String database = data != null ? routing.databaseOf(row) : null;
+        String table = data != null ? routing.tableOf(row) : null;
         try {
-            if (target != null) {
-                engine.write(partition, target.database(), target.table(), data);
+            if (data != null) {
+                engine.write(partition, database, table, data);
             }
             if (multiTable && end) {
                 if (gate != null) {
-                    engine.txnEnd(partition, new SourcePartition(row.getSource(), partition),
-                            row.getSourcePosition());
+                    // the gate just admitted this row: its (source, partition), without a new key per transaction
+                    engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition());
                 } else {
                     engine.txnEnd(partition);
                 }

@@ -58,11 +58,29 @@ public final class RowRouting implements Serializable {
      *                                  the option and the row's unique key and partition)
      */
     public Target route(TableRow row) {
-        String db = database != null ? fixedMatchesRow(database, row.getDatabase(), "database", "database-name", row)
+        String db = databaseOf(row);
+        return new Target(db, tableOf(row));
+    }
+
+    /**
+     * The target database of {@code row}: {@link #route}'s database, without a {@link Target} (the sink asks once per
+     * row; call it before {@link #tableOf}, as {@link #route} checks the database first).
+     *
+     * @throws IllegalArgumentException as {@link #route}, for the database
+     */
+    public String databaseOf(TableRow row) {
+        return database != null ? fixedMatchesRow(database, row.getDatabase(), "database", "database-name", row)
                 : fromRow(row.getDatabase(), "database", "database-name", row);
-        String tbl = table != null ? fixedMatchesRow(table, row.getTable(), "table", "table-name", row)
+    }
+
+    /**
+     * The target table of {@code row}: {@link #route}'s table, without a {@link Target}.
+     *
+     * @throws IllegalArgumentException as {@link #route}, for the table
+     */
+    public String tableOf(TableRow row) {
+        return table != null ? fixedMatchesRow(table, row.getTable(), "table", "table-name", row)
                 : fromRow(row.getTable(), "table", "table-name", row);
-        return new Target(db, tbl);
     }
 
     /**
