@@ -4,11 +4,9 @@ import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
-import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.route.TableRouter;
-import io.lockstep.flink.options.SinkOptionDefinitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -75,6 +73,11 @@ final class RunOptionCheck {
         } catch (IllegalArgumentException e) {
             throw usage("--table-map: " + e.getMessage());
         }
+        try {
+            RunOwnedSinkOptions.check(options.sinkOptions, options.target);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /**
@@ -140,9 +143,8 @@ final class RunOptionCheck {
      * The delivery semantic and job id of {@code --semantic} and {@code --job-id}: on StarRocks exactly-once by
      * default, under {@link ExactlyOnceAcrossTables#defaultJobId} of the group and the topic (or {@code file:NAME});
      * none on Doris. A {@code --sink-option} naming {@code sink.semantic} or
-     * {@code sink.transaction.multi-table.job-id} wins, as it does in the sink's configuration, which applies the
-     * user's options last ({@link LockstepPipeline#sinkOptions}); only its exact value {@code exactly-once} selects
-     * the exactly-once mode (any other value is the sink's to accept or refuse).
+     * {@code sink.transaction.multi-table.job-id} never gets here: {@link #check()} refuses it
+     * ({@link RunOwnedSinkOptions}).
      *
      * @return the {@link PipelineConfig#semantic()} and {@link PipelineConfig#jobId()} of the job
      * @throws ParameterException for {@code --semantic}/{@code --job-id} with Doris, {@code --job-id} with
@@ -166,13 +168,7 @@ final class RunOptionCheck {
         String jobId = chosen != DeliverySemantic.EXACTLY_ONCE ? null : options.jobId != null ? options.jobId
                 : ExactlyOnceAcrossTables.defaultJobId(options.groupId,
                         options.input != null ? "file:" + options.input.getFileName() : options.topic);
-        String semanticOption = options.sinkOptions.get(SinkOptionDefinitions.SINK_SEMANTIC.key());
-        if (semanticOption != null) {
-            chosen = DeliverySemantic.EXACTLY_ONCE.optionValue().equals(semanticOption)
-                    ? DeliverySemantic.EXACTLY_ONCE : DeliverySemantic.AT_LEAST_ONCE;
-        }
-        return new Semantic(chosen,
-                options.sinkOptions.getOrDefault(SinkOptionDefinitions.MULTI_TABLE_JOB_ID.key(), jobId));
+        return new Semantic(chosen, jobId);
     }
 
     /**
