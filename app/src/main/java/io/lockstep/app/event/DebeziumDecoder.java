@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decodes Debezium JSON: data change events and, with {@code provide.transaction.metadata=true}, the BEGIN/END records
@@ -28,7 +30,9 @@ import java.util.regex.Pattern;
  *       plain upsert. (Debezium's default turns a key change into a delete and a create, which needs
  *       nothing special.)
  *   <li>A data event without a {@code transaction} block, or with {@code op} {@code r} (snapshot), is
- *       {@link SourceEvent#isStandalone() standalone}: loaded as its own transaction.
+ *       {@link SourceEvent#isStandalone() standalone}: loaded as its own transaction. The first data event
+ *       without a block (not a snapshot row) is said at WARN, once per decoder: it means the connector runs
+ *       without transaction metadata, and rows of one source transaction are then not loaded atomically.
  *   <li>The source table is {@code source.schema} (PostgreSQL, SQL Server) or else {@code source.db}
  *       (MySQL), plus {@code source.table}: the same name Debezium uses as data collection in END.
  *   <li>A schema change event ({@code ddl}, {@code tableChanges}) is a {@link SourceEventKind#SCHEMA_CHANGE}
@@ -43,8 +47,11 @@ import java.util.regex.Pattern;
 public final class DebeziumDecoder implements SourceEventDecoder {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DebeziumDecoder.class);
 
     private final KeyColumns keyColumns;
+    /** Whether this instance (one per subtask, its thread only) has said that events carry no transaction block. */
+    private transient boolean saidWithoutTransaction;
 
     /** A decoder that learns key columns only from record keys. */
     public DebeziumDecoder() {
@@ -155,6 +162,14 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         }
         if (transaction == null || "r".equals(op)) {
             event.setStandalone(true);
+            if (transaction == null && !"r".equals(op) && !saidWithoutTransaction) {
+                saidWithoutTransaction = true;
+                LOG.warn("data event at {} (table {}) carries no transaction block: each such event is loaded as a "
+                        + "transaction of its own, so a source transaction's rows become visible one by one, not "
+                        + "atomically. Debezium writes the block with provide.transaction.metadata=true, and the "
+                        + "BEGIN/END records go to the transaction topic (docs/sources.md); said once per subtask",
+                        position, event.dataCollection());
+            }
         } else {
             String id = CdcJson.requiredText(transaction, "id", position);
             event.setTransactionId(id);

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.Samples;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +53,27 @@ class DebeziumDecoderTest {
         assertThat(events.get(15).getRow()).isEqualTo(
                 "{\"id\":111,\"name\":\"scooter\",\"description\":\"Big 2-wheel scooter \",\"weight\":5.17,\"__op\":1}");
         assertThat(events.get(15).describePosition()).isEqualTo("topic 'cdc' partition 1 offset 15");
+    }
+
+    @Test
+    void dataEventsWithoutATransactionBlockAreSaidOnceAtWarnNamingTheConnectorSetting() throws Exception {
+        List<String> lines = Samples.lines(Samples.DEBEZIUM_POSTGRES); // snapshot rows, then streamed rows
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        try {
+            for (int i = 0; i < lines.size(); i++) {
+                decode(i, null, lines.get(i));
+            }
+        } finally {
+            System.setErr(err);
+        }
+        List<String> warnings = captured.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("carries no transaction block")).toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains("WARN").contains("provide.transaction.metadata=true")
+                .contains("table inventory.products").doesNotContain("scooter");
+        assertThat(decode(0, null, lines.get(0)).isStandalone()).as("a snapshot row alone says nothing").isTrue();
     }
 
     @Test
