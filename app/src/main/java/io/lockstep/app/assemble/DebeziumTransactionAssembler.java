@@ -94,7 +94,8 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         OpenTransaction t = current();
         if (t == null) {
             throw badInput(event, "data event of transaction '" + event.getTransactionId()
-                    + "' outside any transaction (no BEGIN before it)");
+                    + "' outside any transaction (no BEGIN before it; BEGIN and END come from Debezium's transaction "
+                    + "topic, which must be routed into this topic: docs/sources.md)");
         }
         if (!Objects.equals(t.getTransactionKey(), event.getTransactionKey())) {
             throw badInput(event, "data event of transaction '" + event.getTransactionId() + "' inside "

@@ -174,7 +174,8 @@ class DebeziumTransactionAssemblerTest {
         assertThatThrownBy(() -> start(AssemblerOptions.defaults()).send(p0.insert("orders", ORDER_7, "tx-8")))
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessage("topic 'oltp.all' partition 0 offset 1: data event of transaction 'tx-8' outside any "
-                        + "transaction (no BEGIN before it)");
+                        + "transaction (no BEGIN before it; BEGIN and END come from Debezium's transaction topic, "
+                        + "which must be routed into this topic: docs/sources.md)");
         AssemblerHarness inside = start(AssemblerOptions.defaults());
         inside.send(p0.begin("tx-9"));
         assertThatThrownBy(() -> inside.send(p0.insert("orders", ORDER_7, "tx-10")))
