@@ -92,15 +92,20 @@ public final class MemoryBudget {
             if (usedBytes + bytes > hardLimitBytes) {
                 waitForRoom(bytes, maxBlockMs, what);
             }
-            long before = usedBytes;
-            usedBytes += bytes;
-            pressure = before < softLimitBytes && usedBytes >= softLimitBytes;
+            pressure = addLocked(bytes);
         } finally {
             lock.unlock();
         }
         if (pressure) {
             onPressure.run();
         }
+    }
+
+    /** Under the lock: adds {@code bytes} to the used bytes; true if that reached the soft limit from below. */
+    private boolean addLocked(long bytes) {
+        long before = usedBytes;
+        usedBytes += bytes;
+        return before < softLimitBytes && usedBytes >= softLimitBytes;
     }
 
     /**
@@ -122,9 +127,7 @@ public final class MemoryBudget {
             if (closedCause != null || usedBytes + bytes > hardLimitBytes) {
                 return false;
             }
-            long before = usedBytes;
-            usedBytes += bytes;
-            pressure = before < softLimitBytes && usedBytes >= softLimitBytes;
+            pressure = addLocked(bytes);
         } finally {
             lock.unlock();
         }
