@@ -93,7 +93,9 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             return null;
         }
         throw new BadSourceEventException(position,
-                "neither a Debezium data event (no 'op') nor a transaction event (no 'status')");
+                "neither a Debezium data event (no 'op') nor a transaction event (no 'status')"
+                        + (body.has("type") && body.has("data") ? "; the value looks like a Maxwell event ('type', "
+                        + "'data'): use --format maxwell" : ""));
     }
 
     /** A Debezium heartbeat value holds only {@code ts_ms} (or nothing). */

@@ -50,6 +50,10 @@ public final class MaxwellDecoder implements SourceEventDecoder {
         }
         String position = record.describePosition();
         ObjectNode root = CdcJson.parseObject(record.getValue(), position, "value");
+        if (!root.hasNonNull("type") && (root.has("payload") || root.has("op") || root.has("status"))) {
+            throw new BadSourceEventException(position, "missing field 'type' of a Maxwell event; the value looks "
+                    + "like a Debezium event ('payload', 'op' or 'status'): use --format debezium");
+        }
         String type = CdcJson.requiredText(root, "type", position);
         if (type.startsWith("table-") || type.startsWith("database-")) {
             SourceEvent change = SourceEvent.at(SourceEventKind.SCHEMA_CHANGE, record);

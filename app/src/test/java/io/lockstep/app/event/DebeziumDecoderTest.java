@@ -178,6 +178,11 @@ class DebeziumDecoderTest {
         assertThatThrownBy(() -> decode(8, null, "{\"before\":null,\"after\":{\"x\":1}}"))
                 .hasMessage("topic 'cdc' partition 1 offset 8: neither a Debezium data event (no 'op') "
                         + "nor a transaction event (no 'status')");
+        assertThatThrownBy(() -> decode(8, null, "{\"database\":\"shop\",\"table\":\"t\",\"type\":\"insert\","
+                + "\"data\":{\"x\":1}}"))
+                .hasMessage("topic 'cdc' partition 1 offset 8: neither a Debezium data event (no 'op') "
+                        + "nor a transaction event (no 'status'); the value looks like a Maxwell event ('type', "
+                        + "'data'): use --format maxwell");
         assertThatThrownBy(() -> decode(9, null, "{\"op\":\"c\",\"after\":{\"x\":1}}"))
                 .hasMessage("topic 'cdc' partition 1 offset 9: missing or non-object field 'source'");
         assertThatThrownBy(() -> decode(10, null, dataJson("shop", "orders", "t", "null", "null", "tx")))

@@ -149,6 +149,10 @@ class MaxwellDecoderTest {
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessage("topic 'maxwell' partition 2 offset 3: malformed JSON in the message value at line 1 column 34")
                 .message().doesNotContain("secret");
+        assertThatThrownBy(() -> decode(3, null, "{\"payload\":{\"op\":\"c\",\"after\":{\"x\":1}}}"))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessageContaining("missing field 'type' of a Maxwell event")
+                .hasMessageEndingWith("use --format debezium");
         assertThatThrownBy(() -> decode(4, null, "[1,2]"))
                 .hasMessage("topic 'maxwell' partition 2 offset 4: the message value is not a JSON object");
         assertThatThrownBy(() -> decode(5, null,
