@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Hot paths of the buffer: appending one JSON row to an active chunk, and turning frozen chunks into one HTTP body
- * ({@link LoadFormat#writeBody} of {@link JsonLoadFormat}, a {@code [row,row,...]} array). Run with {@code ./bench/run jmh} (see bench/README.md).
+ * ({@link LoadFormat#body} of {@link JsonLoadFormat} copied into one {@code [row,row,...]} array). Run with
+ * {@code ./bench/run jmh} (see bench/README.md).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -69,6 +70,6 @@ public class ChunkBenchmarks {
     /** One ~1 MB HTTP body from 4 frozen chunks. */
     @Benchmark
     public byte[] chunksToBody() {
-        return FORMAT.writeBody(frozen);
+        return FORMAT.body(frozen).toByteArray();
     }
 }

@@ -66,11 +66,6 @@ final class DelimitedBody {
         return new ChunksBody(List.copyOf(nonEmpty), length);
     }
 
-    /** The body of {@code chunks}, in order, as one exact-size array (each chunk's content copied once). */
-    byte[] write(Iterable<Chunk> chunks) {
-        return body(chunks).toByteArray();
-    }
-
     /** A body of non-empty chunks framed by this body's prefix, separator and suffix. */
     private final class ChunksBody extends LoadBody {
         private final List<Chunk> chunks;

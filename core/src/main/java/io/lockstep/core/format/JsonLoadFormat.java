@@ -101,21 +101,10 @@ public final class JsonLoadFormat implements LoadFormat {
         return BODY.separator();
     }
 
-    @Override
-    public int bodyLength(Iterable<Chunk> chunks) {
-        return BODY.length(chunks);
-    }
-
     /** The JSON array {@code [row,row,...]} holding every row of {@code chunks}, in order. */
     @Override
     public LoadBody body(Iterable<Chunk> chunks) {
         return BODY.body(chunks);
-    }
-
-    /** The JSON array {@code [row,row,...]} holding every row of {@code chunks}, in order, as one array. */
-    @Override
-    public byte[] writeBody(Iterable<Chunk> chunks) {
-        return BODY.write(chunks);
     }
 
     /** {@code format: json}, {@code strip_outer_array: true}. */

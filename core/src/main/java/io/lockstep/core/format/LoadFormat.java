@@ -52,12 +52,10 @@ public interface LoadFormat {
      */
     byte[] rowSeparator();
 
-    /** Length of the body {@link #body} makes of {@code chunks}, bytes (empty chunks count for nothing). */
-    int bodyLength(Iterable<Chunk> chunks);
-
     /**
      * The request body holding every row of {@code chunks}, in order, written from the chunks' segments each time it
-     * is sent ({@link LoadBody#writeTo}); its {@link LoadBody#contentLength()} is {@link #bodyLength}. The load path
+     * is sent ({@link LoadBody#writeTo}), its {@link LoadBody#contentLength()} known up front (empty chunks count for
+     * nothing; {@link LoadBody#toByteArray()} gives the bytes as one array, for tests and benchmarks). The load path
      * sends this, never an assembled array: the chunks must stay frozen (or loading) until the load's outcome is
      * known, and then a retry or a redirect re-sends the same bytes.
      *
@@ -65,14 +63,6 @@ public interface LoadFormat {
      *                               or discarded meanwhile (its rows are gone)
      */
     LoadBody body(Iterable<Chunk> chunks);
-
-    /**
-     * The bytes of {@link #body}, as one exact-size array, each chunk's content copied once: for tests and
-     * benchmarks; the load path streams {@link #body} instead.
-     *
-     * @throws IllegalStateException if a chunk is loaded or discarded (its rows are gone)
-     */
-    byte[] writeBody(Iterable<Chunk> chunks);
 
     /**
      * The stream load headers every target reads for this format, e.g. {@code format}; read-only. A load whose

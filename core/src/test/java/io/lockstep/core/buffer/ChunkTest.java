@@ -27,9 +27,9 @@ class ChunkTest {
         Chunk empty = new Chunk(key, COMMA);
         Chunk second = new Chunk(key, COMMA);
         second.append(b("{\"a\":3}"));
-        byte[] body = JSON.writeBody(List.of(first, empty, second));
+        byte[] body = JSON.body(List.of(first, empty, second)).toByteArray();
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("[{\"a\":1},{\"a\":2},{\"a\":3}]");
-        assertThat(JSON.bodyLength(List.of(first, empty, second))).isEqualTo(body.length);
+        assertThat(JSON.body(List.of(first, empty, second)).contentLength()).isEqualTo(body.length);
         assertThat(first.rowBytes()).isEqualTo(14);
         assertThat(first.rowCount()).isEqualTo(2);
     }
@@ -41,7 +41,7 @@ class ChunkTest {
         for (int i = 0; i < 10; i++) {
             chunk.append(b(row));
         }
-        String body = new String(JSON.writeBody(List.of(chunk)), StandardCharsets.UTF_8);
+        String body = new String(JSON.body(List.of(chunk)).toByteArray(), StandardCharsets.UTF_8);
         assertThat(body).startsWith("[" + row + "," + row).endsWith(row + "]");
         assertThat(body.length()).isEqualTo(2 + 10 * row.length() + 9);
     }
@@ -59,9 +59,9 @@ class ChunkTest {
         }
         expected.append(']');
         chunk.freeze(1);
-        byte[] body = JSON.writeBody(List.of(chunk));
+        byte[] body = JSON.body(List.of(chunk)).toByteArray();
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
-        assertThat(JSON.bodyLength(List.of(chunk))).isEqualTo(body.length);
+        assertThat(JSON.body(List.of(chunk)).contentLength()).isEqualTo(body.length);
         assertThat(chunk.rowBytes()).isEqualTo(1200L * 3001);
     }
 
@@ -151,14 +151,15 @@ class ChunkTest {
         assertThat(first.capacityBytes()).as("frozen: no spare capacity, pooled or not")
                 .isEqualTo(first.rowBytes() + first.rowCount() - 1);
         first.moveTo(ChunkState.LOADING);
-        assertThat(new String(JSON.writeBody(List.of(first)), StandardCharsets.UTF_8)).isEqualTo(body(firstRows));
+        assertThat(new String(JSON.body(List.of(first)).toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo(body(firstRows));
         int inUse = pool.inUseSegments();
         assertThat(inUse).isEqualTo(first.pooledSegmentCount());
         first.moveTo(ChunkState.LOADED);
         assertThat(pool.inUseSegments()).isZero();
         assertThat(pool.freeSegments()).as("the last one came back at the freeze").isEqualTo(pooled);
         assertThat(first.capacityBytes()).as("a loaded chunk holds no segment").isZero();
-        assertThatThrownBy(() -> JSON.writeBody(List.of(first))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> JSON.body(List.of(first)).toByteArray()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("segments were released").hasMessageContaining("LOADED");
 
         Chunk second = new Chunk(key, pool, COMMA);
@@ -166,7 +167,8 @@ class ChunkTest {
         secondRows.forEach(second::append);
         second.freeze(2);
         assertThat(pool.reusedSegments()).as("the second chunk reuses the first one's segments").isEqualTo(pooled);
-        assertThat(new String(JSON.writeBody(List.of(second)), StandardCharsets.UTF_8)).isEqualTo(body(secondRows));
+        assertThat(new String(JSON.body(List.of(second)).toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo(body(secondRows));
     }
 
     @Test
@@ -199,7 +201,7 @@ class ChunkTest {
         chunk.freeze(1);
         assertThat(chunk.capacityBytes()).isEqualTo(chunk.rowBytes() + chunk.rowCount() - 1);
         chunk.moveTo(ChunkState.LOADING);
-        assertThat(new String(JSON.writeBody(List.of(chunk)), StandardCharsets.UTF_8)).isEqualTo(body(rows));
+        assertThat(new String(JSON.body(List.of(chunk)).toByteArray(), StandardCharsets.UTF_8)).isEqualTo(body(rows));
         chunk.moveTo(ChunkState.LOADED);
         assertThat(pool.inUseSegments()).isZero();
         assertThat(pool.freeSegments()).as("buffer-size of one segment kept").isEqualTo(1);

@@ -36,11 +36,11 @@ class JsonLoadFormatTest {
         }
         byte[] expected = b("[" + String.join(",", rows) + "]");
 
-        byte[] body = JSON.writeBody(chunks);
+        byte[] body = JSON.body(chunks).toByteArray();
 
         assertThat(body).isEqualTo(expected);
-        assertThat(JSON.bodyLength(chunks)).isEqualTo(expected.length);
-        assertThat(JSON.writeBody(List.of(new Chunk(KEY, JSON.rowSeparator())))).isEqualTo(b("[]"));
+        assertThat(JSON.body(chunks).contentLength()).isEqualTo(expected.length);
+        assertThat(JSON.body(List.of(new Chunk(KEY, JSON.rowSeparator()))).toByteArray()).isEqualTo(b("[]"));
     }
 
     @Test
