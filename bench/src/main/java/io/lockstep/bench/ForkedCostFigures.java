@@ -124,24 +124,33 @@ final class ForkedCostFigures {
                 Spread.of(steadyRateRatio), Spread.of(jit), Spread.of(emulatorCpu));
     }
 
+    /** The row of every (parallelism, mode) that has runs, in parallelism order, at-least-once first. */
+    private List<Row> measuredRows() {
+        List<Row> rows = new ArrayList<>();
+        for (int p : PARALLELISMS) {
+            for (String mode : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
+                if (!of(mode, p).isEmpty()) {
+                    rows.add(row(mode, p));
+                }
+            }
+        }
+        return rows;
+    }
+
     /** The rows of the report's goals table: per parallelism and mode, CPU, rows/s and requests against the goals. */
     List<String> goalLines() {
         List<String> md = new ArrayList<>();
-        for (int p : PARALLELISMS) {
-            for (String mode : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
-                if (of(mode, p).isEmpty()) {
-                    continue;
-                }
-                Row r = row(mode, p);
-                int i = index(p);
-                md.add(String.format(Locale.ROOT, "| sink CPU <= %.2fx the discarding job's (cost-fork, %s, p%d) | "
-                        + "%.2fx | %s |", CPU_RATIO_GOAL[i], mode, p, r.cpuRatio().median(), yes(r.cpuGoalMet())));
-                md.add(String.format(Locale.ROOT, "| rows/s >= %.2fx the discarding job's (cost-fork, %s, p%d) | "
-                        + "%.2fx | %s |", RATE_RATIO_GOAL[i], mode, p, r.rateRatio().median(), yes(r.rateGoalMet())));
-                md.add(String.format(Locale.ROOT, "| HTTP requests <= %.2f / 1,000 source txns (cost-fork, %s, p%d) | "
-                        + "%.2f | %s |", REQUESTS_GOAL[i], mode, p, r.requestsPerThousandTxns().median(),
-                        yes(r.requestsGoalMet())));
-            }
+        for (Row r : measuredRows()) {
+            String mode = r.client();
+            int p = r.parallelism();
+            int i = index(p);
+            md.add(String.format(Locale.ROOT, "| sink CPU <= %.2fx the discarding job's (cost-fork, %s, p%d) | "
+                    + "%.2fx | %s |", CPU_RATIO_GOAL[i], mode, p, r.cpuRatio().median(), yes(r.cpuGoalMet())));
+            md.add(String.format(Locale.ROOT, "| rows/s >= %.2fx the discarding job's (cost-fork, %s, p%d) | "
+                    + "%.2fx | %s |", RATE_RATIO_GOAL[i], mode, p, r.rateRatio().median(), yes(r.rateGoalMet())));
+            md.add(String.format(Locale.ROOT, "| HTTP requests <= %.2f / 1,000 source txns (cost-fork, %s, p%d) | "
+                    + "%.2f | %s |", REQUESTS_GOAL[i], mode, p, r.requestsPerThousandTxns().median(),
+                    yes(r.requestsGoalMet())));
         }
         return md;
     }
@@ -180,24 +189,20 @@ final class ForkedCostFigures {
                 + "| steady / 800k rows | sink CPU s / GB | requests / 1,000 txns (goal <=) | steady rows/s x disc. "
                 + "| JIT s | emulator CPU s | goals met |");
         md.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (int p : PARALLELISMS) {
-            for (String mode : new String[] {FlinkEndToEnd.AT_LEAST_ONCE, FlinkEndToEnd.EXACTLY_ONCE}) {
-                if (of(mode, p).isEmpty()) {
-                    continue;
-                }
-                Row r = row(mode, p);
-                int i = index(p);
-                md.add(String.format(Locale.ROOT, "| %s | %d | %s | %s (%.2f) | %s | %s (%.2f) | %s | %s | %s | %s "
-                                + "(%.2f) | %s | %s | %s | rows/s %s, CPU %s, requests %s |", mode, p,
-                        r.rowsPerSecond().format("%,.0f"),
-                        r.rateRatio().format("%.2f"), RATE_RATIO_GOAL[i], r.sinkCpuSeconds().format("%.2f"),
-                        r.cpuRatio().format("%.2f"), CPU_RATIO_GOAL[i], r.sinkCpuPer800kRows().format("%.2f"),
-                        r.steadySinkCpuPer800kRows().format("%.2f"), r.sinkCpuPerGb().format("%.1f"),
-                        r.requestsPerThousandTxns().format("%.2f"), REQUESTS_GOAL[i],
-                        r.steadyRateRatio().format("%.2f"), r.jitSeconds().format("%.1f"),
-                        r.emulatorCpuSeconds().format("%.2f"), yes(r.rateGoalMet()),
-                        yes(r.cpuGoalMet()), yes(r.requestsGoalMet())));
-            }
+        for (Row r : measuredRows()) {
+            String mode = r.client();
+            int p = r.parallelism();
+            int i = index(p);
+            md.add(String.format(Locale.ROOT, "| %s | %d | %s | %s (%.2f) | %s | %s (%.2f) | %s | %s | %s | %s "
+                            + "(%.2f) | %s | %s | %s | rows/s %s, CPU %s, requests %s |", mode, p,
+                    r.rowsPerSecond().format("%,.0f"),
+                    r.rateRatio().format("%.2f"), RATE_RATIO_GOAL[i], r.sinkCpuSeconds().format("%.2f"),
+                    r.cpuRatio().format("%.2f"), CPU_RATIO_GOAL[i], r.sinkCpuPer800kRows().format("%.2f"),
+                    r.steadySinkCpuPer800kRows().format("%.2f"), r.sinkCpuPerGb().format("%.1f"),
+                    r.requestsPerThousandTxns().format("%.2f"), REQUESTS_GOAL[i],
+                    r.steadyRateRatio().format("%.2f"), r.jitSeconds().format("%.1f"),
+                    r.emulatorCpuSeconds().format("%.2f"), yes(r.rateGoalMet()),
+                    yes(r.cpuGoalMet()), yes(r.requestsGoalMet())));
         }
         md.add("");
         md.add("Frozen baseline: the official StarRocks Flink connector measured side by side with Lockstep on this "
