@@ -113,8 +113,8 @@ class DocumentedConnectorPropertiesTest {
         }
         assertThat(findings).as("RegexRouter examples that do not route every documented topic into one topic")
                 .isEmpty();
-        assertThat(languages).as("RegexRouter examples found, by block language").contains("properties");
-        assertThat(routed).as("connectors that route with RegexRouter in docs/*.md").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(languages).as("RegexRouter examples found, by block language").contains("properties", "json");
+        assertThat(routed).as("connectors that route with RegexRouter in docs/*.md").hasSizeGreaterThanOrEqualTo(4);
     }
 
     @Test
