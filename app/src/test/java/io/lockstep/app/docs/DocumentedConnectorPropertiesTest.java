@@ -32,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Every fenced {@code properties} block is written to a file and loaded with Kafka's
  * {@code org.apache.kafka.common.utils.Utils.loadProps} and {@code propsToStringMap}, the calls Kafka Connect's
  * {@code ConnectStandalone} makes for worker and connector files ({@code java.util.Properties.load} on the file's
- * bytes; Maxwell's {@code AbstractConfig.readPropertiesFile} and Debezium Server's MicroProfile config read
- * {@code .properties} files with {@code Properties.load} too). Every fenced {@code json} block that holds a connector
+ * bytes; Maxwell's {@code AbstractConfig.readPropertiesFile} loads its {@code config.properties} with
+ * {@code Properties.load} too). A Debezium Server {@code application.properties} block is read the same way, then seen
+ * as its connector sees it ({@code debezium.source.*} and {@code debezium.transforms*} without {@code debezium.} /
+ * {@code debezium.source.}). Every fenced {@code json} block that holds a connector
  * ({@code connector.class}, flat or under {@code "config"} as Kafka Connect's REST API takes it) is read with Jackson.
  * Then:
  *
@@ -357,7 +359,7 @@ class DocumentedConnectorPropertiesTest {
     }
 
     /** The fenced blocks of every {@code docs/*.md} whose info string starts with {@code language}. */
-    static List<CodeBlock> blocks(String language) {
+    private static List<CodeBlock> blocks(String language) {
         List<CodeBlock> blocks = new ArrayList<>();
         Path docs = reactorRoot().resolve("docs");
         try (Stream<Path> pages = Files.list(docs)) {
