@@ -162,7 +162,8 @@ public final class ProgressOpening {
     private void warnLegacy() {
         String line = "job {} subtask {}: the progress table {} has no commit_position column (created by an earlier "
                 + "release), so source commit positions are not committed and re-sent source transactions are "
-                + "deduplicated by source position only (docs/exactly-once.md); upgrade it with: {}";
+                + "deduplicated by source position only "
+                + "(docs/exactly-once.md#upgrading-a-progress-table-from-an-earlier-release); upgrade it with: {}";
         Object[] args = {params.jobId(), params.subtaskIndex(), store.table().qualifiedName(),
                 store.table().addCommitPositionColumnSql()};
         if (params.subtaskIndex() == 0) {

@@ -169,7 +169,7 @@ public final class RowDispatcher {
         } catch (IllegalArgumentException e) {
             throw NonRecoverableSinkFailure.classify(new ProgressTableException("row " + RowRouting.describe(row)
                     + " at source position " + row.getSourcePosition() + ": " + e.getMessage() + "; the progress "
-                    + "table cannot commit it (docs/exactly-once.md#multi-table-exactly-once-progress-table)"));
+                    + "table cannot commit it (docs/exactly-once.md#commit-position-rows)"));
         }
     }
 }
