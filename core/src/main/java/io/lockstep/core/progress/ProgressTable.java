@@ -114,8 +114,9 @@ public final class ProgressTable {
     }
 
     /**
-     * The statement that upgrades a legacy seven-column table in place: StarRocks adds a nullable column to a PRIMARY
-     * KEY table as a schema change, existing rows read NULL there (StarRocks docs, "ALTER TABLE", ADD COLUMN).
+     * The statement that upgrades a legacy seven-column table in place: a nullable column appended by an asynchronous
+     * schema change (StarRocks docs, "ALTER TABLE", ADD COLUMN; {@code SHOW ALTER TABLE COLUMN} shows when it is
+     * finished); existing rows read NULL there.
      */
     public String addCommitPositionColumnSql() {
         return "ALTER TABLE " + qualifiedName() + " ADD COLUMN commit_position VARCHAR(65533) NULL";
