@@ -47,6 +47,25 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     private int sourcePartition = -1;
     private long sourcePosition = -1L;
     private String source;
+    // TEMPORARY (branch commit-assembler): the lead drops this commit for commit-sink's LoadRow fields
+    private String commitSource;
+    private String commitPosition;
+
+    public String getCommitSource() {
+        return commitSource;
+    }
+
+    public void setCommitSource(String commitSource) {
+        this.commitSource = commitSource;
+    }
+
+    public String getCommitPosition() {
+        return commitPosition;
+    }
+
+    public void setCommitPosition(String commitPosition) {
+        this.commitPosition = commitPosition;
+    }
 
     /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
     public LoadRow() {

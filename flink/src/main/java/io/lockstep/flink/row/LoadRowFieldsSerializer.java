@@ -122,6 +122,8 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setTransactionEnd(from.isTransactionEnd());
         to.setSourcePartition(from.getSourcePartition());
         to.setSourcePosition(from.getSourcePosition());
+        to.setCommitSource(from.getCommitSource()); // TEMPORARY (branch commit-assembler)
+        to.setCommitPosition(from.getCommitPosition());
         return to;
     }
 
