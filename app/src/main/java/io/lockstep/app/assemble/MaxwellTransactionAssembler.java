@@ -49,7 +49,15 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
         }
         add(t, event, ctx, out);
         if (event.isCommit()) {
-            commit(t, event, ctx, out);
+            int partition = sourcePartition(ctx);
+            CommitPosition position = CommitPosition.of(event.getCommitSource(), event);
+            if (position != null && positions().isResent(partition, event.getCommitSource(), position,
+                    "transaction xid " + event.getTransactionId() + " (commit row at " + event.describePosition() + ")")) {
+                discard(t, ctx);
+                return;
+            }
+            String text = position == null ? null : positions().commit(partition, event.getCommitSource(), position);
+            commit(t, event, text == null ? null : event.getCommitSource(), text, ctx, out);
         }
     }
 }
