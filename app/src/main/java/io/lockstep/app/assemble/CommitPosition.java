@@ -114,8 +114,10 @@ public final class CommitPosition {
         }
         Kind kind = gtid != null ? Kind.GTID : end.getBinlogFile() != null && end.getBinlogPosition() >= 0
                 ? Kind.BINLOG : null;
+        String id = kind == Kind.GTID && gtid.toString().equalsIgnoreCase(end.getTransactionId())
+                ? gtid.toString() : end.getTransactionId(); // a GTID's tag compares without case
         return kind == null ? null : new CommitPosition(kind, -1, gtid, end.getBinlogFile(), end.getBinlogPosition(),
-                end.getTransactionId(), end.getCommitTimeMs(), null);
+                id, end.getCommitTimeMs(), null);
     }
 
     /**
