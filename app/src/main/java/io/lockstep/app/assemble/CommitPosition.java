@@ -184,9 +184,14 @@ public final class CommitPosition {
                 return committed.gtidSet != null && committed.gtidSet.contains(gtid) ? -1 : 1;
             default:
                 requirePart(binlogFile != null && binlogPosition >= 0, committed);
-                int files = compareBinlogFiles(binlogFile, committed.binlogFile);
-                return files != 0 ? files : Long.signum(Long.compare(binlogPosition, committed.binlogPosition));
+                return binlogOrder(binlogFile, binlogPosition, committed.binlogFile, committed.binlogPosition);
         }
+    }
+
+    /** @return -1, 0 or 1 as binlog position {@code fileA:posA} is before, at or after {@code fileB:posB} */
+    static int binlogOrder(String fileA, long posA, String fileB, long posB) {
+        int files = compareBinlogFiles(fileA, fileB);
+        return files != 0 ? files : Long.signum(Long.compare(posA, posB));
     }
 
     /**

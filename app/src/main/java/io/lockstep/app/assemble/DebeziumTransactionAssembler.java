@@ -24,9 +24,19 @@ import org.slf4j.LoggerFactory;
  * ({@code event_count} 0) emits nothing. A second BEGIN of the open transaction (a replay after a connector restart)
  * discards the partial copy and starts again. A data event whose {@code transaction.total_order} is not above the
  * highest one received for the open transaction is a repeat (Debezium resumes a transaction after a restart without a
- * new BEGIN, docs/input-formats.md#ordering-and-delivery) and is dropped without counting it. Bad input (with
- * {@link io.lockstep.app.event.BadInputMode}): a data event outside any transaction or of another transaction than the
- * open one, an END without BEGIN or of another transaction.
+ * new BEGIN, docs/input-formats.md#ordering-and-delivery) and is dropped without counting it.
+ *
+ * <p>Source commit positions (PostgreSQL and MySQL connectors; docs/input-formats.md#source-commit-positions-and-re-sends):
+ * at its END each transaction is decided by {@link CommittedSourcePositions} (a re-send of a committed transaction is
+ * dropped, a source that went back stops the job), and the shapes a connector restart leaves are handled, none is bad
+ * input: a tail resumed without its BEGIN after the transaction had ended (its data events and END, buffered as a
+ * headless transaction: dropped at or below the committed position; above it, loaded only when END's counts match,
+ * else the job stops, its first events never seen); a transaction cut off by the restart (its BEGIN and some events,
+ * then another transaction's BEGIN, data event or END): its partial copy is discarded with one WARN and its re-send
+ * must come before any later transaction; an END alone at or below the committed position: dropped. Bad input
+ * otherwise (with {@link io.lockstep.app.event.BadInputMode}): without commit positions, a data event outside any
+ * transaction or of another transaction than the open one, an END without BEGIN or of another transaction; a BEGIN of
+ * another transaction while one is open stops the job.
  */
 public class DebeziumTransactionAssembler extends TransactionAssembler {
 

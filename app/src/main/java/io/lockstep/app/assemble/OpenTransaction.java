@@ -32,6 +32,9 @@ public class OpenTransaction {
     private String deadLetterReason;
     /** The commit source its events name when they carry a commit position ({@link CommitPosition#carried}), or null. */
     private String commitSource;
+    /** Maxwell: the binlog file and offset ({@code position}) of the last row received, or {@code null}/-1. */
+    private String lastBinlogFile;
+    private long lastBinlogPosition = -1;
     /** Whether it was opened by a data event, not a BEGIN: a tail resumed without its BEGIN after a restart. */
     private boolean headless;
 
@@ -202,6 +205,24 @@ public class OpenTransaction {
 
     public void setHeadless(boolean headless) {
         this.headless = headless;
+    }
+
+    /** @return Maxwell: the binlog file of the last row's {@code position}, or {@code null} */
+    public String getLastBinlogFile() {
+        return lastBinlogFile;
+    }
+
+    public void setLastBinlogFile(String lastBinlogFile) {
+        this.lastBinlogFile = lastBinlogFile;
+    }
+
+    /** @return Maxwell: the offset of the last row's {@code position}, or -1 */
+    public long getLastBinlogPosition() {
+        return lastBinlogPosition;
+    }
+
+    public void setLastBinlogPosition(long lastBinlogPosition) {
+        this.lastBinlogPosition = lastBinlogPosition;
     }
 
     public HashMap<String, Long> getReceivedByTable() {

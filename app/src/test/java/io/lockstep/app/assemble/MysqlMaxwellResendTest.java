@@ -154,6 +154,51 @@ class MysqlMaxwellResendTest {
     }
 
     @Test
+    void maxwellCutOffByARestartLoadsTheTransactionWholeWhenSentAgain() throws Exception {
+        AssemblerHarness h = maxwell();
+        send(h, m.maxwell(10, "master.000001", 1000, null, null, 1_767_225_600, order(1, "a")));
+        List<SourceEvent> cut = m.maxwell(11, "master.000001", 2300, null, null, 1_767_225_601, order(2, "b"),
+                order(3, "c"), order(4, "d"));
+        send(h, cut.subList(0, 2)); // two rows out before the crash, no commit row
+        h.takeEmitted();
+
+        // Maxwell's stored position was before xid 10 (its ack lagged): 10 whole again, then 11 whole
+        send(h, m.maxwell(10, "master.000001", 1000, null, null, 1_767_225_600, order(1, "a")),
+                m.maxwell(11, "master.000001", 2300, null, null, 1_767_225_601, order(2, "b"), order(3, "c"),
+                        order(4, "d")));
+
+        assertThat(rows(h)).containsExactly(order(2, "b"), order(3, "c"), order(4, "d"));
+    }
+
+    @Test
+    void maxwellSendingTheOpenTransactionAgainFromItsFirstRowDiscardsThePartialCopy() throws Exception {
+        AssemblerHarness h = maxwell();
+        List<SourceEvent> t = m.maxwell(11, "master.000001", 2300, null, null, 1_767_225_601, order(2, "b"),
+                order(3, "c"), order(4, "d"));
+        send(h, t.subList(0, 2));
+
+        send(h, m.maxwell(11, "master.000001", 2300, null, null, 1_767_225_601, order(2, "b"), order(3, "c"),
+                order(4, "d")));
+
+        assertThat(rows(h)).containsExactly(order(2, "b"), order(3, "c"), order(4, "d"));
+    }
+
+    @Test
+    void maxwellCutOffAndNeverSentAgainStops() throws Exception {
+        AssemblerHarness h = maxwell();
+        send(h, m.maxwell(10, "master.000001", 1000, null, null, 1_767_225_600, order(1, "a")));
+        send(h, m.maxwell(11, "master.000001", 2300, null, null, 1_767_225_601, order(2, "b"), order(3, "c"))
+                .subList(0, 1));
+        h.takeEmitted();
+
+        assertThatThrownBy(() -> send(h, m.maxwell(12, "master.000001", 3000, null, null, 1_767_225_602,
+                order(5, "e"))))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessageContaining("transaction '11' (started at topic 'cdc.all' partition 0 offset 1) was cut off "
+                        + "and never sent again, but transaction xid 12");
+    }
+
+    @Test
     void maxwellWithGtidDecidesByTheGtidSet() throws Exception {
         AssemblerHarness h = maxwell();
         send(h, m.maxwell(10, null, 0, UUID + ":7", null, 1_767_225_600, order(1, "a")));
