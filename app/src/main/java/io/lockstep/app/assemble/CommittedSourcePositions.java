@@ -60,6 +60,9 @@ public final class CommittedSourcePositions {
     /** {@code partition + "\n" + commitSource} whose seed was merged since this subtask opened. */
     private final Set<String> seedMerged = new HashSet<>();
     private final Counter resent;
+    /** The text {@link #parse} read last and what it read (positions are immutable but for copies of their set). */
+    private String parsedText;
+    private CommitPosition parsed;
 
     /**
      * @param context the assembler's runtime context (keyed state, metric group)
@@ -237,9 +240,14 @@ public final class CommittedSourcePositions {
         return state;
     }
 
-    private static CommitPosition parse(String text, String commitSource, int partition, String what) {
+    private CommitPosition parse(String text, String commitSource, int partition, String what) {
+        if (text.equals(parsedText)) {
+            return parsed;
+        }
         try {
-            return CommitPosition.parse(text);
+            parsed = CommitPosition.parse(text);
+            parsedText = text;
+            return parsed;
         } catch (IllegalArgumentException e) {
             throw new TransactionAssemblyException(what + " of " + commitSource + " on source partition " + partition
                     + " cannot be read: " + e.getMessage());
