@@ -52,6 +52,9 @@ public final class CommittedSourcePositions {
     /** Name of the counter (assembler metric group) of source transactions dropped as re-sends. */
     public static final String RESENT_METRIC = "lockstepSourceTransactionsResent";
 
+    /** Longest commit source in characters (the progress table's {@code source} column, after {@code #commit:}). */
+    public static final int MAX_COMMIT_SOURCE_CHARS = 200;
+
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
     private final MapState<String, CommittedSource> committed;
@@ -161,9 +164,16 @@ public final class CommittedSourcePositions {
      * Records a transaction {@link #isResent} found new, once it is emitted.
      *
      * @return the text of the commit source's new committed position (the end row's {@code commitPosition})
-     * @throws TransactionAssemblyException when the text would exceed {@value CommitPosition#MAX_TEXT_BYTES} bytes
+     * @throws TransactionAssemblyException when the text would exceed {@value CommitPosition#MAX_TEXT_BYTES} bytes,
+     *     or the commit source {@value #MAX_COMMIT_SOURCE_CHARS} characters
      */
     String commit(int partition, String commitSource, CommitPosition position) throws Exception {
+        if (commitSource.length() > MAX_COMMIT_SOURCE_CHARS) {
+            throw new TransactionAssemblyException("the commit source '" + commitSource.substring(0, 40) + "...' on "
+                    + "source partition " + partition + " is " + commitSource.length() + " characters, over the "
+                    + MAX_COMMIT_SOURCE_CHARS + " the progress table's source column takes; shorten the connector's "
+                    + "name (Debezium topic.prefix)");
+        }
         CommittedSource state = effective(partition, commitSource);
         if (state == null) {
             state = new CommittedSource();

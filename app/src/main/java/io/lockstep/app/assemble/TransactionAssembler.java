@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>This class dispatches each event and maps each error to its outcome (stop, dead letter, skip); each concern
  * lives in a collaborator it creates in {@link #open} and calls on its task thread only: the open transaction, its
  * buffered rows and bounds ({@link TransactionBuffer}), routing and sink rows ({@link SourceTableRouting}), the
- * column and value checks ({@link TargetColumnCheck}), DDL events and barriers ({@link SchemaChanges}), and the dead
- * letter ({@link TransactionDeadLetter}).
+ * column and value checks ({@link TargetColumnCheck}), DDL events and barriers ({@link SchemaChanges}), the dead
+ * letter ({@link TransactionDeadLetter}), and the source commit positions that drop re-sent transactions and put
+ * {@code commitSource}/{@code commitPosition} on each end row ({@link CommittedSourcePositions}, docs/input-formats.md).
  *
  * <p>With {@link #checkingColumns} the rows are checked against the target tables' columns
  * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as

@@ -32,6 +32,8 @@ final class CommitMessages {
     private final DebeziumDecoder debezium = new DebeziumDecoder();
     private final MaxwellDecoder maxwell = new MaxwellDecoder();
     private long offset;
+    /** Debezium PostgreSQL {@code source.name} (the connector's {@code topic.prefix}). */
+    String pgName = "pg1";
 
     /** @return a row of table {@code shop.orders} with key {@code id} */
     static String order(int id, String note) {
@@ -54,7 +56,7 @@ final class CommitMessages {
         for (int i = 0; i < rows.length; i++) {
             long lsn = beginLsn + 100L * (firstOrder + i);
             events.add(debezium("{\"before\":null,\"after\":" + rows[i] + ",\"source\":{\"version\":\"3.6.1.Final\","
-                    + "\"connector\":\"postgresql\",\"name\":\"pg1\",\"ts_ms\":" + tsMs + ",\"snapshot\":\"false\","
+                    + "\"connector\":\"postgresql\",\"name\":\"" + pgName + "\",\"ts_ms\":" + tsMs + ",\"snapshot\":\"false\","
                     + "\"db\":\"postgres\",\"sequence\":\"[null,\\\"" + lsn + "\\\"]\",\"schema\":\"shop\","
                     + "\"table\":\"orders\",\"txId\":" + txId + ",\"lsn\":" + lsn + ",\"xmin\":null},\"op\":\"c\","
                     + "\"ts_ms\":" + tsMs + ",\"transaction\":{\"id\":\"" + txId + ":" + lsn + "\",\"total_order\":"

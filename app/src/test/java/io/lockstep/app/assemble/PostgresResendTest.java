@@ -203,6 +203,19 @@ class PostgresResendTest {
     }
 
     @Test
+    void aCommitSourceLongerThanTheProgressTableTakesStops() throws Exception {
+        AssemblerHarness h = start();
+        m.pgName = "p".repeat(195);
+
+        assertThatThrownBy(() -> send(h, m.pg(501, 900, 1000, T0, order(1, "a"))))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessage("the commit source 'postgresql:ppppppppppppppppppppppppppppp...' on source partition 0 is "
+                        + "206 characters, over the 200 the progress table's source column takes; shorten the "
+                        + "connector's name (Debezium topic.prefix)");
+        assertThat(h.takeEmitted()).isEmpty();
+    }
+
+    @Test
     void anUnreadableSeedStopsInOneLine() throws Exception {
         AssemblerHarness h = start(AssemblerOptions.defaults()
                 .withCommittedPositions(Map.of(0, Map.of("postgresql:pg1", "{\"kind\":\"postgres-lsn\"}"))), null);
