@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lockstep.app.event.Gtid;
 import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -121,11 +122,14 @@ public final class CommitPosition {
     }
 
     /**
-     * @param event a data event (or Maxwell row) of a transaction
-     * @return whether its transaction's end will carry a commit position: a commit source, and a PostgreSQL id
-     *     {@code txId:LSN}, a GTID or a binlog position
+     * @param event an event of a transaction
+     * @return whether its transaction's end will carry a commit position: a data event (Maxwell row) with a commit
+     *     source and a PostgreSQL id {@code txId:LSN}, a GTID or a binlog position; a BEGIN or END whose id is one
      */
     static boolean carried(SourceEvent event) {
+        if (event.getKind() != SourceEventKind.ROW) { // a BEGIN or END: its id has a position's shape
+            return event.getCommitLsn() >= 0 || event.getGtid() != null || event.getBinlogFile() != null;
+        }
         String source = event.getCommitSource();
         if (source == null) {
             return false;

@@ -110,7 +110,7 @@ public final class CommittedSourcePositions {
     boolean isResent(int partition, String commitSource, CommitPosition position, String what) throws Exception {
         CommittedSource state = effective(partition, commitSource);
         if (state == null || state.getPosition() == null) {
-            checkNotPastCut(position, what);
+            forgetCutWithoutCommittedPosition(position, what);
             return false;
         }
         CommitPosition last = parse(state.getPosition(), commitSource, partition, "the committed position");
@@ -222,6 +222,20 @@ public final class CommittedSourcePositions {
             throw new TransactionAssemblyException(cut.substring(cut.indexOf('\n') + 1) + " was cut off and never "
                     + "sent again, but " + what + " (" + position.describe() + "), which committed after it, arrived: "
                     + "its rows would be lost");
+        }
+    }
+
+    /**
+     * Without a committed position the cut transaction's place is unknown (the input may have started between it and
+     * the transaction before it): a new transaction other than it ends the wait, said in one WARN.
+     */
+    private void forgetCutWithoutCommittedPosition(CommitPosition position, String what) throws Exception {
+        String cut = cutTransaction.value();
+        if (cut != null && !Objects.equals(cut.substring(0, cut.indexOf('\n')), position.transactionId)) {
+            LOG.warn("{} was cut off and not sent again before {} ({}); with no committed position of its source "
+                    + "yet, whether it commits before or after it cannot be told: if it is never sent again, its rows "
+                    + "are not loaded", cut.substring(cut.indexOf('\n') + 1), what, position.describe());
+            cutTransaction.clear();
         }
     }
 

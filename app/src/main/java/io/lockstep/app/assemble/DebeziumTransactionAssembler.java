@@ -87,7 +87,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
                 String cut = t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
                         + t.getStartPosition() + ") has no END: BEGIN of transaction '" + event.getTransactionId()
                         + "' arrived at " + event.describePosition();
-                cutOff(t, cut, ctx);
+                cutOff(t, event, cut, ctx);
             } else {
                 LOG.warn("BEGIN of {} again at {} (a replay after a source restart?): discarding the {} events "
                         + "buffered since {}", t.describe(), event.describePosition(), t.getReceivedEvents(),
@@ -105,8 +105,8 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
      * partial copy is discarded with one WARN, and its re-send is awaited ({@link CommittedSourcePositions#cut}).
      * Without commit positions nothing can tell: the job stops.
      */
-    private void cutOff(OpenTransaction t, String what, Context ctx) throws Exception {
-        if (!positional(t.getCommitSource(), ctx)) {
+    private void cutOff(OpenTransaction t, SourceEvent next, String what, Context ctx) throws Exception {
+        if (!positional(t, next, ctx)) {
             throw new TransactionAssemblyException(what);
         }
         LOG.warn("{}: a connector restart cut it off; discarding its {} events buffered, it is loaded when it is sent "
@@ -115,9 +115,13 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         discard(t, ctx);
     }
 
-    /** Whether this partition's transactions carry commit positions ({@code commitSource} is an event's). */
-    private boolean positional(String commitSource, Context ctx) throws Exception {
-        return commitSource != null || positions().soleCommitSource(sourcePartition(ctx)) != null;
+    /**
+     * Whether this partition's transactions carry commit positions: the open transaction's events or {@code event}
+     * carry one ({@link CommitPosition#carried}), or a commit source has a committed position here.
+     */
+    private boolean positional(OpenTransaction t, SourceEvent event, Context ctx) throws Exception {
+        return t != null && t.getCommitSource() != null || CommitPosition.carried(event)
+                || positions().soleCommitSource(sourcePartition(ctx)) != null;
     }
 
     private void onRow(SourceEvent event, Context ctx, Collector<SinkInput> out) throws Exception {
@@ -127,8 +131,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         }
         OpenTransaction t = current();
         boolean otherKey = t != null && !Objects.equals(t.getTransactionKey(), event.getTransactionKey());
-        if ((t == null || otherKey)
-                && !positional(CommitPosition.carried(event) ? event.getCommitSource() : null, ctx)) {
+        if ((t == null || otherKey) && !positional(t, event, ctx)) {
             throw badInput(event, t == null ? "data event of transaction '" + event.getTransactionId()
                     + "' outside any transaction (no BEGIN before it; BEGIN and END come from Debezium's transaction "
                     + "topic, which must be routed into this topic: docs/sources.md)"
@@ -136,7 +139,7 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
                             + " (started at " + t.getStartPosition() + ")");
         }
         if (otherKey) {
-            cutOff(t, t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
+            cutOff(t, event, t.describe() + " on source partition " + sourcePartition(ctx) + " (started at "
                     + t.getStartPosition() + ") has no END: a data event of transaction '" + event.getTransactionId()
                     + "' arrived at " + event.describePosition(), ctx);
             t = null;
@@ -162,8 +165,8 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         OpenTransaction t = current();
         int partition = sourcePartition(ctx);
         if (t != null && !Objects.equals(t.getTransactionKey(), event.getTransactionKey())
-                && positional(t.getCommitSource(), ctx)) {
-            cutOff(t, t.describe() + " on source partition " + partition + " (started at " + t.getStartPosition()
+                && positional(t, event, ctx)) {
+            cutOff(t, event, t.describe() + " on source partition " + partition + " (started at " + t.getStartPosition()
                     + ") has no END: END of transaction '" + event.getTransactionId() + "' arrived at "
                     + event.describePosition(), ctx);
             t = null;

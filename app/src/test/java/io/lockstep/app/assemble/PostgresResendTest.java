@@ -168,6 +168,17 @@ class PostgresResendTest {
     }
 
     @Test
+    void beforeAnyCommittedPositionACutTransactionIsNotAwaitedBeyondTheNextOne() throws Exception {
+        AssemblerHarness h = start();
+        // the input starts with a BEGIN cut off by a restart; nothing is committed yet
+        send(h, m.pg(502, 1100, 2000, T0 + 1, order(2, "b")).subList(0, 1));
+
+        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+
+        assertThat(rows(h)).containsExactly(order(1, "a"), order(2, "b"));
+    }
+
+    @Test
     void snapshotRowsSentAgainLoadAgainWithoutACommitPosition() throws Exception {
         AssemblerHarness h = start();
         // a crash during the initial snapshot: the connector snapshots again from the start (docs/input-formats.md)
