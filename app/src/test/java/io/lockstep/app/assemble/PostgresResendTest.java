@@ -124,6 +124,21 @@ class PostgresResendTest {
     }
 
     @Test
+    void anEndAloneOfACommittedTransactionWhileACutOneIsOpenIsDropped() throws Exception {
+        AssemblerHarness h = start();
+        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        send(h, m.pg(503, 2100, 3000, T0 + 2, order(3, "c"), order(4, "d")).subList(0, 2)); // cut by the crash
+        h.takeEmitted();
+
+        // the restart resumed just before 502's END: the END alone, then 503 whole
+        send(h, List.of(m.pgEnd(502, 2000, T0 + 1, 1)),
+                m.pg(503, 2100, 3000, T0 + 2, order(3, "c"), order(4, "d")));
+
+        assertThat(rows(h)).containsExactly(order(3, "c"), order(4, "d"));
+        assertThat(assembler.positions().resentCount()).isEqualTo(1);
+    }
+
+    @Test
     void aTailWithoutItsBeginAboveTheCommittedLsnStops() throws Exception {
         AssemblerHarness h = start();
         send(h, m.pg(501, 900, 1000, T0, order(1, "a")));
