@@ -212,6 +212,19 @@ class MysqlMaxwellResendTest {
     }
 
     @Test
+    void maxwellRowsThatLoseTheCommittedPositionsKindStop() throws Exception {
+        AssemblerHarness h = maxwell();
+        send(h, m.maxwell(10, "master.000001", 1000, null, null, 1_767_225_600, order(1, "a")));
+        h.takeEmitted();
+
+        // output_binlog_position turned off, output_gtid_position on
+        assertThatThrownBy(() -> send(h, m.maxwell(11, null, 0, UUID + ":8", null, 1_767_225_601, order(2, "b"))))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessageEndingWith("of maxwell on source partition 0: the committed position is a binlog position "
+                        + "(binlog master.000001:1000 (transaction 10)) but this transaction's events carry none");
+    }
+
+    @Test
     void maxwellWithoutPositionOrGtidLoadsAResendAgain() throws Exception {
         AssemblerHarness h = maxwell();
         send(h, m.maxwell(10, null, 0, null, null, 1_767_225_600, order(1, "a")));
