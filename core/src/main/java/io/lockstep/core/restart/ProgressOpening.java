@@ -163,7 +163,7 @@ public final class ProgressOpening {
         String line = "job {} subtask {}: the progress table {} has no commit_position column (created by an earlier "
                 + "release), so source commit positions are not committed and re-sent source transactions are "
                 + "deduplicated by source position only "
-                + "(docs/exactly-once.md#upgrading-a-progress-table-from-an-earlier-release); upgrade it with: {}";
+                + "(docs/exactly-once.md#upgrading-a-progress-table); upgrade it with: {}";
         Object[] args = {params.jobId(), params.subtaskIndex(), store.table().qualifiedName(),
                 store.table().addCommitPositionColumnSql()};
         if (params.subtaskIndex() == 0) {
