@@ -47,6 +47,21 @@ final class AssemblerHarness {
      * Sends events; an {@link InputStop} the assembler emits is thrown as its error, as the job's sink does once
      * it committed what came before.
      */
+    /** Sends the events of {@code transactions} in order, as one stream. */
+    @SafeVarargs
+    final void sendAll(java.util.List<SourceEvent>... transactions) throws Exception {
+        java.util.List<SourceEvent> all = new java.util.ArrayList<>();
+        for (java.util.List<SourceEvent> t : transactions) {
+            all.addAll(t);
+        }
+        send(all.toArray(SourceEvent[]::new));
+    }
+
+    /** Takes the rows emitted since the last take and returns their text. */
+    java.util.List<String> takeEmittedRowTexts() {
+        return takeEmittedWithPositions().stream().map(LoadRow::getRow).toList();
+    }
+
     void send(SourceEvent... events) throws Exception {
         for (SourceEvent event : events) {
             harness.processElement(event, 0L);

@@ -47,26 +47,13 @@ class PostgresResendTest {
         }
     }
 
-    @SafeVarargs
-    private static void send(AssemblerHarness h, List<SourceEvent>... transactions) throws Exception {
-        List<SourceEvent> all = new ArrayList<>();
-        for (List<SourceEvent> t : transactions) {
-            all.addAll(t);
-        }
-        h.send(all.toArray(SourceEvent[]::new));
-    }
-
-    private static List<String> rows(AssemblerHarness h) {
-        return h.takeEmittedWithPositions().stream().map(LoadRow::getRow).toList();
-    }
-
     @Test
     void aWholeResendIsDroppedAndTheEndRowCarriesTheCommitPosition() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
-        assertThat(rows(h)).containsExactly(order(1, "a"), order(2, "b"));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(1, "a"), order(2, "b"));
 
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")),
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")),
                 m.pg(503, 2100, 3000, T0 + 2, order(3, "c")));
 
         List<LoadRow> emitted = h.takeEmittedWithPositions();
@@ -80,10 +67,10 @@ class PostgresResendTest {
     @Test
     void anotherTransactionAtTheCommittedLsnStops() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
         h.takeEmitted();
 
-        assertThatThrownBy(() -> send(h, m.pg(777, 900, 1000, T0 + 60_000, order(1, "x"))))
+        assertThatThrownBy(() -> h.sendAll(m.pg(777, 900, 1000, T0 + 60_000, order(1, "x"))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessageContaining("transaction '777:1000'")
                 .hasMessageContaining("is at the committed position of postgresql:pg1 on source partition 0 but is "
@@ -95,11 +82,11 @@ class PostgresResendTest {
     @Test
     void lowerLsnsOfOtherTransactionsThenAHigherOneStop() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
         h.takeEmitted();
 
         // a point-in-time restore to before LSN 2000: new transactions at LSNs the old server had used
-        assertThatThrownBy(() -> send(h, m.pg(601, 1150, 1500, T0 + 90_000, order(9, "restored")),
+        assertThatThrownBy(() -> h.sendAll(m.pg(601, 1150, 1500, T0 + 90_000, order(9, "restored")),
                 m.pg(602, 1600, 2500, T0 + 91_000, order(10, "restored"))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessageContaining("follows 1 re-sent transactions of postgresql:pg1 on source partition 0 "
@@ -112,39 +99,39 @@ class PostgresResendTest {
     @Test
     void aTailResumedWithoutItsBeginIsDroppedAtOrBelowTheCommittedLsn() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a"), order(2, "b"), order(3, "c")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a"), order(2, "b"), order(3, "c")));
         h.takeEmitted();
 
         // the connector resumed inside 501: events 2 and 3 again, then END, no BEGIN
-        send(h, m.pgRows(501, 900, T0, 2, order(2, "b"), order(3, "c")), List.of(m.pgEnd(501, 1000, T0, 3)),
+        h.sendAll(m.pgRows(501, 900, T0, 2, order(2, "b"), order(3, "c")), List.of(m.pgEnd(501, 1000, T0, 3)),
                 m.pg(502, 1100, 2000, T0 + 1, order(4, "d")));
 
-        assertThat(rows(h)).containsExactly(order(4, "d"));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(4, "d"));
         assertThat(assembler.positions().resentCount()).isEqualTo(1);
     }
 
     @Test
     void anEndAloneOfACommittedTransactionWhileACutOneIsOpenIsDropped() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
-        send(h, m.pg(503, 2100, 3000, T0 + 2, order(3, "c"), order(4, "d")).subList(0, 2)); // cut by the crash
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        h.sendAll(m.pg(503, 2100, 3000, T0 + 2, order(3, "c"), order(4, "d")).subList(0, 2)); // cut by the crash
         h.takeEmitted();
 
         // the restart resumed just before 502's END: the END alone, then 503 whole
-        send(h, List.of(m.pgEnd(502, 2000, T0 + 1, 1)),
+        h.sendAll(List.of(m.pgEnd(502, 2000, T0 + 1, 1)),
                 m.pg(503, 2100, 3000, T0 + 2, order(3, "c"), order(4, "d")));
 
-        assertThat(rows(h)).containsExactly(order(3, "c"), order(4, "d"));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(3, "c"), order(4, "d"));
         assertThat(assembler.positions().resentCount()).isEqualTo(1);
     }
 
     @Test
     void aTailWithoutItsBeginAboveTheCommittedLsnStops() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
         h.takeEmitted();
 
-        assertThatThrownBy(() -> send(h, m.pgRows(900, 4000, T0 + 5, 2, order(7, "x")),
+        assertThatThrownBy(() -> h.sendAll(m.pgRows(900, 4000, T0 + 5, 2, order(7, "x")),
                 List.of(m.pgEnd(900, 5000, T0 + 5, 2))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessageContaining("counts 2 events {shop.orders=2} but 1 were received {shop.orders=1}; it was "
@@ -155,26 +142,26 @@ class PostgresResendTest {
     @Test
     void aTransactionCutByARestartLoadsWholeWhenSentAgainFromItsBegin() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
         List<SourceEvent> cut = m.pg(502, 1100, 2000, T0 + 1, order(2, "b"), order(3, "c"));
-        send(h, cut.subList(0, 2)); // BEGIN and one event reached the topic before the crash
+        h.sendAll(cut.subList(0, 2)); // BEGIN and one event reached the topic before the crash
         h.takeEmitted();
 
         // restart from before 501: 501 whole again (dropped), then 502 whole
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b"), order(3, "c")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b"), order(3, "c")));
 
-        assertThat(rows(h)).containsExactly(order(2, "b"), order(3, "c"));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(2, "b"), order(3, "c"));
         assertThat(assembler.positions().resentCount()).isEqualTo(1);
     }
 
     @Test
     void aCutTransactionThatIsNeverSentAgainStopsAtTheNextNewTransaction() throws Exception {
         AssemblerHarness h = start();
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")));
-        send(h, m.pg(502, 1100, 2000, T0 + 1, order(2, "b"), order(3, "c")).subList(0, 2));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
+        h.sendAll(m.pg(502, 1100, 2000, T0 + 1, order(2, "b"), order(3, "c")).subList(0, 2));
         h.takeEmitted();
 
-        assertThatThrownBy(() -> send(h, m.pg(503, 2100, 3000, T0 + 2, order(4, "d"))))
+        assertThatThrownBy(() -> h.sendAll(m.pg(503, 2100, 3000, T0 + 2, order(4, "d"))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessageContaining("transaction '502:1100' (started at topic 'cdc.all' partition 0 offset 3) was "
                         + "cut off and never sent again, but transaction '503:3000'")
@@ -186,11 +173,11 @@ class PostgresResendTest {
     void beforeAnyCommittedPositionACutTransactionIsNotAwaitedBeyondTheNextOne() throws Exception {
         AssemblerHarness h = start();
         // the input starts with a BEGIN cut off by a restart; nothing is committed yet
-        send(h, m.pg(502, 1100, 2000, T0 + 1, order(2, "b")).subList(0, 1));
+        h.sendAll(m.pg(502, 1100, 2000, T0 + 1, order(2, "b")).subList(0, 1));
 
-        send(h, m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")), m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
 
-        assertThat(rows(h)).containsExactly(order(1, "a"), order(2, "b"));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(1, "a"), order(2, "b"));
     }
 
     @Test
@@ -214,7 +201,7 @@ class PostgresResendTest {
     @Test
     void aSeedAheadOfTheCheckpointWins() throws Exception {
         AssemblerHarness first = start();
-        send(first, m.pg(501, 900, 1000, T0, order(1, "a")));
+        first.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
         first.takeEmitted();
         OperatorSubtaskState checkpoint = first.checkpoint(1);
         // 502 committed by the sink after that checkpoint: the progress table holds it
@@ -222,9 +209,9 @@ class PostgresResendTest {
 
         AssemblerHarness h = start(AssemblerOptions.defaults()
                 .withCommittedPositions(Map.of(0, Map.of("postgresql:pg1", seed))), checkpoint);
-        send(h, m.pg(502, 1100, 2000, T0 + 1, order(2, "b")), m.pg(503, 2100, 3000, T0 + 2, order(3, "c")));
+        h.sendAll(m.pg(502, 1100, 2000, T0 + 1, order(2, "b")), m.pg(503, 2100, 3000, T0 + 2, order(3, "c")));
 
-        assertThat(rows(h)).containsExactly(order(3, "c"));
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(3, "c"));
         assertThat(assembler.positions().resentCount()).isEqualTo(1);
     }
 
@@ -233,7 +220,7 @@ class PostgresResendTest {
         AssemblerHarness h = start();
         m.pgName = "p".repeat(195);
 
-        assertThatThrownBy(() -> send(h, m.pg(501, 900, 1000, T0, order(1, "a"))))
+        assertThatThrownBy(() -> h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a"))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessage("the commit source 'postgresql:ppppppppppppppppppppppppppppp...' on source partition 0 is "
                         + "206 characters, over the 200 the progress table's source column takes; shorten the "
@@ -246,7 +233,7 @@ class PostgresResendTest {
         AssemblerHarness h = start(AssemblerOptions.defaults()
                 .withCommittedPositions(Map.of(0, Map.of("postgresql:pg1", "{\"kind\":\"postgres-lsn\"}"))), null);
 
-        assertThatThrownBy(() -> send(h, m.pg(501, 900, 1000, T0, order(1, "a"))))
+        assertThatThrownBy(() -> h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a"))))
                 .isInstanceOf(TransactionAssemblyException.class)
                 .hasMessage("the progress table's commit position of postgresql:pg1 on source partition 0 cannot be "
                         + "read: a 'postgres-lsn' position without its 'lsn'");
