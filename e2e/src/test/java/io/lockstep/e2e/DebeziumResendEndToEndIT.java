@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -59,14 +60,17 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>It asserts: records were re-sent (counted over the whole topic with {@link ResendShapes}); the job still runs
  * and loaded everything; the DUPLICATE KEY log holds each source row exactly once (row by row, value by value); every
  * PRIMARY KEY table equals its source table value by value; a reader polling the target every 100 ms never saw a
- * transaction partly nor a key's {@code txn_id} go back ({@link AtomicityReader}). One summary line says how many
- * transactions, re-sent records, which re-send shapes, and the job's counter of dropped repeats.
+ * transaction partly nor a key's {@code txn_id} go back ({@link AtomicityReader}); the assembler's counters, read
+ * through Flink's REST API ({@link RestJobMetrics}), say every source transaction was emitted once and at least every
+ * whole re-send was dropped. One summary line says how many transactions, re-sent records, which re-send shapes, and
+ * the job's counters.
  */
 class DebeziumResendEndToEndIT {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).setConfiguration(RestJobMetrics.configuration())
+            .build());
 
     private static final String PREFIX = "resend";
     private static final String SLOT = "lockstep_resend";
@@ -81,7 +85,9 @@ class DebeziumResendEndToEndIT {
     private static final long PAUSE_MS = 40;
     private static final String TABLES = "public.customers,public.orders,public.order_items,public.documents,"
             + "public.txn_log";
-    /** The assembler's counter of repeated data events dropped inside an open transaction. */
+    /** The assembler's counters: transactions emitted, re-sent transactions dropped, repeated events dropped. */
+    private static final String EMITTED_METRIC = "lockstepSourceTransactions";
+    private static final String RESENT_METRIC = "lockstepSourceTransactionsResent";
     private static final String REPEATED_EVENTS_METRIC = "lockstepRepeatedEventsDropped";
 
     @Test
@@ -111,7 +117,7 @@ class DebeziumResendEndToEndIT {
                 long restartOffset;
                 String lastFlush;
                 long committedWhileDown;
-                long repeatedEvents = -1;
+                Map<String, Long> metrics = Map.of();
                 String loadFailure = null;
                 List<String> jobStates = List.of();
                 try {
@@ -142,7 +148,8 @@ class DebeziumResendEndToEndIT {
                     loadFailure = awaitLoaded(job, postgres, target, ledger.transactions());
                     jobStates = flink.listJobs().get().stream().map(j -> j.getJobState().name()).toList();
                     if (loadFailure == null) {
-                        repeatedEvents = new RestJobMetrics(flink.getWebInterfaceURL()).sum(REPEATED_EVENTS_METRIC);
+                        metrics = new RestJobMetrics(flink.getWebInterfaceURL()).await(EMITTED_METRIC, RESENT_METRIC,
+                                REPEATED_EVENTS_METRIC);
                     }
                     // the whole topic, also when the job stopped early: every transaction's END
                     Set<String> ended = new HashSet<>();
@@ -168,16 +175,19 @@ class DebeziumResendEndToEndIT {
                         .forEach(t -> System.out.println("  " + t.describe()));
                 System.out.printf("Debezium re-send end to end: %d source transactions (%d committed while the "
                         + "publisher was down), %d Kafka records, %d re-sent; shapes %s; last offset flush before the "
-                        + "kill %s; job: %s; %d repeated events dropped; reader: %d snapshots, %d keys followed; "
-                        + "%d ms%n", ledger.transactions(), committedWhileDown, records.size(), shapes.resentRecords(),
-                        shapes.counts(), lastFlush, loadFailure == null ? "running" : loadFailure.strip(),
-                        repeatedEvents, reader.snapshots(), reader.keysFollowed(),
+                        + "kill %s; job: %s; reader: %d snapshots, %d keys followed; %d ms%n", ledger.transactions(),
+                        committedWhileDown, records.size(), shapes.resentRecords(), shapes.counts(), lastFlush,
+                        loadFailure != null ? loadFailure.strip() : String.format("running, %d transactions loaded, "
+                                + "%d re-sent transactions dropped, %d repeated events dropped",
+                                metrics.get(EMITTED_METRIC), metrics.get(RESENT_METRIC),
+                                metrics.get(REPEATED_EVENTS_METRIC)), reader.snapshots(), reader.keysFollowed(),
                         (System.nanoTime() - startNanos) / 1_000_000);
 
                 assertThat(shapes.resentRecords()).as("records the restarted publisher sent again").isPositive();
                 assertThat(loadFailure).as("the job running and loading every source transaction").isNull();
                 assertThat(jobStates).as("the job's state once everything was loaded").containsExactly("RUNNING");
-                assertThat(shapes.outsideTransactions()).as("no snapshot reads, no tombstones").isEmpty();
+                assertThat(shapes.outsideTransactions()).as("no snapshot reads: only the tombstones after deletes")
+                        .allMatch(r -> r.kind() == TopicRecord.Kind.TOMBSTONE);
                 assertThat(shapes.transactions()).as("one per source transaction").hasSize((int) ledger.transactions());
                 // the sessions' interleaving: commit order (the topic's) is not xid order
                 List<Long> endOrder = firstEnds(records);
@@ -190,6 +200,11 @@ class DebeziumResendEndToEndIT {
                     assertThat(targetLog(target)).as("the DUPLICATE KEY log: each source row exactly once")
                             .isEqualTo(sourceLog(source));
                 }
+                // the job's own account: every source transaction loaded once, every whole re-send dropped
+                assertThat(metrics.get(EMITTED_METRIC)).as("transactions the assembler emitted")
+                        .isEqualTo(ledger.transactions());
+                assertThat(metrics.get(RESENT_METRIC)).as("re-sent transactions the assembler dropped")
+                        .isGreaterThanOrEqualTo(shapes.counts().get(ResendShapes.Shape.WHOLE_RESENT));
             }
         }
     }

@@ -11,7 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MetricOptions;
 
 /**
  * Reads a counter of the running jobs of a Flink cluster through its REST API, summed over every operator and subtask
@@ -22,6 +26,7 @@ import java.util.List;
 final class RestJobMetrics {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long UPDATE_INTERVAL_MS = 500;
 
     private final String baseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -30,6 +35,42 @@ final class RestJobMetrics {
     RestJobMetrics(String webInterfaceUrl) {
         this.baseUrl = webInterfaceUrl.endsWith("/") ? webInterfaceUrl.substring(0, webInterfaceUrl.length() - 1)
                 : webInterfaceUrl;
+    }
+
+    /**
+     * @return the cluster configuration this reader needs: the REST server's metric store refreshed every 500 ms
+     *     ({@code metrics.fetcher.update-interval}; Flink's default, 10 s, would answer with values that old)
+     */
+    static Configuration configuration() {
+        Configuration configuration = new Configuration();
+        configuration.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofMillis(UPDATE_INTERVAL_MS));
+        return configuration;
+    }
+
+    /**
+     * Reads counters once every one is registered, from a metric store refreshed after this call (the REST server
+     * answers from its store and refreshes it in the background, at most every {@code UPDATE_INTERVAL_MS}).
+     *
+     * @param names the counters' names
+     * @return per name, its {@link #sum}: -1 for a counter no running job registered within 10 s
+     */
+    Map<String, Long> await(String... names) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            Map<String, Long> values = new LinkedHashMap<>();
+            for (String name : names) {
+                values.put(name, sum(name));
+            }
+            if (!values.containsValue(-1L) || System.nanoTime() > deadline) {
+                // the requests above made the server refresh its store in the background; read it once refreshed
+                Thread.sleep(2 * UPDATE_INTERVAL_MS);
+                for (String name : names) {
+                    values.put(name, sum(name));
+                }
+                return values;
+            }
+            Thread.sleep(UPDATE_INTERVAL_MS);
+        }
     }
 
     /**
