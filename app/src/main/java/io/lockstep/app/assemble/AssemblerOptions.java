@@ -4,6 +4,9 @@ import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.SchemaChangeMode;
 import java.io.Serializable;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,10 +26,14 @@ import java.util.Objects;
  * @param inputResumes {@code true} when the input ends at offsets a later run continues from (Kafka
  *     {@code --bounded}): a source transaction still open at the end of the input is logged in one WARN and left
  *     for the next run; {@code false} (a file, {@code --input}): it fails the job, as it can never be completed
+ * @param committedPositions the seed of the source commit positions: source partition to commit source
+ *     ({@code postgresql:pg1}, {@code maxwell}...) to its committed position's text, as the progress table held them
+ *     when the run started ({@code #commit:} rows; {@link CommittedSourcePositions}); empty for none. Kept as an
+ *     unmodifiable copy of {@link HashMap}s (serializable)
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
         BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter,
-        boolean inputResumes)
+        boolean inputResumes, Map<Integer, Map<String, String>> committedPositions)
         implements Serializable {
 
     /** Default row bound: 1,000,000 rows. */
@@ -45,6 +52,20 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
         Objects.requireNonNull(boundMode, "boundMode");
         Objects.requireNonNull(badInputMode, "badInputMode");
         Objects.requireNonNull(schemaChangeMode, "schemaChangeMode");
+        HashMap<Integer, Map<String, String>> copy = new HashMap<>();
+        if (committedPositions != null) {
+            committedPositions.forEach((partition, sources) -> copy.put(partition,
+                    Collections.unmodifiableMap(new HashMap<>(sources))));
+        }
+        committedPositions = Collections.unmodifiableMap(copy);
+    }
+
+    /** The options without a seed of committed source positions. */
+    public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+            BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter,
+            boolean inputResumes) {
+        this(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode, deadLetter, inputResumes,
+                null);
     }
 
     /** The options with an input that does not resume ({@code inputResumes = false}). */
@@ -74,48 +95,60 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
     /** @return a copy with another row bound */
     public AssemblerOptions withMaxRows(long rows) {
         return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
     }
 
     /** @return a copy with another size bound in bytes */
     public AssemblerOptions withMaxSizeBytes(long bytes) {
         return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
     }
 
     /** @return a copy with another time bound in ms */
     public AssemblerOptions withMaxOpenMs(long ms) {
         return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
     }
 
     /** @return a copy with another bound mode */
     public AssemblerOptions withBoundMode(BoundMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
     }
 
     /** @return a copy with another schema-change mode */
     public AssemblerOptions withSchemaChangeMode(SchemaChangeMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
     }
 
     /** @return a copy with another dead-letter destination ({@code null}: none) */
     public AssemblerOptions withDeadLetter(DeadLetterTarget target) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                target, inputResumes);
+                target, inputResumes, committedPositions);
     }
 
     /** @return a copy with another bad-input mode */
     public AssemblerOptions withBadInputMode(BadInputMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode,
-                deadLetter, inputResumes);
+                deadLetter, inputResumes, committedPositions);
+    }
+
+    /**
+     * Seeds the source commit positions (what {@code lockstep run} read from the progress table's {@code #commit:}
+     * rows before the job).
+     *
+     * @param positions source partition to commit source to committed position text; {@code null} for none
+     * @return a copy with that seed
+     */
+    public AssemblerOptions withCommittedPositions(Map<Integer, Map<String, String>> positions) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                deadLetter, inputResumes, positions);
     }
 
     /** @return a copy whose input resumes at a later run ({@code true}: Kafka) or not ({@code false}: a file) */
     public AssemblerOptions withInputResumes(boolean resumes) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, resumes);
+                deadLetter, resumes, committedPositions);
     }
 }

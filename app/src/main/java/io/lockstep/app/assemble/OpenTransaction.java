@@ -30,6 +30,13 @@ public class OpenTransaction {
     private HashMap<String, Long> receivedByTable = new HashMap<>();
     /** Why the transaction goes to the dead letter whole, or {@code null} while it can load. */
     private String deadLetterReason;
+    /** The commit source its events name when they carry a commit position ({@link CommitPosition#carried}), or null. */
+    private String commitSource;
+    /** Maxwell: the binlog file and offset ({@code position}) of the last row received, or {@code null}/-1. */
+    private String lastBinlogFile;
+    private long lastBinlogPosition = -1;
+    /** Whether it was opened by a data event, not a BEGIN: a tail resumed without its BEGIN after a restart. */
+    private boolean headless;
 
     /** Flink POJO constructor. */
     public OpenTransaction() {
@@ -57,6 +64,9 @@ public class OpenTransaction {
     }
 
     void countReceived(SourceEvent event) {
+        if (commitSource == null && CommitPosition.carried(event)) {
+            commitSource = event.getCommitSource();
+        }
         receivedEvents++;
         receivedByTable.merge(event.dataCollection(), 1L, Long::sum);
     }
@@ -177,6 +187,42 @@ public class OpenTransaction {
 
     public void setDeadLetterReason(String deadLetterReason) {
         this.deadLetterReason = deadLetterReason;
+    }
+
+    /** @return the commit source its events name, or {@code null} */
+    public String getCommitSource() {
+        return commitSource;
+    }
+
+    public void setCommitSource(String commitSource) {
+        this.commitSource = commitSource;
+    }
+
+    /** @return whether a data event opened it (no BEGIN seen): a tail resumed after a connector restart */
+    public boolean isHeadless() {
+        return headless;
+    }
+
+    public void setHeadless(boolean headless) {
+        this.headless = headless;
+    }
+
+    /** @return Maxwell: the binlog file of the last row's {@code position}, or {@code null} */
+    public String getLastBinlogFile() {
+        return lastBinlogFile;
+    }
+
+    public void setLastBinlogFile(String lastBinlogFile) {
+        this.lastBinlogFile = lastBinlogFile;
+    }
+
+    /** @return Maxwell: the offset of the last row's {@code position}, or -1 */
+    public long getLastBinlogPosition() {
+        return lastBinlogPosition;
+    }
+
+    public void setLastBinlogPosition(long lastBinlogPosition) {
+        this.lastBinlogPosition = lastBinlogPosition;
     }
 
     public HashMap<String, Long> getReceivedByTable() {

@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>This class dispatches each event and maps each error to its outcome (stop, dead letter, skip); each concern
  * lives in a collaborator it creates in {@link #open} and calls on its task thread only: the open transaction, its
  * buffered rows and bounds ({@link TransactionBuffer}), routing and sink rows ({@link SourceTableRouting}), the
- * column and value checks ({@link TargetColumnCheck}), DDL events and barriers ({@link SchemaChanges}), and the dead
- * letter ({@link TransactionDeadLetter}).
+ * column and value checks ({@link TargetColumnCheck}), DDL events and barriers ({@link SchemaChanges}), the dead
+ * letter ({@link TransactionDeadLetter}), and the source commit positions that drop re-sent transactions and put
+ * {@code commitSource}/{@code commitPosition} on each end row ({@link CommittedSourcePositions}, docs/input-formats.md).
  *
  * <p>With {@link #checkingColumns} the rows are checked against the target tables' columns
  * (docs/schema-changes.md): a row with a column its target table lacks is a schema change, handled as
@@ -111,6 +112,8 @@ public abstract class TransactionAssembler
     private transient SchemaChanges schemaChanges;
     /** Task thread only. */
     private transient TargetColumnCheck columnCheck;
+    /** Task thread only: committed source commit positions (keyed state) and the re-send decisions. */
+    private transient CommittedSourcePositions positions;
     /** Task thread only: the dead letter, or {@code null} without one. */
     private transient TransactionDeadLetter deadLetter;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
@@ -149,6 +152,7 @@ public abstract class TransactionAssembler
     public void open(OpenContext openContext) {
         TargetColumns targetColumns = columnReader == null ? null : new TargetColumns(columnReader);
         buffer = new TransactionBuffer(getRuntimeContext(), options);
+        positions = new CommittedSourcePositions(getRuntimeContext(), options);
         endOfInputArmed = new HashSet<>();
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
         Counter deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
@@ -262,6 +266,11 @@ public abstract class TransactionAssembler
         return buffer.current();
     }
 
+    /** @return the committed source commit positions of the current key */
+    protected final CommittedSourcePositions positions() {
+        return positions;
+    }
+
     /** @return a bad-input error naming the event's position */
     protected static BadSourceEventException badInput(SourceEvent event, String reason) {
         return new BadSourceEventException(event.describePosition(), reason);
@@ -302,10 +311,11 @@ public abstract class TransactionAssembler
      * Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state.
      *
      * @param last the event that closes the transaction (its offset becomes the rows' source position)
+     * @param commitSource the end row's {@code commitSource}, or {@code null}; {@code commitPosition} its text
      */
-    protected final void commit(OpenTransaction t, SourceEvent last, Context ctx,
-            Collector<SinkInput> out) throws Exception {
-        buffer.emit(out, last.getTopic(), last.getOffset());
+    protected final void commit(OpenTransaction t, SourceEvent last, String commitSource, String commitPosition,
+            Context ctx, Collector<SinkInput> out) throws Exception {
+        buffer.emit(out, last.getTopic(), last.getOffset(), commitSource, commitPosition);
         discard(t, ctx);
         sourceTransactions.inc();
     }

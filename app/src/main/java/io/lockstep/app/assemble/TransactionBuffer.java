@@ -113,6 +113,15 @@ final class TransactionBuffer {
      * @return the number of rows emitted
      */
     long emit(Collector<SinkInput> out, String source, long position) throws Exception {
+        return emit(out, source, position, null, null);
+    }
+
+    /**
+     * As {@link #emit(Collector, String, long)}, the last row also carrying the source commit position
+     * ({@code commitSource}, {@code commitPosition}; {@code null} for none).
+     */
+    long emit(Collector<SinkInput> out, String source, long position, String commitSource, String commitPosition)
+            throws Exception {
         List<LoadRow> rows = new ArrayList<>();
         for (LoadRow row : bufferedRows.get()) {
             rows.add(row);
@@ -125,6 +134,10 @@ final class TransactionBuffer {
             copy.setSource(source);
             copy.setSourcePosition(position);
             copy.setTransactionEnd(i == rows.size() - 1);
+            if (i == rows.size() - 1) {
+                copy.setCommitSource(commitSource);
+                copy.setCommitPosition(commitPosition);
+            }
             out.collect(copy);
         }
         return rows.size();

@@ -13,6 +13,7 @@ import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.job.StateDirectory;
+import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateRestore;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.CommittedStartOffsets;
@@ -295,10 +296,19 @@ public final class RunCommand implements Callable<Integer> {
             preflight.checkSinkOptions(config);
             preflight.checkTopics(config);
             config = preflight.checkTarget(config);
-            CommittedStartOffsets.Plan start = preflight.startOffsets(config);
-            define(env, config, start);
+            StartFromCommitted.Start start = preflight.startOffsets(config);
+            config = config.withAssembler(config.assembler().withCommittedPositions(start.commitPositions()));
+            define(env, config, start.offsets());
             env.configure(restarts.applyTo(new Configuration()));
-            return local ? runHere(env, config, restarts, plan) : submit(env, config);
+            String deduplication = RunStartLine.deduplication(config, start);
+            if (!start.keepsCommitPositions()) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("lockstep run: warning: the progress table has no commit_position column, so re-sent "
+                        + "source transactions are recognised only within this job's state, not across a start "
+                        + "without it; upgrade it while the job is stopped: " + start.upgradeSql());
+                err.flush();
+            }
+            return local ? runHere(env, config, restarts, plan, deduplication) : submit(env, config);
         } catch (RunRefusedException e) {
             PrintWriter err = spec.commandLine().getErr();
             e.problems().forEach(problem -> err.println("lockstep run: " + problem));
@@ -322,10 +332,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Runs the job on a MiniCluster in this JVM, printing the start line, progress and the summary. */
     private int runHere(StreamExecutionEnvironment env, PipelineConfig config, RestartPolicy restarts,
-            Optional<StateRestore.Plan> plan) throws Exception {
+            Optional<StateRestore.Plan> plan, String deduplication) throws Exception {
         RunSession session = new RunSession(spec.commandLine().getOut(), spec.commandLine().getErr(),
                 progress ? progressIntervalMs : 0, stopTimeoutMs);
-        return session.run(env, jobName(config), RunStartLine.of(this, restarts, plan), target);
+        return session.run(env, jobName(config), RunStartLine.of(this, restarts, plan) + ", " + deduplication, target);
     }
 
     /** Submits the job to the cluster of {@code flink run}; a failure is one line. */

@@ -17,6 +17,7 @@ import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
@@ -143,15 +144,15 @@ final class RunPreflight {
 
     /**
      * Exactly-once from Kafka: where each partition starts when no checkpoint is restored, right after the position
-     * the job committed ({@link StartFromCommitted}); otherwise as configured.
+     * the job committed, and the source commit positions committed with the data ({@link StartFromCommitted});
+     * otherwise as configured, with no committed commit positions.
      *
      * @throws RunRefusedException naming the problem, or empty when interrupted
      */
-    CommittedStartOffsets.Plan startOffsets(PipelineConfig config) throws RunRefusedException {
-        CommittedStartOffsets.Plan start = CommittedStartOffsets.Plan.configured(command.topic);
+    StartFromCommitted.Start startOffsets(PipelineConfig config) throws RunRefusedException {
         if (command.input == null && ExactlyOnceAcrossTables.enabled(config) && command.kafkaCheckTimeoutMs > 0) {
             try {
-                start = StartFromCommitted.plan(config, command.kafkaCheckTimeoutMs);
+                return StartFromCommitted.plan(config, command.kafkaCheckTimeoutMs);
             } catch (IllegalStateException e) {
                 throw new RunRefusedException(List.of(e.getMessage()));
             } catch (InterruptedException e) {
@@ -159,6 +160,6 @@ final class RunPreflight {
                 throw new RunRefusedException(List.of());
             }
         }
-        return start;
+        return new StartFromCommitted.Start(CommittedStartOffsets.Plan.configured(command.topic), Map.of(), null);
     }
 }

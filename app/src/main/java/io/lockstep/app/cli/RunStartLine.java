@@ -1,6 +1,10 @@
 package io.lockstep.app.cli;
 
+import io.lockstep.app.assemble.CommittedSourcePositions;
+import io.lockstep.app.job.ExactlyOnceAcrossTables;
+import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateRestore;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -38,5 +42,21 @@ final class RunStartLine {
                         : command.input != null && command.stateDir == null ? "no state kept"
                         : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
                                 .orElse("none") + ")");
+    }
+
+    /**
+     * The start line's part that says what re-sent source transactions are recognised by.
+     *
+     * @param config the job's settings (format, semantic)
+     * @param start what the job starts from
+     * @return e.g. {@code re-sends recognised by source commit position (...), committed with the data}
+     */
+    static String deduplication(PipelineConfig config, StartFromCommitted.Start start) {
+        String by = "re-sends recognised by " + CommittedSourcePositions.deduplicatesBy(config.format());
+        if (!ExactlyOnceAcrossTables.enabled(config)) {
+            return by + " within this job's state (nothing is committed with the data in this mode)";
+        }
+        return start.keepsCommitPositions() ? by + ", committed with the data"
+                : by + " within this job's state only (legacy progress table without commit_position)";
     }
 }

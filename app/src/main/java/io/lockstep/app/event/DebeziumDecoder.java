@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A schema change event ({@code ddl}, {@code tableChanges}) is a {@link SourceEventKind#SCHEMA_CHANGE}
  *       with the table's columns after the change; a {@code null} value (a tombstone) and a heartbeat
  *       ({@code ts_ms} only) decode to nothing.
+ *   <li>The source commit position ({@link CommitPositionFields}): the commit source
+ *       ({@code source.connector:source.name}) and MySQL {@code source.gtid} of data events; the position in the
+ *       BEGIN/END id (PostgreSQL commit LSN, MySQL GTID or binlog file and BEGIN position) and END's {@code ts_ms}.
  *   <li>{@code transaction.total_order} is kept ({@link SourceEvent#getTotalOrder()}) so that the
  *       assembler can drop events the connector sends twice after a restart.
  * </ul>
@@ -119,6 +122,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         }
         event.setTransactionId(id);
         event.setTransactionKey(TransactionIds.key(id));
+        CommitPositionFields.fromDebeziumTransaction(event, id, body);
         return event;
     }
 
@@ -146,6 +150,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         SourceEvent event = SourceEvent.at(SourceEventKind.ROW, record);
         event.setSourceDatabase(database);
         event.setSourceTable(table);
+        CommitPositionFields.fromDebeziumSource(event, source, position);
         switch (op) {
             case "c":
             case "r":
@@ -176,6 +181,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             String id = CdcJson.requiredText(transaction, "id", position);
             event.setTransactionId(id);
             event.setTransactionKey(TransactionIds.key(id));
+            CommitPositionFields.fromDebeziumDataId(event, id);
             if (transaction.hasNonNull("total_order")) {
                 event.setTotalOrder(CdcJson.requiredCount(transaction, "total_order", position));
             }

@@ -23,6 +23,10 @@ import java.util.Set;
  * {@code primary_key_columns}, else from the Maxwell record key ({@code "pk.<column>"} fields), else
  * from the configured key columns of the table.
  *
+ * <p>Source commit position ({@link CommitPositionFields}): {@code position} ({@code output_binlog_position=true}),
+ * {@code gtid} ({@code output_gtid_position=true}), {@code server_id} ({@code output_server_id=true}) and {@code ts}
+ * of every transactional row; the commit row's values are the transaction's.
+ *
  * <p>A row with neither {@code xid} nor {@code commit} has no transaction boundary (Maxwell's
  * {@code output_commit_info=false}) and is rejected as bad input.
  */
@@ -127,6 +131,7 @@ public final class MaxwellDecoder implements SourceEventDecoder {
         event.setTransactionId(xid);
         event.setTransactionKey(xid);
         event.setCommit(isCommit);
+        CommitPositionFields.fromMaxwell(event, root, position);
         return event;
     }
 

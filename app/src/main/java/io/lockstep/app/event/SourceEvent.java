@@ -23,6 +23,15 @@ import java.util.Objects;
  *       (data collection {@code db.table} to its number of data events).
  * </ul>
  *
+ * <p>Source commit position (docs/input-formats.md#source-commit-positions-and-re-sends), where the format carries
+ * one: {@code commitSource} (the source database: {@code postgresql:<name>}, {@code mysql:<name>} on Debezium data
+ * events; {@code maxwell} or {@code maxwell:<server_id>} on Maxwell rows), {@code commitLsn} (PostgreSQL: the LSN of
+ * an END id {@code txId:LSN}, the end of the commit record), {@code gtid} (MySQL {@code uuid[:tag]:n}: Debezium
+ * {@code source.gtid} and GTID-shaped BEGIN/END ids, Maxwell {@code gtid}), {@code binlogFile}/{@code binlogPosition}
+ * (Debezium MySQL ids {@code file=F,pos=P}: the transaction's BEGIN event; Maxwell {@code position} {@code F:P}: just
+ * after the row's rows event) and {@code commitTimeMs} (Debezium END {@code ts_ms}, Maxwell {@code ts} x 1000).
+ * Absent: {@code null} or -1.
+ *
  * <p>{@code transactionKey} is the part of the id that is the same on every event of one transaction: the whole id,
  * except for PostgreSQL's {@code txId:LSN}, whose LSN part varies (docs/input-formats.md#transaction-ids), where it is
  * the {@code txId}.
@@ -52,6 +61,13 @@ public class SourceEvent {
 
     private long eventCount = -1;
     private HashMap<String, Long> tableEventCounts;
+
+    private String commitSource;
+    private long commitLsn = -1;
+    private String gtid;
+    private String binlogFile;
+    private long binlogPosition = -1;
+    private long commitTimeMs = -1;
 
     /** The message's key and value as read; kept only while a dead letter is configured ({@link DecodeFunction}). */
     private String rawKey;
@@ -230,6 +246,60 @@ public class SourceEvent {
         this.tableEventCounts = tableEventCounts;
     }
 
+    /** @return the source database the event comes from ({@code postgresql:pg1}, {@code maxwell}...), or {@code null} */
+    public String getCommitSource() {
+        return commitSource;
+    }
+
+    public void setCommitSource(String commitSource) {
+        this.commitSource = commitSource;
+    }
+
+    /** @return PostgreSQL END: the commit LSN (the part after {@code :} of its id); else -1 */
+    public long getCommitLsn() {
+        return commitLsn;
+    }
+
+    public void setCommitLsn(long commitLsn) {
+        this.commitLsn = commitLsn;
+    }
+
+    /** @return the MySQL GTID {@code uuid[:tag]:n} of the event's transaction, or {@code null} */
+    public String getGtid() {
+        return gtid;
+    }
+
+    public void setGtid(String gtid) {
+        this.gtid = gtid;
+    }
+
+    /** @return the binlog file of the event's binlog position, or {@code null} */
+    public String getBinlogFile() {
+        return binlogFile;
+    }
+
+    public void setBinlogFile(String binlogFile) {
+        this.binlogFile = binlogFile;
+    }
+
+    /** @return the offset in {@link #getBinlogFile()} (bytes), or -1 */
+    public long getBinlogPosition() {
+        return binlogPosition;
+    }
+
+    public void setBinlogPosition(long binlogPosition) {
+        this.binlogPosition = binlogPosition;
+    }
+
+    /** @return the source's commit time in epoch ms (Debezium END {@code ts_ms}, Maxwell {@code ts} x 1000), or -1 */
+    public long getCommitTimeMs() {
+        return commitTimeMs;
+    }
+
+    public void setCommitTimeMs(long commitTimeMs) {
+        this.commitTimeMs = commitTimeMs;
+    }
+
     /**
      * @return the message as read (coordinates, key and value text): what a dead letter keeps of this event; key and
      *     value are {@code null} unless they were kept for a dead letter
@@ -269,7 +339,10 @@ public class SourceEvent {
         SourceEvent that = (SourceEvent) o;
         return partition == that.partition && offset == that.offset && standalone == that.standalone
                 && commit == that.commit && delete == that.delete && eventCount == that.eventCount
-                && totalOrder == that.totalOrder
+                && totalOrder == that.totalOrder && commitLsn == that.commitLsn
+                && binlogPosition == that.binlogPosition && commitTimeMs == that.commitTimeMs
+                && Objects.equals(commitSource, that.commitSource) && Objects.equals(gtid, that.gtid)
+                && Objects.equals(binlogFile, that.binlogFile)
                 && kind == that.kind && Objects.equals(topic, that.topic)
                 && Objects.equals(transactionId, that.transactionId)
                 && Objects.equals(transactionKey, that.transactionKey)

@@ -137,6 +137,14 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
                 target, semantic, jobId, tables, adoptState);
     }
 
+    /** @return this config with other assembler options (e.g. the committed source positions read at start) */
+    public PipelineConfig withAssembler(AssemblerOptions options) {
+        return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
+                jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
+                checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, options, sinkProperties,
+                target, semantic, jobId, targetTables, adoptState);
+    }
+
     /** @return this config allowed to restore another job's state ({@code --adopt-state}) */
     public PipelineConfig withAdoptedState() {
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,

@@ -2,18 +2,21 @@ package io.lockstep.app.job;
 
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.core.client.TransactionException;
+import io.lockstep.core.progress.CommittedPositions;
 import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.ProgressTableException;
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Plans the Kafka source's start of an exactly-once multi-table job ({@link ExactlyOnceAcrossTables}) from the
- * positions its earlier runs committed: reads them from the progress table in the job's database (StarRocks HTTP
- * SQL API, with the sink's own address and user) and hands them to {@link CommittedStartOffsets}. Stateless.
+ * Plans the start of an exactly-once multi-table job ({@link ExactlyOnceAcrossTables}) from what its earlier runs
+ * committed: reads the progress table in the job's database once (StarRocks HTTP SQL API, with the sink's own address
+ * and user), hands the committed Kafka positions to {@link CommittedStartOffsets} (where to resume reading) and keeps
+ * the committed source commit positions ({@code #commit:} rows, docs/exactly-once.md#progress-table-rows) for the
+ * transaction assembler (which transactions were already loaded). Stateless.
  */
 public final class StartFromCommitted {
 
@@ -21,37 +24,55 @@ public final class StartFromCommitted {
     }
 
     /**
+     * What the job starts from.
+     *
+     * @param offsets where each Kafka partition starts, and the source name the rows carry
+     * @param commitPositions source partition to commit source to the committed commit position text (empty with none
+     *     or with a legacy progress table)
+     * @param upgradeSql the statement that adds the {@code commit_position} column when the progress table is a
+     *     legacy one without it, else null
+     */
+    public record Start(CommittedStartOffsets.Plan offsets, Map<Integer, Map<String, String>> commitPositions,
+                        String upgradeSql) {
+        /** @return true when the progress table keeps source commit positions */
+        public boolean keepsCommitPositions() {
+            return upgradeSql == null;
+        }
+    }
+
+    /**
      * @param config an {@link ExactlyOnceAcrossTables#enabled} job
      * @param kafkaTimeoutMs how long to wait for the Kafka brokers, ms (&gt; 0)
-     * @return where each partition starts, and the source name the rows carry
+     * @return where each partition starts, the source name the rows carry, and the committed commit positions
      * @throws IllegalStateException with one line naming what is wrong: the progress table cannot be read, the
      *     topic changed identity, a committed position the topic cannot deliver
      * @throws InterruptedException if interrupted while waiting
      */
-    public static CommittedStartOffsets.Plan plan(PipelineConfig config, long kafkaTimeoutMs)
-            throws InterruptedException {
+    public static Start plan(PipelineConfig config, long kafkaTimeoutMs) throws InterruptedException {
         String jobId = ExactlyOnceAcrossTables.jobId(config);
-        return CommittedStartOffsets.read(config.kafkaBootstrap(), config.topic(), config.kafkaProperties(),
-                kafkaTimeoutMs, jobId, reader(config));
-    }
-
-    /**
-     * @return a reader of the job's committed positions through the sink's own settings (FE addresses, user,
-     *     password, the progress table in {@link PipelineConfig#database()}): {@link ProgressStore}
-     */
-    private static Function<String, Map<String, Map<Integer, Long>>> reader(PipelineConfig config) {
         SinkConfig options = LockstepPipeline.sinkOptions(config);
         ProgressTable table = new ProgressTable(config.database(), options.getMultiTableProgressTable());
-        return jobId -> {
-            try {
-                return ProgressStore.readCommittedPositions(SinkSettings.from(options).clientConfig(), table, jobId)
-                        .bySource();
-            } catch (ProgressTableException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            } catch (TransactionException e) {
-                throw new IllegalStateException("cannot read the committed positions of job '" + jobId + "' from "
-                        + table.qualifiedName() + " at " + config.loadUrl() + ": " + e.getMessage(), e);
-            }
-        };
+        AtomicReference<CommittedPositions> read = new AtomicReference<>();
+        CommittedStartOffsets.Plan offsets = CommittedStartOffsets.read(config.kafkaBootstrap(), config.topic(),
+                config.kafkaProperties(), kafkaTimeoutMs, jobId, id -> {
+                    CommittedPositions positions = read(config, options, table, id);
+                    read.set(positions);
+                    return positions.bySource();
+                });
+        CommittedPositions positions = read.get();
+        boolean keeps = positions.tableShape().hasCommitPositions();
+        return new Start(offsets, positions.commitsByPartition(), keeps ? null : table.addCommitPositionColumnSql());
+    }
+
+    private static CommittedPositions read(PipelineConfig config, SinkConfig options, ProgressTable table,
+            String jobId) {
+        try {
+            return ProgressStore.readCommittedPositions(SinkSettings.from(options).clientConfig(), table, jobId);
+        } catch (ProgressTableException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (TransactionException e) {
+            throw new IllegalStateException("cannot read the committed positions of job '" + jobId + "' from "
+                    + table.qualifiedName() + " at " + config.loadUrl() + ": " + e.getMessage(), e);
+        }
     }
 }

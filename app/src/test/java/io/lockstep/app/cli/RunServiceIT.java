@@ -240,7 +240,11 @@ class RunServiceIT {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("reading debezium from file ").contains("summary: 8 source transactions read, "
+        assertThat(run.out()).contains("reading debezium from file ")
+                .contains("re-sends recognised by source commit position (PostgreSQL commit LSN; MySQL GTID set, "
+                        + "else binlog file and position) where the events carry one, else Kafka offset, committed "
+                        + "with the data")
+                .contains("summary: 8 source transactions read, "
                 + "8 committed, 24 rows committed, "); // not the progress table's rows
         assertThat(starRocks.rows("SELECT id, owner, balance FROM bank.accounts ORDER BY id"))
                 .containsExactly("1|ada|103.75", "2|bob|56.25");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.assemble.CommittedSource;
 import io.lockstep.app.assemble.OpenTransaction;
 import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.flink.row.LoadRow;
@@ -31,6 +32,7 @@ class FlinkTypesTest {
         assertThat(TypeInformation.of(SourceRecord.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(SourceEvent.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(OpenTransaction.class)).isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(CommittedSource.class)).isInstanceOf(PojoTypeInfo.class);
         assertThat(TypeInformation.of(DefaultStarRocksRowData.class))
                 .isInstanceOf(DefaultStarRocksRowDataTypeInfo.class);
         assertThat(TypeInformation.of(LoadRow.class)).isInstanceOf(LoadRowTypeInfo.class);

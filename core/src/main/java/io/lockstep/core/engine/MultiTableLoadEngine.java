@@ -8,6 +8,7 @@ import io.lockstep.core.client.TransactionClient;
 import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * next task-thread call and by the next flush, so a checkpoint never succeeds after a lost load. Limits kept from
  * the design: one database per engine; atomicity per subtask and per source partition. At-least-once, unless
  * {@link LoadEngineConfig#progress()} is set: then each commit also loads the committed source positions
- * ({@link #txnEnd(int, SourcePartition, long)}) into the progress table, and the caller settles earlier runs and
+ * ({@link #txnEnd(int, SourcePartition, long, CommitPosition)}) into the progress table, and the caller settles earlier runs and
  * drops replayed source transactions first ({@code io.lockstep.core.restart.ProgressOpening}).
  */
 public final class MultiTableLoadEngine implements AutoCloseable {
@@ -190,26 +191,26 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * @throws LoadEngineException if the engine failed earlier
      */
     public void txnEnd(int partition) {
-        txnEnd(partition, null, -1L);
+        txnEnd(partition, null, -1L, null);
     }
 
     /**
      * Task thread, multi-table exactly-once mode: like {@link #txnEnd(int)}, also recording that the source
      * transaction at {@code position} of {@code source} ended; the commit that makes its rows visible also loads
-     * that position into the progress table ({@link LoadEngineConfig#progress()}). The caller checks that positions
-     * grow ({@code io.lockstep.core.progress.PositionGate}).
+     * that position and its {@code commit} position ({@link SharedCommitProgress}) into the progress table
+     * ({@link LoadEngineConfig#progress()}). The caller checks that positions grow (a {@code PositionGate}).
      *
      * @param source   the source partition the transaction came from; null when positions are not tracked
      * @param position its source position, &gt;= 0 (ignored when {@code source} is null)
+     * @param commit   the source database's commit position the transaction's end carried, or null
      * @throws LoadEngineException      if the engine failed earlier
-     * @throws IllegalArgumentException if a source is given while the engine tracks no positions, or the position
-     *                                  is negative
+     * @throws IllegalArgumentException if a source or commit comes while the engine tracks no positions, or the
+     *                                  position is negative
      */
-    public void txnEnd(int partition, SourcePartition source, long position) {
-        if (source != null && (config.progress() == null || position < 0)) {
+    public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
+        if ((source != null || commit != null) && (config.progress() == null || position < 0)) {
             throw new IllegalArgumentException(config.progress() == null
-                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once "
-                            + "(no progress table configured)"
+                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once"
                     : "transaction end of " + source + " has position " + position + ": expected >= 0");
         }
         if (source == null && config.progress() != null) {
@@ -225,8 +226,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         // lock round per transaction just when the engine is busiest. At most pressureSwitchBytes plus one transaction
         // per partition stays active, far below buffer-size: a writer blocked at the hard limit finds chunks to drain.
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
-        long due = regions.txnEnd(partition, source, position, ticker.nowMs(), config.miniIntervalMs(), switchBytes,
-                cycle.idleFreezeAfterMs());
+        long due = regions.txnEnd(partition, source, position, commit, ticker.nowMs(), config.miniIntervalMs(),
+                switchBytes, cycle.idleFreezeAfterMs());
         if (due == RegionTable.FROZE) {
             managerThread.wake();
         } else { // the partition is clean now: its idle freeze may fall due before the manager's next deadline

@@ -4,6 +4,7 @@ import io.lockstep.core.buffer.Region;
 import io.lockstep.core.buffer.RegionKey;
 import io.lockstep.core.buffer.SegmentPool;
 import io.lockstep.core.format.JsonLoadFormat;
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 
 import java.util.HashMap;
@@ -163,7 +164,7 @@ final class RegionTable {
      * also records that the source transaction at {@code position} of {@code source} ended; a commit whose cut covers
      * the freeze of this end carries the position into the progress table.
      *
-     * @param source          null when positions are not tracked
+     * @param source          null when positions are not tracked; {@code commit}: the end's commit position, or null
      * @param switchBytes     row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}:
      *                        only the mini interval decides
      * @param idleFreezeAfterMs the idle freeze's delay after a partition's last switch ({@link #nextIdleFreezeMs})
@@ -171,12 +172,12 @@ final class RegionTable {
      *         (ticker ms, as {@link #nextIdleFreezeMs} for this partition), {@code Long.MAX_VALUE} if it has nothing
      *         to freeze
      */
-    long txnEnd(int partition, SourcePartition source, long position, long nowMs, long miniIntervalMs,
-                long switchBytes, long idleFreezeAfterMs) {
+    long txnEnd(int partition, SourcePartition source, long position, CommitPosition commit, long nowMs,
+                long miniIntervalMs, long switchBytes, long idleFreezeAfterMs) {
         lock.lock();
         try {
             if (source != null) {
-                positions.onTxnEnd(partition, source, position);
+                positions.onTxnEnd(partition, source, position, commit);
             }
             tracker.onTxnEnd(partition);
             ends.onTxnEnd(partition);
@@ -337,9 +338,10 @@ final class RegionTable {
 
     /**
      * Manager thread, at a commit (exactly-once mode): removes and returns the highest source position per (source,
-     * source partition) of the transaction ends covered by chunks of sequence at most {@code cutSequence}.
+     * source partition), and the last commit position per (commit source, source partition), of the transaction ends
+     * covered by chunks of sequence at most {@code cutSequence}.
      */
-    Map<SourcePartition, Long> takePositionsCovered(long cutSequence) {
+    SourcePositionsByFreeze.Covered takePositionsCovered(long cutSequence) {
         return locked(() -> positions.takeCovered(cutSequence));
     }
 

@@ -9,19 +9,20 @@ import io.lockstep.core.progress.ProgressClock;
 import io.lockstep.core.progress.ProgressRow;
 import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
-import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Multi-table exactly-once mode: the progress rows a shared commit carries
  * (docs/exactly-once.md#multi-table-exactly-once-progress-table). Just before the commit, it loads into the progress
  * table, under the shared label, one row per (job id, source, source partition) the commit covers, with its highest
- * position, and this run's registration row with the commit cycle, so data, positions and the run's last committed
- * cycle become visible together or not at all.
+ * position, one {@code #commit:<commitSource>} row per (commit source, source partition) whose transaction ends
+ * carried a commit position, with the last such end's position and text (not with a legacy table without
+ * {@code commit_position}: {@link ProgressSettings#commitPositions()}), and this run's registration row with the
+ * commit cycle, so data, positions, commit positions and the run's last committed cycle become visible together or
+ * not at all.
  *
  * <p>Immutable; the manager thread calls it (from {@link SharedTransactionCycle}).
  */
@@ -53,14 +54,20 @@ final class SharedCommitProgress {
      * Loads the progress rows of the commit of {@code txn} under its label.
      *
      * @param cycle     the commit cycle of {@code txn}, written into the run's registration row
-     * @param positions highest source position per (source, source partition) that the commit's cut covers
+     * @param covered highest source position per (source, source partition) and last commit position per (commit
+     *                source, source partition) that the commit's cut covers
      * @throws TransactionException if the load fails (the cycle then fails; nothing is committed)
      */
-    void load(TransactionRef txn, long cycle, Map<SourcePartition, Long> positions) throws TransactionException {
+    void load(TransactionRef txn, long cycle, SourcePositionsByFreeze.Covered covered) throws TransactionException {
         String committedAt = ProgressClock.now(ticker);
         List<ProgressRow> rows = new ArrayList<>();
-        positions.forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
+        covered.positions().forEach((source, position) -> rows.add(new ProgressRow(progress.jobId(), source.source(),
                 source.partition(), position, runId, txn.label(), committedAt)));
+        if (progress.commitPositions()) {
+            covered.commits().forEach((commit, mark) -> rows.add(new ProgressRow(progress.jobId(),
+                    ProgressTable.commitSource(commit.source()), commit.partition(), mark.position(), runId,
+                    txn.label(), committedAt, mark.text())));
+        }
         rows.add(new ProgressRow(progress.jobId(), ProgressTable.runSource(runId), subtaskIndex, cycle, runId,
                 txn.label(), committedAt));
         String table = progress.table().table();

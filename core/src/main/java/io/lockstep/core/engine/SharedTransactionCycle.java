@@ -8,7 +8,6 @@ import io.lockstep.core.client.TransactionRef;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.metrics.LoadMetrics;
 import io.lockstep.core.metrics.MetricNames;
-import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
 import java.util.List;
@@ -275,7 +274,7 @@ final class SharedTransactionCycle extends ManagerCycle<SharedTransactionState> 
         if (state() != SharedTransactionState.DRAINING || !handOff.idle() || frozen.hasFrozen(cutSequence)) {
             return false;
         }
-        Map<SourcePartition, Long> positions = progress == null ? Map.of() : regions.takePositionsCovered(cutSequence);
+        SourcePositionsByFreeze.Covered positions = progress == null ? null : regions.takePositionsCovered(cutSequence);
         if (!dataLoaded) {
             // nothing reached the label: a commit would fail with "no data"; positions of data-less source
             // transactions are not worth a commit (replaying them loads nothing)

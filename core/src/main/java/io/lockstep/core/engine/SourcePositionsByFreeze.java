@@ -1,5 +1,6 @@
 package io.lockstep.core.engine;
 
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 
 import java.util.HashMap;
@@ -8,7 +9,8 @@ import java.util.TreeMap;
 
 /**
  * Task and manager threads, under the {@link RegionTable} lock, exactly-once mode: the highest source position per
- * (source, source partition) whose source transaction ended, first per engine partition until a freeze covers it,
+ * (source, source partition) whose source transaction ended, and the commit position of the last such transaction
+ * end per (commit source, source partition) that carried one, first per engine partition until a freeze covers it,
  * then by the freeze sequence that covers it, so that a commit up to a cut carries exactly the positions whose rows it
  * makes visible into the progress table (docs/exactly-once.md#multi-table-exactly-once-progress-table).
  *
@@ -18,15 +20,46 @@ import java.util.TreeMap;
  */
 final class SourcePositionsByFreeze {
     /**
+     * The commit position of a transaction end and the source position of that end.
+     *
+     * @param position the source position of the transaction end that carried it
+     * @param text     the commit position text (opaque)
+     */
+    record CommitMark(long position, String text) {
+    }
+
+    /**
+     * What a commit's cut covers.
+     *
+     * @param positions highest source position per (source, source partition)
+     * @param commits   last commit position per (commit source, source partition): the key's source is the commit
+     *                  source, without the {@code #commit:} prefix
+     */
+    record Covered(Map<SourcePartition, Long> positions, Map<SourcePartition, CommitMark> commits) {
+    }
+
+    /**
      * Positions per engine partition not yet covered by a freeze, each a one-element array raised in place (a
      * transaction end allocates nothing once its source partition is known).
      */
     private final Map<Integer, Map<SourcePartition, long[]>> notFrozen = new HashMap<>();
     /** Positions by the freeze sequence that covers them. */
     private final TreeMap<Long, Map<SourcePartition, Long>> byFreezeSequence = new TreeMap<>();
+    /** Commit positions per engine partition not yet covered by a freeze; the last transaction end's wins. */
+    private final Map<Integer, Map<SourcePartition, CommitMark>> commitsNotFrozen = new HashMap<>();
+    /** Commit positions by the freeze sequence that covers them. */
+    private final TreeMap<Long, Map<SourcePartition, CommitMark>> commitsByFreezeSequence = new TreeMap<>();
 
     /** The source transaction at {@code position} of {@code source} ended on engine partition {@code partition}. */
     void onTxnEnd(int partition, SourcePartition source, long position) {
+        onTxnEnd(partition, source, position, null);
+    }
+
+    /**
+     * As {@link #onTxnEnd(int, SourcePartition, long)}; the end carried {@code commit} (null: none), which replaces
+     * the one kept for its (commit source, source partition).
+     */
+    void onTxnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
         Map<SourcePartition, long[]> positions = notFrozen.get(partition);
         if (positions == null) {
             positions = new HashMap<>();
@@ -37,6 +70,11 @@ final class SourcePositionsByFreeze {
             positions.put(source, new long[] {position});
         } else if (position > highest[0]) {
             highest[0] = position;
+        }
+        if (commit != null) {
+            commitsNotFrozen.computeIfAbsent(partition, p -> new HashMap<>()).put(
+                    new SourcePartition(commit.commitSource(), source.partition()),
+                    new CommitMark(position, commit.text()));
         }
     }
 
@@ -51,6 +89,10 @@ final class SourcePositionsByFreeze {
         if (positions != null) {
             merge(freezeSequence, positions);
         }
+        Map<SourcePartition, CommitMark> commits = commitsNotFrozen.remove(partition);
+        if (commits != null) {
+            commitsByFreezeSequence.computeIfAbsent(freezeSequence, s -> new HashMap<>()).putAll(commits);
+        }
     }
 
     /** Every region of every partition froze (a flush); chunks up to {@code freezeSequence} hold every position. */
@@ -59,6 +101,11 @@ final class SourcePositionsByFreeze {
             merge(freezeSequence, positions);
         }
         notFrozen.clear();
+        for (Map<SourcePartition, CommitMark> commits : commitsNotFrozen.values()) {
+            // a (commit source, source partition) belongs to one engine partition: no two values for one key
+            commitsByFreezeSequence.computeIfAbsent(freezeSequence, s -> new HashMap<>()).putAll(commits);
+        }
+        commitsNotFrozen.clear();
     }
 
     private void merge(long freezeSequence, Map<SourcePartition, long[]> positions) {
@@ -67,24 +114,33 @@ final class SourcePositionsByFreeze {
     }
 
     /**
-     * Removes and returns the highest position per (source, source partition) of the transaction ends covered by
-     * chunks of sequence at most {@code cutSequence}.
+     * Removes and returns the highest position per (source, source partition), and the last commit position per
+     * (commit source, source partition), of the transaction ends covered by chunks of sequence at most
+     * {@code cutSequence}.
      *
-     * @return a new map, empty if nothing is covered
+     * @return new maps, empty if nothing is covered
      */
-    Map<SourcePartition, Long> takeCovered(long cutSequence) {
+    Covered takeCovered(long cutSequence) {
         Map<Long, Map<SourcePartition, Long>> covered = byFreezeSequence.headMap(cutSequence, true);
         Map<SourcePartition, Long> positions = new HashMap<>();
         for (Map<SourcePartition, Long> at : covered.values()) {
             at.forEach((source, position) -> positions.merge(source, position, Math::max));
         }
         covered.clear();
-        return positions;
+        Map<Long, Map<SourcePartition, CommitMark>> coveredCommits = commitsByFreezeSequence.headMap(cutSequence, true);
+        Map<SourcePartition, CommitMark> commits = new HashMap<>();
+        for (Map<SourcePartition, CommitMark> at : coveredCommits.values()) {
+            commits.putAll(at); // ascending freeze sequences: the later end wins
+        }
+        coveredCommits.clear();
+        return new Covered(positions, commits);
     }
 
     /** Forgets every position (engine closing). */
     void clear() {
         notFrozen.clear();
         byFreezeSequence.clear();
+        commitsNotFrozen.clear();
+        commitsByFreezeSequence.clear();
     }
 }

@@ -37,8 +37,9 @@ public final class ProgressStore {
     }
 
     /**
-     * Checks that the table exists and has the expected columns.
+     * Checks that the table exists and has the expected columns (the current eight or the legacy seven).
      *
+     * @return the table's shape
      * @throws ProgressTableException naming the table and what is wrong, with the CREATE TABLE to run, when the server
      *                                answers that the query cannot run (the table is missing)
      * @throws TransactionException   as the SQL client raised it when the server could not be asked (no reply, or
@@ -46,7 +47,7 @@ public final class ProgressStore {
      *                                the user or the database ({@link FailureClass#ACCESS_DENIED}): neither says
      *                                anything about the table
      */
-    public void checkTable() throws TransactionException {
+    public ProgressTableShape checkTable() throws TransactionException {
         SqlResult probe;
         try {
             probe = sql.select(table.database(), table.probeSql());
@@ -59,22 +60,26 @@ public final class ProgressStore {
                     + e.getMessage() + "); multi-table exactly-once needs it to exist before the job starts. Create "
                     + "it with:\n" + table.createTableSql(), e);
         }
-        table.checkColumns(probe.columns());
+        return table.checkColumns(probe.columns());
     }
 
     /**
-     * Every row of {@code jobId}: its source partitions' positions and its runs' registration rows.
+     * Every row of {@code jobId}: its source partitions' positions, its commit position rows and its runs'
+     * registration rows.
      *
+     * @param shape the table's shape as {@link #checkTable()} found it (a legacy table has no commit_position)
      * @throws TransactionException     if the SQL API fails (after retries for connection failures)
      * @throws ProgressTableException   if a row has a value of the wrong shape
      */
-    public List<ProgressRow> readJob(String jobId) throws TransactionException {
-        SqlResult result = sql.select(table.database(), table.selectJobSql(jobId));
+    public List<ProgressRow> readJob(String jobId, ProgressTableShape shape) throws TransactionException {
+        SqlResult result = sql.select(table.database(), table.selectJobSql(jobId, shape));
         List<ProgressRow> rows = new ArrayList<>(result.rows().size());
         for (List<Object> r : result.rows()) {
             try {
+                Object commitPosition = shape.hasCommitPositions() ? r.get(7) : null;
                 rows.add(new ProgressRow(text(r.get(0)), text(r.get(1)), (int) number(r.get(2)), number(r.get(3)),
-                        text(r.get(4)), text(r.get(5)), r.get(6) == null ? null : r.get(6).toString()));
+                        text(r.get(4)), text(r.get(5)), r.get(6) == null ? null : r.get(6).toString(),
+                        commitPosition == null ? null : commitPosition.toString()));
             } catch (RuntimeException e) {
                 throw new ProgressTableException("progress table " + table.qualifiedName() + " returned a row of "
                         + "another shape for job " + jobId + ": " + e.getMessage(), e);
@@ -83,15 +88,24 @@ public final class ProgressStore {
         return rows;
     }
 
-    /** The committed positions in {@code rows} (run rows left out). */
-    public static CommittedPositions positionsOf(List<ProgressRow> rows) {
+    /**
+     * The committed positions in {@code rows}: the source partitions' positions (every row whose source starts with
+     * {@code #} left out: runs, commit positions) and the commit positions of the {@code #commit:} rows.
+     *
+     * @param shape the shape of the table the rows were read from
+     */
+    public static CommittedPositions positionsOf(List<ProgressRow> rows, ProgressTableShape shape) {
         Map<SourcePartition, Long> positions = new HashMap<>();
+        Map<SourcePartition, String> commits = new HashMap<>();
         for (ProgressRow row : rows) {
-            if (!row.isRunRow()) {
+            if (row.isSourcePositionRow()) {
                 positions.merge(new SourcePartition(row.source(), row.sourcePartition()), row.position(), Math::max);
+            } else if (row.isCommitRow() && row.commitPosition() != null) {
+                commits.put(new SourcePartition(row.source().substring(ProgressTable.COMMIT_SOURCE_PREFIX.length()),
+                        row.sourcePartition()), row.commitPosition());
             }
         }
-        return new CommittedPositions(positions);
+        return new CommittedPositions(positions, commits, shape);
     }
 
     /**
@@ -100,7 +114,9 @@ public final class ProgressStore {
      *
      * @param config the FE addresses and credentials (as the sink's {@code load-url}, {@code username},
      *               {@code password})
-     * @return source → partition → position via {@link CommittedPositions#bySource()}
+     * @return source → partition → position via {@link CommittedPositions#bySource()}, the commit positions via
+     *     {@link CommittedPositions#commits()}, and the table's shape (a legacy table keeps no commit positions:
+     *     {@link ProgressTable#addCommitPositionColumnSql()} upgrades it)
      * @throws ProgressTableException if the table is missing or has other columns (the message has the DDL)
      * @throws TransactionException   if the SQL API cannot be read
      */
@@ -109,8 +125,8 @@ public final class ProgressStore {
         LoadMetrics metrics = LoadMetrics.noop();
         try (StarRocksSqlClient sql = new StarRocksSqlClient(config, metrics)) {
             ProgressStore store = new ProgressStore(sql, table);
-            store.checkTable();
-            return positionsOf(store.readJob(jobId));
+            ProgressTableShape shape = store.checkTable();
+            return positionsOf(store.readJob(jobId, shape), shape);
         }
     }
 

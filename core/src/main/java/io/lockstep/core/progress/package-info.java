@@ -7,6 +7,8 @@
  * <p>Flow of one sink subtask: {@link io.lockstep.core.restart.ProgressOpening} (check the table, settle earlier
  * runs, register this run, read the committed positions) → {@link io.lockstep.core.progress.PositionGate} (task
  * thread: drop source transactions at or below the committed positions, check that positions grow) → the
- * multi-table engine loads one progress row per (job id, source, source partition) with every commit.
+ * multi-table engine loads one progress row per (job id, source, source partition) with every commit, and one
+ * {@code #commit:} row per (commit source, source partition) whose transaction ends carried a {@link
+ * io.lockstep.core.progress.CommitPosition} (docs/exactly-once.md#commit-position-rows).
  */
 package io.lockstep.core.progress;

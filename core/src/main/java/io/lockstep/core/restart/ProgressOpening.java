@@ -15,12 +15,14 @@ import io.lockstep.core.progress.ProgressRow;
 import io.lockstep.core.progress.ProgressStore;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.ProgressTableException;
+import io.lockstep.core.progress.ProgressTableShape;
 import io.lockstep.core.time.Ticker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,13 +116,16 @@ public final class ProgressOpening {
      * @throws InterruptedException    if interrupted while waiting
      */
     public Result open() throws TransactionException, InterruptedException {
-        store.checkTable();
+        ProgressTableShape shape = store.checkTable();
+        if (!shape.hasCommitPositions()) {
+            warnLegacy();
+        }
         LabelGenerator labels = new LabelGenerator(params.labelPrefix(), params.subtaskIndex(), params.runId());
         String registration = labels.sharedLabel(0);
         commitProgressRows(registration, List.of(new ProgressRow(params.jobId(),
                 ProgressTable.runSource(params.runId()), params.subtaskIndex(), 0, params.runId(), registration,
                 ProgressClock.now(ticker))));
-        List<ProgressRow> rows = readUntil(r -> showsRegistration(r, registration),
+        List<ProgressRow> rows = readUntil(shape, r -> showsRegistration(r, registration),
                 "this run's registration label " + registration);
         List<RunWalk> runs = new ArrayList<>();
         for (ProgressRow row : rows) {
@@ -136,7 +141,7 @@ public final class ProgressOpening {
         if (!runs.isEmpty()) {
             String closing = labels.closingLabel();
             commitProgressRows(closing, closingRows(runs));
-            rows = readUntil(r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
+            rows = readUntil(shape, r -> showsClosed(r, runs), "the closing rows (label " + closing + ") of the runs it "
                     + "settled");
         }
         checkNoOtherWriter(rows, runs);
@@ -144,10 +149,28 @@ public final class ProgressOpening {
         for (RunWalk run : runs) {
             settled.add(run.row.runId());
         }
-        CommittedPositions positions = ProgressStore.positionsOf(rows);
+        CommittedPositions positions = ProgressStore.positionsOf(rows, shape);
         LOG.info("job {} subtask {} run {}: settled {} earlier run(s) {}, committed positions {}", params.jobId(),
                 params.subtaskIndex(), params.runId(), settled.size(), settled, positions);
         return new Result(positions, registration, List.copyOf(settled));
+    }
+
+    /**
+     * A legacy table keeps no commit positions: one WARN line per sink (subtask 0; the others say it at INFO) with
+     * the statement that upgrades it.
+     */
+    private void warnLegacy() {
+        String line = "job {} subtask {}: the progress table {} has no commit_position column (created by an earlier "
+                + "release), so source commit positions are not committed and re-sent source transactions are "
+                + "deduplicated by source position only "
+                + "(docs/exactly-once.md#upgrading-a-progress-table); upgrade it with: {}";
+        Object[] args = {params.jobId(), params.subtaskIndex(), store.table().qualifiedName(),
+                store.table().addCommitPositionColumnSql()};
+        if (params.subtaskIndex() == 0) {
+            LOG.warn(line, args);
+        } else {
+            LOG.info(line, args);
+        }
     }
 
     private boolean showsRegistration(List<ProgressRow> rows, String registration) {
@@ -252,10 +275,10 @@ public final class ProgressOpening {
      * Reads the job's rows until {@code fresh} accepts them (a follower FE may answer from an older state), within
      * {@code readTimeoutMs}.
      */
-    private List<ProgressRow> readUntil(java.util.function.Predicate<List<ProgressRow>> fresh, String what)
+    private List<ProgressRow> readUntil(ProgressTableShape shape, Predicate<List<ProgressRow>> fresh, String what)
             throws TransactionException, InterruptedException {
         LabelStatePoller.Outcome<List<ProgressRow>> read = LabelStatePoller.forSettling(ticker).poll(
-                () -> store.readJob(params.jobId()), fresh, params.readTimeoutMs(), (first, remainingMs) ->
+                () -> store.readJob(params.jobId(), shape), fresh, params.readTimeoutMs(), (first, remainingMs) ->
                         LOG.debug("progress rows do not show {} yet (the answering FE lags); reading again", what));
         if (!read.reached()) {
             throw new TransactionException("job " + params.jobId() + ": the progress table "

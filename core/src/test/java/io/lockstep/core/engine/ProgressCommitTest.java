@@ -33,15 +33,15 @@ class ProgressCommitTest {
     @Test
     void aCommitCarriesThePositionsOfTheTransactionsItsChunksHoldAndNoLaterOne() throws Exception {
         f.write(0, "orders", "a");
-        f.engine.txnEnd(0, TOPIC_0, 5); // first end: frozen at once
+        f.engine.txnEnd(0, TOPIC_0, 5, null); // first end: frozen at once
         f.drive(); // T0: the shared transaction t-0-r1-m1 is open and holds a
         f.clock.advanceMs(1000);
         f.write(0, "orders", "c");
-        f.engine.txnEnd(0, OTHER_0, 40); // frozen (1000 ms after the last switch), not loaded yet
+        f.engine.txnEnd(0, OTHER_0, 40, null); // frozen (1000 ms after the last switch), not loaded yet
         f.engine.runOnce(); // the timer starts the commit: its cut covers a and c; c's load waits in the executor
         f.clock.advanceMs(200);
         f.write(0, "orders", "d");
-        f.engine.txnEnd(0, TOPIC_0, 7); // frozen after the cut: belongs to the next shared transaction
+        f.engine.txnEnd(0, TOPIC_0, 7, null); // frozen after the cut: belongs to the next shared transaction
         f.drive(); // c loads, the progress rows load, m1 commits
 
         assertThat(f.client.calls("commit")).hasSize(1);
@@ -71,9 +71,9 @@ class ProgressCommitTest {
     void aFlushCoversEveryEndedTransaction() throws Exception {
         f.drive();
         f.write(1, "orders", "a");
-        f.engine.txnEnd(1, new SourcePartition("topic", 1), 11);
+        f.engine.txnEnd(1, new SourcePartition("topic", 1), 11, null);
         f.write(1, "orders", "b");
-        f.engine.txnEnd(1, new SourcePartition("topic", 1), 12); // inside the mini interval
+        f.engine.txnEnd(1, new SourcePartition("topic", 1), 12, null); // inside the mini interval
         f.engine.requestFlush();
         f.drive();
         assertThat(progressLoads()).hasSize(1);
@@ -84,7 +84,7 @@ class ProgressCommitTest {
     void transactionEndsWithoutAPositionAreRefusedInThisMode() {
         assertThatThrownBy(() -> f.engine.txnEnd(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no source position");
-        assertThatThrownBy(() -> f.engine.txnEnd(0, TOPIC_0, -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> f.engine.txnEnd(0, TOPIC_0, -1, null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has position -1");
     }
 }

@@ -21,11 +21,11 @@ class SourcePositionsByFreezeTest {
         positions.onTxnEnd(0, TOPIC_0, 9);
         positions.onTxnEnd(1, TOPIC_1, 3);
         positions.onPartitionFrozen(0, 4);
-        assertThat(positions.takeCovered(3)).isEqualTo(Map.of(TOPIC_0, 7L));
-        assertThat(positions.takeCovered(4)).as("partition 1 is not frozen yet").isEqualTo(Map.of(TOPIC_0, 9L));
+        assertThat(positions.takeCovered(3).positions()).isEqualTo(Map.of(TOPIC_0, 7L));
+        assertThat(positions.takeCovered(4).positions()).as("partition 1 is not frozen yet").isEqualTo(Map.of(TOPIC_0, 9L));
         positions.onPartitionFrozen(1, 6);
-        assertThat(positions.takeCovered(6)).isEqualTo(Map.of(TOPIC_1, 3L));
-        assertThat(positions.takeCovered(Long.MAX_VALUE)).as("taken once").isEmpty();
+        assertThat(positions.takeCovered(6).positions()).isEqualTo(Map.of(TOPIC_1, 3L));
+        assertThat(positions.takeCovered(Long.MAX_VALUE).positions()).as("taken once").isEmpty();
     }
 
     @Test
@@ -33,10 +33,10 @@ class SourcePositionsByFreezeTest {
         positions.onTxnEnd(0, TOPIC_0, 1);
         positions.onTxnEnd(1, TOPIC_1, 2);
         positions.onAllFrozen(5);
-        assertThat(positions.takeCovered(5)).isEqualTo(Map.of(TOPIC_0, 1L, TOPIC_1, 2L));
+        assertThat(positions.takeCovered(5).positions()).isEqualTo(Map.of(TOPIC_0, 1L, TOPIC_1, 2L));
         positions.onTxnEnd(0, TOPIC_0, 3);
         positions.onAllFrozen(6);
         positions.clear();
-        assertThat(positions.takeCovered(Long.MAX_VALUE)).isEmpty();
+        assertThat(positions.takeCovered(Long.MAX_VALUE).positions()).isEmpty();
     }
 }

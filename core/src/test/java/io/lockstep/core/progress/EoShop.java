@@ -76,7 +76,7 @@ final class EoShop {
                 gate.admit(SOURCE, partition, n, true, () -> "order_log");
                 engine.write(partition, "shop", "order_log", json("{\"order_id\":" + n + ",\"note\":\"" + runId
                         + "\"}"));
-                engine.txnEnd(partition, new SourcePartition(SOURCE, partition), n);
+                engine.txnEnd(partition, new SourcePartition(SOURCE, partition), n, null);
             }
         }
 
@@ -125,7 +125,8 @@ final class EoShop {
         }
         MultiTableLoadEngine engine = MultiTableLoadEngine.start(LoadEngineConfig.builder().minLoadRowBytes(0).labelPrefix("eo")
                 .subtaskIndex(subtask).runId(runId).commitIntervalMs(commitIntervalMs).scanningFrequencyMs(5)
-                .progress(new ProgressSettings(JOB, PROGRESS)).build(), client, metrics);
+                .progress(new ProgressSettings(JOB, PROGRESS).forShape(opened.positions().tableShape())).build(), client,
+                metrics);
         return new Run(client, sql, engine, new PositionGate(opened.positions(), metrics), runId, opened);
     }
 

@@ -8,9 +8,14 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
 /**
  * The concrete, mutable {@link TableRow} Lockstep's own operators build and keep in state: the four target and
  * content fields plus the source-transaction bookkeeping ({@code transactionEnd}, {@code sourcePartition},
- * {@code sourcePosition}, {@code source}). A Flink POJO (public no-arg constructor, getters and setters); between
+ * {@code sourcePosition}, {@code source}, and on a transaction-end row {@code commitSource} and {@code commitPosition}).
+ * A Flink POJO (public no-arg constructor, getters and setters); between
  * operators and in state it travels in its own serializer ({@link LoadRowSerializer}, named through
  * {@code @TypeInfo}).
+ *
+ * <p>{@code commitSource} and {@code commitPosition} are set only on a transaction-end row, by the transaction
+ * assembler that knows its source database's commit position (docs/exactly-once.md); the sink forwards them to the
+ * progress table and never parses {@code commitPosition}.
  *
  * <p>Defaults: every string field {@code null}, {@code transactionEnd = false}, {@code sourcePartition = -1},
  * {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no explicit key is set.
@@ -47,6 +52,14 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     private int sourcePartition = -1;
     private long sourcePosition = -1L;
     private String source;
+    /**
+     * The commit source and position of a transaction-end row (see the class comment), or null. {@code transient}
+     * like {@link #rowUtf8}, so that Flink's POJO analysis of a job's subclass and Kryo see the fields they saw
+     * before (their records of earlier releases still read): {@link LoadRowFieldsSerializer} writes both after the
+     * record, and {@link LoadRowKryoSerializer} refuses a row that holds one. Owned by the thread that owns the row.
+     */
+    private transient String commitSource;
+    private transient String commitPosition;
 
     /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
     public LoadRow() {
@@ -144,6 +157,22 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     }
 
     /**
+     * @param commitSource the source database whose commit position {@link #setCommitPosition} holds (e.g.
+     *     {@code postgresql:pg1}), or {@code null}; see {@link TableRow#getCommitSource()}
+     */
+    public void setCommitSource(String commitSource) {
+        this.commitSource = commitSource;
+    }
+
+    /**
+     * @param commitPosition the opaque commit position text of the row's source transaction, or {@code null}; see
+     *     {@link TableRow#getCommitPosition()}
+     */
+    public void setCommitPosition(String commitPosition) {
+        this.commitPosition = commitPosition;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * @return the explicit key if one is set; otherwise {@code database + "." + table}, or
@@ -213,6 +242,16 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return source;
     }
 
+    @Override
+    public String getCommitSource() {
+        return commitSource;
+    }
+
+    @Override
+    public String getCommitPosition() {
+        return commitPosition;
+    }
+
     /**
      * True if a unique key was set (constructor or {@link #setUniqueKey}); false while {@link #getUniqueKey()} derives
      * {@code database.table}. Lets a serializer keep the difference.
@@ -222,7 +261,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     }
 
     /**
-     * Equal to any {@code LoadRow} (its documented-name subclass included) with the same eight fields; a row held
+     * Equal to any {@code LoadRow} (its documented-name subclass included) with the same ten fields; a row held
      * as UTF-8 bytes compares by its decoded text (not through an overridable {@link #getRow()}, as before).
      */
     @Override
@@ -237,6 +276,8 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
                 && sourcePartition == that.sourcePartition
                 && sourcePosition == that.sourcePosition
                 && Objects.equals(source, that.source)
+                && Objects.equals(commitSource, that.commitSource)
+                && Objects.equals(commitPosition, that.commitPosition)
                 && Objects.equals(uniqueKey, that.uniqueKey)
                 && Objects.equals(database, that.database)
                 && Objects.equals(table, that.table)
@@ -246,7 +287,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     @Override
     public int hashCode() {
         return Objects.hash(uniqueKey, database, table, decodedRow(), transactionEnd, sourcePartition, sourcePosition,
-                source);
+                source, commitSource, commitPosition);
     }
 
     /**
@@ -259,6 +300,8 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return getClass().getSimpleName() + "{table=" + database + "." + table
                 + (uniqueKey != null ? ", uniqueKey=" + uniqueKey : "")
                 + (source != null ? ", source=" + source : "")
+                + (commitSource != null ? ", commitSource=" + commitSource : "")
+                + (commitPosition != null ? ", commitPositionChars=" + commitPosition.length() : "")
                 + ", sourcePartition=" + sourcePartition
                 + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
                 + ", transactionEnd=" + transactionEnd

@@ -19,7 +19,7 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Flink's serializer of a {@link LoadRow} class (its "plain" class: {@link LoadRow} itself, or the StarRocks
- * connector's {@code DefaultStarRocksRowData}) and of its subclasses: the eight fields written one after the other,
+ * connector's {@code DefaultStarRocksRowData}) and of its subclasses: the ten fields written one after the other,
  * without the reflection and per-field null flags of Flink's generic POJO serializer that used to carry the rows.
  * The record format does not depend on the plain class, so state written for one plain class reads as the other
  * ({@link FieldsSnapshot}).
@@ -27,11 +27,16 @@ import org.apache.flink.types.StringValue;
  * <p>Format, version 1: a tag byte; {@value #FIELDS}: {@code uniqueKey} (only an explicitly set one, null while it
  * is derived), {@code database}, {@code table}, {@code row}, {@code source} (each a string: its UTF-8 length in bytes
  * as an int, -1 for null, then the bytes), then {@code transactionEnd} (boolean), {@code sourcePartition} (int),
- * {@code sourcePosition} (long); {@value #SUBCLASS}: an instance of a subclass (e.g. a job's own rows): its
- * class name, then the record in the serializer Flink's type analysis gives that class (as the POJO serializer did),
- * so it keeps its class and fields. {@value #FIELDS_STRING_VALUE} is what earlier versions wrote for a plain row (the
- * same fields, the strings as Flink {@link StringValue}s): still read, never written, so that their savepoints
- * restore with the same serializer snapshot.
+ * {@code sourcePosition} (long); {@value #FIELDS_COMMIT}: the same, then {@code commitSource} and
+ * {@code commitPosition} (strings as above), written only for a row that carries one of them (a transaction end with
+ * its source database's commit position), so every other row costs nothing more and is written byte for byte as the
+ * previous release wrote it, and its checkpoints restore; {@value #SUBCLASS}: an instance of a subclass (e.g. a job's
+ * own rows): its class name, then the record in the serializer Flink's type analysis gives that class (as the POJO
+ * serializer did), so it keeps its class and fields; {@value #SUBCLASS_COMMIT}: the same, then the two commit strings
+ * (transient fields, which that serializer does not see). {@value #FIELDS_STRING_VALUE} is what earlier versions
+ * wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read, never written, so
+ * that their savepoints restore with the same serializer snapshot. The snapshot did not change with the commit tags:
+ * this serializer reads every record an earlier one wrote (an earlier release refuses tags 3 and 4 by name).
  *
  * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
  * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in
@@ -55,8 +60,12 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     /** A plain row as earlier versions wrote it (strings as {@link StringValue}s): read only. */
     static final byte FIELDS_STRING_VALUE = 0;
     static final byte SUBCLASS = 1;
-    /** A plain row, strings as UTF-8. */
+    /** A plain row, strings as UTF-8, without a commit position (the bytes of the previous release). */
     static final byte FIELDS = 2;
+    /** A plain row, strings as UTF-8, then its {@code commitSource} and {@code commitPosition}. */
+    static final byte FIELDS_COMMIT = 3;
+    /** An instance of a subclass as {@link #SUBCLASS}, then its {@code commitSource} and {@code commitPosition}. */
+    static final byte SUBCLASS_COMMIT = 4;
 
     /** The class written as {@link #FIELDS}; any other class is a subclass. */
     private final Class<T> plain;
@@ -95,7 +104,10 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     @Override
     public T copy(T from) {
         if (from.getClass() != plain) {
-            return subclassSerializer(from.getClass()).copy(from);
+            T copy = subclassSerializer(from.getClass()).copy(from);
+            copy.setCommitSource(from.getCommitSource()); // transient: not a field of the subclass's serializer
+            copy.setCommitPosition(from.getCommitPosition());
+            return copy;
         }
         return copyFields(from, newRow());
     }
@@ -122,6 +134,8 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setTransactionEnd(from.isTransactionEnd());
         to.setSourcePartition(from.getSourcePartition());
         to.setSourcePosition(from.getSourcePosition());
+        to.setCommitSource(from.getCommitSource());
+        to.setCommitPosition(from.getCommitPosition());
         return to;
     }
 
@@ -137,13 +151,20 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
 
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
+        String commitSource = record.getCommitSource();
+        String commitPosition = record.getCommitPosition();
+        boolean commit = commitSource != null || commitPosition != null; // set on transaction ends only
         if (record.getClass() != plain) {
-            target.writeByte(SUBCLASS);
+            target.writeByte(commit ? SUBCLASS_COMMIT : SUBCLASS);
             target.writeUTF(record.getClass().getName());
             subclassSerializer(record.getClass()).serialize(record, target);
+            if (commit) {
+                writeString(commitSource, target);
+                writeString(commitPosition, target);
+            }
             return;
         }
-        target.writeByte(FIELDS);
+        target.writeByte(commit ? FIELDS_COMMIT : FIELDS);
         writeString(explicitUniqueKey(record), target);
         writeString(record.getDatabase(), target);
         writeString(record.getTable(), target);
@@ -152,6 +173,10 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         target.writeBoolean(record.isTransactionEnd());
         target.writeInt(record.getSourcePartition());
         target.writeLong(record.getSourcePosition());
+        if (commit) {
+            writeString(commitSource, target);
+            writeString(commitPosition, target);
+        }
     }
 
     @Override
@@ -165,10 +190,16 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     @Override
     public T deserialize(T reuse, DataInputView source) throws IOException {
         byte tag = source.readByte();
-        if (tag == SUBCLASS) {
-            return subclassSerializer(source.readUTF()).deserialize(source);
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
+            T row = subclassSerializer(source.readUTF()).deserialize(source);
+            if (tag == SUBCLASS_COMMIT) {
+                row.setCommitSource(readString(true, source));
+                row.setCommitPosition(readString(true, source));
+            }
+            return row;
         }
         boolean utf8 = checkFieldsTag(tag);
+        boolean commit = tag == FIELDS_COMMIT;
         T row = reuse != null && reuse.getClass() == plain ? reuse : newRow();
         row.setUniqueKey(readString(utf8, source));
         row.setDatabase(readString(utf8, source));
@@ -182,6 +213,8 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         row.setTransactionEnd(source.readBoolean());
         row.setSourcePartition(source.readInt());
         row.setSourcePosition(source.readLong());
+        row.setCommitSource(commit ? readString(true, source) : null);
+        row.setCommitPosition(commit ? readString(true, source) : null);
         return row;
     }
 
@@ -189,23 +222,20 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     public void copy(DataInputView source, DataOutputView target) throws IOException {
         byte tag = source.readByte();
         target.writeByte(tag);
-        if (tag == SUBCLASS) {
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
             String name = source.readUTF();
             target.writeUTF(name);
             subclassSerializer(name).copy(source, target);
+            if (tag == SUBCLASS_COMMIT) {
+                copyUtf8(source, target);
+                copyUtf8(source, target);
+            }
             return;
         }
         boolean utf8 = checkFieldsTag(tag);
         for (int i = 0; i < 5; i++) {
             if (utf8) {
-                int length = source.readInt();
-                target.writeInt(length);
-                if (length > 0) {
-                    // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
-                    byte[] bytes = new byte[length];
-                    source.readFully(bytes);
-                    target.write(bytes);
-                }
+                copyUtf8(source, target);
             } else {
                 StringValue.copyString(source, target);
             }
@@ -213,18 +243,35 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         target.writeBoolean(source.readBoolean());
         target.writeInt(source.readInt());
         target.writeLong(source.readLong());
+        if (tag == FIELDS_COMMIT) {
+            copyUtf8(source, target);
+            copyUtf8(source, target);
+        }
+    }
+
+    /** Copies one string as {@link #writeBytes} wrote it. */
+    private static void copyUtf8(DataInputView source, DataOutputView target) throws IOException {
+        int length = source.readInt();
+        target.writeInt(length);
+        if (length > 0) {
+            // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
+            byte[] bytes = new byte[length];
+            source.readFully(bytes);
+            target.write(bytes);
+        }
     }
 
     /**
-     * @return true for {@link #FIELDS} (UTF-8 strings), false for {@link #FIELDS_STRING_VALUE}
+     * @return true for {@link #FIELDS} and {@link #FIELDS_COMMIT} (UTF-8 strings), false for
+     *     {@link #FIELDS_STRING_VALUE}
      * @throws IOException for any other tag, naming it
      */
     private boolean checkFieldsTag(byte tag) throws IOException {
-        if (tag != FIELDS && tag != FIELDS_STRING_VALUE) {
+        if (tag != FIELDS && tag != FIELDS_COMMIT && tag != FIELDS_STRING_VALUE) {
             throw new IOException("unknown " + plain.getSimpleName() + " record tag " + tag + " (expected "
-                    + FIELDS_STRING_VALUE + ", " + SUBCLASS + " or " + FIELDS + ")");
+                    + FIELDS_STRING_VALUE + " to " + SUBCLASS_COMMIT + ")");
         }
-        return tag == FIELDS;
+        return tag != FIELDS_STRING_VALUE;
     }
 
     private static void writeString(String value, DataOutputView target) throws IOException {

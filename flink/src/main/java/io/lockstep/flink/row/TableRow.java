@@ -66,4 +66,27 @@ public interface TableRow {
      * @return the source name, or {@code null} when not tracked
      */
     String getSource();
+
+    /**
+     * The source database whose commit position {@link #getCommitPosition()} holds, on a transaction-end row: e.g.
+     * {@code postgresql:pg1} (Debezium connector and server name) or {@code maxwell}. At most 200 characters, not
+     * blank, not starting with {@code #}. The multi-table exactly-once sink commits the pair with the data, as the
+     * progress row {@code #commit:<commitSource>} of the row's source partition (docs/exactly-once.md).
+     *
+     * @return the commit source, or {@code null} (the default: the row carries no commit position)
+     */
+    default String getCommitSource() {
+        return null;
+    }
+
+    /**
+     * The commit position of the row's source transaction in its source database, on a transaction-end row with a
+     * {@link #getCommitSource()}: an opaque text (the transaction assembler's JSON) the sink stores as is and never
+     * parses; at most 65,533 UTF-8 bytes.
+     *
+     * @return the commit position text, or {@code null} (the default)
+     */
+    default String getCommitPosition() {
+        return null;
+    }
 }

@@ -7,6 +7,7 @@ import io.lockstep.core.engine.LoadEngineException;
 import io.lockstep.core.engine.MultiTableLoadEngine;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.label.RunId;
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.CommittedPositions;
 import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.restart.ProgressOpening;
@@ -98,8 +99,8 @@ public final class MultiTableRuntime implements AutoCloseable {
             }
 
             @Override
-            public void txnEnd(int partition, SourcePartition source, long position) {
-                engine.txnEnd(partition, source, position);
+            public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
+                engine.txnEnd(partition, source, position, commit);
             }
         }, gate);
         this.failureWatch = failureTarget == null ? null
@@ -124,7 +125,11 @@ public final class MultiTableRuntime implements AutoCloseable {
             LoadEngineConfig config = settings.engineConfig(runtime.subtaskIndex(), runtime.runId());
             PositionGate gate = null;
             if (exactlyOnce) {
-                gate = new PositionGate(settleAndRead(settings, config, runtime), runtime.metrics());
+                CommittedPositions committed = settleAndRead(settings, config, runtime);
+                gate = new PositionGate(committed, runtime.metrics());
+                // a legacy progress table (no commit_position) gets no commit position rows
+                config = settings.engineConfigBuilder(runtime.subtaskIndex(), runtime.runId())
+                        .progress(config.progress().forShape(committed.tableShape())).build();
             } else if (!start.earlierRuns().isEmpty()) {
                 new EarlierRunSettlement(new SharedLabelWalk(runtime.client(), Ticker.system(), runtime.metrics(),
                         VISIBLE_TIMEOUT_MS, false)).settle(start.earlierRuns(), runtime.runId(),

@@ -1,6 +1,8 @@
 package io.lockstep.flink.sink;
 
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.PositionGate;
+import io.lockstep.core.progress.ProgressTableException;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.flink.row.TableRow;
 import java.util.Objects;
@@ -16,8 +18,11 @@ import javax.annotation.concurrent.NotThreadSafe;
  * <p>Multi-table mode needs each row's source partition: a row with {@code sourcePartition < 0} is refused with a
  * message explaining the keyBy contract. In the multi-table exactly-once mode each row's source and position go
  * through a {@link PositionGate} first: replayed source transactions (at or below the committed position) are
- * dropped whole, and rows without a position or with a position going back are refused. Single-table modes ignore partitions and transaction ends (each flush
- * commits per table).
+ * dropped whole, and rows without a position or with a position going back are refused; a transaction end's commit
+ * source and position ({@link TableRow#getCommitSource()}, {@link TableRow#getCommitPosition()}) go with its
+ * source position to the engine, which commits them with the data (a {@link CommitPosition} that cannot be stored,
+ * or one on a row that is not a transaction end, fails the job in one line). Other modes ignore them. Single-table
+ * modes ignore partitions and transaction ends (each flush commits per table).
  *
  * <p>Task thread only.
  */
@@ -38,9 +43,9 @@ public final class RowDispatcher {
 
         /**
          * The source transaction at {@code position} of {@code source} ended (multi-table exactly-once mode); the
-         * engine commits the position with the data.
+         * engine commits the position, and {@code commit} (null: none) as its commit position row, with the data.
          */
-        default void txnEnd(int partition, SourcePartition source, long position) {
+        default void txnEnd(int partition, SourcePartition source, long position, @Nullable CommitPosition commit) {
             throw new UnsupportedOperationException("this engine does not track source positions");
         }
     }
@@ -83,7 +88,9 @@ public final class RowDispatcher {
      * @throws IllegalArgumentException if the element is not a {@link TableRow}, has neither data nor a
      *                                  transaction end, cannot be routed, or (multi-table) has no source partition;
      *                                  nothing of the element is buffered then
-     * @throws NonRecoverableSinkFailure around the engine's failure when no restart can heal it
+     * @throws NonRecoverableSinkFailure around the engine's failure when no restart can heal it, and around a
+     *                                  {@link ProgressTableException} for a commit position that cannot be stored
+     *                                  (before anything of the element is buffered)
      * @throws InterruptedException     if interrupted while the engine blocks on memory
      */
     public void dispatch(Object element) throws InterruptedException {
@@ -116,6 +123,7 @@ public final class RowDispatcher {
                 return;
             }
         }
+        CommitPosition commit = gate != null ? commitOf(row, end) : null;
         // routed as RowRouting#route (database first), without a Target per row
         String database = data != null ? routing.databaseOf(row) : null;
         String table = data != null ? routing.tableOf(row) : null;
@@ -126,7 +134,7 @@ public final class RowDispatcher {
             if (multiTable && end) {
                 if (gate != null) {
                     // the gate just admitted this row: its (source, partition), without a new key per transaction
-                    engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition());
+                    engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition(), commit);
                 } else {
                     engine.txnEnd(partition);
                 }
@@ -134,6 +142,34 @@ public final class RowDispatcher {
         } catch (RuntimeException engineFailure) {
             // the engine's first failure surfaces here when a row comes after it
             throw NonRecoverableSinkFailure.classify(engineFailure);
+        }
+    }
+
+    /**
+     * The commit position an admitted row carries, or null when it carries none.
+     *
+     * @throws NonRecoverableSinkFailure around a {@link ProgressTableException} naming the row's table, source
+     *                                   partition and position and what is wrong (never the position text): a
+     *                                   commit source that is blank, starts with {@code #} or is too long, a text
+     *                                   over 65,533 UTF-8 bytes, or a commit position on a row that is not a
+     *                                   transaction end; every replay would bring the same row again
+     */
+    @Nullable
+    private static CommitPosition commitOf(TableRow row, boolean end) {
+        String commitSource = row.getCommitSource();
+        String text = row.getCommitPosition();
+        if (commitSource == null && text == null) {
+            return null;
+        }
+        try {
+            if (!end) {
+                throw new IllegalArgumentException("it carries a commit position but is not a transaction end");
+            }
+            return new CommitPosition(commitSource, text);
+        } catch (IllegalArgumentException e) {
+            throw NonRecoverableSinkFailure.classify(new ProgressTableException("row " + RowRouting.describe(row)
+                    + " at source position " + row.getSourcePosition() + ": " + e.getMessage() + "; the progress "
+                    + "table cannot commit it (docs/exactly-once.md#commit-position-rows)"));
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.core.metrics.LoadMetrics;
+import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.CommittedPositions;
 import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.progress.SourcePartition;
@@ -34,8 +35,9 @@ class RowDispatcherTest {
         }
 
         @Override
-        public void txnEnd(int partition, SourcePartition source, long position) {
-            calls.add("txnEnd p" + partition + " " + source + "@" + position);
+        public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
+            calls.add("txnEnd p" + partition + " " + source + "@" + position
+                    + (commit == null ? "" : " " + commit.commitSource() + "=" + commit.text()));
         }
     }
 
@@ -84,6 +86,43 @@ class RowDispatcherTest {
         noPosition.setSource("topic");
         assertThatThrownBy(() -> dispatcher.dispatch(noPosition)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has source position -1");
+    }
+
+    private RowDispatcher exactlyOnce() {
+        PositionGate gate = new PositionGate(CommittedPositions.none(), LoadMetrics.noop());
+        return new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), true, engine, gate);
+    }
+
+    private static DefaultStarRocksRowData positioned(long position, boolean end, String commitSource, String text) {
+        DefaultStarRocksRowData row = row(3, "shop", "orders", "{\"id\":" + position + "}", end);
+        row.setSource("topic");
+        row.setSourcePosition(position);
+        row.setCommitSource(commitSource);
+        row.setCommitPosition(text);
+        return row;
+    }
+
+    @Test
+    void exactlyOnceEndsCarryTheirCommitPositionToTheEngine() throws Exception {
+        RowDispatcher dispatcher = exactlyOnce();
+        dispatcher.dispatch(positioned(5, true, "postgresql:pg1", "{\"lsn\":\"0/5\"}"));
+        dispatcher.dispatch(positioned(6, true, null, null));
+        assertThat(engine.calls).containsExactly("write p3 shop.orders {\"id\":5}",
+                "txnEnd p3 topic/3@5 postgresql:pg1={\"lsn\":\"0/5\"}", "write p3 shop.orders {\"id\":6}",
+                "txnEnd p3 topic/3@6");
+    }
+
+    @Test
+    void aCommitPositionThatCannotBeStoredFailsTheJobInOneLineBeforeTheRowIsBuffered() {
+        String secret = "{\"gtids\":\"secret-" + "x".repeat(65_533) + "\"}";
+        for (DefaultStarRocksRowData bad : List.of(positioned(7, true, "#run:x", "{}"),
+                positioned(7, true, " ", "{}"), positioned(7, true, "s".repeat(201), "{}"),
+                positioned(7, true, "postgresql:pg1", secret), positioned(7, false, "postgresql:pg1", "{}"))) {
+            assertThatThrownBy(() -> exactlyOnce().dispatch(bad)).isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageStartingWith("ProgressTableException: row 'shop.orders' (source partition 3) at "
+                            + "source position 7: ").hasMessageNotContaining("secret").hasMessageNotContaining("\n");
+        }
+        assertThat(engine.calls).isEmpty();
     }
 
     @Test
