@@ -2,6 +2,9 @@ package io.lockstep.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.app.assemble.CommittedSourcePositions;
+import io.lockstep.app.assemble.DebeziumTransactionAssembler;
+import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.e2e.check.AtomicityReader;
 import io.lockstep.e2e.check.TableContents;
@@ -86,9 +89,9 @@ class DebeziumResendEndToEndIT {
     private static final String TABLES = "public.customers,public.orders,public.order_items,public.documents,"
             + "public.txn_log";
     /** The assembler's counters: transactions emitted, re-sent transactions dropped, repeated events dropped. */
-    private static final String EMITTED_METRIC = "lockstepSourceTransactions";
-    private static final String RESENT_METRIC = "lockstepSourceTransactionsResent";
-    private static final String REPEATED_EVENTS_METRIC = "lockstepRepeatedEventsDropped";
+    private static final String EMITTED_METRIC = TransactionAssembler.SOURCE_TRANSACTIONS_METRIC;
+    private static final String RESENT_METRIC = CommittedSourcePositions.RESENT_METRIC;
+    private static final String REPEATED_EVENTS_METRIC = DebeziumTransactionAssembler.DUPLICATES_METRIC;
 
     @Test
     void aCrashedDebeziumResendsAndTheTargetStillHoldsEachSourceTransactionOnce(@TempDir Path dir,
