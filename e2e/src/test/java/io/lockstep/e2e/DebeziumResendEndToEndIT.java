@@ -87,7 +87,7 @@ class DebeziumResendEndToEndIT {
     private static final int MAX_BATCH = 20;
     /** Customers of the opening transaction (with its log row: more change events than one batch). */
     private static final int OPENING_ROWS = 30;
-    private static final int LARGE_TRANSACTION_ROWS = 300;
+    private static final int LARGE_TRANSACTION_ROWS = 200;
     /** The kill comes when the topic shows an event this far into a transaction: only the large one has it. */
     private static final int KILL_AT_TOTAL_ORDER = 60;
     /** Pause after each commit, per session: spreads each workload over a few seconds. */
@@ -145,6 +145,7 @@ class DebeziumResendEndToEndIT {
                 String loadFailure = null;
                 List<String> jobStates = List.of();
                 long loadedBeforeRestart = -1;
+                String firstJobEndedBeforeTheKill = null;
                 try {
                     PublisherWaits.streaming(postgres, SLOT, first);
                     opening(postgres, ledger);
@@ -153,7 +154,7 @@ class DebeziumResendEndToEndIT {
                     reader.start();
                     // no pause between the flush and the workload: an idle poll would flush again
                     CompletableFuture<Void> beforeKill = runAsync(new OltpWorkload(postgres::connect,
-                            OltpSchema.Dialect.POSTGRES, ledger, 3, 40, LARGE_TRANSACTION_ROWS, 27L).withTxnLog()
+                            OltpSchema.Dialect.POSTGRES, ledger, 3, 30, LARGE_TRANSACTION_ROWS, 27L).withTxnLog()
                             .sessions(1, PAUSE_MS));
                     PublisherWaits.until(() -> topicReader.pollNew().stream()
                             .anyMatch(r -> r.totalOrder() >= KILL_AT_TOTAL_ORDER), first,
@@ -163,12 +164,13 @@ class DebeziumResendEndToEndIT {
                     restartOffset = topicReader.endOffset();
                     lastFlush = StoredOffsets.readSingle(offsetFile).toString();
                     if (jobRestarts) {
+                        firstJobEndedBeforeTheKill = job.isDone() ? job.join() : null;
                         EndToEndChecks.cancelJobs(flink);
                         job.get(60, TimeUnit.SECONDS);
                     }
                     // three more sessions commit while the publisher is down and after it is back
                     CompletableFuture<Void> afterKill = runAsync(new OltpWorkload(postgres::connect,
-                            OltpSchema.Dialect.POSTGRES, ledger, 3, 30, 0, 28L).withTxnLog().sessions(4, PAUSE_MS));
+                            OltpSchema.Dialect.POSTGRES, ledger, 3, 20, 0, 28L).withTxnLog().sessions(4, PAUSE_MS));
                     second = PublisherProcess.start(connector, kafka.bootstrapServers(), dir, "second");
                     PublisherWaits.streaming(postgres, SLOT, second);
                     committedWhileDown = ledger.transactions() - committedAtKill;
@@ -222,6 +224,7 @@ class DebeziumResendEndToEndIT {
                         (System.nanoTime() - startNanos) / 1_000_000);
 
                 assertThat(shapes.resentRecords()).as("records the restarted publisher sent again").isPositive();
+                assertThat(firstJobEndedBeforeTheKill).as("the first job, ended before it was cancelled").isNull();
                 assertThat(loadFailure).as("the job running and loading every source transaction").isNull();
                 assertThat(jobStates).as("the job's state once everything was loaded").containsExactly("RUNNING");
                 assertThat(shapes.outsideTransactions()).as("no snapshot reads: only the tombstones after deletes")
