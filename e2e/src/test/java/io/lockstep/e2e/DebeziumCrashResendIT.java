@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.e2e.resend.CrashWorkload;
 import io.lockstep.e2e.resend.ResendFixture;
+import io.lockstep.e2e.resend.PublisherWaits;
 import io.lockstep.e2e.resend.ResendShapes;
 import io.lockstep.e2e.resend.ResendShapes.Shape;
 import io.lockstep.e2e.resend.ResendShapes.Transaction;
@@ -15,7 +16,6 @@ import io.lockstep.e2e.resend.TopicRecord;
 import io.lockstep.e2e.source.DebeziumConnectors;
 import io.lockstep.e2e.source.PostgresServer;
 import io.lockstep.e2e.source.PublisherProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -87,16 +87,17 @@ class DebeziumCrashResendIT {
                 long killedAfter;
                 JsonNode firstFlush;
                 try {
-                    awaitStreaming(postgres, first);
+                    PublisherWaits.streaming(postgres, SLOT, first);
                     beforeKill.add(workload.opening(OPENING_LINES));
-                    await(() -> StoredOffsets.readIfFlushed(offsetFile) != null, first, "the first offset flush");
+                    PublisherWaits.until(() -> StoredOffsets.readIfFlushed(offsetFile) != null, first,
+                            "the first offset flush");
                     firstFlush = StoredOffsets.readIfFlushed(offsetFile);
                     for (int round = 0; round < ROUNDS_BEFORE_KILL; round++) {
                         beforeKill.addAll(workload.round(round));
                     }
                     cutXid = workload.large(2, CUT_LINES);
                     String cut = Long.toString(cutXid);
-                    await(() -> reader.pollNew().stream().anyMatch(r -> cut.equals(r.xid())), first,
+                    PublisherWaits.until(() -> reader.pollNew().stream().anyMatch(r -> cut.equals(r.xid())), first,
                             "the large transaction's first records");
                     first.kill();
                 } finally {
@@ -112,10 +113,11 @@ class DebeziumCrashResendIT {
                 }
                 PublisherProcess second = PublisherProcess.start(connector, kafka.bootstrapServers(), dir, "second");
                 try {
-                    await(() -> endedXids(reader).containsAll(expected), second, "every transaction's END");
+                    PublisherWaits.until(() -> endedXids(reader).containsAll(expected), second,
+                            "every transaction's END");
                 } finally {
                     second.close();
-                    keepLogs(first, second);
+                    PublisherWaits.keepLogs("crash-resend-logs", first, second);
                 }
 
                 List<TopicRecord> records = reader.readAll();
@@ -174,19 +176,6 @@ class DebeziumCrashResendIT {
                 + "resumes:\n\n```json\n" + lastFlush + "\n```";
     }
 
-    /** Waits (up to 60 s) until the publisher streams: its replication slot is in use by a WAL sender. */
-    private static void awaitStreaming(PostgresServer postgres, PublisherProcess publisher) throws Exception {
-        await(() -> {
-            try (Connection c = postgres.connect(); PreparedStatement q = c.prepareStatement(
-                    "SELECT active AND confirmed_flush_lsn IS NOT NULL FROM pg_replication_slots WHERE slot_name = ?")) {
-                q.setString(1, SLOT);
-                try (ResultSet rs = q.executeQuery()) {
-                    return rs.next() && rs.getBoolean(1);
-                }
-            }
-        }, publisher, "the replication slot streaming");
-    }
-
     /**
      * Asserts the shape of every transaction the killed run published, from the offset it flushed last: those before
      * the flushed one are not sent again; the flushed one is resumed right after its flushed record when the offset is
@@ -231,15 +220,6 @@ class DebeziumCrashResendIT {
         return resent;
     }
 
-    /** Copies the publishers' logs to {@code target/crash-resend-logs} (the temporary directory is deleted). */
-    private static void keepLogs(PublisherProcess... publishers) throws java.io.IOException {
-        Path logs = Files.createDirectories(Path.of("target", "crash-resend-logs"));
-        for (PublisherProcess publisher : publishers) {
-            Files.copy(publisher.log(), logs.resolve(publisher.log().getFileName()),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
     /** @return the replication slot's {@code confirmed_flush_lsn} and {@code restart_lsn} */
     private static String slotPosition(PostgresServer postgres) throws Exception {
         try (Connection c = postgres.connect(); PreparedStatement q = c.prepareStatement(
@@ -272,25 +252,5 @@ class DebeziumCrashResendIT {
             all.addAll(list);
         }
         return all;
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    /** Polls every 5 ms, up to 60 s; fails naming what it waited for and the publisher's log when the child died. */
-    private static void await(Condition condition, PublisherProcess publisher, String what) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (!condition.holds()) {
-            if (!publisher.isAlive()) {
-                throw new AssertionError("the publisher exited while waiting for " + what + "; its log: "
-                        + Files.readString(publisher.log()));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited 60 s for " + what + "; the publisher's log: " + publisher.log());
-            }
-            Thread.sleep(5);
-        }
     }
 }

@@ -6,8 +6,10 @@ import io.lockstep.e2e.workload.TxnLedger;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,8 +20,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * read of the emulator), pausing 100 ms between snapshots, and checks each one with {@link TxnLedger#partlyVisible}:
  * a source transaction whose id is present in some of the tables it touched and absent from others is a violation.
  *
+ * <p>Each snapshot is also checked against the ones before it: per key, the {@code txn_id} only grows (each session
+ * owns its keys and its transaction ids grow), and a key that was seen and then seen deleted never comes back (the
+ * workload never writes a key again after deleting it). A key that goes back means an older source transaction was
+ * applied again over a later one: a {@link #versionRegressions() version regression}.
+ *
  * <p>Threads: {@link #start()} runs the reader on its own daemon thread; the counters and {@link #brokenTransactions()}
  * may be read from any thread ({@code brokenTransactions} is guarded by itself); {@link #stop()} joins the thread.
+ * The per-key history is guarded by {@code this} ({@link #checkOnce()} may also be called from another thread).
  */
 public final class AtomicityReader {
 
@@ -35,6 +43,12 @@ public final class AtomicityReader {
     private final AtomicReference<String> firstViolation = new AtomicReference<>();
     /** Guarded by itself. */
     private final TreeSet<Long> brokenTransactions = new TreeSet<>();
+    /** Per {@code table/key}: the highest {@code txn_id} seen. Guarded by {@code this}. */
+    private final Map<String, Long> highest = new HashMap<>();
+    /** Keys seen and then seen deleted. Guarded by {@code this}. */
+    private final Set<String> deleted = new HashSet<>();
+    /** Keys seen going back, one line each: key, snapshot, the txn_id before and after. Guarded by {@code this}. */
+    private final List<String> regressions = new ArrayList<>();
     private Thread thread;
 
     /**
@@ -80,7 +94,8 @@ public final class AtomicityReader {
             visible.put((String) row.get(0), ((Number) row.get(1)).longValue());
         }
         TreeSet<Long> broken = ledger.partlyVisible(visible);
-        snapshots.incrementAndGet();
+        long snapshot = snapshots.incrementAndGet();
+        checkVersions(visible, snapshot);
         if (!broken.isEmpty()) {
             if (violations.incrementAndGet() == 1) {
                 firstViolation.compareAndSet(null, "snapshot " + snapshots.get() + ": " + ledger.mismatches(visible));
@@ -90,6 +105,42 @@ public final class AtomicityReader {
             }
         }
         return broken;
+    }
+
+    private synchronized void checkVersions(Map<String, Long> visible, long snapshot) {
+        for (Map.Entry<String, Long> row : visible.entrySet()) {
+            String key = row.getKey();
+            long txnId = row.getValue();
+            Long before = highest.get(key);
+            if (deleted.remove(key)) {
+                regressions.add(key + " came back in snapshot " + snapshot + " after its delete (txn_id " + before
+                        + " before the delete, " + txnId + " now)");
+            } else if (before != null && txnId < before) {
+                regressions.add(key + " went back in snapshot " + snapshot + " from txn_id " + before + " to "
+                        + txnId);
+            }
+            if (before == null || txnId > before) {
+                highest.put(key, txnId);
+            }
+        }
+        for (String key : highest.keySet()) {
+            if (!visible.containsKey(key)) {
+                deleted.add(key);
+            }
+        }
+    }
+
+    /**
+     * @return the keys seen going back so far, one line each (key, snapshot, {@code txn_id} before and after; a key
+     *     that came back after its delete): empty when every key only moved forward
+     */
+    public synchronized List<String> versionRegressions() {
+        return List.copyOf(regressions);
+    }
+
+    /** @return keys whose version was followed so far */
+    public synchronized int keysFollowed() {
+        return highest.size();
     }
 
     /** Stops the reader and waits for its thread. */

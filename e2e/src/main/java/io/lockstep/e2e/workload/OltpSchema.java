@@ -61,6 +61,16 @@ public final class OltpSchema {
     /** All tables, in the order they are checked. */
     public static final List<Table> TABLES = List.of(CUSTOMERS, ORDERS, ORDER_ITEMS, DOCUMENTS);
 
+    /**
+     * The optional transaction log ({@link OltpWorkload#withTxnLog}): one row per source transaction, inserted by the
+     * transaction itself, never updated or deleted. Its target is a DUPLICATE KEY table, which keeps every row a load
+     * writes: a source transaction loaded twice shows there as two rows. Not in {@link #TABLES} (the tests that do not
+     * write it do not create it).
+     */
+    public static final Table TXN_LOG = new Table("txn_log", List.of("txn_id"), List.of(
+            new Column("txn_id", Kind.INTEGER), new Column("session", Kind.INTEGER), new Column("seq", Kind.INTEGER),
+            new Column("upserts", Kind.INTEGER), new Column("deletes", Kind.INTEGER)));
+
     private OltpSchema() {
     }
 
@@ -98,6 +108,18 @@ public final class OltpSchema {
                         + " PRIMARY KEY (order_id, line)) CHARACTER SET utf8mb4",
                 "CREATE TABLE documents (id BIGINT PRIMARY KEY, title TEXT NOT NULL, body MEDIUMTEXT NOT NULL,"
                         + " attachment BLOB, version INT NOT NULL, txn_id BIGINT NOT NULL) CHARACTER SET utf8mb4");
+    }
+
+    /** @return the source DDL of {@link #TXN_LOG} (same text for both dialects) */
+    public static String txnLogSourceDdl() {
+        return "CREATE TABLE txn_log (txn_id BIGINT PRIMARY KEY, session INT NOT NULL, seq BIGINT NOT NULL,"
+                + " upserts INT NOT NULL, deletes INT NOT NULL)";
+    }
+
+    /** @return the StarRocks DDL of {@link #TXN_LOG} in {@link #TARGET_DATABASE}: a DUPLICATE KEY table */
+    public static String txnLogTargetDdl() {
+        return "CREATE TABLE " + TARGET_DATABASE + ".txn_log (txn_id BIGINT NOT NULL, session INT, seq BIGINT,"
+                + " upserts INT, deletes INT) DUPLICATE KEY (txn_id) DISTRIBUTED BY HASH(txn_id) BUCKETS 1;";
     }
 
     /**

@@ -54,6 +54,8 @@ public final class OltpWorkload {
     private int firstSession = 1;
     /** Pause after each commit, per session, in milliseconds. */
     private long pauseMs;
+    /** Whether each transaction also inserts its row into {@link OltpSchema#TXN_LOG}. */
+    private boolean txnLog;
     /** Transactions committed, all sessions. */
     private final AtomicLong committed = new AtomicLong();
     /** Rows written (inserted, updated or deleted), all sessions. */
@@ -89,6 +91,38 @@ public final class OltpWorkload {
         this.firstSession = session;
         this.pauseMs = pauseMillis;
         return this;
+    }
+
+    /**
+     * Makes every transaction insert one row into {@link OltpSchema#TXN_LOG} (its id, session, seq and the number of
+     * keys it upserted and deleted) just before it commits; the table must exist ({@link OltpSchema#txnLogSourceDdl}).
+     *
+     * @return this workload
+     */
+    public OltpWorkload withTxnLog() {
+        this.txnLog = true;
+        return this;
+    }
+
+    /**
+     * Inserts a transaction's {@link OltpSchema#TXN_LOG} row.
+     *
+     * @param connection the transaction's connection
+     * @param txnId its id ({@link TxnLedger#txnId})
+     * @param upserts keys it inserted or updated
+     * @param deletes keys it deleted
+     */
+    public static void logTransaction(Connection connection, long txnId, int upserts, int deletes)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO txn_log (txn_id, session, seq, upserts, deletes) VALUES (?, ?, ?, ?, ?)")) {
+            insert.setLong(1, txnId);
+            insert.setInt(2, (int) (txnId / TxnLedger.SESSION_FACTOR));
+            insert.setLong(3, txnId % TxnLedger.SESSION_FACTOR);
+            insert.setInt(4, upserts);
+            insert.setInt(5, deletes);
+            insert.executeUpdate();
+        }
     }
 
     /**
@@ -222,6 +256,9 @@ public final class OltpWorkload {
         }
 
         private void commit() throws SQLException {
+            if (txnLog) {
+                logTransaction(connection, txnId, upserts.size(), deletes.size());
+            }
             ledger.record(txnId, List.copyOf(upserts), List.copyOf(deletes));
             connection.commit();
             committed.incrementAndGet();
