@@ -1,5 +1,6 @@
 package io.lockstep.app.cli;
 
+import io.lockstep.app.assemble.CommittedSourcePositions;
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.demo.Counts;
 import io.lockstep.app.demo.JobMetrics;
@@ -91,8 +92,10 @@ final class RunProgress {
         double rowsPerSecond = (rows - lastRows) / Math.max(1e-3, (now - lastNanos) / 1e9);
         lastRows = rows;
         lastNanos = now;
-        return String.format(Locale.ROOT, "[%6.1fs] read %,d | %s | %,.0f rows/s | restarts %d",
+        long resent = counters.applyAsLong(CommittedSourcePositions.RESENT_METRIC);
+        return String.format(Locale.ROOT, "[%6.1fs] read %,d%s | %s | %,.0f rows/s | restarts %d",
                 (now - startNanos) / 1e9, counters.applyAsLong(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC),
+                resent > 0 ? String.format(Locale.ROOT, " | re-sent dropped %,d", resent) : "",
                 commits(), rowsPerSecond, restarts());
     }
 
@@ -106,7 +109,9 @@ final class RunProgress {
      *     tables (not the progress table's, not those of a transaction rolled back); on Doris, whose commits follow
      *     checkpoints and which counts no committed source transactions, {@code rows sent} (loaded into
      *     transactions, committed or not). Dead letters written and rows of unknown tables skipped are named when
-     *     there were any (a dead-lettered transaction is not among those read).
+     *     there were any (a dead-lettered transaction is not among those read); so are source transactions a
+     *     restarted connector sent again and the assembler dropped by their source commit position (not among those
+     *     read either).
      */
     String summary(Ending ending) {
         long now = nanoTime.getAsLong();
@@ -124,8 +129,11 @@ final class RunProgress {
         long skipped = counters.applyAsLong(TransactionAssembler.SKIPPED_ROWS_METRIC);
         String badInput = (deadLetters > 0 ? ", " + Counts.of(deadLetters, "dead letter") : "")
                 + (skipped > 0 ? ", " + Counts.of(skipped, "row") + " of unknown tables skipped" : "");
-        return String.format(Locale.ROOT, "%s read%s, %s %s, %s%s, %s in %.1f s%s",
-                Counts.of(read, "source transaction"),
+        long resent = counters.applyAsLong(CommittedSourcePositions.RESENT_METRIC);
+        String resends = resent == 0 ? "" : ", " + Counts.of(resent, "source transaction") + " re-sent by the "
+                + "connector dropped (already loaded: same source commit position)";
+        return String.format(Locale.ROOT, "%s read%s%s, %s %s, %s%s, %s in %.1f s%s",
+                Counts.of(read, "source transaction"), resends,
                 committed, Counts.of(rows(), "row"), target.hasMultiTableTransactions() ? "committed" : "sent",
                 Counts.of(counters.applyAsLong(MetricNames.COMMITS), targetName() + " transaction"), badInput,
                 Counts.of(restarts(), "restart"), (now - startNanos) / 1e9, ending.suffix);

@@ -2,6 +2,7 @@ package io.lockstep.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.app.assemble.CommittedSourcePositions;
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.core.server.Target;
@@ -53,6 +54,21 @@ class RunProgressTest {
                 .startsWith("8 source transactions read, 8 committed, 0 rows committed, ");
         assertThat(progress(Target.DORIS).summary(RunProgress.Ending.END_OF_INPUT))
                 .startsWith("8 source transactions read, 24 rows sent, 0 Doris transactions, ");
+    }
+
+    @Test
+    void transactionsARestartedConnectorSentAgainAreNamedInTheSummaryAndTheProgressLine() {
+        counters.put(TransactionAssembler.SOURCE_TRANSACTIONS_METRIC, 5L);
+        counters.put(CommittedSourcePositions.RESENT_METRIC, 3L);
+        counters.put(MetricNames.SOURCE_TRANSACTIONS_COMMITTED, 5L);
+
+        RunProgress progress = progress(Target.STARROCKS);
+        assertThat(progress.summary(RunProgress.Ending.END_OF_INPUT)).startsWith("5 source transactions read, 3 source "
+                + "transactions re-sent by the connector dropped (already loaded: same source commit position), 5 "
+                + "committed, ");
+        assertThat(progress.line()).contains("read 5 | re-sent dropped 3 | committed 5");
+        counters.remove(CommittedSourcePositions.RESENT_METRIC);
+        assertThat(progress.line()).doesNotContain("re-sent");
     }
 
     private RunProgress progress(Target target) {
