@@ -63,7 +63,7 @@ public final class CommittedSourcePositions {
     /** {@code partition + "\n" + commitSource} whose seed was merged since this subtask opened. */
     private final Set<String> seedMerged = new HashSet<>();
     private final Counter resent;
-    /** The text {@link #parse} read last and what it read (positions are immutable but for copies of their set). */
+    /** The text {@link #parse} read last and what it reads as ({@link #commit} extends its GTID set in place). */
     private String parsedText;
     private CommitPosition parsed;
 
@@ -180,7 +180,11 @@ public final class CommittedSourcePositions {
         }
         CommitPosition previous = state.getPosition() == null ? null
                 : parse(state.getPosition(), commitSource, partition, "the committed position");
-        String text = position.committedAfter(previous).toText();
+        parsedText = null; // previous's GTID set is extended in place: it no longer matches its text
+        CommitPosition now = position.committedAfter(previous);
+        String text = now.toText();
+        parsedText = text;
+        parsed = now;
         state.setPosition(text);
         committed.put(commitSource, state);
         return text;
