@@ -92,8 +92,12 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
         if (event.isCommit()) {
             int partition = sourcePartition(ctx);
             CommitPosition position = CommitPosition.of(event.getCommitSource(), event);
-            if (position != null && positions().isResent(partition, event.getCommitSource(), position,
-                    "transaction xid " + event.getTransactionId() + " (commit row at " + event.describePosition() + ")")) {
+            String what = "transaction xid " + event.getTransactionId() + " (commit row at "
+                    + event.describePosition() + ")";
+            if (position == null) {
+                positions().requireNoCommittedPosition(partition, event.getCommitSource(), what);
+            }
+            if (position != null && positions().isResent(partition, event.getCommitSource(), position, what)) {
                 discard(t, ctx);
                 return;
             }
