@@ -42,7 +42,10 @@ import org.slf4j.LoggerFactory;
  *   <li>else new: emitted, then {@link #commit} records it.
  * </ul>
  * What it cannot see: a source that went back and re-used positions strictly below C (each is dropped as a re-send
- * until the stream reaches C); a GTID re-used by {@code RESET MASTER} below the committed GTID (in the set: dropped).
+ * until the stream reaches C); a GTID re-used by {@code RESET MASTER} below the committed GTID (in the set: dropped);
+ * a GTID never committed but below the set's window ({@link GtidSet#WINDOW}; counted as committed: dropped). A
+ * transaction without a position of a commit source that has a committed one stops
+ * ({@link #requireNoCommittedPosition}).
  *
  * <p>Owned by a {@link TransactionAssembler} (created in its {@code open}); task thread only, keyed state scoped to
  * the key being processed. Logs under the assembler's logger.

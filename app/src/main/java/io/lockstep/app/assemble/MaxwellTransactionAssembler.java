@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code xid} fails the job naming both (the rows of one transaction are spread over partitions, or its commit row was
  * lost), and a replayed transaction simply continues the open one: its repeated rows load twice (harmless on PRIMARY
  * KEY tables, duplicates on DUPLICATE KEY tables), as does a whole re-sent transaction, which only the Kafka offsets
- * of the progress table then guard.
+ * of the progress table then guard. Once a position is committed on the source partition, a transaction whose commit
+ * row carries none stops the job in one line (it could not be told from a re-send).
  */
 public class MaxwellTransactionAssembler extends TransactionAssembler {
 
