@@ -3,7 +3,6 @@ package io.lockstep.app.assemble;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lockstep.app.event.Gtid;
 import io.lockstep.app.event.SourceEvent;
@@ -34,8 +33,8 @@ import java.util.Map;
  * {@code {"kind":"postgres-lsn","lsn":24242688,"txId":"738","commitTimeMs":1796305094889}} or
  * {@code {"kind":"gtid","gtid":"3e11fa47-71ca-11e1-9e33-c80aa9429562:23","commitTimeMs":...,"gtidSet":
  * {"3e11fa47-71ca-11e1-9e33-c80aa9429562":[[1,23]]}}}. At most {@value #MAX_TEXT_BYTES} bytes of UTF-8 (the
- * progress table's {@code commit_position} column). Immutable, but for the GTID set, which its owner (one assembler
- * task thread) extends.
+ * progress table's {@code commit_position} column; a GTID set is bounded, {@link GtidSet#WINDOW}). Immutable, but for
+ * the GTID set, which its owner (one assembler task thread) extends ({@link #committedAfter}).
  */
 public final class CommitPosition {
 
@@ -140,26 +139,27 @@ public final class CommitPosition {
         return event.getGtid() != null || event.getBinlogFile() != null;
     }
 
-    /** @return this position as committed after {@code previous} (the GTID set extended), or itself */
+    /**
+     * @param previous the commit source's committed position, or {@code null}; for GTIDs its set is taken over and
+     *     extended in place (not copied, so a transaction costs no copy of the set): {@code previous} must not be
+     *     used afterwards
+     * @return this position as committed after {@code previous} (for GTIDs with the committed set), or itself
+     */
     CommitPosition committedAfter(CommitPosition previous) {
         if (kind != Kind.GTID) {
             return this;
         }
-        GtidSet set = new GtidSet();
-        if (previous != null && previous.gtidSet != null) {
-            set.addAll(previous.gtidSet);
-        }
+        GtidSet set = previous != null && previous.gtidSet != null ? previous.gtidSet : new GtidSet();
         set.add(gtid);
         return new CommitPosition(kind, lsn, gtid, binlogFile, binlogPosition, transactionId, commitTimeMs, set);
     }
 
-    /** @return a copy whose GTID set also holds {@code other}'s GTIDs */
+    /** @return a copy whose GTID set also holds {@code other}'s GTIDs (neither set changed) */
     CommitPosition withGtidsOf(CommitPosition other) {
         if (gtidSet == null || other.gtidSet == null) {
             return this;
         }
-        GtidSet set = new GtidSet();
-        set.addAll(gtidSet);
+        GtidSet set = gtidSet.copy();
         set.addAll(other.gtidSet);
         return new CommitPosition(kind, lsn, gtid, binlogFile, binlogPosition, transactionId, commitTimeMs, set);
     }
@@ -269,19 +269,18 @@ public final class CommitPosition {
             node.put("txId", transactionId);
         }
         node.put("commitTimeMs", commitTimeMs);
-        if (gtidSet != null) {
-            ObjectNode set = node.putObject("gtidSet");
-            gtidSet.toMap().forEach((id, list) -> {
-                ArrayNode intervals = set.putArray(id);
-                list.forEach(i -> intervals.addArray().add(i[0]).add(i[1]));
-            });
-        }
         String text = node.toString();
+        if (gtidSet != null) { // written by hand: a set of a partition with gaps has up to WINDOW / 2 intervals
+            StringBuilder json = new StringBuilder(text.length() + 64).append(text, 0, text.length() - 1)
+                    .append(",\"gtidSet\":");
+            gtidSet.appendJson(json);
+            text = json.append('}').toString();
+        }
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_TEXT_BYTES) {
             throw new TransactionAssemblyException("the commit position after " + describe() + " is " + bytes
                     + " bytes of text, over the " + MAX_TEXT_BYTES + " the progress table's commit_position column holds"
-                    + (gtidSet != null ? " (a GTID set with " + gtidSet.toMap().size() + " source ids)" : ""));
+                    + (gtidSet != null ? " (a GTID set with " + gtidSet.sourceIds() + " source ids)" : ""));
         }
         return text;
     }

@@ -42,7 +42,10 @@ import org.slf4j.LoggerFactory;
  *   <li>else new: emitted, then {@link #commit} records it.
  * </ul>
  * What it cannot see: a source that went back and re-used positions strictly below C (each is dropped as a re-send
- * until the stream reaches C); a GTID re-used by {@code RESET MASTER} below the committed GTID (in the set: dropped).
+ * until the stream reaches C); a GTID re-used by {@code RESET MASTER} below the committed GTID (in the set: dropped);
+ * a GTID never committed but below the set's window ({@link GtidSet#WINDOW}; counted as committed: dropped). A
+ * transaction without a position of a commit source that has a committed one stops
+ * ({@link #requireNoCommittedPosition}).
  *
  * <p>Owned by a {@link TransactionAssembler} (created in its {@code open}); task thread only, keyed state scoped to
  * the key being processed. Logs under the assembler's logger.
@@ -63,7 +66,7 @@ public final class CommittedSourcePositions {
     /** {@code partition + "\n" + commitSource} whose seed was merged since this subtask opened. */
     private final Set<String> seedMerged = new HashSet<>();
     private final Counter resent;
-    /** The text {@link #parse} read last and what it read (positions are immutable but for copies of their set). */
+    /** The text {@link #parse} read last and what it reads as ({@link #commit} extends its GTID set in place). */
     private String parsedText;
     private CommitPosition parsed;
 
@@ -144,13 +147,13 @@ public final class CommittedSourcePositions {
         if (state.getDropped() > 0) {
             if (!state.isCommittedSeenAgain()) {
                 throw new TransactionAssemblyException(what + " (" + position.describe() + ") follows "
-                        + state.getDropped() + " re-sent transactions of " + where + " (" + state.getFirstDropped()
+                        + transactions(state.getDropped()) + " of " + where + " (" + state.getFirstDropped()
                         + " .. " + state.getLastDropped() + ") without the committed one (" + last.describe()
                         + ") among them: the source is not the one that committed it (point-in-time restore, "
                         + "promoted replica, RESET MASTER?); nothing after it is loaded");
             }
-            LOG.info("Dropped {} re-sent source transactions of {} ({} .. {}); loading again from {}",
-                    state.getDropped(), where, state.getFirstDropped(), state.getLastDropped(), position.describe());
+            LOG.info("Dropped {} of {} ({} .. {}); loading again from {}", transactions(state.getDropped()), where,
+                    state.getFirstDropped(), state.getLastDropped(), position.describe());
             state.setDropped(0);
             state.setFirstDropped(null);
             state.setLastDropped(null);
@@ -158,6 +161,31 @@ public final class CommittedSourcePositions {
         }
         checkNotPastCut(position, what);
         return false;
+    }
+
+    /** @return whether {@code commitSource} has a committed position on source partition {@code partition} */
+    boolean hasCommittedPosition(int partition, String commitSource) throws Exception {
+        CommittedSource state = effective(partition, commitSource);
+        return state != null && state.getPosition() != null;
+    }
+
+    /**
+     * A transaction of {@code commitSource} whose events carry no commit position (Maxwell's {@code position} and
+     * {@code gtid} turned off, a PostgreSQL END id with a bare {@code txId}): fine until the commit source has a
+     * committed position on this source partition; after that it could not be told from a re-send, so it stops.
+     *
+     * @param what the transaction as named in messages, with where it ends
+     * @throws TransactionAssemblyException when the commit source has a committed position here
+     */
+    void requireNoCommittedPosition(int partition, String commitSource, String what) throws Exception {
+        CommittedSource state = effective(partition, commitSource);
+        if (state != null && state.getPosition() != null) {
+            CommitPosition last = parse(state.getPosition(), commitSource, partition, "the committed position");
+            throw new TransactionAssemblyException(what + " on source partition " + partition + " carries no commit "
+                    + "position of " + commitSource + ", whose committed position here is a " + last.kind.text()
+                    + " position (" + last.describe() + "): it cannot be told from a re-send (was the connector's "
+                    + "position output turned off?); nothing after it is loaded");
+        }
     }
 
     /**
@@ -180,7 +208,11 @@ public final class CommittedSourcePositions {
         }
         CommitPosition previous = state.getPosition() == null ? null
                 : parse(state.getPosition(), commitSource, partition, "the committed position");
-        String text = position.committedAfter(previous).toText();
+        parsedText = null; // previous's GTID set is extended in place: it no longer matches its text
+        CommitPosition now = position.committedAfter(previous);
+        String text = now.toText();
+        parsedText = text;
+        parsed = now;
         state.setPosition(text);
         committed.put(commitSource, state);
         return text;
@@ -262,6 +294,11 @@ public final class CommittedSourcePositions {
         }
         committed.put(commitSource, state);
         return state;
+    }
+
+    /** @return {@code 1 re-sent source transaction} or {@code n re-sent source transactions} */
+    private static String transactions(long count) {
+        return count + (count == 1 ? " re-sent source transaction" : " re-sent source transactions");
     }
 
     private CommitPosition parse(String text, String commitSource, int partition, String what) {

@@ -187,6 +187,9 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
         String source = t.getCommitSource() != null ? t.getCommitSource() : positions().soleCommitSource(partition);
         CommitPosition position = source == null ? null : CommitPosition.of(source, event);
         String what = "transaction '" + event.getTransactionId() + "' (END at " + event.describePosition() + ")";
+        if (position == null && source != null) {
+            positions().requireNoCommittedPosition(partition, source, what);
+        }
         if (position != null && positions().isResent(partition, source, position, what)) {
             if (t.getEmittedRows() > 0) {
                 LOG.warn("{} is a re-send of a committed transaction, but {} of its rows were emitted already at the "
@@ -203,9 +206,15 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
                     + "' on source partition " + partition + " (started at " + t.getStartPosition()
                     + "): END at " + event.describePosition() + " counts " + event.getEventCount()
                     + " events " + expected + " but " + t.getReceivedEvents() + " were received " + received
-                    + (t.isHeadless() ? "; it was resumed without its BEGIN after a connector restart and is not a "
-                    + "re-send of a committed transaction: its first events were never seen"
-                    : "; events are missing or duplicated, or the source topology splits transactions"));
+                    + (!t.isHeadless() ? "; events are missing or duplicated, or the source topology splits "
+                    + "transactions" : position != null && positions().hasCommittedPosition(partition, source)
+                    ? "; it was resumed without its BEGIN after a connector restart and is not a re-send of a "
+                    + "committed transaction: its first events were never seen"
+                    : "; it was resumed without its BEGIN: its first events were never seen in this run, and no "
+                    + "committed commit position is known for " + (source == null ? "its source" : source)
+                    + " to tell a re-send from lost events (a progress table without the commit_position column: "
+                    + "add it, docs/exactly-once.md#upgrading-a-progress-table; a job's first start: start its "
+                    + "input at a transaction's BEGIN)"));
         }
         String text = position == null ? null : positions().commit(partition, source, position);
         commit(t, event, text == null ? null : source, text, ctx, out);

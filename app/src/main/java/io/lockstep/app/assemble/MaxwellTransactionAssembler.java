@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code xid} fails the job naming both (the rows of one transaction are spread over partitions, or its commit row was
  * lost), and a replayed transaction simply continues the open one: its repeated rows load twice (harmless on PRIMARY
  * KEY tables, duplicates on DUPLICATE KEY tables), as does a whole re-sent transaction, which only the Kafka offsets
- * of the progress table then guard.
+ * of the progress table then guard. Once a position is committed on the source partition, a transaction whose commit
+ * row carries none stops the job in one line (it could not be told from a re-send).
  */
 public class MaxwellTransactionAssembler extends TransactionAssembler {
 
@@ -92,8 +93,12 @@ public class MaxwellTransactionAssembler extends TransactionAssembler {
         if (event.isCommit()) {
             int partition = sourcePartition(ctx);
             CommitPosition position = CommitPosition.of(event.getCommitSource(), event);
-            if (position != null && positions().isResent(partition, event.getCommitSource(), position,
-                    "transaction xid " + event.getTransactionId() + " (commit row at " + event.describePosition() + ")")) {
+            String what = "transaction xid " + event.getTransactionId() + " (commit row at "
+                    + event.describePosition() + ")";
+            if (position == null) {
+                positions().requireNoCommittedPosition(partition, event.getCommitSource(), what);
+            }
+            if (position != null && positions().isResent(partition, event.getCommitSource(), position, what)) {
                 discard(t, ctx);
                 return;
             }

@@ -21,9 +21,12 @@ import java.util.regex.Pattern;
  */
 final class CommitPositionFields {
 
-    private static final Pattern POSTGRES_ID = Pattern.compile("(\\d{1,19}):(\\d{1,19})");
-    private static final Pattern MYSQL_BINLOG_ID = Pattern.compile("file=([^,]+),pos=(\\d{1,19})");
-    private static final Pattern MAXWELL_POSITION = Pattern.compile("(.+):(\\d{1,19})");
+    /** A PostgreSQL id: a decimal {@code txId}, one {@code :} and the rest (which must be a decimal LSN). */
+    private static final Pattern POSTGRES_ID = Pattern.compile("(\\d{1,19}):([^:]*)");
+    /** A MySQL id without GTIDs: {@code file=<binlog file>,pos=} and the rest (which must be a decimal offset). */
+    private static final Pattern MYSQL_BINLOG_ID = Pattern.compile("file=([^,]+),pos=(.*)");
+    private static final String BINLOG_ID_SHAPE = "'file=<binlog file>,pos=<offset>' (MySQL without GTIDs)";
+    private static final Pattern MAXWELL_POSITION = Pattern.compile("(.+):([^:]*)");
 
     private CommitPositionFields() {
     }
@@ -31,19 +34,24 @@ final class CommitPositionFields {
     /**
      * Debezium BEGIN/END: sets {@code commitLsn} (PostgreSQL id), {@code gtid} or {@code binlogFile}/
      * {@code binlogPosition} (MySQL ids) from the id, and {@code commitTimeMs} from {@code ts_ms}; an id of another
-     * shape (SQL Server, MariaDB, ...) sets no position.
+     * shape (SQL Server {@code a:b:c}, MariaDB, a bare PostgreSQL {@code txId}, ...) sets no position.
+     *
+     * @param position where the event is (topic, partition, offset), for errors
+     * @throws BadSourceEventException when the id has a PostgreSQL id's shape ({@code <digits>:...}) or a MySQL binlog
+     *     id's ({@code file=...,pos=...}) but its LSN or offset is not a decimal number that fits a signed 64-bit
+     *     integer: a position half read would load the transaction without one, and its re-send a second time
      */
-    static void fromDebeziumTransaction(SourceEvent event, String id, JsonNode body) {
+    static void fromDebeziumTransaction(SourceEvent event, String id, JsonNode body, String position) {
         Matcher pg = POSTGRES_ID.matcher(id);
         Matcher binlog = MYSQL_BINLOG_ID.matcher(id);
         Gtid gtid = Gtid.parseOrNull(id);
         if (pg.matches()) {
-            event.setCommitLsn(parseLong(pg.group(2)));
+            event.setCommitLsn(number(pg.group(2), "id", "'<txId>:<LSN>' (PostgreSQL; LSN decimal)", id, position));
         } else if (gtid != null) {
             event.setGtid(gtid.toString());
         } else if (binlog.matches()) {
             event.setBinlogFile(binlog.group(1));
-            event.setBinlogPosition(parseLong(binlog.group(2)));
+            event.setBinlogPosition(number(binlog.group(2), "id", BINLOG_ID_SHAPE, id, position));
         }
         if (body.path("ts_ms").isIntegralNumber()) {
             event.setCommitTimeMs(body.path("ts_ms").asLong());
@@ -70,7 +78,7 @@ final class CommitPositionFields {
      * Debezium MySQL data event: its {@code transaction.id} is the transaction's GTID or {@code file=F,pos=P} (as on
      * BEGIN/END), read into {@code gtid} or {@code binlogFile}/{@code binlogPosition} when not set already.
      */
-    static void fromDebeziumDataId(SourceEvent event, String id) {
+    static void fromDebeziumDataId(SourceEvent event, String id, String position) {
         if (event.getCommitSource() == null || !event.getCommitSource().startsWith("mysql:")) {
             return;
         }
@@ -80,7 +88,7 @@ final class CommitPositionFields {
             event.setGtid(gtid.toString());
         } else if (gtid == null && binlog.matches()) {
             event.setBinlogFile(binlog.group(1));
-            event.setBinlogPosition(parseLong(binlog.group(2)));
+            event.setBinlogPosition(number(binlog.group(2), "transaction.id", BINLOG_ID_SHAPE, id, position));
         }
     }
 
@@ -95,7 +103,8 @@ final class CommitPositionFields {
                 throw new BadSourceEventException(position, "field 'position' is not '<binlog file>:<offset>'");
             }
             event.setBinlogFile(m.group(1));
-            event.setBinlogPosition(parseLong(m.group(2)));
+            event.setBinlogPosition(number(m.group(2), "position", "'<binlog file>:<offset>'",
+                    root.path("position").asText(), position));
         }
         if (root.hasNonNull("gtid")) {
             event.setGtid(gtid(root.path("gtid").asText(), "gtid", position));
@@ -114,11 +123,19 @@ final class CommitPositionFields {
         return gtid.toString();
     }
 
-    private static long parseLong(String digits) {
-        try {
-            return Long.parseLong(digits);
-        } catch (NumberFormatException e) {
-            return -1; // beyond a long: no position
+    /**
+     * @return {@code digits} as a number
+     * @throws BadSourceEventException when it is not a decimal number from 0 to {@link Long#MAX_VALUE}
+     */
+    private static long number(String digits, String field, String shape, String value, String position) {
+        if (!digits.isEmpty() && digits.length() <= 19 && digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                return Long.parseLong(digits);
+            } catch (NumberFormatException e) {
+                // 19 digits above Long.MAX_VALUE: refused below
+            }
         }
+        throw new BadSourceEventException(position, "field '" + field + "' is not " + shape + " with a decimal "
+                + "number up to " + Long.MAX_VALUE + ": '" + SourceEvent.ddlExcerpt(value) + "'");
     }
 }

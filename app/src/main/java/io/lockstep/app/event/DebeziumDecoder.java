@@ -122,7 +122,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
         }
         event.setTransactionId(id);
         event.setTransactionKey(TransactionIds.key(id));
-        CommitPositionFields.fromDebeziumTransaction(event, id, body);
+        CommitPositionFields.fromDebeziumTransaction(event, id, body, position);
         return event;
     }
 
@@ -181,7 +181,7 @@ public final class DebeziumDecoder implements SourceEventDecoder {
             String id = CdcJson.requiredText(transaction, "id", position);
             event.setTransactionId(id);
             event.setTransactionKey(TransactionIds.key(id));
-            CommitPositionFields.fromDebeziumDataId(event, id);
+            CommitPositionFields.fromDebeziumDataId(event, id, position);
             if (transaction.hasNonNull("total_order")) {
                 event.setTotalOrder(CdcJson.requiredCount(transaction, "total_order", position));
             }

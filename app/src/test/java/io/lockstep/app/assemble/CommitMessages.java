@@ -71,6 +71,13 @@ final class CommitMessages {
                 + "\"ts_ms\":" + tsMs + "}");
     }
 
+    /** A PostgreSQL END whose id is a bare {@code txId} (no commit LSN, as before Debezium wrote {@code txId:LSN}). */
+    SourceEvent pgEndWithoutLsn(long txId, long tsMs, int eventCount) {
+        return debezium("{\"status\":\"END\",\"id\":\"" + txId + "\",\"event_count\":" + eventCount
+                + ",\"data_collections\":[{\"data_collection\":\"shop.orders\",\"event_count\":" + eventCount + "}],"
+                + "\"ts_ms\":" + tsMs + "}");
+    }
+
     /**
      * A whole MySQL transaction as Debezium writes it.
      *

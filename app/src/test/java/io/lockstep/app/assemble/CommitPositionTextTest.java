@@ -71,4 +71,28 @@ class CommitPositionTextTest {
                 .hasMessageContaining("over the 65533 the progress table's commit_position column holds (a GTID set "
                         + "with 1500 source ids)");
     }
+
+    @Test
+    void aGtidSetWithGapsCollapsesBelowItsWindowWhenReadAndWhenExtended() {
+        StringBuilder gapped = new StringBuilder();
+        for (long n = 1; n <= 4_999; n += 2) { // as an unbounded set wrote it: :1, :3, .., :4999
+            gapped.append(n == 1 ? "" : ",").append('[').append(n).append(',').append(n).append(']');
+        }
+        CommitPosition read = CommitPosition.parse("{\"kind\":\"gtid\",\"gtid\":\"" + UUID + ":4999\","
+                + "\"commitTimeMs\":1,\"gtidSet\":{\"" + UUID + "\":[" + gapped + "]}}");
+
+        var intervals = read.gtidSet.toMap().get(UUID);
+        assertThat(intervals).hasSize(1 + 500);
+        assertThat(intervals.get(0)).containsExactly(1, 4_999 - GtidSet.WINDOW);
+        assertThat(read.gtidSet.contains(new Gtid(UUID, 3_998))).as("below the floor: committed").isTrue();
+        assertThat(read.gtidSet.contains(new Gtid(UUID, 4_001))).isTrue();
+        assertThat(read.gtidSet.contains(new Gtid(UUID, 4_002))).as("a gap in the window").isFalse();
+
+        GtidSet set = read.gtidSet;
+        set.add(new Gtid(UUID, 5_101)); // the floor moves up by 102
+        assertThat(set.toMap().get(UUID).get(0)).containsExactly(1, 5_101 - GtidSet.WINDOW);
+        assertThat(set.contains(new Gtid(UUID, 4_100))).isTrue();
+        assertThat(set.contains(new Gtid(UUID, 4_102))).isFalse();
+        assertThat(set.contains(new Gtid(UUID, 5_100))).isFalse();
+    }
 }

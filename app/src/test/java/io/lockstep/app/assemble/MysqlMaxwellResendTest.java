@@ -223,6 +223,22 @@ class MysqlMaxwellResendTest {
         assertThat(emitted).allSatisfy(r -> assertThat(r.getCommitPosition()).isNull());
     }
 
+    @Test
+    void aMaxwellTransactionWithoutPositionAfterPositionedOnesStops() throws Exception {
+        AssemblerHarness h = maxwell();
+        h.sendAll(m.maxwell(10, "master.000001", 1000, null, null, 1_767_225_600, order(1, "a")));
+        h.takeEmitted();
+
+        // output_binlog_position turned off: the re-send could not be told from a new transaction
+        assertThatThrownBy(() -> h.sendAll(m.maxwell(11, null, 0, null, null, 1_767_225_601, order(2, "b"))))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessage("transaction xid 11 (commit row at topic 'cdc.all' partition 0 offset 1) on source "
+                        + "partition 0 carries no commit position of maxwell, whose committed position here is a "
+                        + "binlog position (binlog master.000001:1000 (transaction 10)): it cannot be told from a "
+                        + "re-send (was the connector's position output turned off?); nothing after it is loaded");
+        assertThat(h.takeEmitted()).isEmpty();
+    }
+
     /** Reads the assembler's re-send counter. */
     private interface CommittedSourcePositionsAccess {
         TransactionAssembler assembler();

@@ -89,7 +89,7 @@ class PostgresResendTest {
         assertThatThrownBy(() -> h.sendAll(m.pg(601, 1150, 1500, T0 + 90_000, order(9, "restored")),
                 m.pg(602, 1600, 2500, T0 + 91_000, order(10, "restored"))))
                 .isInstanceOf(TransactionAssemblyException.class)
-                .hasMessageContaining("follows 1 re-sent transactions of postgresql:pg1 on source partition 0 "
+                .hasMessageContaining("follows 1 re-sent source transaction of postgresql:pg1 on source partition 0 "
                         + "(LSN 0/5DC (transaction 601) .. LSN 0/5DC (transaction 601)) without the committed one "
                         + "(LSN 0/7D0 (transaction 502))");
         assertThat(h.takeEmitted()).isEmpty();
@@ -137,6 +137,40 @@ class PostgresResendTest {
                 .hasMessageContaining("counts 2 events {shop.orders=2} but 1 were received {shop.orders=1}; it was "
                         + "resumed without its BEGIN after a connector restart and is not a re-send of a committed "
                         + "transaction: its first events were never seen");
+    }
+
+    @Test
+    void aTailWithoutItsBeginAndNoCommittedPositionStopsSayingNoneIsKnown() throws Exception {
+        AssemblerHarness h = start(); // the first start of a job, or a progress table without commit_position
+
+        assertThatThrownBy(() -> h.sendAll(m.pgRows(900, 4000, T0 + 5, 2, order(7, "x")),
+                List.of(m.pgEnd(900, 5000, T0 + 5, 2))))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessageEndingWith("counts 2 events {shop.orders=2} but 1 were received {shop.orders=1}; it was "
+                        + "resumed without its BEGIN: its first events were never seen in this run, and no committed "
+                        + "commit position is known for postgresql:pg1 to tell a re-send from lost events (a progress "
+                        + "table without the commit_position column: add it, "
+                        + "docs/exactly-once.md#upgrading-a-progress-table; a job's first start: start its input at a "
+                        + "transaction's BEGIN)")
+                .message().doesNotContain("is not a re-send");
+        assertThat(h.takeEmitted()).isEmpty();
+    }
+
+    @Test
+    void anEndWithABareTxIdAfterLsnPositionsStops() throws Exception {
+        AssemblerHarness h = start();
+        h.sendAll(m.pg(501, 900, 1000, T0, order(1, "a")));
+        h.takeEmitted();
+        List<SourceEvent> bare = new ArrayList<>(m.pg(502, 1100, 2000, T0 + 1, order(2, "b")));
+        bare.set(bare.size() - 1, m.pgEndWithoutLsn(502, T0 + 1, 1));
+
+        assertThatThrownBy(() -> h.sendAll(bare))
+                .isInstanceOf(TransactionAssemblyException.class)
+                .hasMessage("transaction '502' (END at topic 'cdc.all' partition 0 offset 6) on source partition 0 "
+                        + "carries no commit position of postgresql:pg1, whose committed position here is a "
+                        + "postgres-lsn position (LSN 0/3E8 (transaction 501)): it cannot be told from a re-send (was "
+                        + "the connector's position output turned off?); nothing after it is loaded");
+        assertThat(h.takeEmitted()).isEmpty();
     }
 
     @Test

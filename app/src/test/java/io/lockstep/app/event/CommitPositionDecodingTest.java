@@ -115,4 +115,42 @@ class CommitPositionDecodingTest {
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessage("topic 't' partition 0 offset 7: field 'position' is not '<binlog file>:<offset>'");
     }
+
+    private static String end(String id) {
+        return "{\"status\":\"END\",\"id\":\"" + id + "\",\"event_count\":0,\"data_collections\":[],\"ts_ms\":1}";
+    }
+
+    @Test
+    void aPostgresIdWhoseLsnIsNoNumberOrOverflowsIsRefusedNamingTheField() {
+        for (String id : new String[] {"732:99999999999999999999999", "732:9223372036854775808", "702:xyz", "702:",
+                "702:-5"}) {
+            assertThatThrownBy(() -> debezium(end(id)), id)
+                    .isInstanceOf(BadSourceEventException.class)
+                    .hasMessage("topic 't' partition 0 offset 7: field 'id' is not '<txId>:<LSN>' (PostgreSQL; LSN "
+                            + "decimal) with a decimal number up to 9223372036854775807: '" + id + "'");
+        }
+        assertThat(debezium(end("732:9223372036854775807")).getCommitLsn()).isEqualTo(Long.MAX_VALUE);
+        assertThat(debezium(end("732")).getCommitLsn()).as("a bare txId carries no position").isEqualTo(-1);
+    }
+
+    @Test
+    void aMysqlBinlogIdWhoseOffsetIsNoNumberIsRefusedOnEndAndDataEvents() {
+        assertThatThrownBy(() -> debezium(end("file=binlog.000001,pos=abc")))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessage("topic 't' partition 0 offset 7: field 'id' is not 'file=<binlog file>,pos=<offset>' "
+                        + "(MySQL without GTIDs) with a decimal number up to 9223372036854775807: "
+                        + "'file=binlog.000001,pos=abc'");
+        assertThatThrownBy(() -> debezium(mysqlData("null", "file=binlog.000001,pos=abc")))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessageStartingWith("topic 't' partition 0 offset 7: field 'transaction.id' is not 'file=");
+    }
+
+    @Test
+    void aMaxwellPositionWhoseOffsetOverflowsIsRefused() {
+        assertThatThrownBy(() -> maxwell("{\"database\":\"shop\",\"table\":\"orders\",\"type\":\"insert\",\"ts\":1,"
+                + "\"xid\":1,\"commit\":true,\"position\":\"master.000001:99999999999999999999\",\"data\":{\"id\":1}}"))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessage("topic 't' partition 0 offset 7: field 'position' is not '<binlog file>:<offset>' with a "
+                        + "decimal number up to 9223372036854775807: 'master.000001:99999999999999999999'");
+    }
 }
