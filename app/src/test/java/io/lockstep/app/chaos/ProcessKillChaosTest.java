@@ -3,7 +3,6 @@ package io.lockstep.app.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lockstep.app.demo.ShopChange;
 import io.lockstep.app.demo.ShopInvariants;
 import io.lockstep.app.demo.ShopSchema;
 import io.lockstep.app.demo.ShopState;
@@ -11,8 +10,6 @@ import io.lockstep.app.demo.ShopTransaction;
 import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
 import io.lockstep.app.kafka.EmbeddedKafka;
-import io.lockstep.app.testing.DebeziumMessages;
-import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -21,9 +18,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,6 +53,10 @@ class ProcessKillChaosTest {
     private static final String GROUP = "chaos";
     private static final int TRANSACTIONS = 2_000;
     private static final int KILLS = 2;
+    /** Connector restarts (upstream re-sends) in the topic. */
+    private static final int RESTARTS = 0;
+    /** Share of the connector's output in the topic before the first process starts; the rest comes while it runs. */
+    private static final double PREFIX = 0.7;
     private static final Pattern START_LINE = Pattern.compile(
             "topic 'shop\\.cdc' partition (\\d+): job '[^']+' committed offset (\\d+); starting at offset (\\d+)");
 
@@ -67,15 +68,10 @@ class ProcessKillChaosTest {
         ShopWorkload workload = new ShopWorkload(SEED, ChaosJobs.GENERATOR_PARTITIONS, 300, 5, 20);
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
         try (EmbeddedKafka kafka = EmbeddedKafka.start();
-                StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.cdcDdl()).build().start()) {
+                StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.cdcDdl()).build().start();
+                UpstreamResendInjector connector = connector(kafka.bootstrapServers(), workload)) {
             kafka.createTopic(TOPIC, ChaosJobs.GENERATOR_PARTITIONS);
-            ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
-            try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), TOPIC)) {
-                for (int i = 0; i < TRANSACTIONS; i++) {
-                    ShopTransaction transaction = generator.next();
-                    writer.sendAllAsync(transaction.partition(), debezium(transaction));
-                }
-            }
+            connector.publishPrefix(PREFIX);
             SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.CDC_INVARIANTS, SnapshotOracle.CDC_COLUMNS);
             VersionOracle versions = new VersionOracle(sr);
             oracle.start(scheduler);
@@ -85,10 +81,16 @@ class ProcessKillChaosTest {
             int kills = 0;
             List<String> resumed = new ArrayList<>();
             Map<Integer, Long> committedAtKill = Map.of();
+            List<Map<Integer, Long>> committedAtKills = new ArrayList<>();
             for (int runNo = 0; ; runNo++) {
                 File log = logs.resolve("run-" + runNo + ".log").toFile();
-                Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
                 if (runNo > 0) {
+                    connector.awaitPublished(); // the first run's input ends at the prefix; the others see it all
+                }
+                Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+                if (runNo == 0) {
+                    connector.publishRestAsync(); // the connector goes on, restarts included, while the job runs
+                } else {
                     resumed.addAll(assertResumedAfter(committedAtKill, log, process));
                 }
                 if (kills < KILLS) {
@@ -100,6 +102,7 @@ class ProcessKillChaosTest {
                         process.waitFor(30, TimeUnit.SECONDS);
                         kills++;
                         committedAtKill = committedPositions(sr);
+                        committedAtKills.add(committedAtKill);
                         continue;
                     }
                 }
@@ -118,6 +121,9 @@ class ProcessKillChaosTest {
             for (List<Object> row : sr.query("SELECT event_id FROM shop.change_log ORDER BY event_id").rows()) {
                 log.add(((Number) row.get(0)).longValue());
             }
+            List<UpstreamResendInjector.Resent> resent = connector.resent();
+            long acrossKill = committedAtKills.stream()
+                    .mapToLong(committed -> UpstreamResendInjector.resentAcrossCommit(resent, committed)).sum();
             assertThat(kills).as("processes killed mid-stream; " + SEED_NOTE).isEqualTo(KILLS);
             assertThat(resumed).as("partitions resumed after a committed position; " + SEED_NOTE).isNotEmpty();
             assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
@@ -130,7 +136,9 @@ class ProcessKillChaosTest {
             assertThat(ShopInvariants.check(actual)).as(SEED_NOTE).isEmpty();
             System.out.println("[chaos] process kills: " + kills + " SIGKILLs, resumed " + resumed + ", "
                     + oracle.samples() + " reader samples, " + versions.samples() + " version samples; "
-                    + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; " + SEED_NOTE);
+                    + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; "
+                    + connector.summary(resent) + ", " + acrossKill + " re-sent after their first copy was "
+                    + "committed by a killed process; " + SEED_NOTE);
         } finally {
             scheduler.shutdownNow();
         }
@@ -225,38 +233,16 @@ class ProcessKillChaosTest {
         return generator.expectedState();
     }
 
-    /**
-     * One shop transaction as Debezium writes it with transaction metadata: BEGIN, a data event per change (its
-     * images carry the key's version, the sequence number), a change-log insert per change, END with the counts.
-     */
-    private static List<String> debezium(ShopTransaction transaction) {
-        String id = "tx-" + transaction.sequence();
-        List<String> data = new ArrayList<>();
-        Map<String, Long> perTable = new LinkedHashMap<>();
-        List<ShopChange> changes = transaction.changes();
-        for (ShopChange change : changes) {
-            String before = change.before() == null ? "null" : versioned(change.before(), transaction);
-            String after = change.after() == null ? "null" : versioned(change.after(), transaction);
-            data.add(DebeziumMessages.dataJson(ShopSchema.DATABASE, change.table().name(), change.op().code(), before,
-                    after, id, data.size() + 1));
-            perTable.merge(change.table().sourceName(), 1L, Long::sum);
+    /** The shop workload's transactions as a MySQL connector publishes them, restarted {@value #RESTARTS} times. */
+    private static UpstreamResendInjector connector(String bootstrap, ShopWorkload workload) {
+        List<UpstreamResendInjector.SourceTransaction> transactions = new ArrayList<>();
+        ShopTransactionGenerator generator = ShopCdcRecords.generator(workload);
+        for (int i = 0; i < TRANSACTIONS; i++) {
+            ShopTransaction transaction = generator.next();
+            transactions.add(new UpstreamResendInjector.SourceTransaction(transaction.sequence(),
+                    transaction.partition(), ShopCdcRecords.of(transaction)));
         }
-        for (int i = 0; i < changes.size(); i++) {
-            String row = "{\"event_id\":" + ShopRows.eventId(transaction.sequence(), i) + ",\"txn_seq\":"
-                    + transaction.sequence() + ",\"tbl\":\"" + changes.get(i).table().name() + "\",\"op\":\""
-                    + changes.get(i).op().code() + "\"}";
-            data.add(DebeziumMessages.dataJson(ShopSchema.DATABASE, ShopRows.LOG_TABLE, "c", "null", row, id,
-                    data.size() + 1));
-            perTable.merge(ShopSchema.DATABASE + "." + ShopRows.LOG_TABLE, 1L, Long::sum);
-        }
-        List<String> messages = new ArrayList<>();
-        messages.add(DebeziumMessages.beginJson(id));
-        messages.addAll(data);
-        messages.add(DebeziumMessages.endJson(id, data.size(), perTable));
-        return messages;
-    }
-
-    private static String versioned(Map<String, Object> image, ShopTransaction transaction) {
-        return ShopRows.json(image).put(ShopRows.VERSION_COLUMN, transaction.sequence()).toString();
+        return new UpstreamResendInjector(bootstrap, TOPIC, transactions,
+                UpstreamResendInjector.plan(transactions, new Random(SEED), RESTARTS, 100, 200));
     }
 }
