@@ -34,8 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Whole-process kills: {@code lockstep run} in its default mode (exactly-once across tables) runs as a child JVM
  * of this test ({@code java -cp <test class path> io.lockstep.app.cli.LockstepMain run ...}) against the Kafka
  * broker and the StarRocks emulator this test runs in-process on loopback. The topic holds the shop workload as
- * Debezium transactions (4 partitions; each change carries its key's version, and each transaction also inserts
- * one row per change into the DUPLICATE KEY change log). The process is killed with SIGKILL twice mid-stream,
+ * Debezium MySQL transactions (4 partitions, {@link ShopCdcRecords}; each change carries its key's version, and each
+ * transaction also inserts one row per change into the DUPLICATE KEY change log). The connector that publishes them
+ * ({@link UpstreamResendInjector}) is restarted three times the way a crash restarts Debezium: each restart re-sends
+ * a resumed tail without BEGIN, whole transactions and a transaction cut off at the crash, at higher offsets; the
+ * first 70 % of its output is in the topic before the first process starts, the rest is written while it runs.
+ * The process is killed with SIGKILL twice mid-stream,
  * each time as soon as its first shared transactions are visible (so it dies with more to load and, likely,
  * a commit in flight), and started again with the same
  * command, until a run ends on its own ({@code --bounded}).
@@ -44,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (no key's version goes back) sample the committed data. Asserted: every restarted process started each
  * partition right after the position committed before the kill (its log line; never offset 0 where a position
  * was committed), 0 atomicity violations, 0 duplicates, 0 versions going back, and exact final tables and change
- * log.
+ * log: no re-sent transaction is loaded again, and none stops the job.
  */
 class ProcessKillChaosTest {
     private static final long SEED = Long.getLong("lockstep.chaos.seed", new SecureRandom().nextLong());
@@ -54,7 +58,7 @@ class ProcessKillChaosTest {
     private static final int TRANSACTIONS = 2_000;
     private static final int KILLS = 2;
     /** Connector restarts (upstream re-sends) in the topic. */
-    private static final int RESTARTS = 0;
+    private static final int RESTARTS = 3;
     /** Share of the connector's output in the topic before the first process starts; the rest comes while it runs. */
     private static final double PREFIX = 0.7;
     private static final Pattern START_LINE = Pattern.compile(
@@ -125,6 +129,7 @@ class ProcessKillChaosTest {
             long acrossKill = committedAtKills.stream()
                     .mapToLong(committed -> UpstreamResendInjector.resentAcrossCommit(resent, committed)).sum();
             assertThat(kills).as("processes killed mid-stream; " + SEED_NOTE).isEqualTo(KILLS);
+            assertThat(resent).as("transactions the connector re-sent; " + SEED_NOTE).isNotEmpty();
             assertThat(resumed).as("partitions resumed after a committed position; " + SEED_NOTE).isNotEmpty();
             assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
             assertThat(versions.errors()).as("version reader errors; " + SEED_NOTE).isEmpty();
@@ -137,7 +142,7 @@ class ProcessKillChaosTest {
             System.out.println("[chaos] process kills: " + kills + " SIGKILLs, resumed " + resumed + ", "
                     + oracle.samples() + " reader samples, " + versions.samples() + " version samples; "
                     + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; "
-                    + connector.summary(resent) + ", " + acrossKill + " re-sent after their first copy was "
+                    + FaultClass.UPSTREAM_RESEND.title() + ": " + connector.summary(resent) + ", " + acrossKill + " re-sent after their first copy was "
                     + "committed by a killed process; " + SEED_NOTE);
         } finally {
             scheduler.shutdownNow();

@@ -103,7 +103,9 @@ final class UpstreamResendInjector implements AutoCloseable {
     private final List<SourceTransaction> transactions;
     private final List<Restart> restarts;
     private final List<Out> output = new ArrayList<>();
-    private final KafkaProducer<String, String> producer;
+    private final String bootstrap;
+    /** Made by the first publish; owned like {@link #sent}. */
+    private KafkaProducer<String, String> producer;
     /** One per output record, in order; written by the publishing thread until {@link #awaitPublished}. */
     private final List<Future<RecordMetadata>> sent = new ArrayList<>();
     /** Partitions whose first record Kafka acknowledged; owned like {@link #sent}. */
@@ -135,11 +137,7 @@ final class UpstreamResendInjector implements AutoCloseable {
             position = start[restart.flushed()] + restart.flushedRecord() + 1;
         }
         emit(start, position, start[transactions.size()], highest);
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        properties.put(ProducerConfig.ACKS_CONFIG, "all");
-        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true"); // keeps each partition's order on retries
-        this.producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+        this.bootstrap = bootstrap;
     }
 
     private void emit(int[] start, int from, int to, int highest) {
@@ -245,26 +243,42 @@ final class UpstreamResendInjector implements AutoCloseable {
      * meantime would put the retried first one out of sequence (seen with the embedded broker).
      */
     private void publish(int end) {
+        if (producer == null) {
+            Properties properties = new Properties();
+            properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            properties.put(ProducerConfig.ACKS_CONFIG, "all");
+            properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true"); // keeps each partition's order
+            producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+        }
         for (; published < end; published++) {
-            Out out = output.get(published);
-            SourceTransaction transaction = transactions.get(out.transaction());
-            CdcMessage record = transaction.records().get(out.record());
-            String value = out.again() ? processedAgain(record.value()) : record.value();
-            Future<RecordMetadata> future = producer.send(new ProducerRecord<>(topic, transaction.partition(),
-                    record.key(), value));
+            ProducerRecord<String, String> record = record(output.get(published));
+            int partition = record.partition();
+            Future<RecordMetadata> future = producer.send(record);
             sent.add(future);
-            if (startedPartitions.add(transaction.partition())) {
+            if (startedPartitions.add(partition)) {
                 try {
                     future.get(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while publishing", e);
                 } catch (ExecutionException | TimeoutException e) {
-                    throw new IllegalStateException("the first record of partition " + transaction.partition()
+                    throw new IllegalStateException("the first record of partition " + partition
                             + " was not accepted", e);
                 }
             }
         }
+    }
+
+    private ProducerRecord<String, String> record(Out out) {
+        SourceTransaction transaction = transactions.get(out.transaction());
+        CdcMessage record = transaction.records().get(out.record());
+        String value = out.again() ? processedAgain(record.value()) : record.value();
+        return new ProducerRecord<>(topic, transaction.partition(), record.key(), value);
+    }
+
+    /** @return every record the connector publishes, in order (no Kafka needed) */
+    List<ProducerRecord<String, String>> records() {
+        return output.stream().map(this::record).toList();
     }
 
     /** The record as the restarted connector writes it: a data event's envelope {@code ts_ms} is later. */
@@ -345,6 +359,8 @@ final class UpstreamResendInjector implements AutoCloseable {
     @Override
     public void close() {
         rest.cancel(true);
-        producer.close(Duration.ofSeconds(5));
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
     }
 }
