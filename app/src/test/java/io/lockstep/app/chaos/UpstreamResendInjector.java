@@ -163,21 +163,26 @@ final class UpstreamResendInjector implements AutoCloseable {
         for (int k = 0; k < count; k++) {
             int target = (int) ((2L * k + 1) * transactions.size() / (2L * count));
             int flushed = target - minSpan - random.nextInt(maxSpan - minSpan + 1);
-            int flushedRecord = k % 3 == 2 ? 0 : -1;
-            while (flushedRecord < 0 && flushed > previousCut + 1) {
+            boolean atBegin = k % 3 == 2;
+            int flushedRecord = atBegin ? 0 : -1;
+            while (flushedRecord < 0 && flushed > previousCut) {
                 flushedRecord = dataEventFollowedByDataEvent(transactions.get(flushed).records(), random);
                 if (flushedRecord < 0) {
                     flushed--;
                 }
             }
+            if (flushed <= previousCut || flushedRecord < 0) {
+                throw new IllegalArgumentException("no room for restart " + k + " in " + transactions.size()
+                        + " transactions");
+            }
             int cut = target;
-            while (cut < transactions.size() && k % 3 != 2 && (k % 3 == 0)
+            boolean samePartition = k % 3 == 0;
+            while (!atBegin && cut < transactions.size() - 1 && samePartition
                     != (transactions.get(cut).partition() == transactions.get(flushed).partition())) {
                 cut++;
             }
-            if (flushed <= previousCut || flushedRecord < 0 || cut >= transactions.size() - 1) {
-                throw new IllegalArgumentException("no room for restart " + k + " in " + transactions.size()
-                        + " transactions");
+            if (cut >= transactions.size() - 1) {
+                throw new IllegalArgumentException("no transaction to cut for restart " + k);
             }
             int size = transactions.get(cut).records().size();
             plan.add(new Restart(flushed, flushedRecord, cut, 2 + random.nextInt(size - 2)));
