@@ -48,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (no key's version goes back) sample the committed data. Asserted: every restarted process started each
  * partition right after the position committed before the kill (its log line; never offset 0 where a position
  * was committed), 0 atomicity violations, 0 duplicates, 0 versions going back, and exact final tables and change
- * log: no re-sent transaction is loaded again, and none stops the job.
+ * log: no re-sent transaction is loaded again, and none stops the job; the processes' own count of the re-sent
+ * transactions they dropped (their log lines) is at least the number the connector re-sent.
  */
 class ProcessKillChaosTest {
     private static final long SEED = Long.getLong("lockstep.chaos.seed", new SecureRandom().nextLong());
@@ -57,12 +58,18 @@ class ProcessKillChaosTest {
     private static final String GROUP = "chaos";
     private static final int TRANSACTIONS = 2_000;
     private static final int KILLS = 2;
-    /** Connector restarts (upstream re-sends) in the topic. */
-    private static final int RESTARTS = 3;
+    /**
+     * Where the connector restarts (upstream re-sends), as a share of the stream: the first two where the processes
+     * tend to be killed (their first commits), so that a process killed after committing a transaction is often
+     * followed by one that reads its re-send; 100-200 transactions are re-sent each time.
+     */
+    private static final double[] RESTARTS_AT = {0.1, 0.35, 0.8};
     /** Share of the connector's output in the topic before the first process starts; the rest comes while it runs. */
     private static final double PREFIX = 0.7;
     private static final Pattern START_LINE = Pattern.compile(
             "topic 'shop\\.cdc' partition (\\d+): job '[^']+' committed offset (\\d+); starting at offset (\\d+)");
+
+    private static final Pattern DROPPED_LINE = Pattern.compile("Dropped (\\d+) re-sent source transactions of ");
 
     @TempDir
     Path logs;
@@ -86,8 +93,10 @@ class ProcessKillChaosTest {
             List<String> resumed = new ArrayList<>();
             Map<Integer, Long> committedAtKill = Map.of();
             List<Map<Integer, Long>> committedAtKills = new ArrayList<>();
+            List<File> runLogs = new ArrayList<>();
             for (int runNo = 0; ; runNo++) {
                 File log = logs.resolve("run-" + runNo + ".log").toFile();
+                runLogs.add(log);
                 if (runNo > 0) {
                     connector.awaitPublished(); // the first run's input ends at the prefix; the others see it all
                 }
@@ -130,6 +139,12 @@ class ProcessKillChaosTest {
                     .mapToLong(committed -> UpstreamResendInjector.resentAcrossCommit(resent, committed)).sum();
             assertThat(kills).as("processes killed mid-stream; " + SEED_NOTE).isEqualTo(KILLS);
             assertThat(resent).as("transactions the connector re-sent; " + SEED_NOTE).isNotEmpty();
+            long resentTwice = resent.stream()
+                    .filter(r -> r.shape() != UpstreamResendInjector.Shape.CUT_THEN_WHOLE).count();
+            long dropped = droppedResends(runLogs);
+            assertThat(dropped).as("re-sent transactions the processes dropped, by their log lines (a killed process's "
+                    + "may be dropped again by the next) vs the %d re-sent; %s", resentTwice, SEED_NOTE)
+                    .isGreaterThanOrEqualTo(resentTwice);
             assertThat(resumed).as("partitions resumed after a committed position; " + SEED_NOTE).isNotEmpty();
             assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
             assertThat(versions.errors()).as("version reader errors; " + SEED_NOTE).isEmpty();
@@ -142,7 +157,8 @@ class ProcessKillChaosTest {
             System.out.println("[chaos] process kills: " + kills + " SIGKILLs, resumed " + resumed + ", "
                     + oracle.samples() + " reader samples, " + versions.samples() + " version samples; "
                     + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; "
-                    + FaultClass.UPSTREAM_RESEND.title() + ": " + connector.summary(resent) + ", " + acrossKill + " re-sent after their first copy was "
+                    + FaultClass.UPSTREAM_RESEND.title() + ": " + connector.summary(resent) + ", " + dropped
+                    + " dropped by the processes, " + acrossKill + " re-sent after their first copy was "
                     + "committed by a killed process; " + SEED_NOTE);
         } finally {
             scheduler.shutdownNow();
@@ -178,6 +194,21 @@ class ProcessKillChaosTest {
             resumed.add(partition + "@" + start[1]);
         });
         return resumed;
+    }
+
+    /**
+     * @return the re-sent source transactions the processes dropped: the sum of their assembler's
+     *     {@code Dropped N re-sent source transactions of ...} lines (one per run of dropped transactions)
+     */
+    private static long droppedResends(List<File> runLogs) throws java.io.IOException {
+        long dropped = 0;
+        for (File log : runLogs) {
+            Matcher m = DROPPED_LINE.matcher(Files.readString(log.toPath()));
+            while (m.find()) {
+                dropped += Long.parseLong(m.group(1));
+            }
+        }
+        return dropped;
     }
 
     private static String readQuietly(File log) {
@@ -238,7 +269,7 @@ class ProcessKillChaosTest {
         return generator.expectedState();
     }
 
-    /** The shop workload's transactions as a MySQL connector publishes them, restarted {@value #RESTARTS} times. */
+    /** The shop workload's transactions as a MySQL connector publishes them, restarted at {@link #RESTARTS_AT}. */
     private static UpstreamResendInjector connector(String bootstrap, ShopWorkload workload) {
         List<UpstreamResendInjector.SourceTransaction> transactions = new ArrayList<>();
         ShopTransactionGenerator generator = ShopCdcRecords.generator(workload);
@@ -248,6 +279,6 @@ class ProcessKillChaosTest {
                     transaction.partition(), ShopCdcRecords.of(transaction)));
         }
         return new UpstreamResendInjector(bootstrap, TOPIC, transactions,
-                UpstreamResendInjector.plan(transactions, new Random(SEED), RESTARTS, 100, 200));
+                UpstreamResendInjector.plan(transactions, new Random(SEED), RESTARTS_AT, 100, 200));
     }
 }

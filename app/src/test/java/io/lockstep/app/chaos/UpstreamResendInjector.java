@@ -151,17 +151,18 @@ final class UpstreamResendInjector implements AutoCloseable {
     }
 
     /**
-     * Plans {@code count} restarts, spread over the stream at about 1/6, 3/6, 5/6 (for 3), each re-sending from a
-     * flushed point {@code minSpan..maxSpan} transactions before its cut transaction.
+     * Plans one restart per entry of {@code cutAt}, each re-sending from a flushed point {@code minSpan..maxSpan}
+     * transactions before its cut transaction.
      *
+     * @param cutAt where each restart's cut transaction is, as a share of the stream, increasing
      * @throws IllegalArgumentException when the stream is too short for them
      */
-    static List<Restart> plan(List<SourceTransaction> transactions, Random random, int count, int minSpan,
+    static List<Restart> plan(List<SourceTransaction> transactions, Random random, double[] cutAt, int minSpan,
             int maxSpan) {
         List<Restart> plan = new ArrayList<>();
         int previousCut = -1;
-        for (int k = 0; k < count; k++) {
-            int target = (int) ((2L * k + 1) * transactions.size() / (2L * count));
+        for (int k = 0; k < cutAt.length; k++) {
+            int target = (int) (cutAt[k] * transactions.size());
             int flushed = target - minSpan - random.nextInt(maxSpan - minSpan + 1);
             boolean atBegin = k % 3 == 2;
             int flushedRecord = atBegin ? 0 : -1;

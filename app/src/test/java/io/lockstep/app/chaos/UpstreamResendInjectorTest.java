@@ -36,7 +36,7 @@ class UpstreamResendInjectorTest {
             transactions.add(new SourceTransaction(transaction.sequence(), transaction.partition(),
                     ShopCdcRecords.of(transaction)));
         }
-        List<Restart> plan = UpstreamResendInjector.plan(transactions, new Random(3), 3, 5, 15);
+        List<Restart> plan = UpstreamResendInjector.plan(transactions, new Random(3), new double[] {0.2, 0.5, 0.8}, 5, 15);
         List<ProducerRecord<String, String>> records;
         try (UpstreamResendInjector injector = new UpstreamResendInjector("localhost:9", "t", transactions, plan)) {
             records = injector.records();
