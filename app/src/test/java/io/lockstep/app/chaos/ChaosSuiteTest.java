@@ -139,11 +139,11 @@ class ChaosSuiteTest {
                 versions.start(scheduler);
                 awaitFirstCheckpoint(control);
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "multi-table", new Random(SEED), scheduler,
-                        List.of(FaultClass.values()), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
+                        FaultClass.serverAndTask(), List.of(FaultOp.BEGIN, FaultOp.LOAD, FaultOp.COMMIT),
                         ChaosJobs.SOCKET_TIMEOUT_MS, SEED_NOTE);
                 injector.alone(3);
                 injector.mixed(10);
-                assertEveryClassHit("multi-table", List.of(FaultClass.values()));
+                assertEveryClassHit("multi-table", FaultClass.serverAndTask());
                 assertThat(LEDGER.cell("multi-table/alone", FaultClass.RUNNING_TXN_LIMIT_HELD).restarts)
                         .as("a running-transaction limit held for seconds is backpressure, not a failure; " + SEED_NOTE)
                         .isZero();
@@ -197,7 +197,7 @@ class ChaosSuiteTest {
             try {
                 oracle.start(scheduler);
                 awaitFirstCheckpoint(control);
-                EnumSet<FaultClass> classes = EnumSet.allOf(FaultClass.class);
+                EnumSet<FaultClass> classes = EnumSet.copyOf(FaultClass.serverAndTask());
                 classes.remove(FaultClass.SHARED_TXN_EXPIRED); // no shared transaction; expiry: see test 4
                 classes.removeAll(FaultClass.MULTI_TABLE_ONLY);
                 ChaosInjector injector = new ChaosInjector(sr, control, LEDGER, "exactly-once", new Random(SEED + 1),

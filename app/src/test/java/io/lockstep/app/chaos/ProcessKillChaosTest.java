@@ -3,7 +3,6 @@ package io.lockstep.app.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lockstep.app.demo.ShopChange;
 import io.lockstep.app.demo.ShopInvariants;
 import io.lockstep.app.demo.ShopSchema;
 import io.lockstep.app.demo.ShopState;
@@ -11,8 +10,6 @@ import io.lockstep.app.demo.ShopTransaction;
 import io.lockstep.app.demo.ShopTransactionGenerator;
 import io.lockstep.app.demo.ShopWorkload;
 import io.lockstep.app.kafka.EmbeddedKafka;
-import io.lockstep.app.testing.DebeziumMessages;
-import io.lockstep.app.testing.TopicWriter;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -21,9 +18,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,8 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Whole-process kills: {@code lockstep run} in its default mode (exactly-once across tables) runs as a child JVM
  * of this test ({@code java -cp <test class path> io.lockstep.app.cli.LockstepMain run ...}) against the Kafka
  * broker and the StarRocks emulator this test runs in-process on loopback. The topic holds the shop workload as
- * Debezium transactions (4 partitions; each change carries its key's version, and each transaction also inserts
- * one row per change into the DUPLICATE KEY change log). The process is killed with SIGKILL twice mid-stream,
+ * Debezium MySQL transactions (4 partitions, {@link ShopCdcRecords}; each change carries its key's version, and each
+ * transaction also inserts one row per change into the DUPLICATE KEY change log). The connector that publishes them
+ * ({@link UpstreamResendInjector}) is restarted three times the way a crash restarts Debezium: each restart re-sends
+ * a resumed tail without BEGIN, whole transactions and a transaction cut off at the crash, at higher offsets; the
+ * first 70 % of its output is in the topic before the first process starts, the rest is written while it runs.
+ * The process is killed with SIGKILL twice mid-stream,
  * each time as soon as its first shared transactions are visible (so it dies with more to load and, likely,
  * a commit in flight), and started again with the same
  * command, until a run ends on its own ({@code --bounded}).
@@ -47,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (no key's version goes back) sample the committed data. Asserted: every restarted process started each
  * partition right after the position committed before the kill (its log line; never offset 0 where a position
  * was committed), 0 atomicity violations, 0 duplicates, 0 versions going back, and exact final tables and change
- * log.
+ * log: no re-sent transaction is loaded again, and none stops the job; the processes' own count of the re-sent
+ * transactions they dropped (their log lines) is at least the number the connector re-sent.
  */
 class ProcessKillChaosTest {
     private static final long SEED = Long.getLong("lockstep.chaos.seed", new SecureRandom().nextLong());
@@ -56,8 +58,18 @@ class ProcessKillChaosTest {
     private static final String GROUP = "chaos";
     private static final int TRANSACTIONS = 2_000;
     private static final int KILLS = 2;
+    /**
+     * Where the connector restarts (upstream re-sends), as a share of the stream: the first two where the processes
+     * tend to be killed (their first commits), so that a process killed after committing a transaction is often
+     * followed by one that reads its re-send; 100-200 transactions are re-sent each time.
+     */
+    private static final double[] RESTARTS_AT = {0.1, 0.35, 0.8};
+    /** Share of the connector's output in the topic before the first process starts; the rest comes while it runs. */
+    private static final double PREFIX = 0.7;
     private static final Pattern START_LINE = Pattern.compile(
             "topic 'shop\\.cdc' partition (\\d+): job '[^']+' committed offset (\\d+); starting at offset (\\d+)");
+
+    private static final Pattern DROPPED_LINE = Pattern.compile("Dropped (\\d+) re-sent source transactions of ");
 
     @TempDir
     Path logs;
@@ -67,15 +79,10 @@ class ProcessKillChaosTest {
         ShopWorkload workload = new ShopWorkload(SEED, ChaosJobs.GENERATOR_PARTITIONS, 300, 5, 20);
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
         try (EmbeddedKafka kafka = EmbeddedKafka.start();
-                StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.cdcDdl()).build().start()) {
+                StarRocksEmulator sr = StarRocksEmulator.builder().ddl(ChaosJobs.cdcDdl()).build().start();
+                UpstreamResendInjector connector = connector(kafka.bootstrapServers(), workload)) {
             kafka.createTopic(TOPIC, ChaosJobs.GENERATOR_PARTITIONS);
-            ShopTransactionGenerator generator = ShopReplaySource.generator(workload);
-            try (TopicWriter writer = new TopicWriter(kafka.bootstrapServers(), TOPIC)) {
-                for (int i = 0; i < TRANSACTIONS; i++) {
-                    ShopTransaction transaction = generator.next();
-                    writer.sendAllAsync(transaction.partition(), debezium(transaction));
-                }
-            }
+            connector.publishPrefix(PREFIX);
             SnapshotOracle oracle = new SnapshotOracle(sr, SnapshotOracle.CDC_INVARIANTS, SnapshotOracle.CDC_COLUMNS);
             VersionOracle versions = new VersionOracle(sr);
             oracle.start(scheduler);
@@ -85,10 +92,18 @@ class ProcessKillChaosTest {
             int kills = 0;
             List<String> resumed = new ArrayList<>();
             Map<Integer, Long> committedAtKill = Map.of();
+            List<Map<Integer, Long>> committedAtKills = new ArrayList<>();
+            List<File> runLogs = new ArrayList<>();
             for (int runNo = 0; ; runNo++) {
                 File log = logs.resolve("run-" + runNo + ".log").toFile();
-                Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+                runLogs.add(log);
                 if (runNo > 0) {
+                    connector.awaitPublished(); // the first run's input ends at the prefix; the others see it all
+                }
+                Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+                if (runNo == 0) {
+                    connector.publishRestAsync(); // the connector goes on, restarts included, while the job runs
+                } else {
                     resumed.addAll(assertResumedAfter(committedAtKill, log, process));
                 }
                 if (kills < KILLS) {
@@ -100,6 +115,7 @@ class ProcessKillChaosTest {
                         process.waitFor(30, TimeUnit.SECONDS);
                         kills++;
                         committedAtKill = committedPositions(sr);
+                        committedAtKills.add(committedAtKill);
                         continue;
                     }
                 }
@@ -118,7 +134,17 @@ class ProcessKillChaosTest {
             for (List<Object> row : sr.query("SELECT event_id FROM shop.change_log ORDER BY event_id").rows()) {
                 log.add(((Number) row.get(0)).longValue());
             }
+            List<UpstreamResendInjector.Resent> resent = connector.resent();
+            long acrossKill = committedAtKills.stream()
+                    .mapToLong(committed -> UpstreamResendInjector.resentAcrossCommit(resent, committed)).sum();
             assertThat(kills).as("processes killed mid-stream; " + SEED_NOTE).isEqualTo(KILLS);
+            assertThat(resent).as("transactions the connector re-sent; " + SEED_NOTE).isNotEmpty();
+            long resentTwice = resent.stream()
+                    .filter(r -> r.shape() != UpstreamResendInjector.Shape.CUT_THEN_WHOLE).count();
+            long dropped = droppedResends(runLogs);
+            assertThat(dropped).as("re-sent transactions the processes dropped, by their log lines (a killed process's "
+                    + "may be dropped again by the next) vs the %d re-sent; %s", resentTwice, SEED_NOTE)
+                    .isGreaterThanOrEqualTo(resentTwice);
             assertThat(resumed).as("partitions resumed after a committed position; " + SEED_NOTE).isNotEmpty();
             assertThat(oracle.errors()).as("reader errors; " + SEED_NOTE).isEmpty();
             assertThat(versions.errors()).as("version reader errors; " + SEED_NOTE).isEmpty();
@@ -130,7 +156,10 @@ class ProcessKillChaosTest {
             assertThat(ShopInvariants.check(actual)).as(SEED_NOTE).isEmpty();
             System.out.println("[chaos] process kills: " + kills + " SIGKILLs, resumed " + resumed + ", "
                     + oracle.samples() + " reader samples, " + versions.samples() + " version samples; "
-                    + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; " + SEED_NOTE);
+                    + "0 atomicity violations, 0 duplicates, 0 versions going back, tables exact; "
+                    + FaultClass.UPSTREAM_RESEND.title() + ": " + connector.summary(resent) + ", " + dropped
+                    + " dropped by the processes, " + acrossKill + " re-sent after their first copy was "
+                    + "committed by a killed process; " + SEED_NOTE);
         } finally {
             scheduler.shutdownNow();
         }
@@ -165,6 +194,21 @@ class ProcessKillChaosTest {
             resumed.add(partition + "@" + start[1]);
         });
         return resumed;
+    }
+
+    /**
+     * @return the re-sent source transactions the processes dropped: the sum of their assembler's
+     *     {@code Dropped N re-sent source transactions of ...} lines (one per run of dropped transactions)
+     */
+    private static long droppedResends(List<File> runLogs) throws java.io.IOException {
+        long dropped = 0;
+        for (File log : runLogs) {
+            Matcher m = DROPPED_LINE.matcher(Files.readString(log.toPath()));
+            while (m.find()) {
+                dropped += Long.parseLong(m.group(1));
+            }
+        }
+        return dropped;
     }
 
     private static String readQuietly(File log) {
@@ -225,38 +269,16 @@ class ProcessKillChaosTest {
         return generator.expectedState();
     }
 
-    /**
-     * One shop transaction as Debezium writes it with transaction metadata: BEGIN, a data event per change (its
-     * images carry the key's version, the sequence number), a change-log insert per change, END with the counts.
-     */
-    private static List<String> debezium(ShopTransaction transaction) {
-        String id = "tx-" + transaction.sequence();
-        List<String> data = new ArrayList<>();
-        Map<String, Long> perTable = new LinkedHashMap<>();
-        List<ShopChange> changes = transaction.changes();
-        for (ShopChange change : changes) {
-            String before = change.before() == null ? "null" : versioned(change.before(), transaction);
-            String after = change.after() == null ? "null" : versioned(change.after(), transaction);
-            data.add(DebeziumMessages.dataJson(ShopSchema.DATABASE, change.table().name(), change.op().code(), before,
-                    after, id, data.size() + 1));
-            perTable.merge(change.table().sourceName(), 1L, Long::sum);
+    /** The shop workload's transactions as a MySQL connector publishes them, restarted at {@link #RESTARTS_AT}. */
+    private static UpstreamResendInjector connector(String bootstrap, ShopWorkload workload) {
+        List<UpstreamResendInjector.SourceTransaction> transactions = new ArrayList<>();
+        ShopTransactionGenerator generator = ShopCdcRecords.generator(workload);
+        for (int i = 0; i < TRANSACTIONS; i++) {
+            ShopTransaction transaction = generator.next();
+            transactions.add(new UpstreamResendInjector.SourceTransaction(transaction.sequence(),
+                    transaction.partition(), ShopCdcRecords.of(transaction)));
         }
-        for (int i = 0; i < changes.size(); i++) {
-            String row = "{\"event_id\":" + ShopRows.eventId(transaction.sequence(), i) + ",\"txn_seq\":"
-                    + transaction.sequence() + ",\"tbl\":\"" + changes.get(i).table().name() + "\",\"op\":\""
-                    + changes.get(i).op().code() + "\"}";
-            data.add(DebeziumMessages.dataJson(ShopSchema.DATABASE, ShopRows.LOG_TABLE, "c", "null", row, id,
-                    data.size() + 1));
-            perTable.merge(ShopSchema.DATABASE + "." + ShopRows.LOG_TABLE, 1L, Long::sum);
-        }
-        List<String> messages = new ArrayList<>();
-        messages.add(DebeziumMessages.beginJson(id));
-        messages.addAll(data);
-        messages.add(DebeziumMessages.endJson(id, data.size(), perTable));
-        return messages;
-    }
-
-    private static String versioned(Map<String, Object> image, ShopTransaction transaction) {
-        return ShopRows.json(image).put(ShopRows.VERSION_COLUMN, transaction.sequence()).toString();
+        return new UpstreamResendInjector(bootstrap, TOPIC, transactions,
+                UpstreamResendInjector.plan(transactions, new Random(SEED), RESTARTS_AT, 100, 200));
     }
 }
