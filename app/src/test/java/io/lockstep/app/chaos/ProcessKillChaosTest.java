@@ -69,7 +69,7 @@ class ProcessKillChaosTest {
     private static final Pattern START_LINE = Pattern.compile(
             "topic 'shop\\.cdc' partition (\\d+): job '[^']+' committed offset (\\d+); starting at offset (\\d+)");
 
-    private static final Pattern DROPPED_LINE = Pattern.compile("Dropped (\\d+) re-sent source transactions of ");
+    private static final Pattern DROPPED_LINE = Pattern.compile("Dropped (\\d+) re-sent source transactions? of ");
 
     @TempDir
     Path logs;
