@@ -134,13 +134,16 @@ public final class CommittedSourcePositions {
         if (place <= 0) {
             resent.inc();
             if (state.getDropped() == 0) {
+                state.setCommittedSeenAgain(false);
                 state.setFirstDropped(position.describe());
                 LOG.info("Dropping re-sent source transactions of {}, committed up to {}: first {}", where,
                         last.describe(), what);
             }
             state.setDropped(state.getDropped() + 1);
             state.setLastDropped(position.describe());
-            state.setCommittedSeenAgain(place == 0);
+            // the committed transaction anywhere in this run of drops shows the same history (a re-send need not
+            // end with it: older transactions may follow it)
+            state.setCommittedSeenAgain(state.isCommittedSeenAgain() || place == 0);
             committed.put(commitSource, state);
             return true;
         }

@@ -75,6 +75,22 @@ class MysqlMaxwellResendTest {
     }
 
     @Test
+    void aRunOfResendsThatHoldsTheCommittedTransactionBeforeOlderOnesIsNotTakenForASourceThatWentBack()
+            throws Exception {
+        AssemblerHarness h = debezium();
+        h.sendAll(gtid(1, T0, order(1, "a")), gtid(2, T0 + 1000, order(2, "b")), gtid(3, T0 + 2000, order(3, "c")),
+                gtid(4, T0 + 3000, order(4, "d")));
+        h.takeEmitted();
+
+        // re-sent: the newest first (the committed :4 among them), then older ones, then a new transaction
+        h.sendAll(gtid(3, T0 + 2000, order(3, "c")), gtid(4, T0 + 3000, order(4, "d")), gtid(1, T0, order(1, "a")),
+                gtid(5, T0 + 4000, order(5, "e")));
+
+        assertThat(h.takeEmittedRowTexts()).containsExactly(order(5, "e"));
+        assertThat(((CommittedSourcePositionsAccess) () -> assembler).resent()).isEqualTo(3);
+    }
+
+    @Test
     void taggedGtidsAreNumberedPerTagAndComparedWithoutCase() throws Exception {
         AssemblerHarness h = debezium();
         h.sendAll(gtid(1, T0, order(1, "a")),
