@@ -5,6 +5,7 @@ import io.lockstep.app.assemble.BoundMode;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.CdcFormat;
 import io.lockstep.app.event.SchemaChangeMode;
+import io.lockstep.app.file.InputFileStamp;
 import io.lockstep.app.file.JsonLinesInput;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
@@ -299,6 +300,9 @@ public final class RunCommand implements Callable<Integer> {
             StartFromCommitted.Start start = preflight.startOffsets(config);
             config = config.withAssembler(config.assembler().withCommittedPositions(start.commitPositions()));
             define(env, config, start.offsets());
+            if (input != null && plan.isPresent()) { // what the checkpoints of this start will have read
+                InputFileStamp.write(plan.get().directory().root(), input);
+            }
             env.configure(restarts.applyTo(new Configuration()));
             String deduplication = RunStartLine.deduplication(config, start);
             if (!start.keepsCommitPositions()) {

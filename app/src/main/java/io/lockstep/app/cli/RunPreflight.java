@@ -9,6 +9,7 @@ import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateRestore;
 import io.lockstep.app.job.TargetCheck;
+import io.lockstep.app.file.InputFileStamp;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
 import io.lockstep.app.route.TableRouter;
@@ -67,6 +68,12 @@ final class RunPreflight {
             throw new RunRefusedException(List.of(e.getMessage()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.spec.commandLine(), e.getMessage());
+        }
+        if (command.input != null && plan.checkpoint().isPresent()) {
+            Optional<String> changed = InputFileStamp.changeSince(plan.directory().root(), command.input);
+            if (changed.isPresent()) {
+                throw new RunRefusedException(List.of(changed.get()));
+            }
         }
         plan.directory().configure(settings, plan.checkpoint(), plan.claim());
         return Optional.of(plan);

@@ -22,7 +22,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>The file is read when the job is defined and its lines travel inside the job (Flink's {@code fromData}),
  * which suits sample and test files, not backfills of gigabytes (load those into a topic and use
- * {@code --bounded}). A restore from a checkpoint continues after the lines already read.
+ * {@code --bounded}). A restore from a checkpoint continues after the lines already read, of the file as it was
+ * then: {@code lockstep run} refuses to restore when the file changed since ({@link InputFileStamp}).
  */
 public final class JsonLinesInput {
 
