@@ -245,16 +245,16 @@ public final class CommittedSourcePositions {
     /** A transaction of {@code transactionKey} arrived: if it is the awaited cut one, it is being re-sent. */
     void arrived(String transactionKey, String where) throws Exception {
         String cut = cutTransaction.value();
-        if (cut != null && cut.substring(0, cut.indexOf('\n')).equals(transactionKey)) {
-            LOG.info("{} is sent again at {}: loading it whole", cut.substring(cut.indexOf('\n') + 1), where);
+        if (cut != null && cutKey(cut).equals(transactionKey)) {
+            LOG.info("{} is sent again at {}: loading it whole", cutDescription(cut), where);
             cutTransaction.clear();
         }
     }
 
     private void checkNotPastCut(CommitPosition position, String what) throws Exception {
         String cut = cutTransaction.value();
-        if (cut != null && !Objects.equals(cut.substring(0, cut.indexOf('\n')), position.transactionId)) {
-            throw new TransactionAssemblyException(cut.substring(cut.indexOf('\n') + 1) + " was cut off and never "
+        if (cut != null && !Objects.equals(cutKey(cut), position.transactionId)) {
+            throw new TransactionAssemblyException(cutDescription(cut) + " was cut off and never "
                     + "sent again, but " + what + " (" + position.describe() + "), which committed after it, arrived: "
                     + "its rows would be lost");
         }
@@ -266,12 +266,22 @@ public final class CommittedSourcePositions {
      */
     private void forgetCutWithoutCommittedPosition(CommitPosition position, String what) throws Exception {
         String cut = cutTransaction.value();
-        if (cut != null && !Objects.equals(cut.substring(0, cut.indexOf('\n')), position.transactionId)) {
+        if (cut != null && !Objects.equals(cutKey(cut), position.transactionId)) {
             LOG.warn("{} was cut off and not sent again before {} ({}); with no committed position of its source "
                     + "yet, whether it commits before or after it cannot be told: if it is never sent again, its rows "
-                    + "are not loaded", cut.substring(cut.indexOf('\n') + 1), what, position.describe());
+                    + "are not loaded", cutDescription(cut), what, position.describe());
             cutTransaction.clear();
         }
+    }
+
+    /** @return the transaction key of a {@link #cut} record ({@code key + "\n" + description}) */
+    private static String cutKey(String cut) {
+        return cut.substring(0, cut.indexOf('\n'));
+    }
+
+    /** @return the description of a {@link #cut} record */
+    private static String cutDescription(String cut) {
+        return cut.substring(cut.indexOf('\n') + 1);
     }
 
     /** The commit source's state, with the seed merged in once per run (the later of both). */
