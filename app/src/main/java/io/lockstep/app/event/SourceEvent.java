@@ -69,6 +69,8 @@ public class SourceEvent {
     private long binlogPosition = -1;
     private long commitTimeMs = -1;
 
+    private HashMap<String, Long> coveredPositions;
+
     /** The message's key and value as read; kept only while a dead letter is configured ({@link DecodeFunction}). */
     private String rawKey;
     private String rawValue;
@@ -326,6 +328,21 @@ public class SourceEvent {
         this.rawValue = rawValue;
     }
 
+    /**
+     * @return on an END rebuilt from several topics (Debezium's default layout, one topic per table): per table topic
+     *     partition, keyed {@code topic/partition}, the highest offset at or below which every event belongs to this
+     *     transaction or an earlier one in commit order (the next start reads from that offset + 1); {@code null}
+     *     otherwise. Only partitions whose value moved since the previous END are present; a lower value is always
+     *     safe (events read again are dropped as already loaded).
+     */
+    public HashMap<String, Long> getCoveredPositions() {
+        return coveredPositions;
+    }
+
+    public void setCoveredPositions(HashMap<String, Long> coveredPositions) {
+        this.coveredPositions = coveredPositions;
+    }
+
     /** @param counts data collection to event count; copied into a {@link HashMap} */
     public void putTableEventCounts(Map<String, Long> counts) {
         this.tableEventCounts = new HashMap<>(counts);
@@ -349,7 +366,8 @@ public class SourceEvent {
                 && Objects.equals(sourceDatabase, that.sourceDatabase)
                 && Objects.equals(sourceTable, that.sourceTable) && Objects.equals(row, that.row)
                 && Objects.equals(previousKeyDeleteRow, that.previousKeyDeleteRow)
-                && Objects.equals(tableEventCounts, that.tableEventCounts);
+                && Objects.equals(tableEventCounts, that.tableEventCounts)
+                && Objects.equals(coveredPositions, that.coveredPositions);
     }
 
     @Override
