@@ -70,6 +70,9 @@ public class SourceEvent {
     private long commitTimeMs = -1;
 
     private HashMap<String, Long> coveredPositions;
+    private long previousCommitLsn = -1;
+    private String rebuiltSource;
+    private long rebuiltPosition = -1;
 
     /** The message's key and value as read; kept only while a dead letter is configured ({@link DecodeFunction}). */
     private String rawKey;
@@ -343,6 +346,43 @@ public class SourceEvent {
         this.coveredPositions = coveredPositions;
     }
 
+    /**
+     * @return on a Debezium PostgreSQL data event: the commit LSN of the transaction committed just before this
+     *     event's transaction ({@code source.sequence[0]}); -1 when absent
+     */
+    public long getPreviousCommitLsn() {
+        return previousCommitLsn;
+    }
+
+    public void setPreviousCommitLsn(long previousCommitLsn) {
+        this.previousCommitLsn = previousCommitLsn;
+    }
+
+    /**
+     * @return on an END or standalone row released by the cross-topic rebuild: the source name its rows carry
+     *     ({@code io.lockstep.app.rebuild.TopicLayout#rebuiltSource}); {@code null} otherwise (rows then carry the
+     *     event's own topic and offset)
+     */
+    public String getRebuiltSource() {
+        return rebuiltSource;
+    }
+
+    public void setRebuiltSource(String rebuiltSource) {
+        this.rebuiltSource = rebuiltSource;
+    }
+
+    /**
+     * @return with {@link #getRebuiltSource()}: the position its rows carry, growing by one with each unit (source
+     *     transaction or standalone row) the rebuild releases; -1 otherwise
+     */
+    public long getRebuiltPosition() {
+        return rebuiltPosition;
+    }
+
+    public void setRebuiltPosition(long rebuiltPosition) {
+        this.rebuiltPosition = rebuiltPosition;
+    }
+
     /** @param counts data collection to event count; copied into a {@link HashMap} */
     public void putTableEventCounts(Map<String, Long> counts) {
         this.tableEventCounts = new HashMap<>(counts);
@@ -367,7 +407,9 @@ public class SourceEvent {
                 && Objects.equals(sourceTable, that.sourceTable) && Objects.equals(row, that.row)
                 && Objects.equals(previousKeyDeleteRow, that.previousKeyDeleteRow)
                 && Objects.equals(tableEventCounts, that.tableEventCounts)
-                && Objects.equals(coveredPositions, that.coveredPositions);
+                && Objects.equals(coveredPositions, that.coveredPositions)
+                && previousCommitLsn == that.previousCommitLsn && rebuiltPosition == that.rebuiltPosition
+                && Objects.equals(rebuiltSource, that.rebuiltSource);
     }
 
     @Override
