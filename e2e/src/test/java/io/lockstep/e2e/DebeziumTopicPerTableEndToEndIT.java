@@ -147,6 +147,9 @@ class DebeziumTopicPerTableEndToEndIT {
                 Map<String, Long> metrics = Map.of();
                 try {
                     PublisherWaits.streaming(postgres, SLOT, first);
+                    // the job reads as the publisher writes (the restart below comes mid-stream); nothing was
+                    // published yet, so the publisher's idle polls have no offset to flush meanwhile
+                    EndToEndChecks.awaitJobRunning(flink, job);
                     EndToEndChecks.opening(postgres, ledger, OPENING_ROWS);
                     PublisherWaits.until(() -> StoredOffsets.readIfFlushed(offsetFile) != null, first,
                             "the first offset flush");

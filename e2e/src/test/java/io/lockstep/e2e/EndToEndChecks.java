@@ -88,6 +88,25 @@ final class EndToEndChecks {
                 });
     }
 
+    /**
+     * Waits (up to 60 s) until the MiniCluster runs a job (every task deployed and running), or {@code job} ended.
+     *
+     * @param job the {@link #runJob} future of the job waited for
+     * @throws AssertionError with the job's output when it ended first, or after 60 s
+     */
+    static void awaitJobRunning(ClusterClient<?> flink, CompletableFuture<String> job) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (flink.listJobs().get().stream().noneMatch(j -> j.getJobState().name().equals("RUNNING"))) {
+            if (job.isDone()) {
+                throw new AssertionError("the job ended before it ran: " + job.join());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("waited 60 s for the job to run");
+            }
+            Thread.sleep(50);
+        }
+    }
+
     /** Cancels every job of the MiniCluster that has not ended. */
     static void cancelJobs(ClusterClient<?> flink) throws Exception {
         for (JobStatusMessage job : flink.listJobs().get()) {
