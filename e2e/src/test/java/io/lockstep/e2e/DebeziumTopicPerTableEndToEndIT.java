@@ -6,6 +6,7 @@ import io.lockstep.app.assemble.CommittedSourcePositions;
 import io.lockstep.app.assemble.DebeziumTransactionAssembler;
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.e2e.check.AtomicityReader;
 import io.lockstep.e2e.check.TableContents;
 import io.lockstep.e2e.resend.PublisherWaits;
@@ -140,6 +141,7 @@ class DebeziumTopicPerTableEndToEndIT {
                 long loadedBeforeRestart = -1;
                 long committedAtRestart = -1;
                 List<String> logAtRestart = List.of();
+                Map<String, Long> progressAtRestart = Map.of();
                 List<String> regressionsAtRestart = List.of();
                 String firstJobEndedBeforeTheRestart = null;
                 String loadFailure = null;
@@ -184,6 +186,7 @@ class DebeziumTopicPerTableEndToEndIT {
                     EndToEndChecks.cancelJobs(flink);
                     job.get(60, TimeUnit.SECONDS);
                     logAtRestart = EndToEndChecks.targetLog(target);
+                    progressAtRestart = progressPositions(target);
                     regressionsAtRestart = reader.versionRegressions();
                     job = CompletableFuture.supplyAsync(
                             () -> EndToEndChecks.runJob(kafka.bootstrapServers(), target, groupId, input));
@@ -214,17 +217,17 @@ class DebeziumTopicPerTableEndToEndIT {
                 Map<String, Map<Integer, Long>> spread = new TreeMap<>();
                 records.forEach(r -> spread.computeIfAbsent(r.topic(), t -> new TreeMap<>())
                         .merge(r.partition(), 1L, Long::sum));
+                String newJob = loadFailure != null ? loadFailure.strip() : String.format("running, %d transactions "
+                        + "emitted, %d re-sent transactions dropped, %d repeated events dropped",
+                        metrics.get(EMITTED_METRIC), metrics.get(RESENT_METRIC), metrics.get(REPEATED_EVENTS_METRIC));
                 System.out.printf("Debezium default layout end to end: %d source transactions (%d committed while "
                         + "the publisher was down), %d Kafka records in %d topics, per partition %s; re-sent %d data "
                         + "events and %d transaction records; last offset flush before the kill %s; first job "
-                        + "cancelled with %d of %d transactions loaded; new job: %s; reader: %d snapshots, %d keys "
-                        + "followed; %d ms%n", ledger.transactions(), committedWhileDown, records.size(),
-                        allTopics.size(), spread, resent.data(), resent.transactionRecords(), lastFlush,
-                        loadedBeforeRestart, committedAtRestart, loadFailure != null ? loadFailure.strip()
-                                : String.format("running, %d transactions emitted, %d re-sent transactions dropped,"
-                                        + " %d repeated events dropped", metrics.get(EMITTED_METRIC),
-                                        metrics.get(RESENT_METRIC), metrics.get(REPEATED_EVENTS_METRIC)),
-                        reader.snapshots(), reader.keysFollowed(), (System.nanoTime() - startNanos) / 1_000_000);
+                        + "cancelled with %d of %d transactions loaded, progress rows then %s; new job: %s; reader: %d "
+                        + "snapshots, %d keys followed; %d ms%n", ledger.transactions(), committedWhileDown,
+                        records.size(), allTopics.size(), spread, resent.data(), resent.transactionRecords(), lastFlush,
+                        loadedBeforeRestart, committedAtRestart, progressAtRestart, newJob, reader.snapshots(),
+                        reader.keysFollowed(), (System.nanoTime() - startNanos) / 1_000_000);
 
                 // Debezium's default layout, as the job read it
                 assertThat(kafka.partitionCounts(allTopics)).as("partitions per topic")
@@ -246,6 +249,13 @@ class DebeziumTopicPerTableEndToEndIT {
                 assertThat(logAtRestart).as("the log when the first job was cancelled: no transaction twice")
                         .doesNotHaveDuplicates();
                 assertThat(regressionsAtRestart).as("keys seen going back before the restart").isEmpty();
+                // where the new job resumed: the covered offsets of the table partitions, the transaction topic's
+                // offset and the rebuilt position, committed with the data
+                assertThat(progressAtRestart.keySet()).as("progress rows when the first job was cancelled")
+                        .contains(transactionTopic + "/0", transactionTopic + "+rebuilt/0");
+                assertThat(progressAtRestart.keySet().stream().filter(k -> tableTopics.stream()
+                        .anyMatch(t -> k.startsWith(t + "/")))).as("table partitions with a committed covered offset")
+                        .hasSizeGreaterThanOrEqualTo(TABLE_PARTITIONS);
 
                 // after the restart: everything loaded once, value by value, and never a key going back
                 assertThat(loadFailure).as("the new job running and loading every source transaction").isNull();
@@ -270,6 +280,25 @@ class DebeziumTopicPerTableEndToEndIT {
                         .isGreaterThanOrEqualTo(ledger.transactions() - loadedBeforeRestart);
             }
         }
+    }
+
+    /**
+     * @return the positions the progress table holds for this job's sources, per {@code topic/partition} (a topic's
+     *     id, {@code #<id>}, left out), without Lockstep's own rows (run registrations, commit positions)
+     */
+    private static Map<String, Long> progressPositions(StarRocksEmulator target) {
+        Map<String, Long> positions = new TreeMap<>();
+        for (List<Object> row : target.query("SELECT source, source_partition, position FROM "
+                + OltpSchema.TARGET_DATABASE + "." + ProgressTable.DEFAULT_NAME).rows()) {
+            String source = (String) row.get(0);
+            if (source.startsWith("#")) {
+                continue;
+            }
+            int id = source.indexOf('#');
+            positions.put((id < 0 ? source : source.substring(0, id)) + "/" + row.get(1),
+                    ((Number) row.get(2)).longValue());
+        }
+        return positions;
     }
 
     /**
