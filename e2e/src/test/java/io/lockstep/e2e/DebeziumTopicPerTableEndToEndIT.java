@@ -181,10 +181,10 @@ class DebeziumTopicPerTableEndToEndIT {
                             || EndToEndChecks.loggedTransactions(target) >= LOADED_BEFORE_JOB_RESTART, second,
                             LOADED_BEFORE_JOB_RESTART + " transactions loaded by the first job");
                     firstJobEndedBeforeTheRestart = job.isDone() ? job.join() : null;
-                    committedAtRestart = ledger.transactions();
-                    loadedBeforeRestart = EndToEndChecks.loggedTransactions(target);
                     EndToEndChecks.cancelJobs(flink);
                     job.get(60, TimeUnit.SECONDS);
+                    committedAtRestart = ledger.transactions();
+                    loadedBeforeRestart = EndToEndChecks.loggedTransactions(target);
                     logAtRestart = EndToEndChecks.targetLog(target);
                     progressAtRestart = progressPositions(target);
                     regressionsAtRestart = reader.versionRegressions();
