@@ -3,6 +3,7 @@ package io.lockstep.flink.row;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -33,10 +34,13 @@ import org.apache.flink.types.StringValue;
  * previous release wrote it, and its checkpoints restore; {@value #SUBCLASS}: an instance of a subclass (e.g. a job's
  * own rows): its class name, then the record in the serializer Flink's type analysis gives that class (as the POJO
  * serializer did), so it keeps its class and fields; {@value #SUBCLASS_COMMIT}: the same, then the two commit strings
- * (transient fields, which that serializer does not see). {@value #FIELDS_STRING_VALUE} is what earlier versions
+ * (transient fields, which that serializer does not see); {@value #FIELDS_COVERED} and {@value #SUBCLASS_COVERED}:
+ * as {@value #FIELDS_COMMIT} and {@value #SUBCLASS_COMMIT} (the two commit strings, either may be null), then the
+ * row's {@code coveredPositions} (an int count, then per entry its key as a string and its position as a long),
+ * written only for the end row of a transaction rebuilt from several topics. {@value #FIELDS_STRING_VALUE} is what earlier versions
  * wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read, never written, so
  * that their savepoints restore with the same serializer snapshot. The snapshot did not change with the commit tags:
- * this serializer reads every record an earlier one wrote (an earlier release refuses tags 3 and 4 by name).
+ * this serializer reads every record an earlier one wrote (an earlier release refuses tags 3 to 6 by name).
  *
  * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
  * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in
@@ -66,6 +70,10 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     static final byte FIELDS_COMMIT = 3;
     /** An instance of a subclass as {@link #SUBCLASS}, then its {@code commitSource} and {@code commitPosition}. */
     static final byte SUBCLASS_COMMIT = 4;
+    /** As {@link #FIELDS_COMMIT}, then the row's {@code coveredPositions}. */
+    static final byte FIELDS_COVERED = 5;
+    /** As {@link #SUBCLASS_COMMIT}, then the row's {@code coveredPositions}. */
+    static final byte SUBCLASS_COVERED = 6;
 
     /** The class written as {@link #FIELDS}; any other class is a subclass. */
     private final Class<T> plain;
@@ -107,6 +115,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
             T copy = subclassSerializer(from.getClass()).copy(from);
             copy.setCommitSource(from.getCommitSource()); // transient: not a field of the subclass's serializer
             copy.setCommitPosition(from.getCommitPosition());
+            copy.setCoveredPositions(copyOf(from.getCoveredPositions()));
             return copy;
         }
         return copyFields(from, newRow());
@@ -136,7 +145,13 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setSourcePosition(from.getSourcePosition());
         to.setCommitSource(from.getCommitSource());
         to.setCommitPosition(from.getCommitPosition());
+        to.setCoveredPositions(copyOf(from.getCoveredPositions()));
         return to;
+    }
+
+    /** A copy of a row's covered positions (a copied row must not share a map the original may still change). */
+    private static Map<String, Long> copyOf(Map<String, Long> covered) {
+        return covered == null ? null : new LinkedHashMap<>(covered);
     }
 
     /** The unique key set on the row, or null while {@code getUniqueKey()} derives it from database and table. */
@@ -153,18 +168,22 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     public void serialize(T record, DataOutputView target) throws IOException {
         String commitSource = record.getCommitSource();
         String commitPosition = record.getCommitPosition();
-        boolean commit = commitSource != null || commitPosition != null; // set on transaction ends only
+        Map<String, Long> covered = record.getCoveredPositions();
+        boolean commit = commitSource != null || commitPosition != null || covered != null; // transaction ends only
         if (record.getClass() != plain) {
-            target.writeByte(commit ? SUBCLASS_COMMIT : SUBCLASS);
+            target.writeByte(covered != null ? SUBCLASS_COVERED : commit ? SUBCLASS_COMMIT : SUBCLASS);
             target.writeUTF(record.getClass().getName());
             subclassSerializer(record.getClass()).serialize(record, target);
             if (commit) {
                 writeString(commitSource, target);
                 writeString(commitPosition, target);
             }
+            if (covered != null) {
+                writeCovered(covered, target);
+            }
             return;
         }
-        target.writeByte(commit ? FIELDS_COMMIT : FIELDS);
+        target.writeByte(covered != null ? FIELDS_COVERED : commit ? FIELDS_COMMIT : FIELDS);
         writeString(explicitUniqueKey(record), target);
         writeString(record.getDatabase(), target);
         writeString(record.getTable(), target);
@@ -176,6 +195,44 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         if (commit) {
             writeString(commitSource, target);
             writeString(commitPosition, target);
+        }
+        if (covered != null) {
+            writeCovered(covered, target);
+        }
+    }
+
+    private static void writeCovered(Map<String, Long> covered, DataOutputView target) throws IOException {
+        target.writeInt(covered.size());
+        for (Map.Entry<String, Long> entry : covered.entrySet()) {
+            if (entry.getKey() == null || entry.getValue() == null) {
+                throw new IllegalArgumentException("covered positions hold a null key or position (" + entry.getKey()
+                        + "=" + entry.getValue() + "): each is a topic/partition key with an offset");
+            }
+            writeString(entry.getKey(), target);
+            target.writeLong(entry.getValue());
+        }
+    }
+
+    /** @throws IOException for a negative count (a corrupt record) */
+    private static Map<String, Long> readCovered(DataInputView source) throws IOException {
+        int count = source.readInt();
+        if (count < 0) {
+            throw new IOException("corrupt LoadRow record: covered positions count " + count);
+        }
+        Map<String, Long> covered = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            String key = readString(true, source);
+            covered.put(key, source.readLong());
+        }
+        return covered;
+    }
+
+    private static void copyCovered(DataInputView source, DataOutputView target) throws IOException {
+        int count = source.readInt();
+        target.writeInt(count);
+        for (int i = 0; i < count; i++) {
+            copyUtf8(source, target);
+            target.writeLong(source.readLong());
         }
     }
 
@@ -190,16 +247,19 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     @Override
     public T deserialize(T reuse, DataInputView source) throws IOException {
         byte tag = source.readByte();
-        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT || tag == SUBCLASS_COVERED) {
             T row = subclassSerializer(source.readUTF()).deserialize(source);
-            if (tag == SUBCLASS_COMMIT) {
+            if (tag != SUBCLASS) {
                 row.setCommitSource(readString(true, source));
                 row.setCommitPosition(readString(true, source));
+            }
+            if (tag == SUBCLASS_COVERED) {
+                row.setCoveredPositions(readCovered(source));
             }
             return row;
         }
         boolean utf8 = checkFieldsTag(tag);
-        boolean commit = tag == FIELDS_COMMIT;
+        boolean commit = tag == FIELDS_COMMIT || tag == FIELDS_COVERED;
         T row = reuse != null && reuse.getClass() == plain ? reuse : newRow();
         row.setUniqueKey(readString(utf8, source));
         row.setDatabase(readString(utf8, source));
@@ -215,6 +275,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         row.setSourcePosition(source.readLong());
         row.setCommitSource(commit ? readString(true, source) : null);
         row.setCommitPosition(commit ? readString(true, source) : null);
+        row.setCoveredPositions(tag == FIELDS_COVERED ? readCovered(source) : null);
         return row;
     }
 
@@ -222,13 +283,16 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     public void copy(DataInputView source, DataOutputView target) throws IOException {
         byte tag = source.readByte();
         target.writeByte(tag);
-        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT || tag == SUBCLASS_COVERED) {
             String name = source.readUTF();
             target.writeUTF(name);
             subclassSerializer(name).copy(source, target);
-            if (tag == SUBCLASS_COMMIT) {
+            if (tag != SUBCLASS) {
                 copyUtf8(source, target);
                 copyUtf8(source, target);
+            }
+            if (tag == SUBCLASS_COVERED) {
+                copyCovered(source, target);
             }
             return;
         }
@@ -243,9 +307,12 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         target.writeBoolean(source.readBoolean());
         target.writeInt(source.readInt());
         target.writeLong(source.readLong());
-        if (tag == FIELDS_COMMIT) {
+        if (tag == FIELDS_COMMIT || tag == FIELDS_COVERED) {
             copyUtf8(source, target);
             copyUtf8(source, target);
+        }
+        if (tag == FIELDS_COVERED) {
+            copyCovered(source, target);
         }
     }
 
@@ -262,14 +329,14 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     }
 
     /**
-     * @return true for {@link #FIELDS} and {@link #FIELDS_COMMIT} (UTF-8 strings), false for
+     * @return true for {@link #FIELDS}, {@link #FIELDS_COMMIT} and {@link #FIELDS_COVERED} (UTF-8 strings), false for
      *     {@link #FIELDS_STRING_VALUE}
      * @throws IOException for any other tag, naming it
      */
     private boolean checkFieldsTag(byte tag) throws IOException {
-        if (tag != FIELDS && tag != FIELDS_COMMIT && tag != FIELDS_STRING_VALUE) {
+        if (tag != FIELDS && tag != FIELDS_COMMIT && tag != FIELDS_COVERED && tag != FIELDS_STRING_VALUE) {
             throw new IOException("unknown " + plain.getSimpleName() + " record tag " + tag + " (expected "
-                    + FIELDS_STRING_VALUE + " to " + SUBCLASS_COMMIT + ")");
+                    + FIELDS_STRING_VALUE + " to " + SUBCLASS_COVERED + ")");
         }
         return tag != FIELDS_STRING_VALUE;
     }
