@@ -12,6 +12,7 @@ import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -208,7 +209,31 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      *                                  position is negative
      */
     public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
-        if ((source != null || commit != null) && (config.progress() == null || position < 0)) {
+        txnEnd(partition, source, position, commit, null);
+    }
+
+    /**
+     * Task thread, multi-table exactly-once mode: like {@link #txnEnd(int, SourcePartition, long, CommitPosition)},
+     * also committing, with the same data, each of {@code covered} as the progress row of its (source, source
+     * partition), highest wins: the covered positions of a transaction rebuilt from several Kafka topics
+     * (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout), which no row carries. They are not checked to
+     * grow (the caller's rebuild never lowers them; a lower one is safe: it only reads events again).
+     *
+     * @param covered position (&gt;= 0) per (source, source partition), or null; the engine does not keep the map
+     * @throws LoadEngineException      if the engine failed earlier
+     * @throws IllegalArgumentException as the four-argument overload, and for a covered position below 0 (named)
+     */
+    public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                       Map<SourcePartition, Long> covered) {
+        if (covered != null) {
+            for (Map.Entry<SourcePartition, Long> entry : covered.entrySet()) {
+                if (entry.getValue() == null || entry.getValue() < 0) {
+                    throw new IllegalArgumentException("transaction end of " + source + " covers " + entry.getKey()
+                            + " at position " + entry.getValue() + ": expected >= 0");
+                }
+            }
+        }
+        if ((source != null || commit != null || covered != null) && (config.progress() == null || position < 0)) {
             throw new IllegalArgumentException(config.progress() == null
                     ? "transaction end of " + source + " carries a position but this engine runs at-least-once"
                     : "transaction end of " + source + " has position " + position + ": expected >= 0");
@@ -226,8 +251,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         // lock round per transaction just when the engine is busiest. At most pressureSwitchBytes plus one transaction
         // per partition stays active, far below buffer-size: a writer blocked at the hard limit finds chunks to drain.
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
-        long due = regions.txnEnd(partition, source, position, commit, ticker.nowMs(), config.miniIntervalMs(),
-                switchBytes, cycle.idleFreezeAfterMs());
+        long due = regions.txnEnd(partition, source, position, commit, covered, ticker.nowMs(),
+                config.miniIntervalMs(), switchBytes, cycle.idleFreezeAfterMs());
         if (due == RegionTable.FROZE) {
             managerThread.wake();
         } else { // the partition is clean now: its idle freeze may fall due before the manager's next deadline
