@@ -37,10 +37,11 @@ import org.apache.flink.types.StringValue;
  * (transient fields, which that serializer does not see); {@value #FIELDS_COVERED} and {@value #SUBCLASS_COVERED}:
  * as {@value #FIELDS_COMMIT} and {@value #SUBCLASS_COMMIT} (the two commit strings, either may be null), then the
  * row's {@code coveredPositions} (an int count, then per entry its key as a string and its position as a long),
- * written only for the end row of a transaction rebuilt from several topics. {@value #FIELDS_STRING_VALUE} is what earlier versions
- * wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read, never written, so
- * that their savepoints restore with the same serializer snapshot. The snapshot did not change with the commit tags:
- * this serializer reads every record an earlier one wrote (an earlier release refuses tags 3 to 6 by name).
+ * written only for the end row of a transaction rebuilt from several topics. {@value #FIELDS_STRING_VALUE} is what
+ * earlier versions wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read,
+ * never written, so that their savepoints restore with the same serializer snapshot. The snapshot did not change
+ * with the commit and covered tags: this serializer reads every record an earlier one wrote (an earlier release
+ * refuses tags 3 to 6 by name).
  *
  * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
  * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in

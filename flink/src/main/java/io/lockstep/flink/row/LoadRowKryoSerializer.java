@@ -35,14 +35,15 @@ public class LoadRowKryoSerializer<T extends LoadRow> extends FieldSerializer<T>
      *
      * @throws IllegalStateException for a row with a commit source or position or covered positions: those are
      *     transient fields Kryo does not write (so that Kryo records of earlier releases still read), and dropping
-     *     them would lose the commit position or covered positions without a word; type the stream as {@link LoadRow} (its own serializer carries them)
+     *     them would lose the commit position or covered positions without a word; type the stream as
+     *     {@link LoadRow} (its own serializer carries them)
      */
     @Override
     public void write(Kryo kryo, Output output, T row) {
         if (row.getCommitSource() != null || row.getCommitPosition() != null || row.getCoveredPositions() != null) {
             throw new IllegalStateException("row " + row + " carries a commit position or covered positions, "
-                    + "which Kryo cannot carry: type the stream or state as LoadRow (or SinkInput) instead of an interface, so that Flink "
-                    + "uses the row's own serializer");
+                    + "which Kryo cannot carry: type the stream or state as LoadRow (or SinkInput) instead of an "
+                    + "interface, so that Flink uses the row's own serializer");
         }
         row.decodedRow();
         super.write(kryo, output, row);
