@@ -1,6 +1,7 @@
 package io.lockstep.app.assemble;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.route.TableRouter;
@@ -95,5 +96,22 @@ class RebuiltUnitStampingTest {
         // without covered positions an empty unit emits nothing, as before
         harness.send(p0.begin("t3"), rebuilt(p0.end("t3", 0, Map.of()), 11, null));
         assertThat(harness.takeEmittedWithPositions()).isEmpty();
+    }
+
+    /**
+     * A part emitted at a bound carries its table topic's offset, not a rebuilt position: a rebuilt transaction
+     * emitted in parts stops the job in one line (the CLI refuses --on-bound emit with --transaction-topic first).
+     */
+    @Test
+    void aRebuiltTransactionEmittedInPartsAtABoundStopsTheJobInOneLine() throws Exception {
+        harness = new AssemblerHarness(new DebeziumTransactionAssembler(
+                TableRouter.parse(null, "dw", UnknownTableMode.FAIL),
+                AssemblerOptions.defaults().withMaxRows(1).withBoundMode(BoundMode.EMIT)));
+        DebeziumMessages p0 = new DebeziumMessages(0);
+        harness.send(p0.begin("t1"), p0.insert("orders", ORDER, "t1"), p0.insert("order_items", ITEM, "t1"));
+        assertThatThrownBy(() -> harness.send(rebuilt(p0.end("t1", 2,
+                Map.of("shop.orders", 1L, "shop.order_items", 1L)), 4, covered("pg.public.orders/0", 17))))
+                .hasMessageContaining("transaction 't1'").hasMessageContaining("--on-bound emit")
+                .hasMessageContaining("use --on-bound fail").hasMessageNotContaining("\n");
     }
 }
