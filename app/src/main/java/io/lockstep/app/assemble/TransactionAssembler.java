@@ -33,12 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@code sourcePosition}, the offset of the transaction's last event (the END of a Debezium transaction, the
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
  * last event in that part). Positions therefore grow with each source transaction within a partition, which
- * the exactly-once multi-table sink relies on (docs/exactly-once.md). A unit released by the cross-topic rebuild
- * (its END or standalone row carries {@link SourceEvent#getRebuiltSource()}) is stamped with the rebuilt source and
- * position instead, and its end row carries the event's {@link SourceEvent#getCoveredPositions()}; when such a unit
- * emits no row (an empty transaction, skipped tables) but covers positions, one end-only row (no table, no data)
- * carries them, so a topic whose tables are all skipped still moves on
- * (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout). Subclasses decide, per format,
+ * the exactly-once multi-table sink relies on (docs/exactly-once.md); a unit released by the cross-topic rebuild is
+ * stamped as {@link RebuiltUnit} says. Subclasses decide, per format,
  * where a transaction starts and ends; this class (through the collaborators below) owns the buffer, the bounds
  * and the errors.
  *
@@ -316,53 +312,20 @@ public abstract class TransactionAssembler
     /**
      * Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state.
      *
-     * @param last the event that closes the transaction (its topic and offset become the rows' source and source
-     *     position, or its rebuilt source and position when it carries them, with its covered positions on the end
-     *     row)
+     * @param last the event that closes the transaction (its topic and offset, {@link RebuiltUnit}, become the rows'
+     *     source and source position)
      * @param commitSource the end row's {@code commitSource}, or {@code null}; {@code commitPosition} its text
      */
     protected final void commit(OpenTransaction t, SourceEvent last, String commitSource, String commitPosition,
             Context ctx, Collector<SinkInput> out) throws Exception {
-        Map<String, Long> covered = coveredOf(last);
-        long emitted = buffer.emit(out, sourceOf(last), positionOf(last), commitSource, commitPosition, covered);
+        Map<String, Long> covered = RebuiltUnit.coveredOf(last);
+        long emitted = buffer.emit(out, RebuiltUnit.sourceOf(last), RebuiltUnit.positionOf(last), commitSource,
+                commitPosition, covered);
         if (emitted == 0 && covered != null) {
-            emitEndOnly(last, sourcePartition(ctx), commitSource, commitPosition, covered, out);
+            out.collect(RebuiltUnit.endOnlyRow(last, sourcePartition(ctx), commitSource, commitPosition, covered));
         }
         discard(t, ctx);
         sourceTransactions.inc();
-    }
-
-    /** @return the source the rows closed by {@code last} carry: its rebuilt source, else its topic */
-    private static String sourceOf(SourceEvent last) {
-        return last.getRebuiltSource() != null ? last.getRebuiltSource() : last.getTopic();
-    }
-
-    /** @return the position the rows closed by {@code last} carry: its rebuilt position, else its offset */
-    private static long positionOf(SourceEvent last) {
-        return last.getRebuiltSource() != null ? last.getRebuiltPosition() : last.getOffset();
-    }
-
-    /** @return the covered positions of a rebuilt unit's closing event, or null (none, or not rebuilt) */
-    private static Map<String, Long> coveredOf(SourceEvent last) {
-        Map<String, Long> covered = last.getRebuiltSource() != null ? last.getCoveredPositions() : null;
-        return covered == null || covered.isEmpty() ? null : covered;
-    }
-
-    /**
-     * Emits a rebuilt unit that has no row as one end row without table or data, carrying its source, position,
-     * commit position and covered positions to the sink (which loads nothing for it and commits the positions).
-     */
-    private static void emitEndOnly(SourceEvent last, int partition, String commitSource, String commitPosition,
-            Map<String, Long> covered, Collector<SinkInput> out) {
-        LoadRow end = new LoadRow();
-        end.setSourcePartition(partition);
-        end.setSource(sourceOf(last));
-        end.setSourcePosition(positionOf(last));
-        end.setTransactionEnd(true);
-        end.setCommitSource(commitSource);
-        end.setCommitPosition(commitPosition);
-        end.setCoveredPositions(covered);
-        out.collect(end);
     }
 
     /** Drops the open transaction and its buffered rows, and cancels its timer. */
@@ -380,24 +343,12 @@ public abstract class TransactionAssembler
     protected final void emitStandalone(SourceEvent event, Context ctx, Collector<SinkInput> out) {
         TargetTable target = routing.route(event);
         int partition = sourcePartition(ctx);
-        Map<String, Long> covered = coveredOf(event);
         List<LoadRow> rows = target == null ? List.of() : columnCheck.checked(event, target,
                 SourceTableRouting.sinkRows(event, target, partition), partition, out);
-        if (rows.isEmpty()) {
-            if (covered != null) {
-                emitEndOnly(event, partition, null, null, covered, out);
-            }
-            return;
+        RebuiltUnit.standalone(event, partition, rows).forEach(out::collect);
+        if (!rows.isEmpty()) {
+            sourceTransactions.inc();
         }
-        LoadRow last = rows.get(rows.size() - 1);
-        last.setTransactionEnd(true);
-        last.setCoveredPositions(covered);
-        for (LoadRow row : rows) {
-            row.setSource(sourceOf(event));
-            row.setSourcePosition(positionOf(event));
-            out.collect(row);
-        }
-        sourceTransactions.inc();
     }
 
     @Override

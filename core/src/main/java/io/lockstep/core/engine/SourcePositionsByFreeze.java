@@ -72,20 +72,43 @@ final class SourcePositionsByFreeze {
      */
     void onTxnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
                   Map<SourcePartition, Long> covered) {
-        Map<SourcePartition, long[]> positions = notFrozen.get(partition);
-        if (positions == null) {
-            positions = new HashMap<>();
-            notFrozen.put(partition, positions);
-        }
+        Map<SourcePartition, long[]> positions = notFrozen.computeIfAbsent(partition, p -> new HashMap<>());
         raise(positions, source, position);
         if (covered != null) {
-            covered.forEach((coveredSource, coveredPosition) -> raise(notFrozen.get(partition), coveredSource,
-                    coveredPosition));
+            covered.forEach((coveredSource, coveredPosition) -> raise(positions, coveredSource, coveredPosition));
         }
         if (commit != null) {
             commitsNotFrozen.computeIfAbsent(partition, p -> new HashMap<>()).put(
                     new SourcePartition(commit.commitSource(), source.partition()),
                     new CommitMark(position, commit.text()));
+        }
+    }
+
+    /**
+     * Checks a transaction end's arguments before any state changes ({@code MultiTableLoadEngine#txnEnd}).
+     *
+     * @param tracksPositions whether the engine runs exactly-once (a progress table)
+     * @throws IllegalArgumentException naming the end: a source, commit or covered position while the engine tracks
+     *     no positions, no source while it does, or a position (its own or a covered one) missing or below 0
+     */
+    static void checkTxnEnd(boolean tracksPositions, int partition, SourcePartition source, long position,
+                            CommitPosition commit, Map<SourcePartition, Long> covered) {
+        if ((source != null || commit != null || covered != null) && (!tracksPositions || position < 0)) {
+            throw new IllegalArgumentException(!tracksPositions
+                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once"
+                    : "transaction end of " + source + " has position " + position + ": expected >= 0");
+        }
+        if (source == null && tracksPositions) {
+            throw new IllegalArgumentException("transaction end of partition " + partition + " has no source "
+                    + "position: the exactly-once engine commits one for every source transaction");
+        }
+        if (covered != null) {
+            covered.forEach((coveredSource, coveredPosition) -> {
+                if (coveredPosition == null || coveredPosition < 0) {
+                    throw new IllegalArgumentException("transaction end of " + source + " covers " + coveredSource
+                            + " at position " + coveredPosition + ": expected >= 0");
+                }
+            });
         }
     }
 

@@ -1,9 +1,7 @@
 package io.lockstep.flink.row;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.NotThreadSafe;
@@ -116,7 +114,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
             T copy = subclassSerializer(from.getClass()).copy(from);
             copy.setCommitSource(from.getCommitSource()); // transient: not a field of the subclass's serializer
             copy.setCommitPosition(from.getCommitPosition());
-            copy.setCoveredPositions(copyOf(from.getCoveredPositions()));
+            copy.setCoveredPositions(CoveredPositionsFormat.copyOf(from.getCoveredPositions()));
             return copy;
         }
         return copyFields(from, newRow());
@@ -146,13 +144,8 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setSourcePosition(from.getSourcePosition());
         to.setCommitSource(from.getCommitSource());
         to.setCommitPosition(from.getCommitPosition());
-        to.setCoveredPositions(copyOf(from.getCoveredPositions()));
+        to.setCoveredPositions(CoveredPositionsFormat.copyOf(from.getCoveredPositions()));
         return to;
-    }
-
-    /** A copy of a row's covered positions (a copied row must not share a map the original may still change). */
-    private static Map<String, Long> copyOf(Map<String, Long> covered) {
-        return covered == null ? null : new LinkedHashMap<>(covered);
     }
 
     /** The unique key set on the row, or null while {@code getUniqueKey()} derives it from database and table. */
@@ -176,64 +169,29 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
             target.writeUTF(record.getClass().getName());
             subclassSerializer(record.getClass()).serialize(record, target);
             if (commit) {
-                writeString(commitSource, target);
-                writeString(commitPosition, target);
+                Utf8Fields.writeString(commitSource, target);
+                Utf8Fields.writeString(commitPosition, target);
             }
             if (covered != null) {
-                writeCovered(covered, target);
+                CoveredPositionsFormat.write(covered, target);
             }
             return;
         }
         target.writeByte(covered != null ? FIELDS_COVERED : commit ? FIELDS_COMMIT : FIELDS);
-        writeString(explicitUniqueKey(record), target);
-        writeString(record.getDatabase(), target);
-        writeString(record.getTable(), target);
-        writeBytes(record.rowUtf8(), target); // the bytes it was read as, if it still holds them
-        writeString(record.getSource(), target);
+        Utf8Fields.writeString(explicitUniqueKey(record), target);
+        Utf8Fields.writeString(record.getDatabase(), target);
+        Utf8Fields.writeString(record.getTable(), target);
+        Utf8Fields.writeBytes(record.rowUtf8(), target); // the bytes it was read as, if it still holds them
+        Utf8Fields.writeString(record.getSource(), target);
         target.writeBoolean(record.isTransactionEnd());
         target.writeInt(record.getSourcePartition());
         target.writeLong(record.getSourcePosition());
         if (commit) {
-            writeString(commitSource, target);
-            writeString(commitPosition, target);
+            Utf8Fields.writeString(commitSource, target);
+            Utf8Fields.writeString(commitPosition, target);
         }
         if (covered != null) {
-            writeCovered(covered, target);
-        }
-    }
-
-    private static void writeCovered(Map<String, Long> covered, DataOutputView target) throws IOException {
-        target.writeInt(covered.size());
-        for (Map.Entry<String, Long> entry : covered.entrySet()) {
-            if (entry.getKey() == null || entry.getValue() == null) {
-                throw new IllegalArgumentException("covered positions hold a null key or position (" + entry.getKey()
-                        + "=" + entry.getValue() + "): each is a topic/partition key with an offset");
-            }
-            writeString(entry.getKey(), target);
-            target.writeLong(entry.getValue());
-        }
-    }
-
-    /** @throws IOException for a negative count (a corrupt record) */
-    private static Map<String, Long> readCovered(DataInputView source) throws IOException {
-        int count = source.readInt();
-        if (count < 0) {
-            throw new IOException("corrupt LoadRow record: covered positions count " + count);
-        }
-        Map<String, Long> covered = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) {
-            String key = readString(true, source);
-            covered.put(key, source.readLong());
-        }
-        return covered;
-    }
-
-    private static void copyCovered(DataInputView source, DataOutputView target) throws IOException {
-        int count = source.readInt();
-        target.writeInt(count);
-        for (int i = 0; i < count; i++) {
-            copyUtf8(source, target);
-            target.writeLong(source.readLong());
+            CoveredPositionsFormat.write(covered, target);
         }
     }
 
@@ -251,11 +209,11 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         if (tag == SUBCLASS || tag == SUBCLASS_COMMIT || tag == SUBCLASS_COVERED) {
             T row = subclassSerializer(source.readUTF()).deserialize(source);
             if (tag != SUBCLASS) {
-                row.setCommitSource(readString(true, source));
-                row.setCommitPosition(readString(true, source));
+                row.setCommitSource(Utf8Fields.readString(source));
+                row.setCommitPosition(Utf8Fields.readString(source));
             }
             if (tag == SUBCLASS_COVERED) {
-                row.setCoveredPositions(readCovered(source));
+                row.setCoveredPositions(CoveredPositionsFormat.read(source));
             }
             return row;
         }
@@ -266,17 +224,17 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         row.setDatabase(readString(utf8, source));
         row.setTable(readString(utf8, source));
         if (utf8) {
-            row.rowFromUtf8(readBytes(source)); // decoded only if someone asks for getRow()
+            row.rowFromUtf8(Utf8Fields.readBytes(source)); // decoded only if someone asks for getRow()
         } else {
-            row.setRow(readString(false, source));
+            row.setRow(StringValue.readString(source));
         }
         row.setSource(readString(utf8, source));
         row.setTransactionEnd(source.readBoolean());
         row.setSourcePartition(source.readInt());
         row.setSourcePosition(source.readLong());
-        row.setCommitSource(commit ? readString(true, source) : null);
-        row.setCommitPosition(commit ? readString(true, source) : null);
-        row.setCoveredPositions(tag == FIELDS_COVERED ? readCovered(source) : null);
+        row.setCommitSource(commit ? Utf8Fields.readString(source) : null);
+        row.setCommitPosition(commit ? Utf8Fields.readString(source) : null);
+        row.setCoveredPositions(tag == FIELDS_COVERED ? CoveredPositionsFormat.read(source) : null);
         return row;
     }
 
@@ -289,18 +247,18 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
             target.writeUTF(name);
             subclassSerializer(name).copy(source, target);
             if (tag != SUBCLASS) {
-                copyUtf8(source, target);
-                copyUtf8(source, target);
+                Utf8Fields.copy(source, target);
+                Utf8Fields.copy(source, target);
             }
             if (tag == SUBCLASS_COVERED) {
-                copyCovered(source, target);
+                CoveredPositionsFormat.copy(source, target);
             }
             return;
         }
         boolean utf8 = checkFieldsTag(tag);
         for (int i = 0; i < 5; i++) {
             if (utf8) {
-                copyUtf8(source, target);
+                Utf8Fields.copy(source, target);
             } else {
                 StringValue.copyString(source, target);
             }
@@ -309,23 +267,11 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         target.writeInt(source.readInt());
         target.writeLong(source.readLong());
         if (tag == FIELDS_COMMIT || tag == FIELDS_COVERED) {
-            copyUtf8(source, target);
-            copyUtf8(source, target);
+            Utf8Fields.copy(source, target);
+            Utf8Fields.copy(source, target);
         }
         if (tag == FIELDS_COVERED) {
-            copyCovered(source, target);
-        }
-    }
-
-    /** Copies one string as {@link #writeBytes} wrote it. */
-    private static void copyUtf8(DataInputView source, DataOutputView target) throws IOException {
-        int length = source.readInt();
-        target.writeInt(length);
-        if (length > 0) {
-            // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
-            byte[] bytes = new byte[length];
-            source.readFully(bytes);
-            target.write(bytes);
+            CoveredPositionsFormat.copy(source, target);
         }
     }
 
@@ -342,36 +288,9 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         return tag != FIELDS_STRING_VALUE;
     }
 
-    private static void writeString(String value, DataOutputView target) throws IOException {
-        writeBytes(value == null ? null : value.getBytes(StandardCharsets.UTF_8), target);
-    }
-
-    private static void writeBytes(byte[] utf8, DataOutputView target) throws IOException {
-        if (utf8 == null) {
-            target.writeInt(-1);
-            return;
-        }
-        target.writeInt(utf8.length);
-        target.write(utf8);
-    }
-
+    /** @return a string as {@link #FIELDS} ({@code utf8}) or {@link #FIELDS_STRING_VALUE} wrote it */
     private static String readString(boolean utf8, DataInputView source) throws IOException {
-        if (!utf8) {
-            return StringValue.readString(source);
-        }
-        byte[] bytes = readBytes(source);
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** @return a UTF-8 string's bytes as {@link #writeBytes} wrote them, null for a null string */
-    private static byte[] readBytes(DataInputView source) throws IOException {
-        int length = source.readInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        source.readFully(bytes);
-        return bytes;
+        return utf8 ? Utf8Fields.readString(source) : StringValue.readString(source);
     }
 
     private TypeSerializer<T> subclassSerializer(Class<?> type) {
