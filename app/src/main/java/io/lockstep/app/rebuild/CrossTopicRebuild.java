@@ -1,0 +1,381 @@
+package io.lockstep.app.rebuild;
+
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
+import io.lockstep.app.route.UnknownTableMode;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds source transactions from Debezium's default topic layout (one topic per table, BEGIN/END on the
+ * transaction topic; docs/sources.md#debeziums-default-layout-one-topic-per-table) into one stream in commit order,
+ * as the one-topic layout delivers it, for the unchanged {@code DebeziumTransactionAssembler} downstream. Keyed by
+ * one constant key ({@link RebuildKey}): all events of the job pass one subtask.
+ *
+ * <p>Rules (each in its collaborator, all in keyed state, restored from checkpoints):
+ * <ol>
+ *   <li>data events wait in slots (transaction key, {@code total_order}); a second copy of a slot is dropped and
+ *       counted ({@link PendingTransactions});
+ *   <li>ENDs queue in transaction-topic order; the head is released when its events of every table read are there:
+ *       its BEGIN (the real one, else one made from the END), its data events in total order, the END. Head-of-line:
+ *       output order is commit order;
+ *   <li>each released unit (END, standalone row) gets {@code rebuiltSource} {@link TopicLayout#rebuiltSource()} and
+ *       {@code rebuiltPosition} one above the previous (starting above {@link TopicLayout#committedRebuiltPosition()});
+ *   <li>it carries the covered offsets that grew since the previous unit ({@link CoveredOffsets});
+ *   <li>standalone rows (snapshot rows, rows without a transaction block) are released at once, or right after the
+ *       earlier events of their partition still held;
+ *   <li>an END naming a table whose topic ({@link TopicLayout#tableTopicOf}) is not read: with
+ *       {@link UnknownTableMode#SKIP} its count is removed (INFO once per table), else the job stops;
+ *   <li>events of released transactions are dropped and counted; an END at or below the released commit position
+ *       is forwarded alone for the assembler to decide ({@link ReleasedPositions});
+ *   <li>bounds: bytes held ({@link TopicLayout#maxPendingBytes()}) and the head END's wait (processing time,
+ *       {@code maxOpenMs}) stop the job in one line ({@link HeadWaitReport}).
+ * </ol>
+ * Stops throw {@link TransactionRebuildException}, which Flink never restarts; releases not yet committed by the
+ * sink are read again by the next run.
+ *
+ * <p>Metrics: {@value #HELD_BYTES_METRIC} (gauge, bytes of row text held), {@value #RESENT_DROPPED_METRIC} (counter).
+ */
+public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, SourceEvent> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(CrossTopicRebuild.class);
+
+    /** Gauge of UTF-8 bytes of row text held for transactions not released yet. */
+    public static final String HELD_BYTES_METRIC = "lockstepRebuildHeldBytes";
+    /** Counter of events dropped as copies of events held or released already. */
+    public static final String RESENT_DROPPED_METRIC = "lockstepRebuildResentEventsDropped";
+
+    private final TopicLayout layout;
+    private final long maxOpenMs;
+    private final UnknownTableMode unknownTableMode;
+    /** Commit source to committed position text: the seed of {@link ReleasedPositions}. */
+    private final HashMap<String, String> committedPositions;
+
+    /** Task thread only (keyed state). */
+    private transient PendingTransactions pending;
+    /** Task thread only (keyed state). */
+    private transient CoveredOffsets covered;
+    /** Task thread only (keyed state). */
+    private transient ReleasedPositions released;
+    /** Task thread only (keyed state). */
+    private transient ValueState<RebuildProgress> progressState;
+    /** Task thread only (keyed state): unread tables whose skip was said. */
+    private transient MapState<String, Boolean> skippedTablesSaid;
+    /** Task thread only. */
+    private transient Counter resentDropped;
+    /** Written by the task thread, read by metric reporters: a copy of {@link RebuildProgress#getHeldBytes()}. */
+    private transient volatile long heldBytesGauge;
+
+    /**
+     * @param layout the topics and the byte bound
+     * @param maxOpenMs how long the head END may wait for its events, in ms of processing time (&gt; 0)
+     * @param unknownTableMode what an END naming a table whose topic is not read does
+     * @param committedPositions commit source to committed position text ({@code #commit:} rows of source partition
+     *     0), the seed of the released position; {@code null} for none
+     */
+    public CrossTopicRebuild(TopicLayout layout, long maxOpenMs, UnknownTableMode unknownTableMode,
+            Map<String, String> committedPositions) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        if (maxOpenMs <= 0) {
+            throw new IllegalArgumentException("maxOpenMs must be positive, was " + maxOpenMs);
+        }
+        this.maxOpenMs = maxOpenMs;
+        this.unknownTableMode = Objects.requireNonNull(unknownTableMode, "unknownTableMode");
+        this.committedPositions = committedPositions == null ? new HashMap<>() : new HashMap<>(committedPositions);
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        pending = new PendingTransactions(getRuntimeContext());
+        covered = new CoveredOffsets(getRuntimeContext());
+        released = new ReleasedPositions(getRuntimeContext());
+        progressState = getRuntimeContext().getState(new ValueStateDescriptor<>("rebuild-progress",
+                TypeInformation.of(RebuildProgress.class)));
+        skippedTablesSaid = getRuntimeContext().getMapState(new MapStateDescriptor<>("rebuild-skipped-tables",
+                Types.STRING, Types.BOOLEAN));
+        resentDropped = getRuntimeContext().getMetricGroup().counter(RESENT_DROPPED_METRIC);
+        getRuntimeContext().getMetricGroup().gauge(HELD_BYTES_METRIC, (Gauge<Long>) () -> heldBytesGauge);
+    }
+
+    @Override
+    public void processElement(SourceEvent event, Context ctx, Collector<SourceEvent> out) throws Exception {
+        RebuildProgress progress = progress();
+        switch (event.getKind()) {
+            case BEGIN -> onBegin(event);
+            case END -> onEnd(event, progress);
+            case ROW -> onRow(event, progress, out);
+            default -> { // a schema change: not part of a transaction, passed on in arrival order
+                covered.consumed(event, false);
+                out.collect(event);
+            }
+        }
+        releaseReady(ctx, out, progress);
+        progressState.update(progress);
+        heldBytesGauge = progress.getHeldBytes();
+    }
+
+    /** The progress; on the first event of a fresh state, numbering after the committed position and the seed. */
+    private RebuildProgress progress() throws Exception {
+        RebuildProgress progress = progressState.value();
+        if (progress == null) {
+            progress = new RebuildProgress();
+            progress.setLastRebuiltPosition(layout.committedRebuiltPosition());
+            released.seed(committedPositions);
+        }
+        return progress;
+    }
+
+    private void onBegin(SourceEvent begin) throws Exception {
+        if (released.isReleased(begin, null)) {
+            dropResent(begin, "its transaction was released already");
+            return;
+        }
+        SourceEvent previous = pending.putBegin(begin);
+        covered.consumed(begin, true);
+        if (previous != null) { // a connector re-sent the transaction from its BEGIN: the later copy is kept
+            covered.release(previous);
+        }
+    }
+
+    private void onEnd(SourceEvent end, RebuildProgress progress) throws Exception {
+        skipUnreadTables(end);
+        pending.enqueue(end, progress);
+        covered.consumed(end, true);
+    }
+
+    private void onRow(SourceEvent row, RebuildProgress progress, Collector<SourceEvent> out) throws Exception {
+        if (row.isStandalone()) {
+            String partition = CoveredOffsets.partitionOf(row);
+            boolean behind = covered.holdsBelow(partition, row.getOffset());
+            covered.consumed(row, behind);
+            if (behind) {
+                pending.holdStandalone(row);
+                hold(PendingTransactions.bytesOf(row), progress);
+            } else {
+                emitStandalone(row, progress, out);
+            }
+            return;
+        }
+        if (released.isReleased(row, row.getCommitSource())) {
+            dropResent(row, "its transaction was released already");
+            return;
+        }
+        if (row.getTotalOrder() <= 0) {
+            throw new TransactionRebuildException("data event of transaction '" + row.getTransactionId() + "' at "
+                    + row.describePosition() + " has no transaction.total_order: its place in the transaction is "
+                    + "unknown, so it cannot be rebuilt across topics (" + HeadWaitReport.DOCS + ")");
+        }
+        if (pending.filled(row)) {
+            dropResent(row, "a copy of event " + row.getTotalOrder() + " of its transaction is held already");
+            return;
+        }
+        long bytes = pending.fill(row);
+        covered.consumed(row, true);
+        hold(bytes, progress);
+    }
+
+    /** Counts bytes held; over the bound the job stops naming what the head transaction waits for. */
+    private void hold(long bytes, RebuildProgress progress) throws Exception {
+        progress.setHeldBytes(progress.getHeldBytes() + bytes);
+        if (progress.getHeldBytes() > layout.maxPendingBytes()) {
+            SourceEvent head = pending.head(progress);
+            throw new TransactionRebuildException("the cross-topic rebuild holds " + progress.getHeldBytes()
+                    + " bytes of row text, over --max-pending-bytes " + layout.maxPendingBytes() + ": "
+                    + HeadWaitReport.describe(head, head == null ? null : pending.slotsOf(head.getTransactionKey()),
+                            layout, covered)
+                    + ". A topic lags far behind the others, or events of a transaction never arrive: check those "
+                    + "topic partitions, or raise --max-pending-bytes (" + HeadWaitReport.DOCS + ")");
+        }
+    }
+
+    private void dropResent(SourceEvent event, String why) throws Exception {
+        covered.consumed(event, false);
+        resentDropped.inc();
+        LOG.debug("Dropping {}: {}", event, why);
+    }
+
+    /** Rule 6: removes the counts of tables whose topics are not read, or stops. */
+    private void skipUnreadTables(SourceEvent end) throws Exception {
+        Iterator<Map.Entry<String, Long>> tables = end.getTableEventCounts().entrySet().iterator();
+        while (tables.hasNext()) {
+            Map.Entry<String, Long> table = tables.next();
+            String topic = layout.tableTopicOf(table.getKey());
+            if (table.getValue() == 0 || layout.readsTableTopic(topic)) {
+                continue;
+            }
+            if (unknownTableMode != UnknownTableMode.SKIP) {
+                throw new TransactionRebuildException("END of transaction '" + end.getTransactionId() + "' at "
+                        + end.describePosition() + " counts " + table.getValue() + " events of table "
+                        + table.getKey() + ", whose topic '" + topic + "' (Debezium's default naming) the job does not "
+                        + "read: add the topic to --topic or --topic-pattern, or leave the table out with "
+                        + "--unknown-table skip; topics named otherwise need the one-topic layout ("
+                        + HeadWaitReport.DOCS + ")");
+            }
+            if (!skippedTablesSaid.contains(table.getKey())) {
+                skippedTablesSaid.put(table.getKey(), Boolean.TRUE);
+                LOG.info("Table {}: its topic '{}' is not read, so its events are left out of every transaction "
+                        + "(--unknown-table skip); said once", table.getKey(), topic);
+            }
+            end.setEventCount(end.getEventCount() - table.getValue());
+            tables.remove();
+        }
+    }
+
+    /** Releases (or forwards) ENDs from the head while they can go; times the wait of the head that cannot. */
+    private void releaseReady(Context ctx, Collector<SourceEvent> out, RebuildProgress progress) throws Exception {
+        SourceEvent end;
+        while ((end = pending.head(progress)) != null) {
+            TransactionSlots slots = pending.slotsOf(end.getTransactionKey());
+            if (released.isReleased(end, slots == null ? null : slots.getCommitSource())) {
+                forwardAlone(end, progress, out);
+            } else if (complete(end, slots)) {
+                release(end, slots, progress, out);
+            } else {
+                if (progress.getWaitingSeq() != progress.getHeadSeq()) {
+                    long now = ctx.timerService().currentProcessingTime();
+                    progress.setWaitingSeq(progress.getHeadSeq());
+                    progress.setWaitingSinceMs(now);
+                    ctx.timerService().registerProcessingTimeTimer(now + maxOpenMs);
+                }
+                return;
+            }
+        }
+    }
+
+    private static boolean complete(SourceEvent end, TransactionSlots slots) {
+        long filled = slots == null ? 0 : slots.getFilled();
+        if (filled < end.getEventCount()) {
+            return false;
+        }
+        for (Map.Entry<String, Long> table : end.getTableEventCounts().entrySet()) {
+            if (table.getValue() > 0 && (slots == null
+                    || slots.getByTable().getOrDefault(table.getKey(), 0L) < table.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Rule 7: the END of a released transaction goes alone; its held BEGIN and data events are dropped. */
+    private void forwardAlone(SourceEvent end, RebuildProgress progress, Collector<SourceEvent> out)
+            throws Exception {
+        pending.pop(progress);
+        covered.release(end);
+        Set<String> touched = new HashSet<>();
+        SourceEvent begin = pending.takeBegin(end.getTransactionKey());
+        if (begin != null) {
+            covered.release(begin);
+        }
+        for (SourceEvent row : pending.takeSlots(end.getTransactionKey())) {
+            unhold(row, progress, touched);
+            resentDropped.inc();
+        }
+        LOG.debug("Forwarding {} alone: its transaction was released already", end);
+        out.collect(end);
+        releaseStandaloneBehind(touched, progress, out);
+    }
+
+    private void release(SourceEvent end, TransactionSlots slots, RebuildProgress progress,
+            Collector<SourceEvent> out) throws Exception {
+        pending.pop(progress);
+        covered.release(end);
+        SourceEvent begin = pending.takeBegin(end.getTransactionKey());
+        if (begin != null) {
+            covered.release(begin);
+        } else {
+            begin = beginFrom(end);
+        }
+        Set<String> touched = new HashSet<>();
+        List<SourceEvent> rows = pending.takeSlots(end.getTransactionKey());
+        for (SourceEvent row : rows) {
+            unhold(row, progress, touched);
+        }
+        released.released(end, slots == null ? null : slots.getCommitSource());
+        stamp(end, progress);
+        out.collect(begin);
+        rows.forEach(out::collect);
+        out.collect(end);
+        releaseStandaloneBehind(touched, progress, out);
+    }
+
+    /** A BEGIN made from an END whose BEGIN was not read (it lies before the start offset, or was lost). */
+    private static SourceEvent beginFrom(SourceEvent end) {
+        SourceEvent begin = new SourceEvent();
+        begin.setKind(SourceEventKind.BEGIN);
+        begin.setTopic(end.getTopic());
+        begin.setPartition(end.getPartition());
+        begin.setOffset(end.getOffset());
+        begin.setTransactionId(end.getTransactionId());
+        begin.setTransactionKey(end.getTransactionKey());
+        return begin;
+    }
+
+    private void unhold(SourceEvent row, RebuildProgress progress, Set<String> touched) throws Exception {
+        covered.release(row);
+        progress.setHeldBytes(progress.getHeldBytes() - PendingTransactions.bytesOf(row));
+        touched.add(CoveredOffsets.partitionOf(row));
+    }
+
+    /** Rule 5: standalone rows now at the head of their partition's held events go, each as its own unit. */
+    private void releaseStandaloneBehind(Set<String> partitions, RebuildProgress progress,
+            Collector<SourceEvent> out) throws Exception {
+        for (String partition : partitions) {
+            long lowest;
+            SourceEvent row;
+            while ((lowest = covered.lowestHeld(partition)) >= 0
+                    && (row = pending.takeStandalone(partition, lowest)) != null) {
+                unhold(row, progress, new HashSet<>());
+                emitStandalone(row, progress, out);
+            }
+        }
+    }
+
+    private void emitStandalone(SourceEvent row, RebuildProgress progress, Collector<SourceEvent> out)
+            throws Exception {
+        stamp(row, progress);
+        out.collect(row);
+    }
+
+    /** Rules 3 and 4: the next rebuilt position and the covered offsets that grew. */
+    private void stamp(SourceEvent unit, RebuildProgress progress) throws Exception {
+        progress.setLastRebuiltPosition(progress.getLastRebuiltPosition() + 1);
+        unit.setRebuiltSource(layout.rebuiltSource());
+        unit.setRebuiltPosition(progress.getLastRebuiltPosition());
+        HashMap<String, Long> changed = covered.takeChanged();
+        unit.setCoveredPositions(changed.isEmpty() ? null : changed);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<SourceEvent> out) throws Exception {
+        RebuildProgress progress = progressState.value();
+        SourceEvent head = progress == null ? null : pending.head(progress);
+        if (head == null || progress.getWaitingSeq() != progress.getHeadSeq()
+                || timestamp < progress.getWaitingSinceMs() + maxOpenMs) {
+            return; // released meanwhile, or a later head's own timer decides
+        }
+        throw new TransactionRebuildException(HeadWaitReport.describe(head, pending.slotsOf(head.getTransactionKey()),
+                layout, covered) + ", at the head of the rebuild for over " + maxOpenMs + " ms "
+                + "(--max-transaction-open); later transactions wait behind it. A table topic deleted or events lost "
+                + "to retention leave it incomplete for ever; a topic lagging far behind: raise "
+                + "--max-transaction-open (" + HeadWaitReport.DOCS + ")");
+    }
+}

@@ -1,0 +1,133 @@
+package io.lockstep.app.rebuild;
+
+import io.lockstep.app.assemble.CommitPosition;
+import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+
+/**
+ * Rule 7 of the cross-topic rebuild: what was released already, so that events read again (a connector's re-send
+ * after its restart, a job's restart from covered offsets) are not buffered a second time. Two proofs, either
+ * suffices:
+ * <ul>
+ *   <li>the transaction key is among the last {@value #RECENT_KEYS} released;
+ *   <li>the event's commit position is at or below the highest released one of its commit source
+ *       ({@link CommitPosition}; seeded from the committed {@code #commit:} positions at start). PostgreSQL data
+ *       events: {@link SourceEvent#getPreviousCommitLsn()} ({@code source.sequence[0]}, the commit LSN of the
+ *       transaction committed just before the event's) below the released commit LSN L means the event's transaction
+ *       committed at or before L (docs/input-formats.md#postgresql-data-events-carry-the-previous-commit-lsn); MySQL:
+ *       the GTID in the released GTID set, or the binlog position of its BEGIN at or below the released one.
+ *       PostgreSQL BEGIN ids carry no commit LSN: BEGINs are proven by key only.
+ * </ul>
+ * Keyed state (the rebuild's one key; task thread only).
+ */
+final class ReleasedPositions {
+
+    /** How many released transaction keys are remembered. */
+    static final int RECENT_KEYS = 10_000;
+
+    /** Transaction key to its release number. */
+    private final MapState<String, Long> keys;
+    /** Release number modulo {@link #RECENT_KEYS} to the key released under it. */
+    private final MapState<Long, String> ring;
+    /** Commit source to the highest released position's text ({@link CommitPosition#toText()}). */
+    private final MapState<String, String> positions;
+    /** Transactions released so far (the next release number). */
+    private final ValueState<Long> releases;
+
+    /** @param context the rebuild's runtime context (keyed) */
+    ReleasedPositions(RuntimeContext context) {
+        keys = context.getMapState(new MapStateDescriptor<>("rebuild-released-keys", Types.STRING, Types.LONG));
+        ring = context.getMapState(new MapStateDescriptor<>("rebuild-released-ring", Types.LONG, Types.STRING));
+        positions = context.getMapState(new MapStateDescriptor<>("rebuild-released-positions", Types.STRING,
+                Types.STRING));
+        releases = context.getState(new ValueStateDescriptor<>("rebuild-releases", Types.LONG));
+    }
+
+    /**
+     * Seeds the released commit positions with the committed ones (first start of the rebuild's state).
+     *
+     * @param committed commit source to committed position text; may be {@code null}
+     * @throws Exception from the state backend
+     */
+    void seed(Map<String, String> committed) throws Exception {
+        if (committed != null) {
+            for (Map.Entry<String, String> entry : committed.entrySet()) {
+                positions.put(entry.getKey(), entry.getValue());
+            }
+        }
+    }
+
+    /**
+     * @param event a BEGIN, data event or END
+     * @param source the commit source of its transaction ({@code null}: {@link #soleSource()} is asked)
+     * @return whether its transaction was released already (see the class comment)
+     * @throws Exception from the state backend
+     */
+    boolean isReleased(SourceEvent event, String source) throws Exception {
+        if (event.getTransactionKey() != null && keys.contains(event.getTransactionKey())) {
+            return true;
+        }
+        String commitSource = source != null ? source : soleSource();
+        String text = commitSource == null ? null : positions.get(commitSource);
+        if (text == null) {
+            return false;
+        }
+        CommitPosition position;
+        if (commitSource.startsWith("postgresql:")) {
+            if (event.getKind() == SourceEventKind.ROW && event.getPreviousCommitLsn() >= 0) {
+                SourceEvent previous = new SourceEvent(); // the transaction committed before the event's
+                previous.setCommitLsn(event.getPreviousCommitLsn());
+                return CommitPosition.of(commitSource, previous).compareWith(CommitPosition.parse(text)) < 0;
+            }
+            position = event.getKind() == SourceEventKind.END ? CommitPosition.of(commitSource, event) : null;
+        } else {
+            position = CommitPosition.of(commitSource, event);
+        }
+        try {
+            return position != null && position.compareWith(CommitPosition.parse(text)) <= 0;
+        } catch (IllegalArgumentException e) { // lacks the released position's kind: the assembler decides
+            return false;
+        }
+    }
+
+    /**
+     * Records a released transaction: its key, and its commit position as the highest released one.
+     *
+     * @param end its END
+     * @param source its commit source, or {@code null} when its events named none
+     * @throws Exception from the state backend
+     */
+    void released(SourceEvent end, String source) throws Exception {
+        Long count = releases.value();
+        long number = count == null ? 0 : count;
+        String old = ring.get(number % RECENT_KEYS);
+        if (old != null && Long.valueOf(number - RECENT_KEYS).equals(keys.get(old))) {
+            keys.remove(old);
+        }
+        ring.put(number % RECENT_KEYS, end.getTransactionKey());
+        keys.put(end.getTransactionKey(), number);
+        releases.update(number + 1);
+        String commitSource = source != null ? source : soleSource();
+        CommitPosition position = commitSource == null ? null : CommitPosition.of(commitSource, end);
+        if (position != null) {
+            String previous = positions.get(commitSource);
+            positions.put(commitSource, position.committedAfter(previous == null ? null
+                    : CommitPosition.parse(previous)).toText());
+        }
+    }
+
+    /** @return the one commit source with a released position, or {@code null} (none, or several) */
+    String soleSource() throws Exception {
+        Iterator<String> sources = positions.keys().iterator();
+        String first = sources.hasNext() ? sources.next() : null;
+        return sources.hasNext() ? null : first;
+    }
+}
