@@ -113,6 +113,37 @@ class CrossTopicRebuildTest {
     }
 
     @Test
+    void mysqlEventsWhoseGtidIsInTheCommittedSetAreDroppedAndTheirEndForwardedAlone() throws Exception {
+        String uuid = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+        Map<String, String> committed = Map.of("mysql:oltp", "{\"kind\":\"gtid\",\"gtid\":\"" + uuid
+                + ":23\",\"commitTimeMs\":-1,\"gtidSet\":{\"" + uuid + "\":[[1,23]]}}");
+        try (RebuildHarness h = new RebuildHarness(RebuildHarness.layout(Long.MAX_VALUE), UnknownTableMode.FAIL,
+                committed, null)) {
+            h.send(mysql(row("orders", 0, 0, uuid + ":20", 1, "{\"order\":1}"), uuid + ":20"),
+                    mysql(begin(0, uuid + ":20"), uuid + ":20"),
+                    mysql(end(1, uuid + ":20", "orders", 1L), uuid + ":20"));
+            assertThat(h.takeBrief()).containsExactly("END " + uuid + ":20 alone");
+
+            h.send(mysql(row("orders", 0, 1, uuid + ":24", 1, "{\"order\":2}"), uuid + ":24"),
+                    mysql(end(2, uuid + ":24", "orders", 1L), uuid + ":24"));
+            assertThat(h.takeBrief()).containsExactly("BEGIN " + uuid + ":24", "ROW pg.public.orders/0@1",
+                    "END " + uuid + ":24 #0");
+        }
+    }
+
+    /** The event as Debezium MySQL with GTIDs makes it: the GTID is the transaction id and key. */
+    private static SourceEvent mysql(SourceEvent e, String gtid) {
+        e.setTransactionId(gtid);
+        e.setTransactionKey(gtid);
+        e.setGtid(gtid);
+        e.setCommitLsn(-1);
+        if (e.getKind() == SourceEventKind.ROW) {
+            e.setCommitSource("mysql:oltp");
+        }
+        return e;
+    }
+
+    @Test
     void standaloneRowsGoAtOnceOrRightAfterTheEarlierEventsOfTheirPartition() throws Exception {
         try (RebuildHarness h = RebuildHarness.ordersAndItems()) {
             h.send(snapshotRow("orders", 0, 0, "{\"order\":1}"));

@@ -34,7 +34,9 @@ final class RebuildEvents {
         SourceEvent e = at(SourceEventKind.END, TX_TOPIC, 0, offset);
         e.setTransactionId(id);
         e.setTransactionKey(TransactionIds.key(id));
-        e.setCommitLsn(Long.parseLong(id.substring(id.indexOf(':') + 1)));
+        if (id.matches("\\d+:\\d+")) { // a PostgreSQL id: the LSN after ':' is the commit LSN
+            e.setCommitLsn(Long.parseLong(id.substring(id.indexOf(':') + 1)));
+        }
         Map<String, Long> perTable = new LinkedHashMap<>();
         long total = 0;
         for (int i = 0; i < counts.length; i += 2) {
