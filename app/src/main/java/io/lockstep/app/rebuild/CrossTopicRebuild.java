@@ -5,20 +5,17 @@ import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.route.UnknownTableMode;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -43,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>standalone rows (snapshot rows, rows without a transaction block) are released at once, or right after the
  *       earlier events of their partition still held;
  *   <li>an END naming a table whose topic ({@link TopicLayout#tableTopicOf}) is not read: with
- *       {@link UnknownTableMode#SKIP} its count is removed (INFO once per table), else the job stops;
+ *       {@link UnknownTableMode#SKIP} its count is removed (INFO once per table), else the job stops
+ *       ({@link UnreadTables});
  *   <li>events of released transactions are dropped and counted; an END at or below the released commit position
  *       is forwarded alone for the assembler to decide ({@link ReleasedPositions});
  *   <li>bounds: bytes held ({@link TopicLayout#maxPendingBytes()}) and the head END's wait (processing time,
@@ -51,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * Stops throw {@link TransactionRebuildException}, which Flink never restarts; releases not yet committed by the
  * sink are read again by the next run.
+ *
+ * <p>End of a bounded input (the final watermark, as the assemblers read it): what is still held is said in one WARN
+ * (the head's wait, ENDs queued, bytes held) and stays in state; the next run reads it again from the covered offsets.
  *
  * <p>Metrics: {@value #HELD_BYTES_METRIC} (gauge, bytes of row text held), {@value #RESENT_DROPPED_METRIC} (counter).
  */
@@ -63,6 +64,12 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
     public static final String HELD_BYTES_METRIC = "lockstepRebuildHeldBytes";
     /** Counter of events dropped as copies of events held or released already. */
     public static final String RESENT_DROPPED_METRIC = "lockstepRebuildResentEventsDropped";
+
+    /**
+     * Time of the event-time timer that fires when a bounded input ends (Kafka {@code --bounded}, a stop with
+     * {@code --drain}): the final watermark.
+     */
+    private static final long END_OF_INPUT = Long.MAX_VALUE;
 
     private final TopicLayout layout;
     private final long maxOpenMs;
@@ -78,8 +85,8 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
     private transient ReleasedPositions released;
     /** Task thread only (keyed state). */
     private transient ValueState<RebuildProgress> progressState;
-    /** Task thread only (keyed state): unread tables whose skip was said. */
-    private transient MapState<String, Boolean> skippedTablesSaid;
+    /** Task thread only (keyed state). */
+    private transient UnreadTables unreadTables;
     /** Task thread only. */
     private transient Counter resentDropped;
     /** Written by the task thread, read by metric reporters: a copy of {@link RebuildProgress#getHeldBytes()}. */
@@ -110,15 +117,14 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         released = new ReleasedPositions(getRuntimeContext());
         progressState = getRuntimeContext().getState(new ValueStateDescriptor<>("rebuild-progress",
                 TypeInformation.of(RebuildProgress.class)));
-        skippedTablesSaid = getRuntimeContext().getMapState(new MapStateDescriptor<>("rebuild-skipped-tables",
-                Types.STRING, Types.BOOLEAN));
+        unreadTables = new UnreadTables(getRuntimeContext(), layout, unknownTableMode);
         resentDropped = getRuntimeContext().getMetricGroup().counter(RESENT_DROPPED_METRIC);
         getRuntimeContext().getMetricGroup().gauge(HELD_BYTES_METRIC, (Gauge<Long>) () -> heldBytesGauge);
     }
 
     @Override
     public void processElement(SourceEvent event, Context ctx, Collector<SourceEvent> out) throws Exception {
-        RebuildProgress progress = progress();
+        RebuildProgress progress = progress(ctx);
         switch (event.getKind()) {
             case BEGIN -> onBegin(event);
             case END -> onEnd(event, progress);
@@ -133,13 +139,17 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         heldBytesGauge = progress.getHeldBytes();
     }
 
-    /** The progress; on the first event of a fresh state, numbering after the committed position and the seed. */
-    private RebuildProgress progress() throws Exception {
+    /**
+     * The progress; on the first event of a fresh state: numbering after the committed position, the seed, and the
+     * end-of-input timer (kept in checkpoints with the state).
+     */
+    private RebuildProgress progress(Context ctx) throws Exception {
         RebuildProgress progress = progressState.value();
         if (progress == null) {
             progress = new RebuildProgress();
             progress.setLastRebuiltPosition(layout.committedRebuiltPosition());
             released.seed(committedPositions);
+            ctx.timerService().registerEventTimeTimer(END_OF_INPUT);
         }
         return progress;
     }
@@ -157,7 +167,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
     }
 
     private void onEnd(SourceEvent end, RebuildProgress progress) throws Exception {
-        skipUnreadTables(end);
+        unreadTables.apply(end);
         pending.enqueue(end, progress);
         covered.consumed(end, true);
     }
@@ -211,33 +221,6 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         covered.consumed(event, false);
         resentDropped.inc();
         LOG.debug("Dropping {}: {}", event, why);
-    }
-
-    /** Rule 6: removes the counts of tables whose topics are not read, or stops. */
-    private void skipUnreadTables(SourceEvent end) throws Exception {
-        Iterator<Map.Entry<String, Long>> tables = end.getTableEventCounts().entrySet().iterator();
-        while (tables.hasNext()) {
-            Map.Entry<String, Long> table = tables.next();
-            String topic = layout.tableTopicOf(table.getKey());
-            if (table.getValue() == 0 || layout.readsTableTopic(topic)) {
-                continue;
-            }
-            if (unknownTableMode != UnknownTableMode.SKIP) {
-                throw new TransactionRebuildException("END of transaction '" + end.getTransactionId() + "' at "
-                        + end.describePosition() + " counts " + table.getValue() + " events of table "
-                        + table.getKey() + ", whose topic '" + topic + "' (Debezium's default naming) the job does not "
-                        + "read: add the topic to --topic or --topic-pattern, or leave the table out with "
-                        + "--unknown-table skip; topics named otherwise need the one-topic layout ("
-                        + HeadWaitReport.DOCS + ")");
-            }
-            if (!skippedTablesSaid.contains(table.getKey())) {
-                skippedTablesSaid.put(table.getKey(), Boolean.TRUE);
-                LOG.info("Table {}: its topic '{}' is not read, so its events are left out of every transaction "
-                        + "(--unknown-table skip); said once", table.getKey(), topic);
-            }
-            end.setEventCount(end.getEventCount() - table.getValue());
-            tables.remove();
-        }
     }
 
     /** Releases (or forwards) ENDs from the head while they can go; times the wait of the head that cannot. */
@@ -368,6 +351,15 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<SourceEvent> out) throws Exception {
         RebuildProgress progress = progressState.value();
         SourceEvent head = progress == null ? null : pending.head(progress);
+        if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+            if (progress != null && (head != null || progress.getHeldBytes() > 0)) {
+                LOG.warn("The input ended with {} ENDs queued and {} bytes of row text held by the cross-topic "
+                        + "rebuild: {}. Nothing of them loaded; the next run reads them again from the covered "
+                        + "offsets", pending.queued(progress), progress.getHeldBytes(), HeadWaitReport.describe(head,
+                        head == null ? null : pending.slotsOf(head.getTransactionKey()), layout, covered));
+            }
+            return;
+        }
         if (head == null || progress.getWaitingSeq() != progress.getHeadSeq()
                 || timestamp < progress.getWaitingSinceMs() + maxOpenMs) {
             return; // released meanwhile, or a later head's own timer decides

@@ -52,6 +52,11 @@ final class RebuildHarness implements AutoCloseable {
         harness.setProcessingTime(processingTimeMs);
     }
 
+    /** Ends the input as a bounded source does: the final watermark. */
+    void endInput() throws Exception {
+        harness.processWatermark(Long.MAX_VALUE);
+    }
+
     OperatorSubtaskState checkpoint(long id) throws Exception {
         return harness.snapshot(id, id);
     }

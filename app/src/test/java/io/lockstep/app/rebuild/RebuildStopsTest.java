@@ -105,6 +105,23 @@ class RebuildStopsTest {
         }
     }
 
+    @Test
+    void theEndOfABoundedInputSaysAtWarnWhatIsStillHeld() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        try (RebuildHarness h = RebuildHarness.ordersAndItems()) {
+            h.send(begin(0, "701:980"), row("orders", 0, 0, "701:990", 1, "{\"order\":1}"),
+                    end(1, "701:1000", "orders", 1L, "items", 1L));
+            h.endInput();
+            assertThat(h.take()).isEmpty();
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("WARN", "1 ENDs queued", "11 bytes",
+                "transaction '701:1000'", "table public.items 0 of 1", "reads them again");
+    }
+
     /** Runs {@code action}; it must fail with a {@link TransactionRebuildException} Flink never restarts. */
     private static String rebuildFailure(ThrowingCallable action) {
         Throwable thrown = catchThrowable(action);
