@@ -265,6 +265,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         covered.release(end);
         Set<String> touched = new HashSet<>();
         SourceEvent begin = pending.takeBegin(end.getTransactionKey());
+        dropCutBegins(end);
         if (begin != null) {
             covered.release(begin);
         }
@@ -287,6 +288,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         } else {
             begin = beginFrom(end);
         }
+        dropCutBegins(end);
         Set<String> touched = new HashSet<>();
         List<SourceEvent> rows = pending.takeSlots(end.getTransactionKey());
         for (SourceEvent row : rows) {
@@ -298,6 +300,27 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         rows.forEach(out::collect);
         out.collect(end);
         releaseStandaloneBehind(touched, progress, out);
+    }
+
+    /**
+     * BEGINs held below an END that left the queue belong to transactions that will never end there: the connector
+     * writes one transaction's BEGIN .. END before the next one's BEGIN, so such a BEGIN was cut off by a connector
+     * restart (its re-send has its own BEGIN). Held, they would keep the transaction topic's covered offset down for
+     * ever. ENDs below leave the queue first (queue order is offset order), so every held offset below is a BEGIN.
+     */
+    private void dropCutBegins(SourceEvent end) throws Exception {
+        String partition = CoveredOffsets.partitionOf(end);
+        long lowest;
+        while ((lowest = covered.lowestHeld(partition)) >= 0 && lowest < end.getOffset()) {
+            SourceEvent cut = pending.takeBeginAt(lowest);
+            if (cut == null) {
+                return;
+            }
+            covered.release(cut);
+            LOG.info("BEGIN of transaction '{}' at {} has no END before the END of '{}' at {}: a connector restart cut "
+                    + "it off; no longer held (its data events, if any, wait for its END)", cut.getTransactionId(),
+                    cut.describePosition(), end.getTransactionId(), end.describePosition());
+        }
     }
 
     /** A BEGIN made from an END whose BEGIN was not read (it lies before the start offset, or was lost). */

@@ -21,6 +21,8 @@ final class PendingTransactions {
 
     private final MapState<Long, SourceEvent> ends;
     private final MapState<String, SourceEvent> begins;
+    /** Offset of each held BEGIN (transaction topic) to its transaction key. */
+    private final MapState<Long, String> beginKeys;
     private final MapState<String, SourceEvent> slots;
     private final MapState<String, TransactionSlots> transactions;
     private final MapState<String, SourceEvent> standaloneRows;
@@ -30,6 +32,7 @@ final class PendingTransactions {
         TypeInformation<SourceEvent> event = TypeInformation.of(SourceEvent.class);
         ends = context.getMapState(new MapStateDescriptor<>("rebuild-ends", Types.LONG, event));
         begins = context.getMapState(new MapStateDescriptor<>("rebuild-begins", Types.STRING, event));
+        beginKeys = context.getMapState(new MapStateDescriptor<>("rebuild-begin-offsets", Types.LONG, Types.STRING));
         slots = context.getMapState(new MapStateDescriptor<>("rebuild-slots", Types.STRING, event));
         transactions = context.getMapState(new MapStateDescriptor<>("rebuild-transactions", Types.STRING,
                 TypeInformation.of(TransactionSlots.class)));
@@ -95,8 +98,22 @@ final class PendingTransactions {
      */
     SourceEvent putBegin(SourceEvent begin) throws Exception {
         SourceEvent previous = begins.get(begin.getTransactionKey());
+        if (previous != null) {
+            beginKeys.remove(previous.getOffset());
+        }
         begins.put(begin.getTransactionKey(), begin);
+        beginKeys.put(begin.getOffset(), begin.getTransactionKey());
         return previous;
+    }
+
+    /** @return the BEGIN held at the offset of the transaction topic, now removed, or {@code null} */
+    SourceEvent takeBeginAt(long offset) throws Exception {
+        String key = beginKeys.get(offset);
+        SourceEvent begin = key == null ? null : begins.get(key);
+        if (begin == null || begin.getOffset() != offset) {
+            return null;
+        }
+        return takeBegin(key);
     }
 
     /** @return the BEGIN held for the transaction key, now removed, or {@code null} */
@@ -104,6 +121,7 @@ final class PendingTransactions {
         SourceEvent begin = begins.get(key);
         if (begin != null) {
             begins.remove(key);
+            beginKeys.remove(begin.getOffset());
         }
         return begin;
     }

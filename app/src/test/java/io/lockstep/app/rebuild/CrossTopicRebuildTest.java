@@ -196,6 +196,21 @@ class CrossTopicRebuildTest {
     }
 
     @Test
+    void aBeginCutOffByAConnectorRestartNoLongerHoldsTheTransactionTopicOnceALaterEndLeaves() throws Exception {
+        try (RebuildHarness h = RebuildHarness.ordersAndItems()) {
+            h.send(begin(0, "700:900"), // cut off: its END never comes
+                    begin(1, "701:980"), row("orders", 0, 0, "701:990", 1, "{\"order\":1}"),
+                    end(2, "701:1000", "orders", 1L));
+
+            List<SourceEvent> out = h.take();
+            assertThat(out.stream().map(RebuildEvents::brief).toList()).containsExactly("BEGIN 701",
+                    "ROW pg.public.orders/0@0", "END 701 #0");
+            assertThat(out.get(2).getCoveredPositions()).isEqualTo(Map.of("pg.transaction/0", 2L,
+                    "pg.public.orders/0", 0L));
+        }
+    }
+
+    @Test
     void rebuiltPositionsContinueAfterTheCommittedOne() throws Exception {
         try (RebuildHarness h = new RebuildHarness(RebuildHarness.layout(Long.MAX_VALUE)
                 .withCommittedRebuiltPosition(41), UnknownTableMode.FAIL, null, null)) {
