@@ -273,6 +273,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
             unhold(row, progress, touched);
             resentDropped.inc();
         }
+        released.remember(end.getTransactionKey()); // its data events still to come are dropped too
         LOG.debug("Forwarding {} alone: its transaction was released already", end);
         out.collect(end);
         releaseStandaloneBehind(touched, progress, out);

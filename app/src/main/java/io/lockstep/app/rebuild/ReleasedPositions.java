@@ -113,15 +113,7 @@ final class ReleasedPositions {
      * @throws Exception from the state backend
      */
     void released(SourceEvent end, String source) throws Exception {
-        Long count = releases.value();
-        long number = count == null ? 0 : count;
-        String old = ring.get(number % RECENT_KEYS);
-        if (old != null && Long.valueOf(number - RECENT_KEYS).equals(keys.get(old))) {
-            keys.remove(old);
-        }
-        ring.put(number % RECENT_KEYS, end.getTransactionKey());
-        keys.put(end.getTransactionKey(), number);
-        releases.update(number + 1);
+        remember(end.getTransactionKey());
         String commitSource = source != null ? source : soleSource();
         CommitPosition position = commitSource == null ? null : CommitPosition.of(commitSource, end);
         if (position != null) {
@@ -129,6 +121,24 @@ final class ReleasedPositions {
             positions.put(commitSource, now.toText());
             parsed.put(commitSource, now);
         }
+    }
+
+    /**
+     * Records a transaction key as released (among the last {@value #RECENT_KEYS}), so later copies of its events
+     * are dropped; also for an END forwarded alone, whose data events may still come.
+     *
+     * @throws Exception from the state backend
+     */
+    void remember(String key) throws Exception {
+        Long count = releases.value();
+        long number = count == null ? 0 : count;
+        String old = ring.get(number % RECENT_KEYS);
+        if (old != null && Long.valueOf(number - RECENT_KEYS).equals(keys.get(old))) {
+            keys.remove(old);
+        }
+        ring.put(number % RECENT_KEYS, key);
+        keys.put(key, number);
+        releases.update(number + 1);
     }
 
     /** @return the highest released position of the commit source, or {@code null} */
