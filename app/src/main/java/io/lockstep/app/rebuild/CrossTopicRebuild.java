@@ -125,6 +125,9 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
     @Override
     public void processElement(SourceEvent event, Context ctx, Collector<SourceEvent> out) throws Exception {
         RebuildProgress progress = progress(ctx);
+        if (event.getKind() == SourceEventKind.BEGIN || event.getKind() == SourceEventKind.END) {
+            requireOnePartition(event);
+        }
         switch (event.getKind()) {
             case BEGIN -> onBegin(event);
             case END -> onEnd(event, progress);
@@ -152,6 +155,18 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
             ctx.timerService().registerEventTimeTimer(END_OF_INPUT);
         }
         return progress;
+    }
+
+    /**
+     * ENDs of several partitions are in no commit order, and an idle partition cannot prove that no earlier commit is
+     * still coming: the transaction topic must have one partition.
+     */
+    private static void requireOnePartition(SourceEvent event) {
+        if (event.getPartition() != 0) {
+            throw new TransactionRebuildException(event.getKind() + " of transaction '" + event.getTransactionId()
+                    + "' at " + event.describePosition() + ": the transaction topic has more than one partition, so "
+                    + "its ENDs are in no commit order; recreate it with one partition (" + HeadWaitReport.DOCS + ")");
+        }
     }
 
     private void onBegin(SourceEvent begin) throws Exception {

@@ -58,6 +58,17 @@ class RebuildStopsTest {
     }
 
     @Test
+    void anEndOnASecondPartitionOfTheTransactionTopicStops() throws Exception {
+        try (RebuildHarness h = RebuildHarness.ordersAndItems()) {
+            SourceEvent end = end(4, "701:1000", "orders", 1L);
+            end.setPartition(1);
+
+            assertThat(rebuildFailure(() -> h.send(end))).contains("'701:1000'", "partition 1 offset 4",
+                    "more than one partition");
+        }
+    }
+
+    @Test
     void theByteBoundStopsNamingTheHeadTransactionAndWhatItWaitsFor() throws Exception {
         try (RebuildHarness h = new RebuildHarness(RebuildHarness.layout(40), UnknownTableMode.FAIL, null, null)) {
             h.send(row("items", 0, 0, "702:1990", 1, "{\"item\":2}"), // 10 bytes
