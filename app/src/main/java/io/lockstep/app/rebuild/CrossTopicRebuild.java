@@ -245,7 +245,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
             TransactionSlots slots = pending.slotsOf(end.getTransactionKey());
             if (released.isReleased(end, slots == null ? null : slots.getCommitSource())) {
                 forwardAlone(end, progress, out);
-            } else if (complete(end, slots)) {
+            } else if (PendingTransactions.complete(end, slots)) {
                 release(end, slots, progress, out);
             } else {
                 if (progress.getWaitingSeq() != progress.getHeadSeq()) {
@@ -257,20 +257,6 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
                 return;
             }
         }
-    }
-
-    private static boolean complete(SourceEvent end, TransactionSlots slots) {
-        long filled = slots == null ? 0 : slots.getFilled();
-        if (filled < end.getEventCount()) {
-            return false;
-        }
-        for (Map.Entry<String, Long> table : end.getTableEventCounts().entrySet()) {
-            if (table.getValue() > 0 && (slots == null
-                    || slots.getByTable().getOrDefault(table.getKey(), 0L) < table.getValue())) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Rule 7: the END of a released transaction goes alone; its held BEGIN and data events are dropped. */
@@ -302,7 +288,7 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
         if (begin != null) {
             covered.release(begin);
         } else {
-            begin = beginFrom(end);
+            begin = PendingTransactions.beginFrom(end);
         }
         dropCutBegins(end);
         Set<String> touched = new HashSet<>();
@@ -337,18 +323,6 @@ public class CrossTopicRebuild extends KeyedProcessFunction<Long, SourceEvent, S
                     + "it off; no longer held (its data events, if any, wait for its END)", cut.getTransactionId(),
                     cut.describePosition(), end.getTransactionId(), end.describePosition());
         }
-    }
-
-    /** A BEGIN made from an END whose BEGIN was not read (it lies before the start offset, or was lost). */
-    private static SourceEvent beginFrom(SourceEvent end) {
-        SourceEvent begin = new SourceEvent();
-        begin.setKind(SourceEventKind.BEGIN);
-        begin.setTopic(end.getTopic());
-        begin.setPartition(end.getPartition());
-        begin.setOffset(end.getOffset());
-        begin.setTransactionId(end.getTransactionId());
-        begin.setTransactionKey(end.getTransactionKey());
-        return begin;
     }
 
     private void unhold(SourceEvent row, RebuildProgress progress, Set<String> touched) throws Exception {

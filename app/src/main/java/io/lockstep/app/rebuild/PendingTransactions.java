@@ -1,8 +1,10 @@
 package io.lockstep.app.rebuild;
 
 import io.lockstep.app.event.SourceEvent;
+import io.lockstep.app.event.SourceEventKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -198,5 +200,36 @@ final class PendingTransactions {
             standaloneRows.remove(key);
         }
         return row;
+    }
+
+    /**
+     * Rule 2: whether the transaction can be released: as many slots filled as its END counts, and as many per table.
+     *
+     * @param slots what is held of its data events, or {@code null}
+     */
+    static boolean complete(SourceEvent end, TransactionSlots slots) {
+        long filled = slots == null ? 0 : slots.getFilled();
+        if (filled < end.getEventCount()) {
+            return false;
+        }
+        for (Map.Entry<String, Long> table : end.getTableEventCounts().entrySet()) {
+            if (table.getValue() > 0 && (slots == null
+                    || slots.getByTable().getOrDefault(table.getKey(), 0L) < table.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A BEGIN made from an END whose BEGIN was not read (it lies before the start offset, or was lost). */
+    static SourceEvent beginFrom(SourceEvent end) {
+        SourceEvent begin = new SourceEvent();
+        begin.setKind(SourceEventKind.BEGIN);
+        begin.setTopic(end.getTopic());
+        begin.setPartition(end.getPartition());
+        begin.setOffset(end.getOffset());
+        begin.setTransactionId(end.getTransactionId());
+        begin.setTransactionKey(end.getTransactionKey());
+        return begin;
     }
 }
