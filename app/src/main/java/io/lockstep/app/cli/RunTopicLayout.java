@@ -86,8 +86,9 @@ final class RunTopicLayout {
             }
             if (topics.size() > 1) {
                 throw new IllegalArgumentException("--topic lists " + topics.size() + " topics: several table topics "
-                        + "need --transaction-topic (Debezium's default layout, docs/sources.md#debeziums-default-"
-                        + "layout-one-topic-per-table); without it the job reads one topic holding every event");
+                        + "need --transaction-topic (Debezium's default layout, "
+                        + "docs/sources.md#debeziums-default-layout-one-topic-per-table); without it the job reads one "
+                        + "topic holding every event");
             }
             if (layoutOptionGiven) {
                 throw new IllegalArgumentException("--max-pending-bytes and --max-topic-drift apply to "
