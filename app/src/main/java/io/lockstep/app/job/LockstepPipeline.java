@@ -113,16 +113,17 @@ public final class LockstepPipeline {
                     CdcKafkaSource.alignedWatermarks(Duration.ofMillis(config.maxTopicDriftMs()),
                             CdcKafkaSource.ALIGNMENT_UPDATE_INTERVAL),
                     "kafka " + describeTopics(layout))
-                    // LEAD: once h2-positions is merged, the rows and covered positions of every topic carry its
-                    // identity: map them with new SourceIdentity(start.sources()) instead of the one topic below
-                    .uid(SOURCE_UID), beforeSink, start.source(), true);
+                    .uid(SOURCE_UID), beforeSink,
+                    // LEAD: once h2-positions is merged, the covered positions of every topic carry its identity:
+                    // new SourceIdentity(start.sources()) here instead of the transaction topic's alone
+                    identity(config.topic(), start.source()), true);
             return;
         }
         define(env, config, e -> e.fromSource(
                 CdcKafkaSource.create(config.kafkaBootstrap(), config.topic(), config.groupId(), config.bounded(),
                         config.assembler().badInputMode(), config.kafkaProperties(), start.offsets()),
                 WatermarkStrategy.noWatermarks(), "kafka " + config.topic())
-                .uid(SOURCE_UID), beforeSink, start.source(), true);
+                .uid(SOURCE_UID), beforeSink, identity(config.topic(), start.source()), true);
     }
 
     /**
@@ -139,17 +140,18 @@ public final class LockstepPipeline {
     public static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<SinkInput>> beforeSink) {
-        define(env, config, records, beforeSink, config.topic(), false);
+        define(env, config, records, beforeSink, null, false);
     }
 
     /**
-     * The job with {@code records} as input; rows of {@code config.topic()} carry {@code source}. With
+     * The job with {@code records} as input; the rows pass {@code identity} (the topics' names with their ids,
+     * {@link SourceIdentity}) unless it is {@code null}. With
      * {@code inputResumes} (Kafka) a transaction still open at the end of a bounded input is left for the next run,
      * else (a file) it fails the job ({@link AssemblerOptions#inputResumes()}).
      */
     private static void define(StreamExecutionEnvironment env, PipelineConfig config,
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
-            UnaryOperator<DataStream<SinkInput>> beforeSink, String source, boolean inputResumes) {
+            UnaryOperator<DataStream<SinkInput>> beforeSink, SourceIdentity identity, boolean inputResumes) {
         SinkConfig sinkOptions = sinkOptions(config);
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
                 .withTargetTables(config.targetTables());
@@ -173,8 +175,8 @@ public final class LockstepPipeline {
                 .name("job identity").uid(JOB_IDENTITY_UID);
         DataStream<SinkInput> rows = assemble(checked, config, router, config.assembler().withInputResumes(inputResumes),
                 columns);
-        if (!source.equals(config.topic())) {
-            rows = rows.map(new SourceIdentity(config.topic(), source)).name("source identity")
+        if (identity != null) {
+            rows = rows.map(identity).name("source identity")
                     .uid(SOURCE_IDENTITY_UID);
         }
         SourcePartitionRouting routing = new SourcePartitionRouting();
@@ -186,6 +188,11 @@ public final class LockstepPipeline {
         PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
                 .name(sinkName(target))
                 .uid(SINK_UID);
+    }
+
+    /** @return the step that renames {@code topic} to {@code source}, or {@code null} when they are the same */
+    private static SourceIdentity identity(String topic, String source) {
+        return source.equals(topic) ? null : new SourceIdentity(topic, source);
     }
 
     /**
