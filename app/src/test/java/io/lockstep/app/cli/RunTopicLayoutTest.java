@@ -121,6 +121,8 @@ class RunTopicLayoutTest {
                 "--transaction-topic", "tx")), "give only one of --topic T1,T2,... or --topic-pattern REGEX");
         assertUsageError(CliRun.of(args("--format", "debezium", "--topic", "a,,b", "--transaction-topic", "tx")),
                 "--topic a,,b: an empty topic name in the list");
+        assertUsageError(CliRun.of(args("--format", "debezium", "--topic", "a,b,a", "--transaction-topic", "tx")),
+                "--topic a,b,a: a topic is named twice");
         assertUsageError(CliRun.of(args("--format", "debezium", "--topic-pattern", "pg.(", "--transaction-topic",
                 "tx")), "--topic-pattern pg.( is not a regular expression");
         assertUsageError(CliRun.of(args("--format", "debezium", "--topic", "a", "--transaction-topic", "tx",
