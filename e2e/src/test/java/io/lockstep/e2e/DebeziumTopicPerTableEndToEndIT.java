@@ -7,6 +7,7 @@ import io.lockstep.app.assemble.DebeziumTransactionAssembler;
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.core.progress.ProgressTable;
+import io.lockstep.app.rebuild.CrossTopicRebuild;
 import io.lockstep.e2e.check.AtomicityReader;
 import io.lockstep.e2e.check.TableContents;
 import io.lockstep.e2e.resend.PublisherWaits;
@@ -102,6 +103,8 @@ class DebeziumTopicPerTableEndToEndIT {
     private static final String EMITTED_METRIC = TransactionAssembler.SOURCE_TRANSACTIONS_METRIC;
     private static final String RESENT_METRIC = CommittedSourcePositions.RESENT_METRIC;
     private static final String REPEATED_EVENTS_METRIC = DebeziumTransactionAssembler.DUPLICATES_METRIC;
+    /** The rebuild's counter: re-sent data events (and events read again) it dropped. */
+    private static final String REBUILD_RESENT_METRIC = CrossTopicRebuild.RESENT_DROPPED_METRIC;
 
     @Test
     void aCrashedDebeziumResendsIntoTheTableTopicsAndARestartedJobResumesFromTheProgressTable(@TempDir Path dir,
@@ -198,7 +201,7 @@ class DebeziumTopicPerTableEndToEndIT {
                             .map(j -> j.getJobState().name()).toList();
                     if (loadFailure == null) {
                         metrics = new RestJobMetrics(flink.getWebInterfaceURL()).await(EMITTED_METRIC, RESENT_METRIC,
-                                REPEATED_EVENTS_METRIC);
+                                REPEATED_EVENTS_METRIC, REBUILD_RESENT_METRIC);
                     }
                 } finally {
                     reader.stop();
@@ -218,8 +221,9 @@ class DebeziumTopicPerTableEndToEndIT {
                 records.forEach(r -> spread.computeIfAbsent(r.topic(), t -> new TreeMap<>())
                         .merge(r.partition(), 1L, Long::sum));
                 String newJob = loadFailure != null ? loadFailure.strip() : String.format("running, %d transactions "
-                        + "emitted, %d re-sent transactions dropped, %d repeated events dropped",
-                        metrics.get(EMITTED_METRIC), metrics.get(RESENT_METRIC), metrics.get(REPEATED_EVENTS_METRIC));
+                        + "emitted, %d re-sent transactions dropped, %d repeated events dropped; the rebuild dropped "
+                        + "%d re-sent events", metrics.get(EMITTED_METRIC), metrics.get(RESENT_METRIC),
+                        metrics.get(REPEATED_EVENTS_METRIC), metrics.get(REBUILD_RESENT_METRIC));
                 System.out.printf("Debezium default layout end to end: %d source transactions (%d committed while "
                         + "the publisher was down), %d Kafka records in %d topics, per partition %s; re-sent %d data "
                         + "events and %d transaction records; last offset flush before the kill %s; first job "
