@@ -9,10 +9,12 @@ import java.util.SortedSet;
  * inside a chunk, the assembly of one request body from chunks, and the stream load headers that declare the format
  * to the server (StarRocks docs "STREAM LOAD", data_desc: {@code format} and the format's own parameters; Doris docs
  * "Stream Load"). The buffer only holds bytes: a region's chunks join rows with {@link #rowSeparator()}, and
- * {@link #body} frames them. A new format (CSV, a compressed body) is one implementation, chosen by name in
+ * {@link #body} frames them. A new format (a compressed body) is one implementation, chosen by name in
  * {@link LoadFormats#forName}, the one place a format name becomes a {@code LoadFormat}.
  *
- * <p>Implementations are immutable and thread-safe: the task thread checks rows, I/O threads write bodies.
+ * <p>Implementations are thread-safe: the task thread checks and encodes rows, I/O threads write bodies and read load
+ * headers ({@link CsvLoadFormat} keeps the column list each table's first row fixed; {@link JsonLoadFormat} is
+ * immutable).
  */
 public interface LoadFormat {
     /** The {@code format} header value, lower case, e.g. {@code json}. */
@@ -72,6 +74,36 @@ public interface LoadFormat {
 
     /** Headers of this format only StarRocks reads (Doris takes the same limits from its configuration); read-only. */
     Map<String, String> starRocksHeaders();
+
+    /**
+     * Headers of this format only Doris reads, where Doris names a setting differently (CSV: {@code line_delimiter}
+     * for StarRocks' {@code row_delimiter}, Doris docs "Stream Load"); read-only. None by default.
+     */
+    default Map<String, String> dorisHeaders() {
+        return Map.of();
+    }
+
+    /**
+     * Task thread, once per row after {@link #isWellFormed} and any {@link #columnNames} check: the bytes buffered for
+     * {@code row}, framed later by {@link #body}. JSON buffers the row as it is (the default); CSV writes the JSON
+     * object as one record of the table's columns.
+     *
+     * @param tableHeaders the table's stream load headers (e.g. a configured {@code columns})
+     * @throws IllegalArgumentException naming {@code database.table} (and the column, never a value) if the row cannot
+     *                                  be written in this format
+     */
+    default byte[] encodeRow(String database, String table, byte[] row, Map<String, String> tableHeaders) {
+        return row;
+    }
+
+    /**
+     * The headers of one load into {@code database.table} from the table's configured ones: those as they are by
+     * default; CSV adds the {@code columns} its records were written for. Identical for every load of the table
+     * once its first row was encoded.
+     */
+    default Map<String, String> loadHeaders(String database, String table, Map<String, String> tableHeaders) {
+        return tableHeaders;
+    }
 
     /**
      * Checks that the stream load headers of one table still declare this format as the bodies are framed.

@@ -1,40 +1,64 @@
 package io.lockstep.core.format;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The one place a load format name (the {@code format} stream load header, e.g. option
- * {@code sink.properties.format}) becomes a {@link LoadFormat}. Lockstep sends JSON bodies only today: {@code csv}
- * and any other name are refused in one line naming the setting.
+ * {@code sink.properties.format}) becomes a {@link LoadFormat}: {@code json} ({@link JsonLoadFormat}) or {@code csv}
+ * ({@link CsvLoadFormat}, its separators read from the stream load headers); any other name is refused in one line
+ * naming the setting.
  */
 public final class LoadFormats {
-    /** Why {@code csv} is refused. */
-    static final String CSV_REASON = "Lockstep's sinks load each row (getRow()) as one JSON object; expected 'json'";
-
     private LoadFormats() {
+    }
+
+    /**
+     * {@link #forName(String, String, Map)} with no headers: CSV with the servers' default separators.
+     */
+    public static LoadFormat forName(String name, String setting) {
+        return forName(name, setting, Map.of());
     }
 
     /**
      * @param name    the format name, case-insensitive, surrounding blanks ignored
      * @param setting the setting that named it, for the message, e.g. {@code sink.properties.format}
-     * @return the format
+     * @param headers the stream load headers the format reads its settings from (CSV: {@code column_separator},
+     *                {@code row_delimiter} / {@code line_delimiter})
+     * @return the format; a new {@link CsvLoadFormat} on every call (it keeps each table's column list)
      * @throws UnsupportedLoadFormatException naming {@code setting}, {@code name} and why, if no format of that name
-     *                                        is implemented
+     *                                        is implemented or its headers cannot be read
      */
-    public static LoadFormat forName(String name, String setting) {
-        return find(name).orElseThrow(() -> new UnsupportedLoadFormatException(setting, name,
-                normalized(name).equals("csv") ? CSV_REASON : "not a load format Lockstep sends; expected 'json'"));
+    public static LoadFormat forName(String name, String setting, Map<String, String> headers) {
+        switch (normalized(name)) {
+            case JsonLoadFormat.NAME:
+                return JsonLoadFormat.INSTANCE;
+            case CsvLoadFormat.NAME:
+                try {
+                    return CsvLoadFormat.fromHeaders(headers);
+                } catch (IllegalArgumentException e) {
+                    throw new UnsupportedLoadFormatException(setting, name, e.getMessage());
+                }
+            default:
+                throw new UnsupportedLoadFormatException(setting, name,
+                        "not a load format Lockstep sends; expected 'json' or 'csv'");
+        }
     }
 
     /**
-     * The format of that name if Lockstep implements it, for a caller that must also describe formats it cannot load
-     * (e.g. the connector options' headers for {@code csv}, refused later when a sink is made).
+     * The format of that name if Lockstep implements it (CSV with its default separators), for a caller that must also
+     * describe names it cannot load.
      *
      * @param name the format name, case-insensitive, surrounding blanks ignored; null finds nothing
      */
     public static Optional<LoadFormat> find(String name) {
-        return normalized(name).equals(JsonLoadFormat.NAME) ? Optional.of(JsonLoadFormat.INSTANCE) : Optional.empty();
+        String normalized = normalized(name);
+        if (normalized.equals(JsonLoadFormat.NAME)) {
+            return Optional.of(JsonLoadFormat.INSTANCE);
+        }
+        return normalized.equals(CsvLoadFormat.NAME) ? Optional.of(CsvLoadFormat.fromHeaders(Map.of()))
+                : Optional.empty();
     }
 
     private static String normalized(String name) {

@@ -331,7 +331,8 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
     /**
      * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
      * effective {@code sink.properties.timeout}), {@code format}, the load format's own headers
-     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}) and those only the target reads
+     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}; CSV: {@code format: csv}) and those
+     * only the target reads (CSV on Doris: {@code line_delimiter} for {@code row_delimiter})
      * ({@link Target#formatHeaders}: on StarRocks {@code ignore_json_size: true}, the StarRocks connector's default,
      * docs/protocol.md#what-the-official-starrocks-connector-does),
      * {@code strict_mode: true} (Lockstep's default, where StarRocks' and Doris' is false: a value that does not
@@ -346,10 +347,20 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
         Map<String, String> headers = new TreeMap<>();
         headers.put("timeout", String.valueOf(streamLoadTimeoutSeconds));
         headers.put("format", streamLoadFormat.headerValue());
-        LoadFormats.find(streamLoadFormat.headerValue()).ifPresent(format -> { // none for csv, which the sinks refuse
+        LoadFormats.find(streamLoadFormat.headerValue()).ifPresent(format -> {
             headers.putAll(format.headers());
             headers.putAll(target.formatHeaders(format));
         });
+        if (streamLoadFormat == StreamLoadFormat.CSV) {
+            // the row delimiter under the target's own name (Doris: line_delimiter); an unreadable one is refused
+            // when the sink is made (SinkSettings), naming the option
+            try {
+                headers.putAll(target.formatHeaders(LoadFormats.forName(streamLoadFormat.headerValue(),
+                        "sink.properties.format", streamLoadProperties)));
+            } catch (IllegalArgumentException e) {
+                // left to SinkSettings#loadFormat, which names the option
+            }
+        }
         headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
         headers.putAll(streamLoadProperties);
         findTableProperties(database, table).ifPresent(p -> headers.putAll(p.headers()));

@@ -257,7 +257,8 @@ public final class SinkSettings {
         String name = options.getStreamLoadFormat().headerValue();
         LoadFormat format;
         try {
-            format = LoadFormats.forName(name, "sink option 'sink.properties.format'");
+            format = LoadFormats.forName(name, "sink option 'sink.properties.format'",
+                    options.getStreamLoadProperties());
         } catch (UnsupportedLoadFormatException e) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                     "Invalid sink option 'sink.properties.format' = '" + name + "'"
@@ -273,12 +274,12 @@ public final class SinkSettings {
                         + table.uniqueKey() + "': ";
                 LoadFormat tableFormat;
                 try {
-                    tableFormat = LoadFormats.forName(own, "format of table '" + table.uniqueKey() + "'");
+                    tableFormat = LoadFormats.forName(own, "format of table '" + table.uniqueKey() + "'", props);
                 } catch (UnsupportedLoadFormatException e) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + e.reason());
                 }
-                if (tableFormat != format) {
+                if (!tableFormat.name().equals(format.name())) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + "the sink loads every table as '" + format.name() + "'");
                 }
