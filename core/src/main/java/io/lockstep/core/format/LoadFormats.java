@@ -7,8 +7,9 @@ import java.util.Optional;
 /**
  * The one place a load format name (the {@code format} stream load header, e.g. option
  * {@code sink.properties.format}) becomes a {@link LoadFormat}: {@code json} ({@link JsonLoadFormat}) or {@code csv}
- * ({@link CsvLoadFormat}, its separators read from the stream load headers); any other name is refused in one line
- * naming the setting.
+ * ({@link CsvLoadFormat}, its separators read from the stream load headers), either with compressed bodies
+ * ({@link CompressedLoadFormat}) when the headers set {@code compression} (StarRocks) or {@code compress_type} (Doris);
+ * any other name or compression is refused in one line naming the setting.
  */
 public final class LoadFormats {
     private LoadFormats() {
@@ -31,19 +32,46 @@ public final class LoadFormats {
      *                                        is implemented or its headers cannot be read
      */
     public static LoadFormat forName(String name, String setting, Map<String, String> headers) {
+        LoadFormat plain;
         switch (normalized(name)) {
             case JsonLoadFormat.NAME:
-                return JsonLoadFormat.INSTANCE;
+                plain = JsonLoadFormat.INSTANCE;
+                break;
             case CsvLoadFormat.NAME:
                 try {
-                    return CsvLoadFormat.fromHeaders(headers);
+                    plain = CsvLoadFormat.fromHeaders(headers);
                 } catch (IllegalArgumentException e) {
                     throw new UnsupportedLoadFormatException(setting, name, e.getMessage());
                 }
+                break;
             default:
                 throw new UnsupportedLoadFormatException(setting, name,
                         "not a load format Lockstep sends; expected 'json' or 'csv'");
         }
+        try {
+            return compression(headers).<LoadFormat>map(c -> new CompressedLoadFormat(plain, c)).orElse(plain);
+        } catch (IllegalArgumentException e) {
+            throw new UnsupportedLoadFormatException(setting, name, e.getMessage());
+        }
+    }
+
+    /**
+     * The body compression the headers ask for: StarRocks' {@code compression} or Doris' {@code compress_type}
+     * ({@link BodyCompression}); none if neither is set.
+     *
+     * @throws IllegalArgumentException if both are set, or a value is not implemented (naming it)
+     */
+    static Optional<BodyCompression> compression(Map<String, String> headers) {
+        String starRocks = headers.get("compression");
+        String doris = headers.get("compress_type");
+        if (starRocks != null && doris != null) {
+            throw new IllegalArgumentException("both compression ('" + starRocks + "', StarRocks' header) and "
+                    + "compress_type ('" + doris + "', Doris' header) are set; set the one of the target");
+        }
+        if (starRocks != null) {
+            return Optional.of(BodyCompression.fromStarRocksName(starRocks));
+        }
+        return doris == null ? Optional.empty() : Optional.of(BodyCompression.fromDorisName(doris));
     }
 
     /**

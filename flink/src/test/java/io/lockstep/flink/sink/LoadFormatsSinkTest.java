@@ -20,10 +20,12 @@ import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The same rows loaded as CSV give the same target table as JSON, through the real sinks (Flink's operator test
+ * The same rows loaded as CSV, or with compressed bodies (JSON and CSV, every codec each target reads), give the same
+ * target table as plain JSON, through the real sinks (Flink's operator test
  * harness, no cluster) against the emulator, in every sink mode and both dialects: StarRocks multi-table and
  * single-table at-least-once and exactly-once, Doris at-least-once (plain stream load) and exactly-once (two-phase).
  * The rows carry NULL, an empty string, a comma, non-ASCII text, a decimal written as a string, an upsert and a delete
@@ -97,14 +99,35 @@ class LoadFormatsSinkTest {
                 "sink.properties.column_separator", "\\x01", "sink.properties.row_delimiter", "\\x02")));
         cases.add(Arguments.of(Mode.DORIS_AT_LEAST_ONCE, Map.of("sink.properties.format", "csv",
                 "sink.properties.column_separator", "\\x01", "sink.properties.line_delimiter", "\\x02")));
+        // compression: every codec with JSON and CSV on StarRocks (transaction loads) and Doris (plain and two-phase)
+        for (String codec : List.of("gzip", "bzip2", "lz4_frame", "zstd")) {
+            cases.add(Arguments.of(Mode.STARROCKS_MULTI_TABLE, Map.of("sink.properties.format", "json",
+                    "sink.properties.strip_outer_array", "true", "sink.properties.compression", codec)));
+            cases.add(Arguments.of(Mode.STARROCKS_MULTI_TABLE, Map.of("sink.properties.format", "csv",
+                    "sink.properties.compression", codec)));
+        }
+        cases.add(Arguments.of(Mode.STARROCKS_AT_LEAST_ONCE, Map.of("sink.properties.compression", "LZ4_FRAME")));
+        cases.add(Arguments.of(Mode.STARROCKS_EXACTLY_ONCE, Map.of("sink.properties.format", "json",
+                "sink.properties.compression", "zstd")));
+        for (String codec : List.of("gz", "bz2", "lz4")) {
+            cases.add(Arguments.of(Mode.DORIS_AT_LEAST_ONCE, Map.of("sink.properties.format", "csv",
+                    "sink.properties.compress_type", codec)));
+            cases.add(Arguments.of(Mode.DORIS_EXACTLY_ONCE, Map.of("sink.properties.format", "json",
+                    "sink.properties.compress_type", codec)));
+        }
         return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Mode.class)
+    void plainJsonLoadsGiveTheExpectedTable(Mode mode) throws Exception {
+        assertThat(load(mode, Map.of("sink.properties.format", "json", "sink.properties.strip_outer_array", "true")))
+                .containsExactlyElementsOf(EXPECTED);
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
-    void csvLoadsGiveTheSameTableAsJson(Mode mode, Map<String, String> format) throws Exception {
-        assertThat(load(mode, Map.of("sink.properties.format", "json", "sink.properties.strip_outer_array", "true")))
-                .as("JSON").containsExactlyElementsOf(EXPECTED);
+    void csvAndCompressedLoadsGiveTheSameTableAsJson(Mode mode, Map<String, String> format) throws Exception {
         assertThat(load(mode, format)).as("%s", format).containsExactlyElementsOf(EXPECTED);
     }
 
@@ -157,6 +180,13 @@ class LoadFormatsSinkTest {
     }
 
     private static void run(Mode mode, StarRocksSinkOptions.Builder options) throws Exception {
+        io.lockstep.core.format.LoadFormat format = SinkSettings.from(options.build()).engineConfig(0, null)
+                .loadFormat();
+        Map<String, String> given = options.build().getStreamLoadProperties();
+        assertThat(format instanceof io.lockstep.core.format.CompressedLoadFormat)
+                .as("bodies compressed as %s asks", given)
+                .isEqualTo(given.containsKey("compression") || given.containsKey("compress_type"));
+        assertThat(format.name()).isEqualTo(given.getOrDefault("format", "csv"));
         var h = harness(mode.sink(options));
         String d = mode.deleteColumn();
         String[] rows = {
