@@ -19,6 +19,12 @@ final class CsvColumns {
     /** True if the list came from the table's configured {@code columns} header (not sent again). */
     private final boolean configured;
 
+    /**
+     * The table's rows are CSV lines given by the job (as with the official connector's CSV default), sent as they
+     * are: no column list of Lockstep's own.
+     */
+    static final CsvColumns GIVEN_LINES = new CsvColumns(List.of(), true);
+
     private CsvColumns(List<String> names, boolean configured) {
         this.names = List.copyOf(names);
         Map<String, Integer> index = new HashMap<>();
@@ -95,5 +101,10 @@ final class CsvColumns {
 
     boolean isConfigured() {
         return configured;
+    }
+
+    /** True for {@link #GIVEN_LINES}. */
+    boolean isGivenLines() {
+        return this == GIVEN_LINES;
     }
 }

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * A CSV column separator or row delimiter as the stream load headers {@code column_separator} and
- * {@code row_delimiter} (Doris: {@code line_delimiter}) give it: the value's UTF-8 bytes, or, after a {@code \x} prefix,
- * pairs of hex digits for invisible bytes (e.g. {@code \x01}, {@code \x0D0A}); at most 50 bytes (StarRocks docs
+ * {@code row_delimiter} (Doris: {@code line_delimiter}) give it: the value's UTF-8 bytes, or, after a {@code \x}
+ * prefix, pairs of hex digits for invisible bytes (e.g. {@code \x01}, {@code \x0D0A}); at most 50 bytes (StarRocks docs
  * "STREAM LOAD", data_desc: column_separator, row_delimiter; Doris docs "Stream Load"; the StarRocks Flink connector's
  * {@code StarRocksDelimiterParser} reads the same two forms). Any other backslash is refused: servers and clients
  * disagree on such escapes, and a separator read differently on the two sides would split rows silently.
@@ -44,7 +44,8 @@ record CsvDelimiter(String header, byte[] bytes) {
             }
         } else if (header.indexOf('\\') >= 0) {
             throw new IllegalArgumentException("Invalid " + name + " = '" + header + "': a backslash is read only as "
-                    + "the \\x hex prefix (e.g. \\x09 for a tab, \\x0A for a line feed); write the byte itself or in hex");
+                    + "the \\x hex prefix (e.g. \\x09 for a tab, \\x0A for a line feed); write the byte itself or "
+                    + "in hex");
         } else {
             bytes = header.getBytes(StandardCharsets.UTF_8);
         }

@@ -9,10 +9,10 @@ import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * CSV loads of JSON object rows: the rows reaching the sink are JSON objects in every format, and this format writes
- * each as one CSV record ({@link CsvRecordEncoder}) before it is buffered, so a body is the records, each ended by the
- * row delimiter (also the last: the loads of one transaction are one stream, docs/protocol.md#data-formats-and-filtered-rows),
- * loaded with {@code format: csv} and a {@code columns} header naming each field (StarRocks docs "STREAM LOAD", CSV
+ * CSV loads: a JSON object row is written as one CSV record ({@link CsvRecordEncoder}) before it is buffered, so a
+ * body is the records, each ended by the row delimiter (also the last: the loads of one transaction are one stream,
+ * docs/protocol.md#data-formats-and-filtered-rows), loaded with {@code format: csv} and a {@code columns} header
+ * naming each field (StarRocks docs "STREAM LOAD", CSV
  * parameters and columns; Doris docs "Stream Load"). The separator and the delimiter are the stream load headers of
  * the StarRocks Flink connector's options {@code sink.properties.column_separator} and
  * {@code sink.properties.row_delimiter} (Doris: {@code sink.properties.line_delimiter}), default tab and line feed
@@ -21,7 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Each table's column list is its configured {@code columns} header's source columns, or else the keys of the first
  * row written for it, in that row's order; it is fixed for the life of this instance (one engine), since every load of
  * a transaction must carry the same {@code columns} (docs/protocol.md#load-headers). A row with other keys is refused
- * in one line naming the table and the key.
+ * in one line naming the table and the key. A table whose first row is not a JSON object takes CSV lines the job
+ * wrote, as the official StarRocks connector does in its default CSV format: each is sent as it is (no {@code columns}
+ * of Lockstep's own), and refused if it contains the row delimiter.
  *
  * <p>Thread-safe: the task thread fixes a table's columns at its first row ({@link #encodeRow}), I/O threads read them
  * for the headers of its loads ({@link #loadHeaders}); the lists live in a concurrent map and never change once set.
@@ -81,16 +83,16 @@ public final class CsvLoadFormat implements LoadFormat {
         return "CSV records, each ended by the row delimiter";
     }
 
-    /** The JSON object shape check of {@link JsonLoadFormat#isWellFormed}: rows arrive as JSON objects. */
+    /** True for any row with a byte: a JSON object, or a CSV line the job wrote ({@link #encodeRow} tells). */
     @Override
     public boolean isWellFormed(byte[] row) {
-        return JsonLoadFormat.INSTANCE.isWellFormed(row);
+        return row.length > 0;
     }
 
     @Override
     public IllegalArgumentException malformedRow(byte[] row, String where) {
-        return new IllegalArgumentException("row for " + where + " (" + row.length + " bytes) is not a JSON object "
-                + "({...}); the sink writes each JSON object row as one CSV record");
+        return new IllegalArgumentException("row for " + where + " is empty; a CSV load needs a JSON object or a CSV "
+                + "line per row");
     }
 
     /** The JSON row's keys, lower case (asked before the row is encoded). */
@@ -111,15 +113,34 @@ public final class CsvLoadFormat implements LoadFormat {
         if (columns == null) {
             columns = fixColumns(database, table, row, tableHeaders);
         }
+        if (columns.isGivenLines()) {
+            encoder.checkGivenLine(row, database + "." + table);
+            return row;
+        }
+        if (!JsonLoadFormat.INSTANCE.isWellFormed(row)) {
+            throw new IllegalArgumentException("row for " + database + "." + table + " (" + row.length + " bytes) is "
+                    + "not a JSON object, but the table's first row was: a table's rows are all JSON objects (written "
+                    + "as CSV records by the sink) or all CSV lines (sent as they are)");
+        }
         return encoder.encode(row, columns, database + "." + table);
     }
 
+    /**
+     * Fixes how the table's rows are written, from its first row: a JSON object ({...}) makes the table's rows JSON
+     * objects written as records of its columns; anything else makes them CSV lines the job wrote, sent as they are
+     * (as the official StarRocks connector sends {@code getRow()} in its default CSV format).
+     */
     private CsvColumns fixColumns(String database, String table, byte[] row, Map<String, String> tableHeaders) {
         String where = database + "." + table;
         String configured = tableHeaders.get("columns");
-        CsvColumns columns = configured != null && !configured.isBlank()
-                ? CsvColumns.configured(configured, where)
-                : CsvColumns.ofFirstRow(CsvRecordEncoder.keys(row, where), where);
+        CsvColumns columns;
+        if (!JsonLoadFormat.INSTANCE.isWellFormed(row)) {
+            columns = CsvColumns.GIVEN_LINES;
+        } else if (configured != null && !configured.isBlank()) {
+            columns = CsvColumns.configured(configured, where);
+        } else {
+            columns = CsvColumns.ofFirstRow(CsvRecordEncoder.keys(row, where), where);
+        }
         return columnsByTable.computeIfAbsent(database, d -> new ConcurrentHashMap<>())
                 .computeIfAbsent(table, t -> columns);
     }

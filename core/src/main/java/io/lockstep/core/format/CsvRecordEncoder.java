@@ -56,6 +56,7 @@ final class CsvRecordEncoder {
                 parser.nextToken();
                 parser.skipChildren();
             }
+            checkNothingFollows(parser, row, where);
         } catch (IOException e) {
             throw notAnObject(row, where, "not valid JSON: " + e.getMessage());
         }
@@ -88,6 +89,7 @@ final class CsvRecordEncoder {
                 }
                 fields[index] = value(parser, parser.nextToken(), columns.name(index), where);
             }
+            checkNothingFollows(parser, row, where);
         } catch (IOException e) {
             throw notAnObject(row, where, "not valid JSON: " + e.getMessage());
         }
@@ -156,6 +158,27 @@ final class CsvRecordEncoder {
                         + "sink.properties.column_separator=\\x01) or use sink.properties.format=json");
             }
             start = fieldEnd + separator.bytes().length;
+        }
+    }
+
+    /** Refuses bytes after the row's object: the JSON format would send them, and the server refuse the load. */
+    private static void checkNothingFollows(JsonParser parser, byte[] row, String where) throws IOException {
+        if (parser.nextToken() != null) {
+            throw notAnObject(row, where, "more than one JSON value");
+        }
+    }
+
+    /**
+     * Checks a CSV line the job gave (sent as it is): it must not contain the row delimiter, which would make it
+     * several records.
+     *
+     * @throws IllegalArgumentException naming {@code where}, never the line
+     */
+    void checkGivenLine(byte[] line, String where) {
+        if (indexOf(line, delimiter.bytes(), 0, line.length) >= 0) {
+            throw new IllegalArgumentException("row for " + where + " (" + line.length + " bytes, a CSV line) contains "
+                    + "the row delimiter (" + delimiter + "), so it would load as several records; give one record "
+                    + "per row, without the delimiter (the sink ends each record with it)");
         }
     }
 

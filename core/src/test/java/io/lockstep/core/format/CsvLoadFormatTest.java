@@ -114,4 +114,27 @@ class CsvLoadFormatTest {
         assertThatThrownBy(() -> CsvLoadFormat.fromHeaders(Map.of("row_delimiter", "\\x0A", "line_delimiter", "|")))
                 .hasMessageContaining("differ");
     }
+
+    @Test
+    void aTableWhoseFirstRowIsACsvLineTakesTheJobsLinesAsTheyAre() {
+        CsvLoadFormat csv = CsvLoadFormat.fromHeaders(NO_HEADERS);
+        assertThat(encoded(csv, "1\ta b\t{\"k\":1}")).isEqualTo("1\ta b\t{\"k\":1}");
+        assertThat(encoded(csv, "{\"looks\":\"like json\"}")).as("later rows are lines too")
+                .isEqualTo("{\"looks\":\"like json\"}");
+        Map<String, String> headers = Map.of("format", "csv", "columns", "id,name,doc");
+        assertThat(csv.loadHeaders("db", "t", headers)).isSameAs(headers);
+        assertThatThrownBy(() -> encoded(csv, "2\tx\n3\ty"))
+                .hasMessageStartingWith("row for db.t (7 bytes, a CSV line) contains the row delimiter")
+                .hasMessageNotContaining("3\ty");
+    }
+
+    @Test
+    void aJsonTableRefusesALineAndJsonWithTrailingBytes() {
+        CsvLoadFormat csv = CsvLoadFormat.fromHeaders(NO_HEADERS);
+        encoded(csv, "{\"id\":1}");
+        assertThatThrownBy(() -> encoded(csv, "2")).hasMessageContaining("is not a JSON object, but the table's first "
+                + "row was");
+        assertThatThrownBy(() -> encoded(csv, "{\"id\":1}\t{\"id\":2}"))
+                .hasMessageContaining("more than one JSON value");
+    }
 }

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
  * {@code columns}, {@code where}, {@code jsonpaths}, {@code json_root}, {@code strip_outer_array},
  * {@code read_json_by_line} (the JSON reader reads a sequence of objects either way), {@code strict_mode},
  * {@code max_filter_ratio}, {@code timezone}/{@code time_zone}, {@code partitions}, {@code hidden_columns},
- * {@code merge_type}, {@code delete}, and {@code compress_type} ({@code gz}, {@code bz2}, {@code lz4}; {@link #decode}).
+ * {@code merge_type}, {@code delete}, and {@code compress_type} ({@code gz}, {@code bz2}, {@code lz4};
+ * {@link #decode}).
  *
  * <p>The delete sign is {@code __DORIS_DELETE_SIGN__}: a source column of that name (in {@code columns}, as a JSON key,
  * or the trailing CSV field that {@code hidden_columns} adds when {@code columns} is absent) deletes the key when 1, on

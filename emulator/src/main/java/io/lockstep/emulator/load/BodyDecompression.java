@@ -10,7 +10,8 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 
 /**
  * A compressed load body as the servers decode it before reading its rows (StarRocks docs "STREAM LOAD", data_desc:
- * {@code compression} GZIP/BZIP2/LZ4_FRAME/ZSTD for JSON since 3.2.7, compressed-CSV {@code format} gzip/bzip2/lz4/zstd;
+ * {@code compression} GZIP/BZIP2/LZ4_FRAME/ZSTD for JSON since 3.2.7, compressed-CSV {@code format}
+ * gzip/bzip2/lz4/zstd;
  * Doris docs "Stream Load", {@code compress_type} gz/bz2/lz4): gzip (JDK), bzip2 (Apache Commons Compress), the LZ4
  * frame format (lz4-java), Zstandard (zstd-jni). Concatenated streams are read through, as the servers read the
  * bodies of one transaction as one stream. A body that does not decode fails its load with INTERNAL_ERROR naming the

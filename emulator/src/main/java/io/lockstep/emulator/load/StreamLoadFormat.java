@@ -58,7 +58,7 @@ public final class StreamLoadFormat implements LoadFormat {
     private final MergeType mergeType;
     /** Doris {@code delete} condition (MERGE only), or null. */
     private final String deleteCondition;
-    /** How the body is compressed ({@code compression} / {@code Content-Encoding}, or a compressed-CSV format); null. */
+    /** The body's compression ({@code compression} / {@code Content-Encoding}, a compressed-CSV format), or null. */
     private final BodyDecompression compression;
 
     /**

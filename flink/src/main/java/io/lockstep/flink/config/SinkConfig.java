@@ -333,8 +333,8 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
     /**
      * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
      * effective {@code sink.properties.timeout}), {@code format}, the load format's own headers
-     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}; CSV: {@code format: csv}) and those
-     * only the target reads (CSV on Doris: {@code line_delimiter} for {@code row_delimiter})
+     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}; CSV: {@code format: csv}) and
+     * those only the target reads (CSV on Doris: {@code line_delimiter} for {@code row_delimiter})
      * ({@link Target#formatHeaders}: on StarRocks {@code ignore_json_size: true}, the StarRocks connector's default,
      * docs/protocol.md#what-the-official-starrocks-connector-does),
      * {@code strict_mode: true} (Lockstep's default, where StarRocks' and Doris' is false: a value that does not

@@ -32,9 +32,9 @@ public enum StreamLoadFormat {
     public static StreamLoadFormat fromHeaderValue(String text) {
         String wanted = text.trim().toUpperCase(Locale.ROOT);
         if (COMPRESSED_CSV.contains(wanted.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("'" + text.trim() + "' is StarRocks' header for a compressed CSV body, "
-                    + "which the sink sets itself: set 'csv' with sink.properties.compression (gzip, bzip2, lz4_frame, "
-                    + "zstd); expected one of 'csv', 'json'");
+            throw new IllegalArgumentException("'" + text.trim() + "' is StarRocks' header for a compressed CSV "
+                    + "body, which the sink sets itself: set 'csv' with sink.properties.compression (gzip, bzip2, "
+                    + "lz4_frame, zstd); expected one of 'csv', 'json'");
         }
         for (StreamLoadFormat format : values()) {
             if (format.name().equals(wanted)) {

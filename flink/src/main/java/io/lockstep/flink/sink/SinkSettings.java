@@ -279,7 +279,8 @@ public final class SinkSettings {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + e.reason());
                 }
-                if (!tableFormat.name().equals(format.name()) || !compressionOf(tableFormat).equals(compressionOf(format))) {
+                if (!tableFormat.name().equals(format.name())
+                        || !compressionOf(tableFormat).equals(compressionOf(format))) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + "the sink loads every table as '" + format.name() + "'"
                                     + compressionOf(format).map(c -> " compressed with " + c).orElse(""));
@@ -291,7 +292,8 @@ public final class SinkSettings {
                 if (ownCompression != null && !compressionOf(LoadFormats.forName(format.name(), header, props))
                         .equals(compressionOf(format))) {
                     throw new InvalidSinkOptionException("sink.properties." + header, "Invalid stream load "
-                            + "property '" + header + "' = '" + ownCompression + "' for table '" + table.uniqueKey() + "': the "
+                            + "property '" + header + "' = '" + ownCompression + "' for table '" + table.uniqueKey()
+                            + "': the "
                             + "sink compresses every table's bodies alike ("
                             + compressionOf(format).map(Object::toString).orElse("not compressed") + ")");
                 }

@@ -322,8 +322,9 @@ class SinkOptionsValidationTest {
     void aCompressedCsvFormatNameIsRefusedPointingToTheCompressionOption(String format) {
         assertRejected(required().withProperty("sink.properties.format", format), "sink.properties.format")
                 .hasMessage("Invalid sink option 'sink.properties.format' = '" + format + "': '" + format
-                        + "' is StarRocks' header for a compressed CSV body, which the sink sets itself: set 'csv' with "
-                        + "sink.properties.compression (gzip, bzip2, lz4_frame, zstd); expected one of 'csv', 'json'");
+                        + "' is StarRocks' header for a compressed CSV body, which the sink sets itself: set "
+                        + "'csv' with sink.properties.compression (gzip, bzip2, lz4_frame, zstd); expected one of "
+                        + "'csv', 'json'");
     }
 
     @Test

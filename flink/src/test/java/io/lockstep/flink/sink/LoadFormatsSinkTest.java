@@ -131,6 +131,29 @@ class LoadFormatsSinkTest {
         assertThat(load(mode, format)).as("%s", format).containsExactlyElementsOf(EXPECTED);
     }
 
+    /**
+     * A job configured as for the official StarRocks connector: no {@code sink.properties.format} (CSV, its default),
+     * rows that are CSV lines with the default tab separator, and {@code columns} naming them with {@code __op}; the
+     * lines are sent as they are.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Mode.class, names = {"STARROCKS_MULTI_TABLE", "STARROCKS_AT_LEAST_ONCE"})
+    void aJobConfiguredAsForTheOfficialConnectorLoadsItsCsvLinesUnchanged(Mode mode) throws Exception {
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(STARROCKS_DDL).build().start()) {
+            var h = harness(mode.sink(options(mode, sr.feUrl(),
+                    Map.of("sink.properties.columns", "id,name,price,note,__op"))));
+            String[] lines = {"1\ta b\t1.50\t\\N\t0", "2\tx,y;z\t2.25\t\\N\t0", "3\tgone\t3\tn\t0",
+                "1\t\t1.75\té日本 x\t0", "3\tgone\t3\tn\t1"};
+            for (int i = 0; i < lines.length; i++) {
+                h.processElement(record(mode, i, lines[i], i == lines.length - 1));
+            }
+            h.snapshot(1, 0);
+            h.notifyOfCompletedCheckpoint(1);
+            h.close();
+            assertThat(table(sql -> sr.query(sql).rows())).containsExactlyElementsOf(EXPECTED);
+        }
+    }
+
     @Test
     void aValueContainingTheSeparatorFailsTheSinkOnceNamingTableAndColumn() throws Exception {
         try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(STARROCKS_DDL).build().start()) {
