@@ -68,6 +68,12 @@ final class CsvColumns {
     }
 
     private static CsvColumns checkedUnique(List<String> names, boolean configured, String where) {
+        for (String name : names) {
+            if (name.isEmpty() || name.indexOf('`') >= 0 || name.indexOf(',') >= 0) {
+                throw new IllegalArgumentException("the column '" + name + "' of " + where + " cannot be named in a "
+                        + "columns header (empty, or holding a backquote or comma)");
+            }
+        }
         CsvColumns columns = new CsvColumns(names, configured);
         if (columns.indexByLowerName.size() != names.size()) {
             throw new IllegalArgumentException("the columns of " + where + " " + names + " name a column twice "

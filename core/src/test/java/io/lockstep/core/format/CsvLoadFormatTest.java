@@ -62,6 +62,8 @@ class CsvLoadFormatTest {
                 .hasMessageStartingWith("row for db.t has key 'extra', which is not one of its CSV columns [id, name]");
         assertThatThrownBy(() -> encoded(csv, "{\"id\":1}"))
                 .hasMessageStartingWith("row for db.t has no key 'name' of its CSV columns [id, name]");
+        assertThatThrownBy(() -> encoded(CsvLoadFormat.fromHeaders(NO_HEADERS), "{\"a`b\":1}"))
+                .hasMessageStartingWith("the column 'a`b' of db.t cannot be named in a columns header");
     }
 
     @Test

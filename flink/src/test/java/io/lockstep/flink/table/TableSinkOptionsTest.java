@@ -40,6 +40,11 @@ class TableSinkOptionsTest {
                 .containsEntry("strip_outer_array", "true");
         assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore())
                 .as("UPDATE_BEFORE rows count by default (docs/sql.md, Changelog)").isFalse();
+        Map<String, String> csv = base();
+        csv.put("sink.properties.FORMAT", "csv");
+        assertThat(TableSinkOptions.parse(csv, SinkTarget.STARROCKS).sinkConfig().getStreamLoadProperties())
+                .as("a named format gets no JSON headers").containsEntry("format", "csv")
+                .doesNotContainKey("strip_outer_array");
     }
 
     @Test
