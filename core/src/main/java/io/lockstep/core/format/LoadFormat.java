@@ -58,8 +58,9 @@ public interface LoadFormat {
      * The request body holding every row of {@code chunks}, in order, written from the chunks' segments each time it
      * is sent ({@link LoadBody#writeTo}), its {@link LoadBody#contentLength()} known up front (empty chunks count for
      * nothing; {@link LoadBody#toByteArray()} gives the bytes as one array, for tests and benchmarks). The load path
-     * sends this, never an assembled array: the chunks must stay frozen (or loading) until the load's outcome is
-     * known, and then a retry or a redirect re-sends the same bytes.
+     * sends this, never an assembled array (a {@link CompressedLoadFormat} body is the one exception: compressed once,
+     * its bytes are kept): the chunks must stay frozen (or loading) until the load's outcome is known, and then a
+     * retry or a redirect re-sends the same bytes.
      *
      * @throws IllegalStateException if the body would pass 2 GiB; its {@code writeTo} throws it if a chunk was loaded
      *                               or discarded meanwhile (its rows are gone)

@@ -110,10 +110,12 @@ class LoadFormatsSinkTest {
         cases.add(Arguments.of(Mode.STARROCKS_EXACTLY_ONCE, Map.of("sink.properties.format", "json",
                 "sink.properties.compression", "zstd")));
         for (String codec : List.of("gz", "bz2", "lz4")) {
-            cases.add(Arguments.of(Mode.DORIS_AT_LEAST_ONCE, Map.of("sink.properties.format", "csv",
-                    "sink.properties.compress_type", codec)));
-            cases.add(Arguments.of(Mode.DORIS_EXACTLY_ONCE, Map.of("sink.properties.format", "json",
-                    "sink.properties.compress_type", codec)));
+            for (Mode doris : List.of(Mode.DORIS_AT_LEAST_ONCE, Mode.DORIS_EXACTLY_ONCE)) {
+                cases.add(Arguments.of(doris, Map.of("sink.properties.format", "csv",
+                        "sink.properties.compress_type", codec)));
+                cases.add(Arguments.of(doris, Map.of("sink.properties.format", "json",
+                        "sink.properties.compress_type", codec)));
+            }
         }
         return cases.stream();
     }
