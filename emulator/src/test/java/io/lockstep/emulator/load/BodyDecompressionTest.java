@@ -21,10 +21,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * compressed-CSV {@code format} values), concatenated streams read through, and a body that does not decode, or a
  * codec name the server does not know, fails the load.
  */
-class BodyDecompressionTest {
+public class BodyDecompressionTest {
     private static final byte[] ROWS = "1,a\n2,b\n".getBytes(StandardCharsets.UTF_8);
 
-    static byte[] compress(BodyDecompression codec, byte[] plain) throws IOException {
+    public static byte[] compress(BodyDecompression codec, byte[] plain) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (OutputStream out = switch (codec) {
             case GZIP -> new GZIPOutputStream(bytes);
