@@ -7,6 +7,7 @@ import com.starrocks.connector.flink.table.data.DefaultStarRocksRowData;
 import com.starrocks.connector.flink.table.sink.StarRocksSinkOptions;
 import io.lockstep.emulator.DorisEmulator;
 import io.lockstep.emulator.StarRocksEmulator;
+import io.lockstep.emulator.fault.FaultOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,19 @@ class LoadFormatsSinkTest {
             h.snapshot(1, 0);
             h.notifyOfCompletedCheckpoint(1);
             h.close();
+            assertThat(table(sql -> sr.query(sql).rows())).containsExactlyElementsOf(EXPECTED);
+        }
+    }
+
+    /** A load refused with HTTP 503 is sent again: the same compressed bytes, which decode to the same rows. */
+    @Test
+    void aCompressedLoadRetriedAfterAServerErrorLoadsTheSameRows() throws Exception {
+        Map<String, String> csvZstd = Map.of("sink.properties.format", "csv", "sink.properties.compression", "zstd",
+                "sink.max-retries", "3", "sink.retry.interval-ms", "10");
+        try (StarRocksEmulator sr = StarRocksEmulator.builder().ddl(STARROCKS_DDL).build().start()) {
+            sr.faults().failNextHttp(FaultOp.LOAD, 2, 503);
+            run(Mode.STARROCKS_MULTI_TABLE, options(Mode.STARROCKS_MULTI_TABLE, sr.feUrl(), csvZstd));
+            assertThat(sr.faults().pending(FaultOp.LOAD)).as("both refusals were taken by the load").isZero();
             assertThat(table(sql -> sr.query(sql).rows())).containsExactlyElementsOf(EXPECTED);
         }
     }
