@@ -308,6 +308,14 @@ public final class LockstepPipeline {
             builder.multiTableJobId(config.jobId());
         }
         builder.options(config.sinkProperties()); // the user's --sink-option k=v, as given: they win
-        return builder.build();
+        SinkConfig options = builder.build();
+        if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
+            // a CSV load names one column list per table, fixed by its first row; this job's rows change columns
+            throw new io.lockstep.flink.options.InvalidSinkOptionException("sink.properties.format", "Invalid sink "
+                    + "option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue() + "': "
+                    + "lockstep run loads JSON rows, whose columns follow each table's schema changes, while a CSV "
+                    + "load carries one fixed column list per table; expected 'json'");
+        }
+        return options;
     }
 }
