@@ -4,7 +4,6 @@ import io.lockstep.core.format.JsonLoadFormat;
 import io.lockstep.core.format.LoadFormat;
 import io.lockstep.core.label.LabelGenerator;
 import io.lockstep.core.progress.ProgressSettings;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -73,29 +72,19 @@ public final class LoadEngineConfig {
     }
 
     /** Label prefix of every label this engine makes. */
-    public String labelPrefix() {
-        return labelPrefix;
-    }
+    public String labelPrefix() { return labelPrefix; }
 
     /** The sink subtask index, part of every label. */
-    public int subtaskIndex() {
-        return subtaskIndex;
-    }
+    public int subtaskIndex() { return subtaskIndex; }
 
     /** The run identity used in labels (see {@link LabelGenerator}). */
-    public String runId() {
-        return runId;
-    }
+    public String runId() { return runId; }
 
     /** The one database of this engine, or null when it is taken from the first row written. */
-    public String database() {
-        return database;
-    }
+    public String database() { return database; }
 
     /** Commit interval ({@code sink.buffer-flush.interval-ms}), ms. */
-    public long commitIntervalMs() {
-        return commitIntervalMs;
-    }
+    public long commitIntervalMs() { return commitIntervalMs; }
 
     /**
      * The manager thread's scanning frequency, ms: it sleeps until its next deadline or a signal, not periodically;

@@ -11,7 +11,6 @@ import io.lockstep.core.metrics.MetricNames;
 import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
-
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,7 +128,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * Task thread: buffers one row for {@code database.table} of source {@code partition}. Reserves the row's bytes
      * first (blocking at the hard limit, 2 × buffer-size, for at most {@code maxBlockMs}); never freezes a chunk.
      *
-     * @param given one row of {@link LoadEngineConfig#loadFormat()} (one JSON object, UTF-8; CSV writes it as a record)
+     * @param row one row of {@link LoadEngineConfig#loadFormat()} (one JSON object, UTF-8; CSV writes it as a record)
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
      * @throws IllegalArgumentException if the load format refuses the row, the database differs from the one this
      *                                  engine loads into (both named), or the table is a partial update and the
@@ -140,8 +138,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      *                                  after {@code maxBlockMs} if no room appeared
      * @throws InterruptedException     if interrupted while blocked on memory
      */
-    public void write(int partition, String database, String table, byte[] given) throws InterruptedException {
-        byte[] row = given;
+    public void write(int partition, String database, String table, byte[] row) throws InterruptedException {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
@@ -155,7 +152,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         if (partialUpdates.isPartialUpdate(database, table)) {
             partialUpdates.check(database, table, row, RegionKey.describe(partition, database, table));
         }
-        row = config.encodeRow(database, table, row);
+        row = config.encodeRow(database, table, row); // the bytes the format buffers (CSV: the record)
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();

@@ -32,7 +32,6 @@ import java.util.regex.Pattern;
  * {@link #MERGE_COMMIT_ENABLED}). Any other key is rejected (see {@link SinkOptionsValidator}).
  */
 public final class SinkOptionDefinitions {
-
     /** Prefix of the options passed through as stream load headers. */
     public static final String SINK_PROPERTIES_PREFIX = "sink.properties.";
 
@@ -240,15 +239,14 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<StreamLoadFormat> STREAM_LOAD_FORMAT = SinkOption
             .typedOption(SINK_PROPERTIES_PREFIX + "format", "Enum (csv, json)", StreamLoadFormat::fromHeaderValue)
             .defaultValue(StreamLoadFormat.CSV)
-            .description("Format of the load bodies. With `json` each row (`getRow()`) is one JSON object, sent "
-                    + "in a JSON array (`strip_outer_array: true`, and `ignore_json_size: true` on StarRocks). With "
-                    + "`csv` (the default, as in the StarRocks connector) the sink writes each JSON object row as one "
-                    + "CSV record: `column_separator` (default tab) and `row_delimiter` (Doris: `line_delimiter`, "
-                    + "default line feed) as given, `\\N` for NULL, and a `columns` header per table naming the "
-                    + "fields (a configured `columns`, else the keys of the table's first row); a table whose first "
-                    + "row is not a JSON object takes CSV lines, sent as they are (as the StarRocks connector does). "
-                    + "A row with other keys, a value containing the separator or delimiter, or the string `\\N` is "
-                    + "refused naming table and column: see docs/sinks.md#load-formats.");
+            .description("Format of the load bodies. `json`: each row (`getRow()`) is one JSON object, sent in a JSON "
+                    + "array (`strip_outer_array: true`; `ignore_json_size: true` on StarRocks). `csv` (the default, as "
+                    + "in the StarRocks connector): each JSON object row becomes one CSV record (`column_separator`, "
+                    + "default tab; `row_delimiter`, Doris `line_delimiter`, default line feed; `\\N` for NULL) with a "
+                    + "`columns` header per table (a configured `columns`, else the keys of the table's first row); a "
+                    + "table whose first row is not a JSON object takes CSV lines as they are (as the StarRocks "
+                    + "connector does). Other keys, a value containing the separator or delimiter, or the string `\\N` "
+                    + "are refused naming table and column: see docs/sinks.md#load-formats.");
 
     public static final SinkOption<Boolean> MERGE_COMMIT_ENABLED = SinkOption
             .booleanOption(SINK_PROPERTIES_PREFIX + "enable_merge_commit")

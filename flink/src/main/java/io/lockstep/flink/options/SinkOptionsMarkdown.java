@@ -47,7 +47,7 @@ public final class SinkOptionsMarkdown {
           .append(codeList(SinkOptionDefinitions.RESERVED_STREAM_LOAD_HEADERS)).append(".\n")
           .append("Load bodies are compressed with `sink.properties.compression` on StarRocks (`gzip`, `bzip2`,\n")
           .append("`lz4_frame`, `zstd`; JSON needs StarRocks 3.2.7 or later) and `sink.properties.compress_type` on\n")
-          .append("Doris (`gz`, `bz2`, `lz4`): see [sinks.md](sinks.md#compression). The sink declares the\n")
+          .append("Doris (`gz`, `bz2`, `lz4`): see [sinks.md](sinks.md" + "#compression). The sink declares the\n")
           .append("compression as the target reads it (StarRocks CSV: the `format` values ")
           .append(codeList(StreamLoadFormat.COMPRESSED_CSV)).append(",\n")
           .append("which are refused as options); the other target's header and ")
