@@ -8,6 +8,7 @@ import io.lockstep.app.job.LockstepPipeline;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateRestore;
+import io.lockstep.app.job.TemporaryCheckpointStorage;
 import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.file.InputFileStamp;
 import io.lockstep.app.kafka.CommittedStartOffsets;
@@ -52,7 +53,8 @@ final class RunPreflight {
      *
      * @param local whether the job runs in this JVM
      * @param settings the Flink settings, given the checkpoint storage and the checkpoint to restore when state is kept
-     * @return the plan, or empty when no state is kept
+     * @return the plan, or empty when no state is kept (a local run then checkpoints into a temporary directory,
+     *     {@link TemporaryCheckpointStorage})
      * @throws RunRefusedException when the state found is another job's
      * @throws ParameterException for an unusable {@code --state-dir} or {@code --from-savepoint}
      */
@@ -61,6 +63,9 @@ final class RunPreflight {
         boolean keepState = local && !command.bounded
                 && (command.input == null || command.stateDir != null || command.fromSavepoint != null);
         if (!keepState) {
+            if (local) { // not in the JobManager's memory, which refuses a subtask's state over 5 MiB
+                TemporaryCheckpointStorage.configure(settings);
+            }
             return Optional.empty();
         }
         StateRestore.Plan plan;
