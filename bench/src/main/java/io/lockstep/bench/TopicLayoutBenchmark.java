@@ -171,9 +171,13 @@ final class TopicLayoutBenchmark {
                 cpu.processNs() / 1e9, MachineInfo.loadAverage());
     }
 
-    /** The name {@code lockstep run} gives the job; its metrics are registered under it. */
+    /**
+     * The name {@code lockstep run} gives the job ({@code lockstep <topic>}, where the job's topic is the transaction
+     * topic in the topic-per-table layout); its metrics are registered under it.
+     */
     static String jobName(Written written) {
-        return "lockstep " + String.join(",", written.tableTopics());
+        return "lockstep " + (written.transactionTopic() != null ? written.transactionTopic()
+                : written.tableTopics().get(0));
     }
 
     /** Rows the emulator received into the workload's tables. */
