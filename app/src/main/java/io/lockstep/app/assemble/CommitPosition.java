@@ -103,7 +103,7 @@ public final class CommitPosition {
      * @param end the Debezium END, or the Maxwell commit row
      * @return the position, or {@code null} when the events carry none (Kafka offsets alone then deduplicate)
      */
-    static CommitPosition of(String commitSource, SourceEvent end) {
+    public static CommitPosition of(String commitSource, SourceEvent end) {
         if (commitSource == null) {
             return null;
         }
@@ -145,7 +145,7 @@ public final class CommitPosition {
      *     used afterwards
      * @return this position as committed after {@code previous} (for GTIDs with the committed set), or itself
      */
-    CommitPosition committedAfter(CommitPosition previous) {
+    public CommitPosition committedAfter(CommitPosition previous) {
         if (kind != Kind.GTID) {
             return this;
         }
@@ -175,7 +175,7 @@ public final class CommitPosition {
      * @throws IllegalArgumentException when this transaction lacks the committed position's kind (e.g. Maxwell's
      *     {@code gtid} output turned off after GTID positions were committed)
      */
-    int compareWith(CommitPosition committed) {
+    public int compareWith(CommitPosition committed) {
         switch (committed.kind) {
             case POSTGRES_LSN:
                 requirePart(lsn >= 0, committed);
@@ -252,7 +252,7 @@ public final class CommitPosition {
      * @return the JSON text (see the class comment)
      * @throws TransactionAssemblyException when it is longer than {@value #MAX_TEXT_BYTES} bytes
      */
-    String toText() {
+    public String toText() {
         ObjectNode node = JSON.createObjectNode();
         node.put("kind", kind.text());
         if (lsn >= 0) {
@@ -290,7 +290,7 @@ public final class CommitPosition {
      * @return the position it holds
      * @throws IllegalArgumentException when the text is not one, naming what is wrong (never the text itself)
      */
-    static CommitPosition parse(String text) {
+    public static CommitPosition parse(String text) {
         JsonNode node;
         try {
             node = JSON.readTree(text);

@@ -198,6 +198,12 @@ public class DebeziumTransactionAssembler extends TransactionAssembler {
             discard(t, ctx);
             return;
         }
+        if (event.getRebuiltSource() != null && t.getEmittedRows() > 0) {
+            throw new TransactionAssemblyException(what + " on source partition " + partition + " was emitted in parts "
+                    + "at the size or time bound (--on-bound emit; " + t.getEmittedRows() + " rows emitted), which a "
+                    + "transaction rebuilt from several topics (--transaction-topic) cannot be: its parts carry no "
+                    + "rebuilt position; use --on-bound fail and raise the bound");
+        }
         Map<String, Long> expected = new TreeMap<>(event.getTableEventCounts());
         expected.values().removeIf(count -> count == 0);
         Map<String, Long> received = t.receivedByTableSorted();

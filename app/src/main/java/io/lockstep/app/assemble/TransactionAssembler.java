@@ -15,6 +15,7 @@ import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.SinkInput;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@code sourcePosition}, the offset of the transaction's last event (the END of a Debezium transaction, the
  * {@code commit} row of a Maxwell one, the event itself for a standalone row; for a part emitted at a bound, the
  * last event in that part). Positions therefore grow with each source transaction within a partition, which
- * the exactly-once multi-table sink relies on (docs/exactly-once.md). Subclasses decide, per format,
+ * the exactly-once multi-table sink relies on (docs/exactly-once.md); a unit released by the cross-topic rebuild is
+ * stamped as {@link RebuiltUnit} says. Subclasses decide, per format,
  * where a transaction starts and ends; this class (through the collaborators below) owns the buffer, the bounds
  * and the errors.
  *
@@ -310,12 +312,18 @@ public abstract class TransactionAssembler
     /**
      * Emits the buffered rows, the last with {@code transactionEnd}, and clears the partition's state.
      *
-     * @param last the event that closes the transaction (its offset becomes the rows' source position)
+     * @param last the event that closes the transaction (its topic and offset, {@link RebuiltUnit}, become the rows'
+     *     source and source position)
      * @param commitSource the end row's {@code commitSource}, or {@code null}; {@code commitPosition} its text
      */
     protected final void commit(OpenTransaction t, SourceEvent last, String commitSource, String commitPosition,
             Context ctx, Collector<SinkInput> out) throws Exception {
-        buffer.emit(out, last.getTopic(), last.getOffset(), commitSource, commitPosition);
+        Map<String, Long> covered = RebuiltUnit.coveredOf(last);
+        long emitted = buffer.emit(out, RebuiltUnit.sourceOf(last), RebuiltUnit.positionOf(last), commitSource,
+                commitPosition, covered);
+        if (emitted == 0 && covered != null) {
+            out.collect(RebuiltUnit.endOnlyRow(last, sourcePartition(ctx), commitSource, commitPosition, covered));
+        }
         discard(t, ctx);
         sourceTransactions.inc();
     }
@@ -328,25 +336,19 @@ public abstract class TransactionAssembler
         }
     }
 
-    /** Emits one row event as a transaction of its own (snapshot rows, rows without a transaction). */
+    /**
+     * Emits one row event as a transaction of its own (snapshot rows, rows without a transaction); a rebuilt one
+     * as {@link #commit} stamps a rebuilt unit.
+     */
     protected final void emitStandalone(SourceEvent event, Context ctx, Collector<SinkInput> out) {
         TargetTable target = routing.route(event);
-        if (target == null) {
-            return;
-        }
         int partition = sourcePartition(ctx);
-        List<LoadRow> rows = columnCheck.checked(event, target,
+        List<LoadRow> rows = target == null ? List.of() : columnCheck.checked(event, target,
                 SourceTableRouting.sinkRows(event, target, partition), partition, out);
-        if (rows.isEmpty()) {
-            return;
+        RebuiltUnit.standalone(event, partition, rows).forEach(out::collect);
+        if (!rows.isEmpty()) {
+            sourceTransactions.inc();
         }
-        rows.get(rows.size() - 1).setTransactionEnd(true);
-        for (LoadRow row : rows) {
-            row.setSource(event.getTopic());
-            row.setSourcePosition(event.getOffset());
-            out.collect(row);
-        }
-        sourceTransactions.inc();
     }
 
     @Override

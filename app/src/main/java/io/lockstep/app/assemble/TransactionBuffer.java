@@ -6,6 +6,7 @@ import io.lockstep.flink.row.LoadRow;
 import io.lockstep.flink.row.SinkInput;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
@@ -122,6 +123,15 @@ final class TransactionBuffer {
      */
     long emit(Collector<SinkInput> out, String source, long position, String commitSource, String commitPosition)
             throws Exception {
+        return emit(out, source, position, commitSource, commitPosition, null);
+    }
+
+    /**
+     * As {@link #emit(Collector, String, long, String, String)}, the last row also carrying {@code covered} (a
+     * rebuilt transaction's covered positions, keyed {@code topic/partition}; {@code null} for none).
+     */
+    long emit(Collector<SinkInput> out, String source, long position, String commitSource, String commitPosition,
+            Map<String, Long> covered) throws Exception {
         List<LoadRow> rows = new ArrayList<>();
         for (LoadRow row : bufferedRows.get()) {
             rows.add(row);
@@ -137,6 +147,7 @@ final class TransactionBuffer {
             if (i == rows.size() - 1) {
                 copy.setCommitSource(commitSource);
                 copy.setCommitPosition(commitPosition);
+                copy.setCoveredPositions(covered);
             }
             out.collect(copy);
         }

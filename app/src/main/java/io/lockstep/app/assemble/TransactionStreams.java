@@ -6,11 +6,15 @@ import io.lockstep.app.event.DecodeFunction;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventDecoder;
 import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.rebuild.CrossTopicRebuild;
+import io.lockstep.app.rebuild.RebuildKey;
+import io.lockstep.app.rebuild.TopicLayout;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.schema.ColumnReader;
 import io.lockstep.flink.row.SinkInput;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -23,13 +27,15 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * transactions. The result is ready for the sink's routing ({@code io.lockstep.app.job.SourcePartitionRouting}) and the
  * multi-table sink.
  *
- * <p>Operator uids are fixed ({@value #DECODE_UID}, {@value #ASSEMBLE_UID}) so the assemblers' keyed
- * state is restored from checkpoints and savepoints.
+ * <p>Operator uids are fixed ({@value #DECODE_UID}, {@value #REBUILD_UID}, {@value #ASSEMBLE_UID}) so the keyed
+ * state of the rebuild and the assemblers is restored from checkpoints and savepoints.
  */
 public final class TransactionStreams {
 
     /** Uid of the decode operator. */
     public static final String DECODE_UID = "lockstep-decode";
+    /** Uid of the cross-topic rebuild operator (Debezium's default layout only; holds the pending transactions). */
+    public static final String REBUILD_UID = "lockstep-rebuild";
     /** Uid of the assembler operator (holds the open transactions in keyed state). */
     public static final String ASSEMBLE_UID = "lockstep-assemble";
 
@@ -62,6 +68,27 @@ public final class TransactionStreams {
     public static SingleOutputStreamOperator<SinkInput> assemble(DataStream<SourceRecord> records,
             CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options,
             ColumnReader columns) {
+        return assemble(records, format, decoder, router, options, columns, null);
+    }
+
+    /**
+     * As {@link #assemble(DataStream, CdcFormat, SourceEventDecoder, TableRouter, AssemblerOptions, ColumnReader)};
+     * with a {@code layout} (Debezium's default layout, one topic per table and the transaction topic:
+     * docs/sources.md#debeziums-default-layout-one-topic-per-table) the decoded events go through the cross-topic
+     * rebuild ({@link CrossTopicRebuild}, uid {@value #REBUILD_UID}) first: decode, key by one constant key
+     * ({@link RebuildKey}), rebuild, key by the same key, assemble. All transactions then pass one rebuild and one
+     * assembler subtask, and every row carries source partition 0 (parallelism helps decoding, not loading).
+     *
+     * @param layout the topic layout, or {@code null} for the one-topic layout (the stream as it was)
+     * @throws IllegalArgumentException when a layout is given for another format than Debezium
+     */
+    public static SingleOutputStreamOperator<SinkInput> assemble(DataStream<SourceRecord> records,
+            CdcFormat format, SourceEventDecoder decoder, TableRouter router, AssemblerOptions options,
+            ColumnReader columns, TopicLayout layout) {
+        if (layout != null && format != CdcFormat.DEBEZIUM) {
+            throw new IllegalArgumentException("the transaction topic layout needs --format debezium, not "
+                    + format.optionValue());
+        }
         TransactionAssembler assembler = format.assembler(router, options);
         if (columns != null) {
             assembler.checkingColumns(columns);
@@ -74,8 +101,20 @@ public final class TransactionStreams {
                 .name("decode " + format.optionValue())
                 .uid(DECODE_UID);
         SourcePartitionKey key = keyFor(events.getExecutionEnvironment());
+        KeySelector<SourceEvent, Long> keying = key;
+        if (layout != null) {
+            keying = new RebuildKey(key.maxParallelism());
+            events = events
+                    .keyBy(keying, Types.LONG)
+                    .process(new CrossTopicRebuild(layout, options.maxOpenMs(), router.unknownTableMode(),
+                            options.committedPositions().get(0)), TypeInformation.of(SourceEvent.class))
+                    .setParallelism(key.parallelism())
+                    .setMaxParallelism(key.maxParallelism())
+                    .name("rebuild transactions from " + layout.transactionTopic() + " and its table topics")
+                    .uid(REBUILD_UID);
+        }
         return events
-                .keyBy(key, Types.LONG)
+                .keyBy(keying, Types.LONG)
                 .process(assembler, TypeInformation.of(SinkInput.class))
                 .setParallelism(key.parallelism())
                 .setMaxParallelism(key.maxParallelism())

@@ -6,6 +6,7 @@ import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.PipelineConfig;
 import io.lockstep.app.job.RestartPolicy;
+import io.lockstep.app.rebuild.TopicLayout;
 import io.lockstep.app.route.TableRouter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The checks of {@code lockstep run}'s options that picocli cannot make: combinations, ranges and the values that are
@@ -40,7 +42,8 @@ final class RunOptionCheck {
      * @throws ParameterException naming the first option that is missing, out of range or malformed
      */
     void check() {
-        if (options.input == null && (options.kafkaBootstrap == null || options.topic == null)) {
+        if (options.input == null && (options.kafkaBootstrap == null
+                || options.topic == null && options.topicLayout.topicPattern == null)) {
             throw usage("Missing required options: --kafka-bootstrap and --topic (or --input FILE.jsonl)");
         }
         if (options.input != null && (options.kafkaBootstrap != null || options.topic != null || options.bounded)) {
@@ -59,6 +62,7 @@ final class RunOptionCheck {
             throw usage("--schema-changes apply needs --jdbc-url (the StarRocks MySQL-protocol port, e.g. "
                     + "jdbc:mysql://fe1:9030) and --target starrocks");
         }
+        topicLayout();
         requirePositive("--parallelism", options.parallelism);
         requirePositive("--checkpoint-interval", options.checkpointIntervalMs);
         requirePositive("--commit-interval", options.commitIntervalMs);
@@ -75,6 +79,24 @@ final class RunOptionCheck {
         }
         try {
             RunOwnedSinkOptions.check(options.sinkOptions, options.target);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /**
+     * @return Debezium's default layout of {@code --transaction-topic} ({@link RunTopicLayout}), or {@code null} for
+     *     the one-topic layout
+     * @throws ParameterException for a combination that cannot work: {@code --transaction-topic} with
+     *     {@code --format maxwell} or {@code --input}, several topics without it, the transaction topic also listed
+     *     or matched as a table topic, a pattern that is no regular expression, a bound that is not positive
+     */
+    TopicLayout topicLayout() {
+        ParseResult parsed = options.spec.commandLine().getParseResult();
+        boolean layoutOption = parsed != null
+                && (parsed.hasMatchedOption("--max-pending-bytes") || parsed.hasMatchedOption("--max-topic-drift"));
+        try {
+            return options.topicLayout.layout(options.topic, options.format, options.input, layoutOption);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -141,7 +163,8 @@ final class RunOptionCheck {
 
     /**
      * The delivery semantic and job id of {@code --semantic} and {@code --job-id}: on StarRocks exactly-once by
-     * default, under {@link ExactlyOnceAcrossTables#defaultJobId} of the group and the topic (or {@code file:NAME});
+     * default, under {@link ExactlyOnceAcrossTables#defaultJobId} of the group and the topic (the transaction topic with
+     * {@code --transaction-topic}, {@code file:NAME} with {@code --input});
      * none on Doris. A {@code --sink-option} naming {@code sink.semantic} or
      * {@code sink.transaction.multi-table.job-id} never gets here: {@link #check()} refuses it
      * ({@link RunOwnedSinkOptions}).
@@ -166,8 +189,10 @@ final class RunOptionCheck {
             throw usage("--job-id must not be blank");
         }
         String jobId = chosen != DeliverySemantic.EXACTLY_ONCE ? null : options.jobId != null ? options.jobId
-                : ExactlyOnceAcrossTables.defaultJobId(options.groupId,
-                        options.input != null ? "file:" + options.input.getFileName() : options.topic);
+                : ExactlyOnceAcrossTables.defaultJobId(options.groupId, options.input != null
+                        ? "file:" + options.input.getFileName()
+                        : options.topicLayout.transactionTopic != null ? options.topicLayout.transactionTopic
+                        : options.topic);
         return new Semantic(chosen, jobId);
     }
 

@@ -12,15 +12,18 @@ import io.lockstep.app.job.TargetCheck;
 import io.lockstep.app.file.InputFileStamp;
 import io.lockstep.app.kafka.CommittedStartOffsets;
 import io.lockstep.app.kafka.TopicCheck;
+import io.lockstep.app.rebuild.TopicLayout;
 import io.lockstep.app.route.TableRouter;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine.ParameterException;
 
@@ -107,8 +110,12 @@ final class RunPreflight {
             return;
         }
         try {
-            TopicCheck.partitions(command.kafkaBootstrap, command.topic, config.kafkaProperties(),
-                    command.kafkaCheckTimeoutMs);
+            if (config.topicLayout() != null) {
+                checkLayoutTopics(config.topicLayout(), config);
+            } else {
+                TopicCheck.partitions(command.kafkaBootstrap, command.topic, config.kafkaProperties(),
+                        command.kafkaCheckTimeoutMs);
+            }
             DeadLetterTarget letters = config.assembler().deadLetter();
             if (letters != null && letters.kind() == DeadLetterTarget.Kind.TOPIC) {
                 try {
@@ -124,6 +131,34 @@ final class RunPreflight {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunRefusedException(List.of());
+        }
+    }
+
+    /**
+     * Debezium's default layout: every listed table topic exists (or the pattern matches at least one topic) and the
+     * transaction topic exists with exactly one partition. END events on several partitions would come in no commit
+     * order, and an idle partition could not prove that no earlier commit is still coming, so the rebuild needs them
+     * in one (docs/sources.md#debeziums-default-layout-one-topic-per-table).
+     *
+     * @throws IllegalStateException naming the topic and the problem
+     */
+    private void checkLayoutTopics(TopicLayout layout, PipelineConfig config) throws InterruptedException {
+        List<String> topics = new ArrayList<>(layout.tableTopics());
+        topics.add(layout.transactionTopic());
+        Map<String, Integer> partitions = TopicCheck.partitions(command.kafkaBootstrap, topics,
+                config.kafkaProperties(), command.kafkaCheckTimeoutMs);
+        int transactionPartitions = partitions.get(layout.transactionTopic());
+        if (transactionPartitions != 1) {
+            throw new IllegalStateException("transaction topic '" + layout.transactionTopic() + "' has "
+                    + transactionPartitions + " partitions: the rebuild needs it in one, where END events come in "
+                    + "commit order (recreate it with one partition, or route Debezium's transaction metadata to a "
+                    + "one-partition topic; docs/sources.md#debeziums-default-layout-one-topic-per-table)");
+        }
+        if (layout.tableTopicPattern() != null && TopicCheck.matching(command.kafkaBootstrap,
+                Pattern.compile(layout.tableTopicPattern()), config.kafkaProperties(),
+                command.kafkaCheckTimeoutMs).isEmpty()) {
+            throw new IllegalStateException("no topic at " + command.kafkaBootstrap + " matches --topic-pattern "
+                    + layout.tableTopicPattern() + " (check it; Lockstep does not create topics)");
         }
     }
 
@@ -157,6 +192,20 @@ final class RunPreflight {
      * @throws RunRefusedException naming the problem, or empty when interrupted
      */
     StartFromCommitted.Start startOffsets(PipelineConfig config) throws RunRefusedException {
+        if (config.topicLayout() != null && ExactlyOnceAcrossTables.enabled(config)) {
+            // the rebuilt positions continue above the committed one: started without it, the sink would take every
+            // rebuilt transaction for one it already committed
+            if (command.kafkaCheckTimeoutMs <= 0) {
+                throw new RunRefusedException(List.of("--transaction-topic with --semantic exactly-once reads where "
+                        + "the job stopped from the progress table and Kafka at start: give --kafka-check-timeout a "
+                        + "positive value (0 skips it)"));
+            }
+            // LEAD: once h2-positions is merged, plan every topic of the layout here:
+            // return StartFromCommitted.plan(config, config.topicLayout(), command.kafkaCheckTimeoutMs);
+            // (with the catches below), and in RunCommand give the layout start.rebuiltPosition().
+            throw new RunRefusedException(List.of("--transaction-topic with --semantic exactly-once: this build "
+                    + "cannot plan the start of the table topics from the progress table yet"));
+        }
         if (command.input == null && ExactlyOnceAcrossTables.enabled(config) && command.kafkaCheckTimeoutMs > 0) {
             try {
                 return StartFromCommitted.plan(config, command.kafkaCheckTimeoutMs);
@@ -167,6 +216,6 @@ final class RunPreflight {
                 throw new RunRefusedException(List.of());
             }
         }
-        return new StartFromCommitted.Start(CommittedStartOffsets.Plan.configured(command.topic), Map.of(), null);
+        return new StartFromCommitted.Start(CommittedStartOffsets.Plan.configured(config.topic()), Map.of(), null);
     }
 }

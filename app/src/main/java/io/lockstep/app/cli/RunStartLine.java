@@ -7,6 +7,7 @@ import io.lockstep.app.job.RestartPolicy;
 import io.lockstep.app.job.StartFromCommitted;
 import io.lockstep.app.job.StateRestore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,9 +28,11 @@ final class RunStartLine {
     static String of(RunCommand command, RestartPolicy restarts, Optional<StateRestore.Plan> plan) {
         Optional<Path> restored = plan.flatMap(StateRestore.Plan::checkpoint);
         boolean legacy = plan.map(StateRestore.Plan::legacy).orElse(false);
+        boolean layout = command.topicLayout.transactionTopic != null;
         String source = command.input != null ? "file " + command.input
-                : "topic '" + command.topic + "' at " + command.kafkaBootstrap
-                        + (command.bounded ? " up to its end offsets" : "");
+                : (layout ? layoutTopics(command) : "topic '" + command.topic + "'") + " at " + command.kafkaBootstrap
+                        + (command.bounded ? " up to " + (layout ? "their" : "its") + " end offsets" : "")
+                        + (layout ? ", " + rebuilding(command) : "");
         return "reading " + command.format.optionValue() + " from " + source + ", writing "
                 + command.target.optionValue() + " " + command.loadUrl
                 + " database '" + command.database + "' as " + command.user
@@ -42,6 +45,30 @@ final class RunStartLine {
                         : command.input != null && command.stateDir == null ? "no state kept"
                         : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
                                 .orElse("none") + ")");
+    }
+
+    /** @return {@code topics 'A', 'B' and 'T'} or {@code the topics matching 'REGEX' and 'T'} */
+    private static String layoutTopics(RunCommand command) {
+        String transactions = command.topicLayout.transactionTopic;
+        return command.topicLayout.topicPattern != null
+                ? "the topics matching '" + command.topicLayout.topicPattern + "' and '" + transactions + "'"
+                : "topics '" + String.join("', '", RunTopicLayout.topics(command.topic)) + "' and '" + transactions
+                        + "'";
+    }
+
+    /**
+     * @return {@code rebuilding transactions from 2 table topics and T} or {@code rebuilding transactions from the
+     *     table topics matching 'REGEX' and T}
+     */
+    static String rebuilding(RunCommand command) {
+        String transactions = command.topicLayout.transactionTopic;
+        if (command.topicLayout.topicPattern != null) {
+            return "rebuilding transactions from the table topics matching '" + command.topicLayout.topicPattern
+                    + "' and " + transactions;
+        }
+        int tables = RunTopicLayout.topics(command.topic).size();
+        return "rebuilding transactions from " + tables + " table topic" + (tables == 1 ? "" : "s") + " and "
+                + transactions;
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.lockstep.app.event;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,6 +28,8 @@ final class CommitPositionFields {
     /** A MySQL id without GTIDs: {@code file=<binlog file>,pos=} and the rest (which must be a decimal offset). */
     private static final Pattern MYSQL_BINLOG_ID = Pattern.compile("file=([^,]+),pos=(.*)");
     private static final String BINLOG_ID_SHAPE = "'file=<binlog file>,pos=<offset>' (MySQL without GTIDs)";
+    /** Reads PostgreSQL's {@code source.sequence} text; thread safe (Jackson documents ObjectMapper as such). */
+    private static final ObjectMapper SEQUENCE_READER = new ObjectMapper();
     private static final Pattern MAXWELL_POSITION = Pattern.compile("(.+):([^:]*)");
 
     private CommitPositionFields() {
@@ -60,7 +64,8 @@ final class CommitPositionFields {
 
     /**
      * Debezium data event: {@code commitSource} = {@code source.connector + ":" + source.name} for the connectors
-     * whose commit position Lockstep reads ({@code postgresql}, {@code mysql}); {@code gtid} from {@code source.gtid}.
+     * whose commit position Lockstep reads ({@code postgresql}, {@code mysql}); {@code gtid} from {@code source.gtid};
+     * PostgreSQL {@code previousCommitLsn} from {@code source.sequence[0]}.
      */
     static void fromDebeziumSource(SourceEvent event, JsonNode source, String position) {
         String connector = source.path("connector").asText("");
@@ -69,9 +74,36 @@ final class CommitPositionFields {
             return;
         }
         event.setCommitSource(connector + ":" + name);
+        if ("postgresql".equals(connector) && source.hasNonNull("sequence")) {
+            event.setPreviousCommitLsn(previousCommitLsn(source.path("sequence"), position));
+        }
         if (source.hasNonNull("gtid")) {
             event.setGtid(gtid(source.path("gtid").asText(), "source.gtid", position));
         }
+    }
+
+    /**
+     * PostgreSQL {@code source.sequence}: a JSON array as text, {@code ["<last commit LSN>","<event LSN>"]}, both
+     * decimal or {@code null} ({@code postgresql/SourceInfo.sequence()}; the first is the commit LSN of the transaction
+     * committed before the event's, {@code PostgresOffsetContext.updateCommitPosition}).
+     *
+     * @return the first element, or -1 when it is {@code null}
+     * @throws BadSourceEventException when the field is not such an array
+     */
+    private static long previousCommitLsn(JsonNode sequence, String position) {
+        String shape = "a JSON array text '[\"<last commit LSN>\",\"<LSN>\"]' (PostgreSQL)";
+        JsonNode array;
+        try {
+            array = sequence.isTextual() ? SEQUENCE_READER.readTree(sequence.asText()) : sequence;
+        } catch (JsonProcessingException e) {
+            array = null;
+        }
+        if (array == null || !array.isArray() || array.isEmpty()) {
+            throw new BadSourceEventException(position, "field 'source.sequence' is not " + shape + ": '"
+                    + SourceEvent.ddlExcerpt(sequence.toString()) + "'");
+        }
+        JsonNode first = array.get(0);
+        return first.isNull() ? -1 : number(first.asText(), "source.sequence", shape, sequence.toString(), position);
     }
 
     /**

@@ -46,14 +46,14 @@ public final class DorisDeleteSign implements MapFunction<SinkInput, SinkInput> 
     /**
      * @param input a sink row whose {@code row} is one JSON object, or a control mark
      * @return a new row for the same table, partition and transaction end, with the Doris delete sign; a control
-     *     mark unchanged
+     *     mark, or a row without text (an end-only row), unchanged
      * @throws IllegalArgumentException naming the table when the row is not a JSON object or its {@code __op} is
      *     not 0 or 1 (the row content is not quoted)
      */
     @Override
     public SinkInput map(SinkInput input) {
-        if (!(input instanceof LoadRow row)) {
-            return input;
+        if (!(input instanceof LoadRow row) || row.getRow() == null) {
+            return input; // a control mark, or an end-only row (a rebuilt unit without rows): nothing to convert
         }
         LoadRow mapped = new LoadRow(row.getUniqueKey(), row.getDatabase(),
                 row.getTable(), toDoris(row.getRow(), row.getDatabase() + "." + row.getTable()));

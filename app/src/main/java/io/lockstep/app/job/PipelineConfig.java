@@ -2,6 +2,7 @@ package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.event.CdcFormat;
+import io.lockstep.app.rebuild.TopicLayout;
 import io.lockstep.app.route.TargetTables;
 import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.core.server.Target;
@@ -17,7 +18,8 @@ import java.util.Properties;
  * from its options, and by the demo. Immutable.
  *
  * @param kafkaBootstrap Kafka {@code bootstrap.servers}
- * @param topic the CDC topic (Debezium: BEGIN, data events and END routed into this one topic)
+ * @param topic the CDC topic (Debezium: BEGIN, data events and END routed into this one topic); with a
+ *     {@code topicLayout} the transaction topic (the layout names the table topics), which names the job
  * @param groupId Kafka consumer group (offsets are committed to it on checkpoints)
  * @param kafkaProperties further Kafka consumer settings (security, timeouts), may be empty
  * @param bounded {@code true} to stop at the end offsets seen at job start (a backfill; the job then ends)
@@ -53,13 +55,20 @@ import java.util.Properties;
  * @param adoptState whether the job may restore a checkpoint or savepoint another job wrote, taking it over under its
  *     own {@link JobIdentity} ({@code --adopt-state}); otherwise such a restore fails the job once
  *     ({@link JobIdentityCheck})
+ * @param topicLayout Debezium's default layout, one topic per table and the transaction topic, from which the job
+ *     rebuilds each source transaction ({@code --transaction-topic}, docs/sources.md#debeziums-default-layout-one-topic-per-table),
+ *     or {@code null} for the one-topic layout (everything in {@code topic})
+ * @param maxTopicDriftMs with a {@code topicLayout}: how far, in Kafka record time (ms, &gt; 0), a partition may read
+ *     ahead of the slowest active one before the Kafka source pauses it (Flink's split-level watermark alignment,
+ *     {@code --max-topic-drift}); unused without a layout
  */
 public record PipelineConfig(String kafkaBootstrap, String topic, String groupId, Properties kafkaProperties,
         boolean bounded, CdcFormat format, Map<String, List<String>> keyColumns, String loadUrl,
         String jdbcUrl, String database, String tableMap, UnknownTableMode unknownTableMode, String username,
         String password, String labelPrefix, int parallelism, long checkpointIntervalMs, long commitIntervalMs,
         int restartAttempts, long restartDelayMs, AssemblerOptions assembler, Map<String, String> sinkProperties,
-        Target target, DeliverySemantic semantic, String jobId, TargetTables targetTables, boolean adoptState) {
+        Target target, DeliverySemantic semantic, String jobId, TargetTables targetTables, boolean adoptState,
+        TopicLayout topicLayout, long maxTopicDriftMs) {
 
     /** Default consumer group. */
     public static final String DEFAULT_GROUP_ID = "lockstep";
@@ -67,6 +76,8 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
     public static final long DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000L;
     /** Default commit interval: 2 s (the sink's own default is 300 s). */
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 2_000L;
+    /** Default of {@link #maxTopicDriftMs()}: 30 s. */
+    public static final long DEFAULT_MAX_TOPIC_DRIFT_MS = 30_000L;
 
     /**
      * @throws NullPointerException for a missing required value
@@ -97,6 +108,13 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
             throw new IllegalArgumentException("restart attempts and delay must not be negative, got "
                     + restartAttempts + " and " + restartDelayMs);
         }
+        if (topicLayout != null && !topicLayout.transactionTopic().equals(topic)) {
+            throw new IllegalArgumentException("the topic of a job reading the multi-topic layout is its transaction "
+                    + "topic '" + topicLayout.transactionTopic() + "', got '" + topic + "'");
+        }
+        if (topicLayout != null && maxTopicDriftMs <= 0) {
+            throw new IllegalArgumentException("the topic drift must be positive, got " + maxTopicDriftMs);
+        }
     }
 
     /**
@@ -114,7 +132,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         this(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database,
                 tableMap, unknownTableMode, username, password, labelPrefix, parallelism, checkpointIntervalMs,
                 commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties, target, null, null, null,
-                false);
+                false, null, DEFAULT_MAX_TOPIC_DRIFT_MS);
     }
 
     /**
@@ -126,7 +144,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, semantic, jobId, targetTables, adoptState);
+                target, semantic, jobId, targetTables, adoptState, topicLayout, maxTopicDriftMs);
     }
 
     /** @return this config with the target's tables as listed by the pre-flight check */
@@ -134,7 +152,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, semantic, jobId, tables, adoptState);
+                target, semantic, jobId, tables, adoptState, topicLayout, maxTopicDriftMs);
     }
 
     /** @return this config with other assembler options (e.g. the committed source positions read at start) */
@@ -142,7 +160,7 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, options, sinkProperties,
-                target, semantic, jobId, targetTables, adoptState);
+                target, semantic, jobId, targetTables, adoptState, topicLayout, maxTopicDriftMs);
     }
 
     /** @return this config allowed to restore another job's state ({@code --adopt-state}) */
@@ -150,7 +168,22 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
         return new PipelineConfig(kafkaBootstrap, topic, groupId, kafkaProperties, bounded, format, keyColumns, loadUrl,
                 jdbcUrl, database, tableMap, unknownTableMode, username, password, labelPrefix, parallelism,
                 checkpointIntervalMs, commitIntervalMs, restartAttempts, restartDelayMs, assembler, sinkProperties,
-                target, semantic, jobId, targetTables, true);
+                target, semantic, jobId, targetTables, true, topicLayout, maxTopicDriftMs);
+    }
+
+    /**
+     * @param layout Debezium's default layout the job reads, or {@code null} for the one-topic layout; its
+     *     {@link TopicLayout#transactionTopic()} becomes {@link #topic()}
+     * @param maxDriftMs how far a partition may read ahead of the slowest active one, ms (&gt; 0)
+     * @return this config reading {@code layout}
+     * @throws IllegalArgumentException for a drift that is not positive
+     */
+    public PipelineConfig withTopicLayout(TopicLayout layout, long maxDriftMs) {
+        return new PipelineConfig(kafkaBootstrap, layout != null ? layout.transactionTopic() : topic, groupId,
+                kafkaProperties, bounded, format, keyColumns, loadUrl, jdbcUrl, database, tableMap, unknownTableMode,
+                username, password, labelPrefix, parallelism, checkpointIntervalMs, commitIntervalMs, restartAttempts,
+                restartDelayMs, assembler, sinkProperties, target, semantic, jobId, targetTables, adoptState, layout,
+                maxDriftMs);
     }
 
     /**
@@ -180,7 +213,8 @@ public record PipelineConfig(String kafkaBootstrap, String topic, String groupId
     /** @return the password hidden, for {@code toString} */
     @Override
     public String toString() {
-        return "PipelineConfig[target=" + target.optionValue() + ", topic=" + topic + ", format=" + format
+        return "PipelineConfig[target=" + target.optionValue() + ", topic=" + topic
+                + (topicLayout == null ? "" : ", topicLayout=" + topicLayout) + ", format=" + format
                 + ", loadUrl=" + loadUrl + ", database=" + database + ", tableMap=" + tableMap + ", username="
                 + username + ", password=***, parallelism=" + parallelism + ", checkpointIntervalMs="
                 + checkpointIntervalMs + ", commitIntervalMs=" + commitIntervalMs + "]";

@@ -1,6 +1,7 @@
 package io.lockstep.app.job;
 
 import io.lockstep.app.kafka.CommittedStartOffsets;
+import io.lockstep.app.rebuild.TopicLayout;
 import io.lockstep.core.client.TransactionException;
 import io.lockstep.core.progress.CommittedPositions;
 import io.lockstep.core.progress.ProgressStore;
@@ -10,13 +11,16 @@ import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkSettings;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Plans the start of an exactly-once multi-table job ({@link ExactlyOnceAcrossTables}) from what its earlier runs
  * committed: reads the progress table in the job's database once (StarRocks HTTP SQL API, with the sink's own address
  * and user), hands the committed Kafka positions to {@link CommittedStartOffsets} (where to resume reading) and keeps
  * the committed source commit positions ({@code #commit:} rows, docs/exactly-once.md#progress-table-rows) for the
- * transaction assembler (which transactions were already loaded). Stateless.
+ * transaction assembler (which transactions were already loaded). In Debezium's one-topic-per-table layout
+ * ({@link TopicLayout}) it plans every topic the job reads and the rebuilt source's committed position
+ * ({@link Start#rebuiltPosition()}, docs/exactly-once.md#progress-rows-of-the-multi-topic-layout). Stateless.
  */
 public final class StartFromCommitted {
 
@@ -38,6 +42,15 @@ public final class StartFromCommitted {
         public boolean keepsCommitPositions() {
             return upgradeSql == null;
         }
+
+        /**
+         * @return the committed position of the rebuilt source ({@code <txTopic>+rebuilt}, partition 0) in the
+         *     one-topic-per-table layout, for {@link TopicLayout#withCommittedRebuiltPosition}; -1 for none and in
+         *     the one-topic layout
+         */
+        public long rebuiltPosition() {
+            return offsets.rebuiltPosition();
+        }
     }
 
     /**
@@ -49,16 +62,33 @@ public final class StartFromCommitted {
      * @throws InterruptedException if interrupted while waiting
      */
     public static Start plan(PipelineConfig config, long kafkaTimeoutMs) throws InterruptedException {
+        return plan(config, null, kafkaTimeoutMs);
+    }
+
+    /**
+     * As {@link #plan(PipelineConfig, long)}, for the topics of {@code layout}: Kafka start offsets per partition of
+     * every table topic and of the transaction topic (identity and range checks per topic), the committed commit
+     * positions, and the committed rebuilt position ({@link Start#rebuiltPosition()}); the rebuilt source is never
+     * looked up as a Kafka topic.
+     *
+     * @param layout the one-topic-per-table layout the job reads, or null for the one topic of {@code config}
+     */
+    public static Start plan(PipelineConfig config, TopicLayout layout, long kafkaTimeoutMs)
+            throws InterruptedException {
         String jobId = ExactlyOnceAcrossTables.jobId(config);
         SinkConfig options = LockstepPipeline.sinkOptions(config);
         ProgressTable table = new ProgressTable(config.database(), options.getMultiTableProgressTable());
         AtomicReference<CommittedPositions> read = new AtomicReference<>();
-        CommittedStartOffsets.Plan offsets = CommittedStartOffsets.read(config.kafkaBootstrap(), config.topic(),
-                config.kafkaProperties(), kafkaTimeoutMs, jobId, id -> {
-                    CommittedPositions positions = read(config, options, table, id);
-                    read.set(positions);
-                    return positions.bySource();
-                });
+        Function<String, Map<String, Map<Integer, Long>>> reader = id -> {
+            CommittedPositions positions = read(config, options, table, id);
+            read.set(positions);
+            return positions.bySource();
+        };
+        CommittedStartOffsets.Plan offsets = layout == null
+                ? CommittedStartOffsets.read(config.kafkaBootstrap(), config.topic(), config.kafkaProperties(),
+                        kafkaTimeoutMs, jobId, reader)
+                : CommittedStartOffsets.read(config.kafkaBootstrap(), layout, config.kafkaProperties(),
+                        kafkaTimeoutMs, jobId, reader);
         CommittedPositions positions = read.get();
         boolean keeps = positions.tableShape().hasCommitPositions();
         return new Start(offsets, positions.commitsByPartition(), keeps ? null : table.addCommitPositionColumnSql());

@@ -1,23 +1,14 @@
 package io.lockstep.app.kafka;
 
+import io.lockstep.app.rebuild.TopicLayout;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +28,14 @@ import org.slf4j.LoggerFactory;
  *   <li>a committed position whose next offset is no longer in the partition: its earliest offset is above
  *       {@code position + 1} (retention deleted source transactions that were never loaded).</li>
  * </ul>
- * Reads the topic with Kafka's {@link Admin} client (its id, and earliest and end offsets with
+ * <p>Debezium's one-topic-per-table layout ({@link TopicLayout}) plans every topic the job reads (the table topics,
+ * listed or matched by the pattern, and the transaction topic) the same way, each with its own identity and range
+ * checks; their committed positions are the covered positions of the rebuilt transactions
+ * (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout). The rows' source is then the rebuilt source
+ * {@code <txTopic>+rebuilt}, never looked up as a topic: its committed position (partition 0) is where the rebuild
+ * continues numbering ({@link Plan#rebuiltPosition()}).
+ *
+ * <p>Reads the topics with Kafka's {@link Admin} client (its id, and earliest and end offsets with
  * {@code read_committed}, as the source reads) and the committed positions through a reader of the progress
  * table (the StarRocks HTTP SQL API); stateless.
  */
@@ -65,13 +63,38 @@ public final class CommittedStartOffsets {
     /**
      * The start of the job's Kafka source.
      *
-     * @param source the {@code source} the job's rows carry ({@link TopicSource#name}: the topic and its id)
-     * @param offsets the first offset to read per partition with a committed position
+     * @param source the {@code source} the job's rows carry ({@link TopicSource#name}: the topic and its id; in the
+     *     one-topic-per-table layout the rebuilt source {@code <txTopic>+rebuilt})
+     * @param offsets the first offset to read per topic partition with a committed position
+     * @param sources per topic read, the source name its rows and covered positions carry in the progress table
+     *     ({@code topic#topicId}, or the bare topic without a known id), for
+     *     {@code io.lockstep.app.job.SourceIdentity}; copied
+     * @param rebuiltPosition the committed position of the rebuilt source (partition 0), -1 for none or in the
+     *     one-topic layout: {@link TopicLayout#withCommittedRebuiltPosition}
      */
-    public record Plan(String source, StartOffsets offsets) {
+    public record Plan(String source, StartOffsets offsets, Map<String, String> sources, long rebuiltPosition) {
+        public Plan {
+            sources = Map.copyOf(sources);
+        }
+
+        /** One topic: {@code source} names it ({@link TopicSource#topicOf}); no rebuilt position. */
+        public Plan(String source, StartOffsets offsets) {
+            this(source, offsets, Map.of(TopicSource.topicOf(source), source), -1L);
+        }
+
         /** @return the start without committed positions: the bare topic as source, every partition earliest */
         public static Plan configured(String topic) {
             return new Plan(topic, new StartOffsets(topic, Map.of()));
+        }
+
+        /**
+         * @return the one-topic-per-table layout's start without committed positions: the rebuilt source, each
+         *     of {@code topics} as its own (bare) source name, every partition earliest, no rebuilt position
+         */
+        public static Plan configured(TopicLayout layout, Collection<String> topics) {
+            Map<String, String> sources = new TreeMap<>();
+            topics.forEach(topic -> sources.put(topic, topic));
+            return new Plan(layout.rebuiltSource(), new StartOffsets(Map.of()), sources, -1L);
         }
     }
 
@@ -92,7 +115,8 @@ public final class CommittedStartOffsets {
     public static Plan read(String bootstrapServers, String topic, Properties consumerProperties, long timeoutMs,
             String jobId, Function<String, Map<String, Map<Integer, Long>>> committedPositions)
             throws InterruptedException {
-        TopicOffsets offsets = topicOffsets(bootstrapServers, topic, consumerProperties, timeoutMs);
+        TopicOffsets offsets = TopicOffsetsReader.read(bootstrapServers, List.of(topic), consumerProperties, timeoutMs)
+                .get(topic);
         return plan(topic, offsets, jobId, committedPositions.apply(jobId));
     }
 
@@ -109,7 +133,60 @@ public final class CommittedStartOffsets {
      */
     public static Plan plan(String topic, TopicOffsets offsets, String jobId,
             Map<String, Map<Integer, Long>> committed) {
-        String source = TopicSource.name(topic, offsets.topicId());
+        return new Plan(TopicSource.name(topic, offsets.topicId()),
+                new StartOffsets(topic, startsOf(topic, offsets, jobId, committed)));
+    }
+
+    /**
+     * Reads the topics of a one-topic-per-table layout and the committed positions, and plans the start.
+     *
+     * @param layout the topics the job reads: table topics (listed, or matched by the pattern among the topics the
+     *     brokers have now) and the transaction topic
+     * @return where each partition of each topic starts, the topics' source names and the rebuilt position
+     * @throws IllegalStateException as {@link #read(String, String, Properties, long, String, Function)}, per topic
+     * @throws InterruptedException if interrupted while waiting for the brokers
+     */
+    public static Plan read(String bootstrapServers, TopicLayout layout, Properties consumerProperties,
+            long timeoutMs, String jobId, Function<String, Map<String, Map<Integer, Long>>> committedPositions)
+            throws InterruptedException {
+        Map<String, TopicOffsets> topics = TopicOffsetsReader.read(bootstrapServers, layout, consumerProperties,
+                timeoutMs);
+        return plan(layout, topics, jobId, committedPositions.apply(jobId));
+    }
+
+    /**
+     * Plans the start of a one-topic-per-table layout from what was read (pure; the tests call it directly): each
+     * topic as {@link #plan(String, TopicOffsets, String, Map)} plans its one topic, and the committed position of
+     * {@link TopicLayout#rebuiltSource()} partition 0 as {@link Plan#rebuiltPosition()}.
+     *
+     * @param topics every topic the job reads (table topics and the transaction topic) as the brokers describe it
+     * @param committed source to partition to committed position, as read for {@code jobId}; sources of other
+     *     topics are ignored
+     * @throws IllegalStateException with one line naming topic, partition and offsets, see the class comment
+     */
+    public static Plan plan(TopicLayout layout, Map<String, TopicOffsets> topics, String jobId,
+            Map<String, Map<Integer, Long>> committed) {
+        if (!topics.containsKey(layout.transactionTopic())) {
+            throw new IllegalArgumentException("the topics read do not include the transaction topic '"
+                    + layout.transactionTopic() + "'");
+        }
+        Map<String, String> sources = new TreeMap<>();
+        Map<String, Map<Integer, Long>> starts = new TreeMap<>();
+        new TreeMap<>(topics).forEach((topic, offsets) -> {
+            sources.put(topic, TopicSource.name(topic, offsets.topicId()));
+            starts.put(topic, startsOf(topic, offsets, jobId, committed));
+        });
+        Map<Integer, Long> rebuilt = committed.getOrDefault(layout.rebuiltSource(), Map.of());
+        long rebuiltPosition = rebuilt.getOrDefault(0, -1L);
+        LOG.info("{}: job '{}' committed rebuilt position {}", layout.rebuiltSource(), jobId,
+                rebuiltPosition < 0 ? "none; numbering starts at 0"
+                        : rebuiltPosition + "; numbering continues above it");
+        return new Plan(layout.rebuiltSource(), new StartOffsets(starts), sources, rebuiltPosition);
+    }
+
+    /** @return partition to first offset of {@code topic}'s partitions with a committed position, after the checks */
+    private static Map<Integer, Long> startsOf(String topic, TopicOffsets offsets, String jobId,
+            Map<String, Map<Integer, Long>> committed) {
         Map<Integer, Long> positions = new TreeMap<>();
         for (Map.Entry<String, Map<Integer, Long>> entry : committed.entrySet()) {
             if (!TopicSource.topicOf(entry.getKey()).equals(topic)) {
@@ -159,48 +236,7 @@ public final class CommittedStartOffsets {
                         topic, partition, jobId);
             }
         }
-        return new Plan(source, new StartOffsets(topic, starts));
-    }
-
-    /**
-     * @return the topic's id and its partitions' earliest and end offsets
-     * @throws IllegalStateException when the brokers do not answer within {@code timeoutMs} or the topic is unknown
-     */
-    static TopicOffsets topicOffsets(String bootstrapServers, String topic, Properties consumerProperties,
-            long timeoutMs) throws InterruptedException {
-        Properties props = new Properties();
-        consumerProperties.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(String.valueOf(k))) {
-                props.put(k, v);
-            }
-        });
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        int timeout = (int) Math.min(Integer.MAX_VALUE, timeoutMs);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeout);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout);
-        try (Admin admin = Admin.create(props)) {
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(timeoutMs, TimeUnit.MILLISECONDS).get(topic);
-            List<TopicPartition> partitions = description.partitions().stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            return new TopicOffsets(description.topicId().toString(),
-                    list(admin, partitions, OffsetSpec.earliest(), timeoutMs),
-                    list(admin, partitions, OffsetSpec.latest(), timeoutMs));
-        } catch (TimeoutException | ExecutionException e) {
-            throw new IllegalStateException("Kafka at " + bootstrapServers + " could not describe topic '" + topic
-                    + "' and its offsets within " + timeoutMs / 1000 + " s: " + (e.getCause() == null ? e
-                    : e.getCause().getMessage()));
-        }
-    }
-
-    private static Map<Integer, Long> list(Admin admin, Collection<TopicPartition> partitions, OffsetSpec spec,
-            long timeoutMs) throws InterruptedException, ExecutionException, TimeoutException {
-        Map<TopicPartition, ListOffsetsResultInfo> result = admin.listOffsets(
-                partitions.stream().collect(Collectors.toMap(p -> p, p -> spec)),
-                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(timeoutMs, TimeUnit.MILLISECONDS);
-        Map<Integer, Long> offsets = new TreeMap<>();
-        result.forEach((partition, info) -> offsets.put(partition.partition(), info.offset()));
-        return offsets;
+        return starts;
     }
 
     private static String describe(Map<Integer, Long> positions) {

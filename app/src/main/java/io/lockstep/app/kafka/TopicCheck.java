@@ -6,17 +6,20 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.ClientDnsLookup;
 import org.apache.kafka.clients.ClientUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -55,6 +58,61 @@ public final class TopicCheck {
      */
     public static int partitions(String bootstrapServers, String topic, Properties consumerProperties, long timeoutMs)
             throws InterruptedException {
+        return partitions(bootstrapServers, List.of(topic), consumerProperties, timeoutMs).get(topic);
+    }
+
+    /**
+     * Describes every one of {@code topics} within {@code timeoutMs} (the table topics and the transaction topic of
+     * Debezium's default layout).
+     *
+     * @param topics the topics, at least one
+     * @return each topic's partition count, in the order given
+     * @throws IllegalStateException as {@link #partitions(String, String, Properties, long)}, naming the first topic
+     *     that does not exist
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static Map<String, Integer> partitions(String bootstrapServers, List<String> topics,
+            Properties consumerProperties, long timeoutMs) throws InterruptedException {
+        return withAdmin(bootstrapServers, consumerProperties, timeoutMs, String.join("', '", topics), admin -> {
+            Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            for (String topic : topics) {
+                try {
+                    counts.put(topic, described.get(topic).get(timeoutMs, TimeUnit.MILLISECONDS).partitions().size());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                        throw notFound(topic, bootstrapServers);
+                    }
+                    throw e;
+                }
+            }
+            return counts;
+        });
+    }
+
+    /**
+     * Lists the topics whose whole name matches {@code pattern}, as Kafka's pattern subscription would read them
+     * (internal topics excluded).
+     *
+     * @param pattern the table topic pattern
+     * @return the matching topics, sorted by name; empty when none matches
+     * @throws IllegalStateException naming the bootstrap address: brokers refusing or not answering, access denied
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static List<String> matching(String bootstrapServers, Pattern pattern, Properties consumerProperties,
+            long timeoutMs) throws InterruptedException {
+        return withAdmin(bootstrapServers, consumerProperties, timeoutMs, "matching " + pattern.pattern(),
+                admin -> admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS).stream()
+                        .filter(topic -> pattern.matcher(topic).matches()).sorted().toList());
+    }
+
+    /** What an {@link Admin} is asked, within the timeout of the call. */
+    private interface AdminCall<T> {
+        T call(Admin admin) throws InterruptedException, ExecutionException, TimeoutException;
+    }
+
+    private static <T> T withAdmin(String bootstrapServers, Properties consumerProperties, long timeoutMs,
+            String topic, AdminCall<T> call) throws InterruptedException {
         Properties props = new Properties();
         consumerProperties.forEach((k, v) -> {
             if (AdminClientConfig.configNames().contains(String.valueOf(k))) {
@@ -69,16 +127,13 @@ public final class TopicCheck {
         Admin admin = null;
         try {
             admin = Admin.create(props);
-            Map<String, TopicDescription> described = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(timeoutMs, TimeUnit.MILLISECONDS);
-            return described.get(topic).partitions().size();
+            return call.call(admin);
         } catch (TimeoutException e) {
             throw unreachable(bootstrapServers, timeoutMs);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UnknownTopicOrPartitionException) {
-                throw new IllegalStateException("topic '" + topic + "' does not exist at " + bootstrapServers
-                        + " (check --topic; Lockstep does not create it)");
+                throw notFound(topic, bootstrapServers);
             }
             if (cause instanceof TopicAuthorizationException) {
                 throw new IllegalStateException("not authorized to describe topic '" + topic + "' at "
@@ -99,6 +154,11 @@ public final class TopicCheck {
                 admin.close(Duration.ZERO);
             }
         }
+    }
+
+    private static IllegalStateException notFound(String topic, String bootstrapServers) {
+        return new IllegalStateException("topic '" + topic + "' does not exist at " + bootstrapServers
+                + " (check --topic; Lockstep does not create it)");
     }
 
     /**

@@ -49,6 +49,31 @@ public record TopicLayout(String transactionTopic, List<String> tableTopics, Str
         return transactionTopic + REBUILT_SOURCE_SUFFIX;
     }
 
+    /**
+     * Debezium's default topic naming ({@code topic.prefix}, then the data collection): the topic of a data
+     * collection is the transaction topic's prefix (the transaction topic without {@code .transaction}), a dot and
+     * the collection, e.g. {@code pg.public.orders} for {@code public.orders} with {@code pg.transaction}.
+     *
+     * @param dataCollection a data collection as an END names it, e.g. {@code public.orders}
+     * @return the topic Debezium writes its events to by default
+     */
+    public String tableTopicOf(String dataCollection) {
+        String prefix = transactionTopic.endsWith(".transaction")
+                ? transactionTopic.substring(0, transactionTopic.length() - ".transaction".length())
+                : transactionTopic;
+        return prefix + "." + dataCollection;
+    }
+
+    /**
+     * @param topic a topic name
+     * @return whether the job reads it as a table topic: listed in {@link #tableTopics()} or matched by
+     *     {@link #tableTopicPattern()} (whole name)
+     */
+    public boolean readsTableTopic(String topic) {
+        return tableTopics.contains(topic)
+                || tableTopicPattern != null && java.util.regex.Pattern.matches(tableTopicPattern, topic);
+    }
+
     /** @return a copy continuing after {@code position} (the committed rebuilt position, -1 for none) */
     public TopicLayout withCommittedRebuiltPosition(long position) {
         return new TopicLayout(transactionTopic, tableTopics, tableTopicPattern, maxPendingBytes, position);

@@ -69,4 +69,14 @@ class DorisDeleteSignTest {
 
         assertThat(new DorisDeleteSign().map(stop)).isSameAs(stop);
     }
+
+    /** A rebuilt unit without rows reaches the sink as an end-only row: nothing to convert, passed unchanged. */
+    @Test
+    void anEndOnlyRowPassesUnchanged() {
+        LoadRow end = new LoadRow();
+        end.setSourcePartition(0);
+        end.setTransactionEnd(true);
+        end.setCoveredPositions(java.util.Map.of("pg.public.orders/0", 4L));
+        assertThat(new DorisDeleteSign().map(end)).isSameAs(end);
+    }
 }

@@ -91,6 +91,29 @@ class JobIdentityCheckTest {
     }
 
     @Test
+    void aOneTopicJobsStateAndAMultiTopicJobsStateNeverRestoreIntoEachOtherEvenWithAdoptState() throws Exception {
+        JobIdentity oneTopic = new JobIdentity("starrocks", "lab", "pg.transaction", "debezium", "j");
+        JobIdentity multiTopic = new JobIdentity("starrocks", "lab", "layout:pg.transaction|topics:pg.public.a",
+                "debezium", "j");
+
+        assertThatThrownBy(() -> harness(multiTopic, true, snapshotOf(oneTopic)))
+                .isInstanceOf(JobStateMismatchException.class)
+                .hasMessage("the restored checkpoint or savepoint belongs to job 'j' (debezium from topic "
+                        + "'pg.transaction' into starrocks database 'lab'), which reads topic 'pg.transaction', not "
+                        + "this job 'j' (debezium from transaction topic 'pg.transaction' with table topics "
+                        + "'pg.public.a' into starrocks database 'lab')'s transaction topic 'pg.transaction' with table "
+                        + "topics 'pg.public.a': refusing --adopt-state, which takes over another job's state only for "
+                        + "the same source, because Flink's Kafka source resumes the topics and offsets kept in its "
+                        + "state whatever --topic says (a new topic or input needs a fresh --state-dir and no "
+                        + "--from-savepoint; the progress table keeps the old job's positions under its own job id)");
+        assertThatThrownBy(() -> harness(oneTopic, false, snapshotOf(multiTopic)))
+                .isInstanceOf(JobStateMismatchException.class)
+                .hasMessageContaining("belongs to job 'j' (debezium from transaction topic 'pg.transaction' with table "
+                        + "topics 'pg.public.a' into starrocks database 'lab'), not to this job 'j' (debezium from "
+                        + "topic 'pg.transaction'");
+    }
+
+    @Test
     void withoutAdoptStateAChangeOfAnyIdentityFieldIsRefused() throws Exception {
         OperatorSubtaskState snapshot = snapshotOf(A);
         for (JobIdentity changed : List.of(

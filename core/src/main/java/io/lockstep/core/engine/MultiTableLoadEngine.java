@@ -12,6 +12,7 @@ import io.lockstep.core.progress.CommitPosition;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.core.time.Ticker;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -194,29 +195,28 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         txnEnd(partition, null, -1L, null);
     }
 
+    /** As {@link #txnEnd(int, SourcePartition, long, CommitPosition, Map)} without covered positions. */
+    public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
+        txnEnd(partition, source, position, commit, null);
+    }
+
     /**
-     * Task thread, multi-table exactly-once mode: like {@link #txnEnd(int)}, also recording that the source
-     * transaction at {@code position} of {@code source} ended; the commit that makes its rows visible also loads
-     * that position and its {@code commit} position ({@link SharedCommitProgress}) into the progress table
-     * ({@link LoadEngineConfig#progress()}). The caller checks that positions grow (a {@code PositionGate}).
+     * Task thread, exactly-once mode: like {@link #txnEnd(int)}; the commit that makes the rows of the source
+     * transaction at {@code position} of {@code source} visible loads that position, its {@code commit} position and
+     * each of {@code covered} (highest wins, docs/exactly-once.md#progress-rows-of-the-multi-topic-layout) into the
+     * progress table ({@link SharedCommitProgress}). The caller checks that positions, not covered ones, grow.
      *
      * @param source   the source partition the transaction came from; null when positions are not tracked
-     * @param position its source position, &gt;= 0 (ignored when {@code source} is null)
-     * @param commit   the source database's commit position the transaction's end carried, or null
+     * @param position its source position, &gt;= 0 (ignored when {@code source} is null); {@code commit}: the source
+     *                 database's commit position the transaction's end carried, or null
+     * @param covered  position (&gt;= 0) per (source, source partition) the end covers without rows, or null; not kept
      * @throws LoadEngineException      if the engine failed earlier
-     * @throws IllegalArgumentException if a source or commit comes while the engine tracks no positions, or the
-     *                                  position is negative
+     * @throws IllegalArgumentException for positions while the engine runs at-least-once, none while it runs
+     *                                  exactly-once, or a position (its own or a covered one) below 0
      */
-    public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
-        if ((source != null || commit != null) && (config.progress() == null || position < 0)) {
-            throw new IllegalArgumentException(config.progress() == null
-                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once"
-                    : "transaction end of " + source + " has position " + position + ": expected >= 0");
-        }
-        if (source == null && config.progress() != null) {
-            throw new IllegalArgumentException("transaction end of partition " + partition + " has no source "
-                    + "position: the exactly-once engine commits one for every source transaction");
-        }
+    public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                       Map<SourcePartition, Long> covered) {
+        SourcePositionsByFreeze.checkTxnEnd(config.progress() != null, partition, source, position, commit, covered);
         if (closed.get() || failure.get() != null) {
             checkUsable("transaction end of partition " + partition); // the message only when it is needed
         }
@@ -226,8 +226,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         // lock round per transaction just when the engine is busiest. At most pressureSwitchBytes plus one transaction
         // per partition stays active, far below buffer-size: a writer blocked at the hard limit finds chunks to drain.
         long switchBytes = budget.underPressure() ? pressureSwitchBytes : Long.MAX_VALUE;
-        long due = regions.txnEnd(partition, source, position, commit, ticker.nowMs(), config.miniIntervalMs(),
-                switchBytes, cycle.idleFreezeAfterMs());
+        long due = regions.txnEnd(partition, source, position, commit, covered, ticker.nowMs(),
+                config.miniIntervalMs(), switchBytes, cycle.idleFreezeAfterMs());
         if (due == RegionTable.FROZE) {
             managerThread.wake();
         } else { // the partition is clean now: its idle freeze may fall due before the manager's next deadline

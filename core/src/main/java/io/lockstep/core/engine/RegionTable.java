@@ -164,7 +164,8 @@ final class RegionTable {
      * also records that the source transaction at {@code position} of {@code source} ended; a commit whose cut covers
      * the freeze of this end carries the position into the progress table.
      *
-     * @param source          null when positions are not tracked; {@code commit}: the end's commit position, or null
+     * @param source          null when positions are not tracked; {@code commit}: the end's commit position, or null;
+     *                        {@code covered}: the positions the end covers without rows of its own, or null
      * @param switchBytes     row bytes of the partition's active chunks that switch at once; {@code Long.MAX_VALUE}:
      *                        only the mini interval decides
      * @param idleFreezeAfterMs the idle freeze's delay after a partition's last switch ({@link #nextIdleFreezeMs})
@@ -172,12 +173,13 @@ final class RegionTable {
      *         (ticker ms, as {@link #nextIdleFreezeMs} for this partition), {@code Long.MAX_VALUE} if it has nothing
      *         to freeze
      */
-    long txnEnd(int partition, SourcePartition source, long position, CommitPosition commit, long nowMs,
-                long miniIntervalMs, long switchBytes, long idleFreezeAfterMs) {
+    long txnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                Map<SourcePartition, Long> covered, long nowMs, long miniIntervalMs, long switchBytes,
+                long idleFreezeAfterMs) {
         lock.lock();
         try {
             if (source != null) {
-                positions.onTxnEnd(partition, source, position, commit);
+                positions.onTxnEnd(partition, source, position, commit, covered);
             }
             tracker.onTxnEnd(partition);
             ends.onTxnEnd(partition);

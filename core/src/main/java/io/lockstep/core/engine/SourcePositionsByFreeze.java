@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * (source, source partition) whose source transaction ended, and the commit position of the last such transaction
  * end per (commit source, source partition) that carried one, first per engine partition until a freeze covers it,
  * then by the freeze sequence that covers it, so that a commit up to a cut carries exactly the positions whose rows it
- * makes visible into the progress table (docs/exactly-once.md#multi-table-exactly-once-progress-table).
+ * makes visible into the progress table (docs/exactly-once.md#multi-table-exactly-once-progress-table). The covered
+ * positions a rebuilt transaction's end carries (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout) join
+ * the positions of that end, highest wins, and go with them.
  *
  * <p>Not thread-safe: owned by {@link RegionTable}, which calls every method under its lock, in the same critical
  * section as the transaction end or freeze it accounts for (a position moved to a freeze sequence must have all its
@@ -60,21 +62,63 @@ final class SourcePositionsByFreeze {
      * the one kept for its (commit source, source partition).
      */
     void onTxnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
-        Map<SourcePartition, long[]> positions = notFrozen.get(partition);
-        if (positions == null) {
-            positions = new HashMap<>();
-            notFrozen.put(partition, positions);
-        }
-        long[] highest = positions.get(source);
-        if (highest == null) {
-            positions.put(source, new long[] {position});
-        } else if (position > highest[0]) {
-            highest[0] = position;
+        onTxnEnd(partition, source, position, commit, null);
+    }
+
+    /**
+     * As {@link #onTxnEnd(int, SourcePartition, long, CommitPosition)}; also each of {@code covered} (null: none), a
+     * position per (source, source partition) the end covers without rows of its own (a rebuilt transaction's covered
+     * topic partitions), kept like the end's own position: highest wins, moved with the end's freeze.
+     */
+    void onTxnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                  Map<SourcePartition, Long> covered) {
+        Map<SourcePartition, long[]> positions = notFrozen.computeIfAbsent(partition, p -> new HashMap<>());
+        raise(positions, source, position);
+        if (covered != null) {
+            covered.forEach((coveredSource, coveredPosition) -> raise(positions, coveredSource, coveredPosition));
         }
         if (commit != null) {
             commitsNotFrozen.computeIfAbsent(partition, p -> new HashMap<>()).put(
                     new SourcePartition(commit.commitSource(), source.partition()),
                     new CommitMark(position, commit.text()));
+        }
+    }
+
+    /**
+     * Checks a transaction end's arguments before any state changes ({@code MultiTableLoadEngine#txnEnd}).
+     *
+     * @param tracksPositions whether the engine runs exactly-once (a progress table)
+     * @throws IllegalArgumentException naming the end: a source, commit or covered position while the engine tracks
+     *     no positions, no source while it does, or a position (its own or a covered one) missing or below 0
+     */
+    static void checkTxnEnd(boolean tracksPositions, int partition, SourcePartition source, long position,
+                            CommitPosition commit, Map<SourcePartition, Long> covered) {
+        if ((source != null || commit != null || covered != null) && (!tracksPositions || position < 0)) {
+            throw new IllegalArgumentException(!tracksPositions
+                    ? "transaction end of " + source + " carries a position but this engine runs at-least-once"
+                    : "transaction end of " + source + " has position " + position + ": expected >= 0");
+        }
+        if (source == null && tracksPositions) {
+            throw new IllegalArgumentException("transaction end of partition " + partition + " has no source "
+                    + "position: the exactly-once engine commits one for every source transaction");
+        }
+        if (covered != null) {
+            covered.forEach((coveredSource, coveredPosition) -> {
+                if (coveredPosition == null || coveredPosition < 0) {
+                    throw new IllegalArgumentException("transaction end of " + source + " covers " + coveredSource
+                            + " at position " + coveredPosition + ": expected >= 0");
+                }
+            });
+        }
+    }
+
+    /** Keeps {@code position} for {@code source} unless a higher one is kept. */
+    private static void raise(Map<SourcePartition, long[]> positions, SourcePartition source, long position) {
+        long[] highest = positions.get(source);
+        if (highest == null) {
+            positions.put(source, new long[] {position});
+        } else if (position > highest[0]) {
+            highest[0] = position;
         }
     }
 

@@ -8,6 +8,7 @@ import io.lockstep.core.progress.ProgressSettings;
 import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.core.progress.SourcePartition;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -86,5 +87,51 @@ class ProgressCommitTest {
                 .hasMessageContaining("has no source position");
         assertThatThrownBy(() -> f.engine.txnEnd(0, TOPIC_0, -1, null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has position -1");
+    }
+
+    /**
+     * A rebuilt transaction's end covers table-topic partitions no row carries: a commit writes each as an ordinary
+     * progress row with the data it makes visible, highest wins, and never one whose end froze after its cut.
+     */
+    @Test
+    void aCommitCarriesTheCoveredPositionsOfTheEndsItsCutCoversHighestWins() throws Exception {
+        SourcePartition rebuilt = new SourcePartition("pg.transaction+rebuilt", 0);
+        SourcePartition orders0 = new SourcePartition("pg.public.orders#id1", 0);
+        SourcePartition orders1 = new SourcePartition("pg.public.orders#id1", 1);
+        f.write(0, "orders", "a");
+        f.engine.txnEnd(0, rebuilt, 1, null, Map.of(orders0, 10L, orders1, 4L)); // frozen at once
+        f.drive(); // m1 is open and holds a
+        f.clock.advanceMs(1000);
+        f.write(0, "orders", "c");
+        f.engine.txnEnd(0, rebuilt, 2, null, Map.of(orders0, 8L, orders1, 6L)); // 8 < 10: the higher stays
+        f.engine.runOnce(); // the cut covers a and c
+        f.clock.advanceMs(200);
+        f.write(0, "orders", "d");
+        f.engine.txnEnd(0, rebuilt, 3, null, Map.of(orders0, 20L)); // frozen after the cut
+        f.drive();
+
+        assertThat(f.client.calls("commit")).hasSize(1);
+        assertThat(progressLoads()).hasSize(1);
+        assertThat(progressLoads().get(0))
+                .contains("\"source\":\"pg.transaction+rebuilt\",\"source_partition\":0,\"position\":2,")
+                .contains("\"source\":\"pg.public.orders#id1\",\"source_partition\":0,\"position\":10,"
+                        + "\"run_id\":\"r1\",\"label\":\"t-0-r1-m1\"")
+                .contains("\"source\":\"pg.public.orders#id1\",\"source_partition\":1,\"position\":6,")
+                .doesNotContain("\"position\":8,").doesNotContain("\"position\":4,")
+                .doesNotContain("\"position\":20,");
+
+        f.engine.requestFlush();
+        f.drive();
+        assertThat(progressLoads()).hasSize(2);
+        assertThat(progressLoads().get(1))
+                .contains("\"source\":\"pg.public.orders#id1\",\"source_partition\":0,\"position\":20,"
+                        + "\"run_id\":\"r1\",\"label\":\"t-0-r1-m2\"")
+                .doesNotContain("\"source_partition\":1,\"position\":6");
+    }
+
+    @Test
+    void aNegativeCoveredPositionIsRefusedNamingItsPartition() {
+        assertThatThrownBy(() -> f.engine.txnEnd(0, TOPIC_0, 3, null, Map.of(OTHER_0, -1L)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("covers other/0 at position -1");
     }
 }

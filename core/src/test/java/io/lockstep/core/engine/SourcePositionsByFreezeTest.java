@@ -39,4 +39,17 @@ class SourcePositionsByFreezeTest {
         positions.clear();
         assertThat(positions.takeCovered(Long.MAX_VALUE).positions()).isEmpty();
     }
+
+    @Test
+    void coveredPositionsJoinTheirEndsPositionsHighestWinsAndMoveWithItsFreeze() {
+        SourcePartition table0 = new SourcePartition("table", 0);
+        positions.onTxnEnd(0, TOPIC_0, 1, null, Map.of(table0, 12L, TOPIC_0, 0L)); // lower than the end's own: 1 stays
+        positions.onTxnEnd(0, TOPIC_0, 2, null, Map.of(table0, 9L));
+        assertThat(positions.takeCovered(Long.MAX_VALUE).positions()).as("not frozen yet").isEmpty();
+        positions.onPartitionFrozen(0, 3);
+        positions.onTxnEnd(0, TOPIC_0, 3, null, Map.of(table0, 30L));
+        assertThat(positions.takeCovered(3).positions()).isEqualTo(Map.of(TOPIC_0, 2L, table0, 12L));
+        positions.onAllFrozen(4);
+        assertThat(positions.takeCovered(4).positions()).isEqualTo(Map.of(TOPIC_0, 3L, table0, 30L));
+    }
 }

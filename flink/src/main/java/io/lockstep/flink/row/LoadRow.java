@@ -2,6 +2,7 @@ package io.lockstep.flink.row;
 
 import com.esotericsoftware.kryo.DefaultSerializer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
@@ -15,7 +16,8 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  *
  * <p>{@code commitSource} and {@code commitPosition} are set only on a transaction-end row, by the transaction
  * assembler that knows its source database's commit position (docs/exactly-once.md); the sink forwards them to the
- * progress table and never parses {@code commitPosition}.
+ * progress table and never parses {@code commitPosition}. {@code coveredPositions} is set only on the end row of a
+ * transaction rebuilt from several Kafka topics (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout).
  *
  * <p>Defaults: every string field {@code null}, {@code transactionEnd = false}, {@code sourcePartition = -1},
  * {@code sourcePosition = -1}. {@link #getUniqueKey()} derives {@code database.table} while no explicit key is set.
@@ -60,6 +62,12 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
      */
     private transient String commitSource;
     private transient String commitPosition;
+    /**
+     * The covered positions of a transaction-end row (see {@link #setCoveredPositions}), or null. {@code transient}
+     * for the same reason as {@link #commitSource}: {@link LoadRowFieldsSerializer} writes it in its own record tags
+     * and {@link LoadRowKryoSerializer} refuses a row that holds it. Owned by the thread that owns the row.
+     */
+    private transient Map<String, Long> coveredPositions;
 
     /** Creates an empty row: all strings {@code null}, no transaction end, partition -1. */
     public LoadRow() {
@@ -173,6 +181,16 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     }
 
     /**
+     * @param coveredPositions on the end row of a transaction rebuilt from several Kafka topics: per read topic
+     *     partition, keyed {@code topic/partition}, the highest offset (&gt;= 0) below which nothing of that partition
+     *     is still held, which the sink commits with the row's transaction; or null (every other row). The row keeps
+     *     the map (not copied): callers must not modify it afterwards. See {@link TableRow#getCoveredPositions()}
+     */
+    public void setCoveredPositions(Map<String, Long> coveredPositions) {
+        this.coveredPositions = coveredPositions;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * @return the explicit key if one is set; otherwise {@code database + "." + table}, or
@@ -252,6 +270,11 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
         return commitPosition;
     }
 
+    @Override
+    public Map<String, Long> getCoveredPositions() {
+        return coveredPositions;
+    }
+
     /**
      * True if a unique key was set (constructor or {@link #setUniqueKey}); false while {@link #getUniqueKey()} derives
      * {@code database.table}. Lets a serializer keep the difference.
@@ -261,7 +284,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     }
 
     /**
-     * Equal to any {@code LoadRow} (its documented-name subclass included) with the same ten fields; a row held
+     * Equal to any {@code LoadRow} (its documented-name subclass included) with the same eleven fields; a row held
      * as UTF-8 bytes compares by its decoded text (not through an overridable {@link #getRow()}, as before).
      */
     @Override
@@ -278,6 +301,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
                 && Objects.equals(source, that.source)
                 && Objects.equals(commitSource, that.commitSource)
                 && Objects.equals(commitPosition, that.commitPosition)
+                && Objects.equals(coveredPositions, that.coveredPositions)
                 && Objects.equals(uniqueKey, that.uniqueKey)
                 && Objects.equals(database, that.database)
                 && Objects.equals(table, that.table)
@@ -287,7 +311,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
     @Override
     public int hashCode() {
         return Objects.hash(uniqueKey, database, table, decodedRow(), transactionEnd, sourcePartition, sourcePosition,
-                source, commitSource, commitPosition);
+                source, commitSource, commitPosition, coveredPositions);
     }
 
     /**
@@ -302,6 +326,7 @@ public non-sealed class LoadRow implements TableRow, SinkInput {
                 + (source != null ? ", source=" + source : "")
                 + (commitSource != null ? ", commitSource=" + commitSource : "")
                 + (commitPosition != null ? ", commitPositionChars=" + commitPosition.length() : "")
+                + (coveredPositions != null ? ", coveredPositions=" + coveredPositions.size() : "")
                 + ", sourcePartition=" + sourcePartition
                 + (sourcePosition >= 0 ? ", sourcePosition=" + sourcePosition : "")
                 + ", transactionEnd=" + transactionEnd

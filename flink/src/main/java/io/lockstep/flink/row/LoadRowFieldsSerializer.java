@@ -1,7 +1,6 @@
 package io.lockstep.flink.row;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -33,10 +32,14 @@ import org.apache.flink.types.StringValue;
  * previous release wrote it, and its checkpoints restore; {@value #SUBCLASS}: an instance of a subclass (e.g. a job's
  * own rows): its class name, then the record in the serializer Flink's type analysis gives that class (as the POJO
  * serializer did), so it keeps its class and fields; {@value #SUBCLASS_COMMIT}: the same, then the two commit strings
- * (transient fields, which that serializer does not see). {@value #FIELDS_STRING_VALUE} is what earlier versions
- * wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read, never written, so
- * that their savepoints restore with the same serializer snapshot. The snapshot did not change with the commit tags:
- * this serializer reads every record an earlier one wrote (an earlier release refuses tags 3 and 4 by name).
+ * (transient fields, which that serializer does not see); {@value #FIELDS_COVERED} and {@value #SUBCLASS_COVERED}:
+ * as {@value #FIELDS_COMMIT} and {@value #SUBCLASS_COMMIT} (the two commit strings, either may be null), then the
+ * row's {@code coveredPositions} (an int count, then per entry its key as a string and its position as a long),
+ * written only for the end row of a transaction rebuilt from several topics. {@value #FIELDS_STRING_VALUE} is what
+ * earlier versions wrote for a plain row (the same fields, the strings as Flink {@link StringValue}s): still read,
+ * never written, so that their savepoints restore with the same serializer snapshot. The snapshot did not change
+ * with the commit and covered tags: this serializer reads every record an earlier one wrote (an earlier release
+ * refuses tags 3 to 6 by name).
  *
  * <p>Why UTF-8: the strings are mostly the row's JSON, which the sink sends as UTF-8 anyway. The JDK encodes and
  * decodes a Latin-1 string to and from UTF-8 with bulk copies, where {@link StringValue} walks it char by char: in
@@ -66,6 +69,10 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     static final byte FIELDS_COMMIT = 3;
     /** An instance of a subclass as {@link #SUBCLASS}, then its {@code commitSource} and {@code commitPosition}. */
     static final byte SUBCLASS_COMMIT = 4;
+    /** As {@link #FIELDS_COMMIT}, then the row's {@code coveredPositions}. */
+    static final byte FIELDS_COVERED = 5;
+    /** As {@link #SUBCLASS_COMMIT}, then the row's {@code coveredPositions}. */
+    static final byte SUBCLASS_COVERED = 6;
 
     /** The class written as {@link #FIELDS}; any other class is a subclass. */
     private final Class<T> plain;
@@ -107,6 +114,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
             T copy = subclassSerializer(from.getClass()).copy(from);
             copy.setCommitSource(from.getCommitSource()); // transient: not a field of the subclass's serializer
             copy.setCommitPosition(from.getCommitPosition());
+            copy.setCoveredPositions(CoveredPositionsFormat.copyOf(from.getCoveredPositions()));
             return copy;
         }
         return copyFields(from, newRow());
@@ -136,6 +144,7 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         to.setSourcePosition(from.getSourcePosition());
         to.setCommitSource(from.getCommitSource());
         to.setCommitPosition(from.getCommitPosition());
+        to.setCoveredPositions(CoveredPositionsFormat.copyOf(from.getCoveredPositions()));
         return to;
     }
 
@@ -153,29 +162,36 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     public void serialize(T record, DataOutputView target) throws IOException {
         String commitSource = record.getCommitSource();
         String commitPosition = record.getCommitPosition();
-        boolean commit = commitSource != null || commitPosition != null; // set on transaction ends only
+        Map<String, Long> covered = record.getCoveredPositions();
+        boolean commit = commitSource != null || commitPosition != null || covered != null; // transaction ends only
         if (record.getClass() != plain) {
-            target.writeByte(commit ? SUBCLASS_COMMIT : SUBCLASS);
+            target.writeByte(covered != null ? SUBCLASS_COVERED : commit ? SUBCLASS_COMMIT : SUBCLASS);
             target.writeUTF(record.getClass().getName());
             subclassSerializer(record.getClass()).serialize(record, target);
             if (commit) {
-                writeString(commitSource, target);
-                writeString(commitPosition, target);
+                Utf8Fields.writeString(commitSource, target);
+                Utf8Fields.writeString(commitPosition, target);
+            }
+            if (covered != null) {
+                CoveredPositionsFormat.write(covered, target);
             }
             return;
         }
-        target.writeByte(commit ? FIELDS_COMMIT : FIELDS);
-        writeString(explicitUniqueKey(record), target);
-        writeString(record.getDatabase(), target);
-        writeString(record.getTable(), target);
-        writeBytes(record.rowUtf8(), target); // the bytes it was read as, if it still holds them
-        writeString(record.getSource(), target);
+        target.writeByte(covered != null ? FIELDS_COVERED : commit ? FIELDS_COMMIT : FIELDS);
+        Utf8Fields.writeString(explicitUniqueKey(record), target);
+        Utf8Fields.writeString(record.getDatabase(), target);
+        Utf8Fields.writeString(record.getTable(), target);
+        Utf8Fields.writeBytes(record.rowUtf8(), target); // the bytes it was read as, if it still holds them
+        Utf8Fields.writeString(record.getSource(), target);
         target.writeBoolean(record.isTransactionEnd());
         target.writeInt(record.getSourcePartition());
         target.writeLong(record.getSourcePosition());
         if (commit) {
-            writeString(commitSource, target);
-            writeString(commitPosition, target);
+            Utf8Fields.writeString(commitSource, target);
+            Utf8Fields.writeString(commitPosition, target);
+        }
+        if (covered != null) {
+            CoveredPositionsFormat.write(covered, target);
         }
     }
 
@@ -190,31 +206,35 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     @Override
     public T deserialize(T reuse, DataInputView source) throws IOException {
         byte tag = source.readByte();
-        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT || tag == SUBCLASS_COVERED) {
             T row = subclassSerializer(source.readUTF()).deserialize(source);
-            if (tag == SUBCLASS_COMMIT) {
-                row.setCommitSource(readString(true, source));
-                row.setCommitPosition(readString(true, source));
+            if (tag != SUBCLASS) {
+                row.setCommitSource(Utf8Fields.readString(source));
+                row.setCommitPosition(Utf8Fields.readString(source));
+            }
+            if (tag == SUBCLASS_COVERED) {
+                row.setCoveredPositions(CoveredPositionsFormat.read(source));
             }
             return row;
         }
         boolean utf8 = checkFieldsTag(tag);
-        boolean commit = tag == FIELDS_COMMIT;
+        boolean commit = tag == FIELDS_COMMIT || tag == FIELDS_COVERED;
         T row = reuse != null && reuse.getClass() == plain ? reuse : newRow();
         row.setUniqueKey(readString(utf8, source));
         row.setDatabase(readString(utf8, source));
         row.setTable(readString(utf8, source));
         if (utf8) {
-            row.rowFromUtf8(readBytes(source)); // decoded only if someone asks for getRow()
+            row.rowFromUtf8(Utf8Fields.readBytes(source)); // decoded only if someone asks for getRow()
         } else {
-            row.setRow(readString(false, source));
+            row.setRow(StringValue.readString(source));
         }
         row.setSource(readString(utf8, source));
         row.setTransactionEnd(source.readBoolean());
         row.setSourcePartition(source.readInt());
         row.setSourcePosition(source.readLong());
-        row.setCommitSource(commit ? readString(true, source) : null);
-        row.setCommitPosition(commit ? readString(true, source) : null);
+        row.setCommitSource(commit ? Utf8Fields.readString(source) : null);
+        row.setCommitPosition(commit ? Utf8Fields.readString(source) : null);
+        row.setCoveredPositions(tag == FIELDS_COVERED ? CoveredPositionsFormat.read(source) : null);
         return row;
     }
 
@@ -222,20 +242,23 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
     public void copy(DataInputView source, DataOutputView target) throws IOException {
         byte tag = source.readByte();
         target.writeByte(tag);
-        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT) {
+        if (tag == SUBCLASS || tag == SUBCLASS_COMMIT || tag == SUBCLASS_COVERED) {
             String name = source.readUTF();
             target.writeUTF(name);
             subclassSerializer(name).copy(source, target);
-            if (tag == SUBCLASS_COMMIT) {
-                copyUtf8(source, target);
-                copyUtf8(source, target);
+            if (tag != SUBCLASS) {
+                Utf8Fields.copy(source, target);
+                Utf8Fields.copy(source, target);
+            }
+            if (tag == SUBCLASS_COVERED) {
+                CoveredPositionsFormat.copy(source, target);
             }
             return;
         }
         boolean utf8 = checkFieldsTag(tag);
         for (int i = 0; i < 5; i++) {
             if (utf8) {
-                copyUtf8(source, target);
+                Utf8Fields.copy(source, target);
             } else {
                 StringValue.copyString(source, target);
             }
@@ -243,67 +266,31 @@ public abstract class LoadRowFieldsSerializer<T extends LoadRow> extends TypeSer
         target.writeBoolean(source.readBoolean());
         target.writeInt(source.readInt());
         target.writeLong(source.readLong());
-        if (tag == FIELDS_COMMIT) {
-            copyUtf8(source, target);
-            copyUtf8(source, target);
+        if (tag == FIELDS_COMMIT || tag == FIELDS_COVERED) {
+            Utf8Fields.copy(source, target);
+            Utf8Fields.copy(source, target);
         }
-    }
-
-    /** Copies one string as {@link #writeBytes} wrote it. */
-    private static void copyUtf8(DataInputView source, DataOutputView target) throws IOException {
-        int length = source.readInt();
-        target.writeInt(length);
-        if (length > 0) {
-            // not target.write(source, length): Flink's DataOutputSerializer does not grow for that call
-            byte[] bytes = new byte[length];
-            source.readFully(bytes);
-            target.write(bytes);
+        if (tag == FIELDS_COVERED) {
+            CoveredPositionsFormat.copy(source, target);
         }
     }
 
     /**
-     * @return true for {@link #FIELDS} and {@link #FIELDS_COMMIT} (UTF-8 strings), false for
+     * @return true for {@link #FIELDS}, {@link #FIELDS_COMMIT} and {@link #FIELDS_COVERED} (UTF-8 strings), false for
      *     {@link #FIELDS_STRING_VALUE}
      * @throws IOException for any other tag, naming it
      */
     private boolean checkFieldsTag(byte tag) throws IOException {
-        if (tag != FIELDS && tag != FIELDS_COMMIT && tag != FIELDS_STRING_VALUE) {
+        if (tag != FIELDS && tag != FIELDS_COMMIT && tag != FIELDS_COVERED && tag != FIELDS_STRING_VALUE) {
             throw new IOException("unknown " + plain.getSimpleName() + " record tag " + tag + " (expected "
-                    + FIELDS_STRING_VALUE + " to " + SUBCLASS_COMMIT + ")");
+                    + FIELDS_STRING_VALUE + " to " + SUBCLASS_COVERED + ")");
         }
         return tag != FIELDS_STRING_VALUE;
     }
 
-    private static void writeString(String value, DataOutputView target) throws IOException {
-        writeBytes(value == null ? null : value.getBytes(StandardCharsets.UTF_8), target);
-    }
-
-    private static void writeBytes(byte[] utf8, DataOutputView target) throws IOException {
-        if (utf8 == null) {
-            target.writeInt(-1);
-            return;
-        }
-        target.writeInt(utf8.length);
-        target.write(utf8);
-    }
-
+    /** @return a string as {@link #FIELDS} ({@code utf8}) or {@link #FIELDS_STRING_VALUE} wrote it */
     private static String readString(boolean utf8, DataInputView source) throws IOException {
-        if (!utf8) {
-            return StringValue.readString(source);
-        }
-        byte[] bytes = readBytes(source);
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** @return a UTF-8 string's bytes as {@link #writeBytes} wrote them, null for a null string */
-    private static byte[] readBytes(DataInputView source) throws IOException {
-        int length = source.readInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        source.readFully(bytes);
-        return bytes;
+        return utf8 ? Utf8Fields.readString(source) : StringValue.readString(source);
     }
 
     private TypeSerializer<T> subclassSerializer(Class<?> type) {

@@ -33,16 +33,17 @@ public class LoadRowKryoSerializer<T extends LoadRow> extends FieldSerializer<T>
     /**
      * Decodes a row held as UTF-8 bytes, then writes the fields as {@link FieldSerializer} does.
      *
-     * @throws IllegalStateException for a row with a commit source or position: those are transient fields Kryo
-     *     does not write (so that Kryo records of earlier releases still read), and dropping them would lose the
-     *     commit position without a word; type the stream as {@link LoadRow} (its own serializer carries them)
+     * @throws IllegalStateException for a row with a commit source or position or covered positions: those are
+     *     transient fields Kryo does not write (so that Kryo records of earlier releases still read), and dropping
+     *     them would lose the commit position or covered positions without a word; type the stream as
+     *     {@link LoadRow} (its own serializer carries them)
      */
     @Override
     public void write(Kryo kryo, Output output, T row) {
-        if (row.getCommitSource() != null || row.getCommitPosition() != null) {
-            throw new IllegalStateException("row " + row + " carries a commit position, which Kryo cannot carry: "
-                    + "type the stream or state as LoadRow (or SinkInput) instead of an interface, so that Flink "
-                    + "uses the row's own serializer");
+        if (row.getCommitSource() != null || row.getCommitPosition() != null || row.getCoveredPositions() != null) {
+            throw new IllegalStateException("row " + row + " carries a commit position or covered positions, "
+                    + "which Kryo cannot carry: type the stream or state as LoadRow (or SinkInput) instead of an "
+                    + "interface, so that Flink uses the row's own serializer");
         }
         row.decodedRow();
         super.write(kryo, output, row);

@@ -1,5 +1,7 @@
 package io.lockstep.flink.row;
 
+import java.util.Map;
+
 /**
  * What the sinks read from one row: its target table, its content already serialized in the load format, and, in
  * multi-table transaction mode, its source-transaction bookkeeping. The sinks take any {@code TableRow}; the
@@ -87,6 +89,20 @@ public interface TableRow {
      * @return the commit position text, or {@code null} (the default)
      */
     default String getCommitPosition() {
+        return null;
+    }
+
+    /**
+     * On the end row of a transaction rebuilt from several Kafka topics (Debezium's one-topic-per-table layout): per
+     * topic partition the rebuild reads, keyed {@code topic/partition} (the topic as the row's source is named, the
+     * partition a decimal int), the highest offset below which nothing of that partition is still held. The
+     * multi-table exactly-once sink commits each as the ordinary progress row of (topic, partition), highest wins, in
+     * the same transaction as the row's data; they do not pass the position gate (they are no rows)
+     * (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout).
+     *
+     * @return the covered positions (offsets &gt;= 0), or {@code null} (the default: none)
+     */
+    default Map<String, Long> getCoveredPositions() {
         return null;
     }
 }

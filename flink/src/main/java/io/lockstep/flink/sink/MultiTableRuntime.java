@@ -21,6 +21,7 @@ import io.lockstep.core.restart.SharedLabelRun;
 import io.lockstep.core.restart.SharedLabelWalk;
 import io.lockstep.core.time.Ticker;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import javax.annotation.Nullable;
 import org.apache.flink.metrics.MetricGroup;
@@ -101,6 +102,12 @@ public final class MultiTableRuntime implements AutoCloseable {
             @Override
             public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
                 engine.txnEnd(partition, source, position, commit);
+            }
+
+            @Override
+            public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                               Map<SourcePartition, Long> covered) {
+                engine.txnEnd(partition, source, position, commit, covered);
             }
         }, gate);
         this.failureWatch = failureTarget == null ? null

@@ -5,6 +5,8 @@ import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.progress.ProgressTableException;
 import io.lockstep.core.progress.SourcePartition;
 import io.lockstep.flink.row.TableRow;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
@@ -21,7 +23,10 @@ import javax.annotation.concurrent.NotThreadSafe;
  * dropped whole, and rows without a position or with a position going back are refused; a transaction end's commit
  * source and position ({@link TableRow#getCommitSource()}, {@link TableRow#getCommitPosition()}) go with its
  * source position to the engine, which commits them with the data (a {@link CommitPosition} that cannot be stored,
- * or one on a row that is not a transaction end, fails the job in one line). Other modes ignore them. Single-table
+ * or one on a row that is not a transaction end, fails the job in one line), as do its covered positions
+ * ({@link TableRow#getCoveredPositions()}: keys {@code topic/partition} become {@link SourcePartition}s; they do not
+ * pass the gate, they are no rows; docs/exactly-once.md#progress-rows-of-the-multi-topic-layout). Other modes ignore
+ * them. Single-table
  * modes ignore partitions and transaction ends (each flush commits per table).
  *
  * <p>Task thread only.
@@ -47,6 +52,18 @@ public final class RowDispatcher {
          */
         default void txnEnd(int partition, SourcePartition source, long position, @Nullable CommitPosition commit) {
             throw new UnsupportedOperationException("this engine does not track source positions");
+        }
+
+        /**
+         * As {@link #txnEnd(int, SourcePartition, long, CommitPosition)}; the engine also commits each of
+         * {@code covered} (null: none) as the progress row of its (source, source partition), highest wins.
+         */
+        default void txnEnd(int partition, SourcePartition source, long position, @Nullable CommitPosition commit,
+                            @Nullable Map<SourcePartition, Long> covered) {
+            if (covered != null) {
+                throw new UnsupportedOperationException("this engine does not track covered positions");
+            }
+            txnEnd(partition, source, position, commit);
         }
     }
 
@@ -124,6 +141,7 @@ public final class RowDispatcher {
             }
         }
         CommitPosition commit = gate != null ? commitOf(row, end) : null;
+        Map<SourcePartition, Long> covered = gate != null ? coveredOf(row, end) : null;
         // routed as RowRouting#route (database first), without a Target per row
         String database = data != null ? routing.databaseOf(row) : null;
         String table = data != null ? routing.tableOf(row) : null;
@@ -134,7 +152,11 @@ public final class RowDispatcher {
             if (multiTable && end) {
                 if (gate != null) {
                     // the gate just admitted this row: its (source, partition), without a new key per transaction
-                    engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition(), commit);
+                    if (covered == null) {
+                        engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition(), commit);
+                    } else {
+                        engine.txnEnd(partition, gate.lastPartition(), row.getSourcePosition(), commit, covered);
+                    }
                 } else {
                     engine.txnEnd(partition);
                 }
@@ -171,5 +193,57 @@ public final class RowDispatcher {
                     + " at source position " + row.getSourcePosition() + ": " + e.getMessage() + "; the progress "
                     + "table cannot commit it (docs/exactly-once.md#commit-position-rows)"));
         }
+    }
+
+    /**
+     * The covered positions an admitted row carries, by (source, source partition), or null when it carries none.
+     *
+     * @throws NonRecoverableSinkFailure around a {@link ProgressTableException} naming the row, its source position
+     *                                   and the bad entry: a key that is not {@code topic/partition} (a non-blank
+     *                                   source not starting with {@code #}, a partition &gt;= 0), a position below 0,
+     *                                   or covered positions on a row that is not a transaction end
+     */
+    @Nullable
+    private static Map<SourcePartition, Long> coveredOf(TableRow row, boolean end) {
+        Map<String, Long> covered = row.getCoveredPositions();
+        if (covered == null) {
+            return null;
+        }
+        try {
+            if (!end) {
+                throw new IllegalArgumentException("it carries covered positions but is not a transaction end");
+            }
+            Map<SourcePartition, Long> byPartition = new HashMap<>();
+            for (Map.Entry<String, Long> entry : covered.entrySet()) {
+                byPartition.put(coveredPartition(entry.getKey()), coveredPosition(entry.getKey(), entry.getValue()));
+            }
+            return byPartition;
+        } catch (IllegalArgumentException e) {
+            throw NonRecoverableSinkFailure.classify(new ProgressTableException("row " + RowRouting.describe(row)
+                    + " at source position " + row.getSourcePosition() + ": " + e.getMessage() + "; the progress "
+                    + "table cannot commit it (docs/exactly-once.md#progress-rows-of-the-multi-topic-layout)"));
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the key, unless it is {@code source/partition} */
+    private static SourcePartition coveredPartition(String key) {
+        int slash = key == null ? -1 : key.lastIndexOf('/');
+        if (slash <= 0 || key.startsWith("#")) {
+            throw new IllegalArgumentException("covered position key '" + key + "' is not topic/partition");
+        }
+        try {
+            return new SourcePartition(key.substring(0, slash), Integer.parseInt(key.substring(slash + 1)));
+        } catch (IllegalArgumentException e) { // NumberFormatException included
+            throw new IllegalArgumentException("covered position key '" + key + "' is not topic/partition ("
+                    + e.getMessage() + ")", e);
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the key, for a missing or negative position */
+    private static long coveredPosition(String key, Long position) {
+        if (position == null || position < 0) {
+            throw new IllegalArgumentException("covered position of " + key + " is " + position + ", expected >= 0");
+        }
+        return position;
     }
 }

@@ -12,8 +12,10 @@ import io.lockstep.core.progress.PositionGate;
 import io.lockstep.core.progress.SourcePartition;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** Routing and refusals of {@link RowDispatcher}, against a recording fake engine. */
@@ -38,6 +40,15 @@ class RowDispatcherTest {
         public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit) {
             calls.add("txnEnd p" + partition + " " + source + "@" + position
                     + (commit == null ? "" : " " + commit.commitSource() + "=" + commit.text()));
+        }
+
+        @Override
+        public void txnEnd(int partition, SourcePartition source, long position, CommitPosition commit,
+                           Map<SourcePartition, Long> covered) {
+            txnEnd(partition, source, position, commit);
+            Map<String, Long> sorted = new TreeMap<>();
+            covered.forEach((key, value) -> sorted.put(key.toString(), value));
+            calls.add("covered " + sorted);
         }
     }
 
@@ -220,5 +231,48 @@ class RowDispatcherTest {
         assertThatThrownBy(() -> multiTable("*", "*").dispatch(row))
                 .hasMessageStartingWith("row 'order-42' (source partition -2)")
                 .hasMessageNotContaining("s3cr3t");
+    }
+
+    private static DefaultStarRocksRowData rebuiltEnd(long position, boolean end, Map<String, Long> covered) {
+        DefaultStarRocksRowData row = row(0, "shop", "orders", "{\"id\":" + position + "}", end);
+        row.setSource("pg.transaction+rebuilt");
+        row.setSourcePosition(position);
+        row.setCoveredPositions(covered);
+        return row;
+    }
+
+    /** Covered positions go to the engine with their end; a replay the gate drops loses them (lower is safe). */
+    @Test
+    void exactlyOnceEndsCarryTheirCoveredPositionsToTheEngineAndADroppedReplayLosesThem() throws Exception {
+        PositionGate gate = new PositionGate(new CommittedPositions(Map.of(
+                new SourcePartition("pg.transaction+rebuilt", 0), 4L)), LoadMetrics.noop());
+        RowDispatcher dispatcher = new RowDispatcher(RowRouting.from(options("shop", "*").sinkConfig()), true,
+                engine, gate);
+        dispatcher.dispatch(rebuiltEnd(4, true, Map.of("pg.public.orders#id1/0", 9L)));
+        dispatcher.dispatch(rebuiltEnd(5, true, Map.of("pg.public.orders#id1/0", 17L, "pg.public.orders#id1/2", 3L,
+                "pg.transaction#id2/0", 40L)));
+        dispatcher.dispatch(rebuiltEnd(6, true, null));
+        assertThat(engine.calls).containsExactly("write p0 shop.orders {\"id\":5}",
+                "txnEnd p0 pg.transaction+rebuilt/0@5",
+                "covered {pg.public.orders#id1/0=17, pg.public.orders#id1/2=3, pg.transaction#id2/0=40}",
+                "write p0 shop.orders {\"id\":6}", "txnEnd p0 pg.transaction+rebuilt/0@6");
+    }
+
+    @Test
+    void coveredPositionsThatCannotBeStoredFailTheJobInOneLineBeforeTheRowIsBuffered() {
+        Map<String, Long> nullPosition = new HashMap<>();
+        nullPosition.put("t/0", null);
+        List<DefaultStarRocksRowData> bad = List.of(rebuiltEnd(7, true, Map.of("t", 1L)),
+                rebuiltEnd(7, true, Map.of("t/x", 1L)), rebuiltEnd(7, true, Map.of("/0", 1L)),
+                rebuiltEnd(7, true, Map.of("#run:r1/0", 1L)), rebuiltEnd(7, true, Map.of("t/-1", 1L)),
+                rebuiltEnd(7, true, Map.of("t/0", -1L)), rebuiltEnd(7, true, nullPosition),
+                rebuiltEnd(7, false, Map.of("t/0", 1L)));
+        for (DefaultStarRocksRowData row : bad) {
+            assertThatThrownBy(() -> exactlyOnce().dispatch(row)).isInstanceOf(NonRecoverableSinkFailure.class)
+                    .hasMessageStartingWith("ProgressTableException: row 'shop.orders' (source partition 0) at "
+                            + "source position 7: ")
+                    .hasMessageContaining("progress-rows-of-the-multi-topic-layout").hasMessageNotContaining("\n");
+        }
+        assertThat(engine.calls).isEmpty();
     }
 }

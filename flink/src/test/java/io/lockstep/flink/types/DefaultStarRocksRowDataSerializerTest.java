@@ -121,7 +121,7 @@ class DefaultStarRocksRowDataSerializerTest {
     void anUnknownRecordTagFailsNamingIt() {
         assertThatThrownBy(() -> serializer().deserialize(new DataInputDeserializer(new byte[] {9})))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown DefaultStarRocksRowData record tag 9 (expected 0 to 4)");
+                .hasMessage("unknown DefaultStarRocksRowData record tag 9 (expected 0 to 6)");
     }
 
     @Test
