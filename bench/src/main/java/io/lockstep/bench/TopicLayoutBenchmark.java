@@ -3,6 +3,7 @@ package io.lockstep.bench;
 import io.lockstep.app.cli.LockstepMain;
 import io.lockstep.app.demo.DemoMetricsReporter;
 import io.lockstep.app.kafka.EmbeddedKafka;
+import io.lockstep.app.rebuild.CrossTopicRebuild;
 import io.lockstep.bench.LayoutTopics.Layout;
 import io.lockstep.bench.LayoutTopics.Written;
 import io.lockstep.emulator.StarRocksEmulator;
@@ -47,11 +48,8 @@ final class TopicLayoutBenchmark {
     static final long FIRST_RECORD_POLL_MS = 5;
     /** Flink's per-operator counter of records emitted; the Kafka source's turns non-zero with the first record. */
     private static final String RECORDS_OUT = "numRecordsOut";
-    /**
-     * The rebuild's gauge of the bytes it holds (buffered events of transactions not yet released), or {@code null}
-     * while the job has none.
-     */
-    static final String HELD_BYTES_METRIC = null;
+    /** The rebuild's gauge of the bytes it holds (row text of events of transactions not yet released). */
+    static final String HELD_BYTES_METRIC = CrossTopicRebuild.HELD_BYTES_METRIC;
     private static final Pattern COMMITTED = Pattern.compile(
             "summary: ([\\d,]+) source transactions? read.*?, ([\\d,]+) committed, ([\\d,]+) rows? committed, "
                     + "([\\d,]+) StarRocks transactions?");
@@ -251,9 +249,7 @@ final class TopicLayoutBenchmark {
                         }
                         Thread.sleep(FIRST_RECORD_POLL_MS);
                     } else {
-                        if (HELD_BYTES_METRIC != null) {
-                            peakHeldBytes.accumulateAndGet(metrics.gaugeMax(HELD_BYTES_METRIC), Math::max);
-                        }
+                        peakHeldBytes.accumulateAndGet(metrics.gaugeMax(HELD_BYTES_METRIC), Math::max);
                         Thread.sleep(GAUGE_POLL_MS);
                     }
                 }
