@@ -7,7 +7,6 @@ import io.lockstep.app.assemble.DebeziumTransactionAssembler;
 import io.lockstep.app.assemble.TransactionAssembler;
 import io.lockstep.app.kafka.EmbeddedKafka;
 import io.lockstep.e2e.check.AtomicityReader;
-import io.lockstep.e2e.check.TableContents;
 import io.lockstep.e2e.resend.PublisherWaits;
 import io.lockstep.e2e.resend.ResendShapes;
 import io.lockstep.e2e.resend.StoredOffsets;
@@ -17,16 +16,11 @@ import io.lockstep.e2e.source.DebeziumConnectors;
 import io.lockstep.e2e.source.PostgresServer;
 import io.lockstep.e2e.source.PublisherProcess;
 import io.lockstep.e2e.workload.OltpSchema;
-import io.lockstep.e2e.workload.OltpSchema.Table;
 import io.lockstep.e2e.workload.OltpWorkload;
 import io.lockstep.e2e.workload.TxnLedger;
 import io.lockstep.emulator.StarRocksEmulator;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -36,7 +30,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectClusterClient;
@@ -148,12 +141,12 @@ class DebeziumResendEndToEndIT {
                 String firstJobEndedBeforeTheKill = null;
                 try {
                     PublisherWaits.streaming(postgres, SLOT, first);
-                    opening(postgres, ledger);
+                    EndToEndChecks.opening(postgres, ledger, OPENING_ROWS);
                     PublisherWaits.until(() -> StoredOffsets.readIfFlushed(offsetFile) != null, first,
                             "the first offset flush");
                     reader.start();
                     // no pause between the flush and the workload: an idle poll would flush again
-                    CompletableFuture<Void> beforeKill = runAsync(new OltpWorkload(postgres::connect,
+                    CompletableFuture<Void> beforeKill = EndToEndChecks.runAsync(new OltpWorkload(postgres::connect,
                             OltpSchema.Dialect.POSTGRES, ledger, 3, 30, LARGE_TRANSACTION_ROWS, 27L).withTxnLog()
                             .sessions(1, PAUSE_MS));
                     PublisherWaits.until(() -> topicReader.pollNew().stream()
@@ -169,7 +162,7 @@ class DebeziumResendEndToEndIT {
                         job.get(60, TimeUnit.SECONDS);
                     }
                     // three more sessions commit while the publisher is down and after it is back
-                    CompletableFuture<Void> afterKill = runAsync(new OltpWorkload(postgres::connect,
+                    CompletableFuture<Void> afterKill = EndToEndChecks.runAsync(new OltpWorkload(postgres::connect,
                             OltpSchema.Dialect.POSTGRES, ledger, 3, 20, 0, 28L).withTxnLog().sessions(4, PAUSE_MS));
                     second = PublisherProcess.start(connector, kafka.bootstrapServers(), dir, "second");
                     PublisherWaits.streaming(postgres, SLOT, second);
@@ -184,11 +177,11 @@ class DebeziumResendEndToEndIT {
                         return ended.size() >= ledger.transactions();
                     }, second, "every transaction's END in the topic");
                     if (jobRestarts) {
-                        loadedBeforeRestart = loggedTransactions(target);
+                        loadedBeforeRestart = EndToEndChecks.loggedTransactions(target);
                         job = CompletableFuture.supplyAsync(
                                 () -> EndToEndChecks.runJob(kafka.bootstrapServers(), topic, target));
                     }
-                    loadFailure = awaitLoaded(job, postgres, target, ledger.transactions());
+                    loadFailure = EndToEndChecks.awaitLoaded(job, postgres::connect, target, ledger.transactions());
                     jobStates = flink.listJobs().get().stream().filter(j -> !j.getJobState().isGloballyTerminalState())
                             .map(j -> j.getJobState().name()).toList();
                     if (loadFailure == null) {
@@ -238,8 +231,9 @@ class DebeziumResendEndToEndIT {
                 assertThat(reader.versionRegressions()).as("keys seen going back").isEmpty();
                 assertThat(reader.snapshots()).isGreaterThan(10);
                 try (Connection source = postgres.connect()) {
-                    assertThat(targetLog(target)).as("the DUPLICATE KEY log: each source row exactly once")
-                            .isEqualTo(sourceLog(source));
+                    assertThat(EndToEndChecks.targetLog(target))
+                            .as("the DUPLICATE KEY log: each source row exactly once")
+                            .isEqualTo(EndToEndChecks.sourceLog(source));
                 }
                 // the job's own account: every source transaction loaded once, every whole re-send dropped (a new job
                 // reads every re-sent copy, as its start offsets are at most the first re-sent one's)
@@ -256,115 +250,6 @@ class DebeziumResendEndToEndIT {
                         .isGreaterThanOrEqualTo(shapes.counts().get(ResendShapes.Shape.WHOLE_RESENT));
             }
         }
-    }
-
-    private static CompletableFuture<Void> runAsync(OltpWorkload workload) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                workload.run();
-            } catch (Exception e) {
-                throw new IllegalStateException("the workload failed", e);
-            }
-        });
-    }
-
-    /**
-     * The opening transaction, session 0: {@value #OPENING_ROWS} customers and its log row ({@code OPENING_ROWS + 3}
-     * records, more than a batch), so that the engine's first offset flush, made with its first batch, lands inside it.
-     */
-    private static void opening(PostgresServer postgres, TxnLedger ledger) throws Exception {
-        long txnId = TxnLedger.txnId(0, 1);
-        List<String> keys = new ArrayList<>();
-        try (Connection c = postgres.connect()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement insert = c.prepareStatement("INSERT INTO customers (id, name, vip, balance,"
-                    + " created_at, updated_at, txn_id) VALUES (?, ?, FALSE, 0, ?, ?, ?)")) {
-                LocalDateTime at = LocalDateTime.of(2024, 1, 1, 0, 0);
-                for (int id = 1; id <= OPENING_ROWS; id++) {
-                    insert.setLong(1, id);
-                    insert.setString(2, "opening " + id);
-                    insert.setObject(3, at);
-                    insert.setObject(4, at);
-                    insert.setLong(5, txnId);
-                    insert.addBatch();
-                    keys.add("customers/" + id);
-                }
-                insert.executeBatch();
-            }
-            OltpWorkload.logTransaction(c, txnId, keys.size(), 0);
-            ledger.record(txnId, keys, List.of());
-            c.commit();
-        }
-    }
-
-    /**
-     * Waits (up to 60 s) until every PRIMARY KEY table equals its source table and the log holds {@code transactions}
-     * distinct transactions; stops waiting as soon as the job ended.
-     *
-     * @return {@code null} when the target holds everything, else why not (the job's output when it ended)
-     */
-    private static String awaitLoaded(CompletableFuture<String> job, PostgresServer postgres, StarRocksEmulator target,
-            long transactions) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String difference = "";
-        while (System.nanoTime() < deadline) {
-            if (job.isDone()) {
-                return "the job ended: " + job.join();
-            }
-            difference = difference(postgres, target, transactions);
-            if (difference.isEmpty()) {
-                return null;
-            }
-            Thread.sleep(300);
-        }
-        return "waited 60 s for the target to hold every source transaction: " + difference;
-    }
-
-    /** @return the distinct transactions the target's log holds */
-    private static long loggedTransactions(StarRocksEmulator target) {
-        return ((Number) target.query("SELECT COUNT(DISTINCT txn_id) FROM " + OltpSchema.TARGET_DATABASE
-                + ".txn_log").rows().get(0).get(0)).longValue();
-    }
-
-    /** @return what still differs between source and target (empty when nothing does) */
-    private static String difference(PostgresServer postgres, StarRocksEmulator target, long transactions)
-            throws Exception {
-        long logged = loggedTransactions(target);
-        if (logged != transactions) {
-            return "the log holds " + logged + " of " + transactions + " transactions";
-        }
-        try (Connection connection = postgres.connect()) {
-            for (Table table : OltpSchema.TABLES) {
-                if (!TableContents.target(target, table).equals(TableContents.source(connection, table))) {
-                    return "table " + table.name() + " differs";
-                }
-            }
-        }
-        return "";
-    }
-
-    /** @return the target log's rows as text, sorted (duplicates kept) */
-    private static List<String> targetLog(StarRocksEmulator target) {
-        return target.query("SELECT " + OltpSchema.TXN_LOG.columnList() + " FROM " + OltpSchema.TARGET_DATABASE
-                + ".txn_log").rows().stream().map(row -> row.stream().map(String::valueOf)
-                        .collect(Collectors.joining(","))).sorted().toList();
-    }
-
-    /** @return the source log's rows as text, sorted */
-    private static List<String> sourceLog(Connection source) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement statement = source.createStatement(); ResultSet rs = statement.executeQuery(
-                "SELECT " + OltpSchema.TXN_LOG.columnList() + " FROM txn_log")) {
-            while (rs.next()) {
-                List<String> values = new ArrayList<>();
-                for (int i = 1; i <= OltpSchema.TXN_LOG.columns().size(); i++) {
-                    values.add(String.valueOf(rs.getLong(i)));
-                }
-                rows.add(String.join(",", values));
-            }
-        }
-        rows.sort(null);
-        return rows;
     }
 
     private static void addEnd(TopicRecord record, Set<String> ended) {

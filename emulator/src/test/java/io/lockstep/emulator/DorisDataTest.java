@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lockstep.emulator.DorisHttp.Resp;
 import io.lockstep.emulator.doris.DorisTxnStatus;
+import io.lockstep.emulator.load.BodyDecompression;
+import io.lockstep.emulator.load.BodyDecompressionTest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -216,8 +218,8 @@ class DorisDataTest {
     void unsupportedFeaturesFailNamingTheHeader() {
         assertThat(load("dup", csv(label(), "format", "parquet"), "x").message())
                 .isEqualTo("[NOT_IMPLEMENTED_ERROR]format: parquet is not supported by the emulator");
-        assertThat(load("dup", csv(label(), "compress_type", "lz4"), "x").message())
-                .isEqualTo("[NOT_IMPLEMENTED_ERROR]compress_type: lz4 is not supported by the emulator");
+        assertThat(load("dup", csv(label(), "compress_type", "lzo"), "x").message())
+                .isEqualTo("[NOT_IMPLEMENTED_ERROR]compress_type: lzo is not supported by the emulator");
         assertThat(load("dup", csv(label(), "enclose", "\""), "x").message())
                 .isEqualTo("[NOT_IMPLEMENTED_ERROR]enclose is not supported by the emulator");
         assertThat(load("u", csv(label(), "hidden_columns", "__DORIS_SEQUENCE_COL__"), "x").message())
@@ -225,6 +227,28 @@ class DorisDataTest {
                         + "emulator");
         assertThat(load("dup", csv(label(), "format", "xml"), "x").message())
                 .isEqualTo("[INVALID_ARGUMENT]unknown data format, format=xml");
+    }
+
+    @Test
+    void bz2AndLz4BodiesAreDecompressedAndABodyThatDoesNotDecodeFailsTheLoad() throws Exception {
+        for (BodyDecompression codec : List.of(BodyDecompression.BZIP2, BodyDecompression.LZ4_FRAME)) {
+            byte[] body = BodyDecompressionTest.compress(codec,
+                    ("1," + codec + "\n").getBytes(StandardCharsets.UTF_8));
+            String type = codec == BodyDecompression.BZIP2 ? "bz2" : "lz4";
+            try (CloseableHttpClient client = HttpClients.custom().disableRedirectHandling().build()) {
+                var request = ClassicRequestBuilder.put(doris.beUrl() + "/api/" + db() + "/dup/_stream_load")
+                        .setHeader("Authorization", "Basic " + Base64.getEncoder().encodeToString("root:".getBytes(
+                                StandardCharsets.UTF_8)))
+                        .setHeader("Expect", "100-continue").setHeader("label", label())
+                        .setHeader("column_separator", ",").setHeader("compress_type", type)
+                        .setEntity(new ByteArrayEntity(body, null)).build();
+                String reply = client.execute(request, resp -> EntityUtils.toString(resp.getEntity()));
+                assertThat(reply).contains("\"Status\" : \"Success\"");
+            }
+        }
+        assertThat(rows("dup")).containsExactly(List.of(1L, "BZIP2"), List.of(1L, "LZ4_FRAME"));
+        assertThat(load("dup", csv(label(), "compress_type", "bz2"), "2,plain\n").message())
+                .startsWith("[INTERNAL_ERROR]failed to decompress the BZIP2 body");
     }
 
     private static byte[] gzip(String text) throws IOException {

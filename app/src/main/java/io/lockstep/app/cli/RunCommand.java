@@ -304,9 +304,10 @@ public final class RunCommand implements Callable<Integer> {
             config = preflight.checkTarget(config);
             StartFromCommitted.Start start = preflight.startOffsets(config);
             config = config.withAssembler(config.assembler().withCommittedPositions(start.commitPositions()));
-            // LEAD: once h2-positions is merged, the rebuild continues above the committed rebuilt position:
-            // if (config.topicLayout() != null) { config = config.withTopicLayout(config.topicLayout()
-            //         .withCommittedRebuiltPosition(start.rebuiltPosition()), config.maxTopicDriftMs()); }
+            if (config.topicLayout() != null) { // the rebuild continues above the committed rebuilt position
+                config = config.withTopicLayout(config.topicLayout()
+                        .withCommittedRebuiltPosition(start.rebuiltPosition()), config.maxTopicDriftMs());
+            }
             define(env, config, start.offsets());
             if (input != null && plan.isPresent()) { // what the checkpoints of this start will have read
                 InputFileStamp.write(plan.get().directory().root(), input);

@@ -1,5 +1,7 @@
 package io.lockstep.app.cli;
 
+import io.lockstep.app.assemble.BoundMode;
+
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.job.DeliverySemantic;
@@ -89,17 +91,25 @@ final class RunOptionCheck {
      *     the one-topic layout
      * @throws ParameterException for a combination that cannot work: {@code --transaction-topic} with
      *     {@code --format maxwell} or {@code --input}, several topics without it, the transaction topic also listed
-     *     or matched as a table topic, a pattern that is no regular expression, a bound that is not positive
+     *     or matched as a table topic, a pattern that is no regular expression, a bound that is not positive,
+     *     {@code --on-bound emit}
      */
     TopicLayout topicLayout() {
         ParseResult parsed = options.spec.commandLine().getParseResult();
         boolean layoutOption = parsed != null
                 && (parsed.hasMatchedOption("--max-pending-bytes") || parsed.hasMatchedOption("--max-topic-drift"));
+        TopicLayout layout;
         try {
-            return options.topicLayout.layout(options.topic, options.format, options.input, layoutOption);
+            layout = options.topicLayout.layout(options.topic, options.format, options.input, layoutOption);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        if (layout != null && options.onBound == BoundMode.EMIT) {
+            // a part emitted at a bound would leave before its transaction is whole and in commit order
+            throw usage("--on-bound emit cannot be used with --transaction-topic: the rebuild releases a transaction "
+                    + "only whole and in commit order (use --on-bound fail, the default)");
+        }
+        return layout;
     }
 
     /**

@@ -200,11 +200,14 @@ final class RunPreflight {
                         + "the job stopped from the progress table and Kafka at start: give --kafka-check-timeout a "
                         + "positive value (0 skips it)"));
             }
-            // LEAD: once h2-positions is merged, plan every topic of the layout here:
-            // return StartFromCommitted.plan(config, config.topicLayout(), command.kafkaCheckTimeoutMs);
-            // (with the catches below), and in RunCommand give the layout start.rebuiltPosition().
-            throw new RunRefusedException(List.of("--transaction-topic with --semantic exactly-once: this build "
-                    + "cannot plan the start of the table topics from the progress table yet"));
+            try {
+                return StartFromCommitted.plan(config, config.topicLayout(), command.kafkaCheckTimeoutMs);
+            } catch (IllegalStateException e) {
+                throw new RunRefusedException(List.of(e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunRefusedException(List.of());
+            }
         }
         if (command.input == null && ExactlyOnceAcrossTables.enabled(config) && command.kafkaCheckTimeoutMs > 0) {
             try {

@@ -122,188 +122,78 @@ public class SourceEvent {
         return previousKeyDeleteRow == null ? 1 : 2;
     }
 
-    public SourceEventKind getKind() {
-        return kind;
-    }
+    public SourceEventKind getKind() { return kind; }
+    public void setKind(SourceEventKind kind) { this.kind = kind; }
 
-    public void setKind(SourceEventKind kind) {
-        this.kind = kind;
-    }
+    public String getTopic() { return topic; }
+    public void setTopic(String topic) { this.topic = topic; }
 
-    public String getTopic() {
-        return topic;
-    }
+    public int getPartition() { return partition; }
+    public void setPartition(int partition) { this.partition = partition; }
 
-    public void setTopic(String topic) {
-        this.topic = topic;
-    }
+    public long getOffset() { return offset; }
+    public void setOffset(long offset) { this.offset = offset; }
 
-    public int getPartition() {
-        return partition;
-    }
+    public String getTransactionId() { return transactionId; }
+    public void setTransactionId(String transactionId) { this.transactionId = transactionId; }
 
-    public void setPartition(int partition) {
-        this.partition = partition;
-    }
+    public String getTransactionKey() { return transactionKey; }
+    public void setTransactionKey(String transactionKey) { this.transactionKey = transactionKey; }
 
-    public long getOffset() {
-        return offset;
-    }
+    public boolean isStandalone() { return standalone; }
+    public void setStandalone(boolean standalone) { this.standalone = standalone; }
 
-    public void setOffset(long offset) {
-        this.offset = offset;
-    }
+    public boolean isCommit() { return commit; }
+    public void setCommit(boolean commit) { this.commit = commit; }
 
-    public String getTransactionId() {
-        return transactionId;
-    }
+    public String getSourceDatabase() { return sourceDatabase; }
+    public void setSourceDatabase(String sourceDatabase) { this.sourceDatabase = sourceDatabase; }
 
-    public void setTransactionId(String transactionId) {
-        this.transactionId = transactionId;
-    }
+    public String getSourceTable() { return sourceTable; }
+    public void setSourceTable(String sourceTable) { this.sourceTable = sourceTable; }
 
-    public String getTransactionKey() {
-        return transactionKey;
-    }
+    public boolean isDelete() { return delete; }
+    public void setDelete(boolean delete) { this.delete = delete; }
 
-    public void setTransactionKey(String transactionKey) {
-        this.transactionKey = transactionKey;
-    }
+    public String getRow() { return row; }
+    public void setRow(String row) { this.row = row; }
 
-    public boolean isStandalone() {
-        return standalone;
-    }
-
-    public void setStandalone(boolean standalone) {
-        this.standalone = standalone;
-    }
-
-    public boolean isCommit() {
-        return commit;
-    }
-
-    public void setCommit(boolean commit) {
-        this.commit = commit;
-    }
-
-    public String getSourceDatabase() {
-        return sourceDatabase;
-    }
-
-    public void setSourceDatabase(String sourceDatabase) {
-        this.sourceDatabase = sourceDatabase;
-    }
-
-    public String getSourceTable() {
-        return sourceTable;
-    }
-
-    public void setSourceTable(String sourceTable) {
-        this.sourceTable = sourceTable;
-    }
-
-    public boolean isDelete() {
-        return delete;
-    }
-
-    public void setDelete(boolean delete) {
-        this.delete = delete;
-    }
-
-    public String getRow() {
-        return row;
-    }
-
-    public void setRow(String row) {
-        this.row = row;
-    }
-
-    public String getPreviousKeyDeleteRow() {
-        return previousKeyDeleteRow;
-    }
-
-    public void setPreviousKeyDeleteRow(String previousKeyDeleteRow) {
-        this.previousKeyDeleteRow = previousKeyDeleteRow;
-    }
+    public String getPreviousKeyDeleteRow() { return previousKeyDeleteRow; }
+    public void setPreviousKeyDeleteRow(String previousKeyDeleteRow) { this.previousKeyDeleteRow = previousKeyDeleteRow; }
 
     /** @return Debezium's {@code transaction.total_order} (1-based position in the transaction), or -1 */
-    public long getTotalOrder() {
-        return totalOrder;
-    }
+    public long getTotalOrder() { return totalOrder; }
+    public void setTotalOrder(long totalOrder) { this.totalOrder = totalOrder; }
 
-    public void setTotalOrder(long totalOrder) {
-        this.totalOrder = totalOrder;
-    }
+    public long getEventCount() { return eventCount; }
+    public void setEventCount(long eventCount) { this.eventCount = eventCount; }
 
-    public long getEventCount() {
-        return eventCount;
-    }
-
-    public void setEventCount(long eventCount) {
-        this.eventCount = eventCount;
-    }
-
-    public HashMap<String, Long> getTableEventCounts() {
-        return tableEventCounts;
-    }
-
-    public void setTableEventCounts(HashMap<String, Long> tableEventCounts) {
-        this.tableEventCounts = tableEventCounts;
-    }
+    public HashMap<String, Long> getTableEventCounts() { return tableEventCounts; }
+    public void setTableEventCounts(HashMap<String, Long> tableEventCounts) { this.tableEventCounts = tableEventCounts; }
 
     /** @return the source database the event comes from ({@code postgresql:pg1}, {@code maxwell}...), or {@code null} */
-    public String getCommitSource() {
-        return commitSource;
-    }
-
-    public void setCommitSource(String commitSource) {
-        this.commitSource = commitSource;
-    }
+    public String getCommitSource() { return commitSource; }
+    public void setCommitSource(String commitSource) { this.commitSource = commitSource; }
 
     /** @return PostgreSQL END: the commit LSN (the part after {@code :} of its id); else -1 */
-    public long getCommitLsn() {
-        return commitLsn;
-    }
-
-    public void setCommitLsn(long commitLsn) {
-        this.commitLsn = commitLsn;
-    }
+    public long getCommitLsn() { return commitLsn; }
+    public void setCommitLsn(long commitLsn) { this.commitLsn = commitLsn; }
 
     /** @return the MySQL GTID {@code uuid[:tag]:n} of the event's transaction, or {@code null} */
-    public String getGtid() {
-        return gtid;
-    }
-
-    public void setGtid(String gtid) {
-        this.gtid = gtid;
-    }
+    public String getGtid() { return gtid; }
+    public void setGtid(String gtid) { this.gtid = gtid; }
 
     /** @return the binlog file of the event's binlog position, or {@code null} */
-    public String getBinlogFile() {
-        return binlogFile;
-    }
-
-    public void setBinlogFile(String binlogFile) {
-        this.binlogFile = binlogFile;
-    }
+    public String getBinlogFile() { return binlogFile; }
+    public void setBinlogFile(String binlogFile) { this.binlogFile = binlogFile; }
 
     /** @return the offset in {@link #getBinlogFile()} (bytes), or -1 */
-    public long getBinlogPosition() {
-        return binlogPosition;
-    }
-
-    public void setBinlogPosition(long binlogPosition) {
-        this.binlogPosition = binlogPosition;
-    }
+    public long getBinlogPosition() { return binlogPosition; }
+    public void setBinlogPosition(long binlogPosition) { this.binlogPosition = binlogPosition; }
 
     /** @return the source's commit time in epoch ms (Debezium END {@code ts_ms}, Maxwell {@code ts} x 1000), or -1 */
-    public long getCommitTimeMs() {
-        return commitTimeMs;
-    }
-
-    public void setCommitTimeMs(long commitTimeMs) {
-        this.commitTimeMs = commitTimeMs;
-    }
+    public long getCommitTimeMs() { return commitTimeMs; }
+    public void setCommitTimeMs(long commitTimeMs) { this.commitTimeMs = commitTimeMs; }
 
     /**
      * @return the message as read (coordinates, key and value text): what a dead letter keeps of this event; key and
@@ -314,22 +204,12 @@ public class SourceEvent {
     }
 
     /** @return the message key as read, when kept for a dead letter; else {@code null} */
-    public String getRawKey() {
-        return rawKey;
-    }
-
-    public void setRawKey(String rawKey) {
-        this.rawKey = rawKey;
-    }
+    public String getRawKey() { return rawKey; }
+    public void setRawKey(String rawKey) { this.rawKey = rawKey; }
 
     /** @return the message value as read, when kept for a dead letter; else {@code null} */
-    public String getRawValue() {
-        return rawValue;
-    }
-
-    public void setRawValue(String rawValue) {
-        this.rawValue = rawValue;
-    }
+    public String getRawValue() { return rawValue; }
+    public void setRawValue(String rawValue) { this.rawValue = rawValue; }
 
     /**
      * @return on an END rebuilt from several topics (Debezium's default layout, one topic per table): per table topic
@@ -338,50 +218,30 @@ public class SourceEvent {
      *     otherwise. Only partitions whose value moved since the previous END are present; a lower value is always
      *     safe (events read again are dropped as already loaded).
      */
-    public HashMap<String, Long> getCoveredPositions() {
-        return coveredPositions;
-    }
-
-    public void setCoveredPositions(HashMap<String, Long> coveredPositions) {
-        this.coveredPositions = coveredPositions;
-    }
+    public HashMap<String, Long> getCoveredPositions() { return coveredPositions; }
+    public void setCoveredPositions(HashMap<String, Long> coveredPositions) { this.coveredPositions = coveredPositions; }
 
     /**
      * @return on a Debezium PostgreSQL data event: the commit LSN of the transaction committed just before this
      *     event's transaction ({@code source.sequence[0]}); -1 when absent
      */
-    public long getPreviousCommitLsn() {
-        return previousCommitLsn;
-    }
-
-    public void setPreviousCommitLsn(long previousCommitLsn) {
-        this.previousCommitLsn = previousCommitLsn;
-    }
+    public long getPreviousCommitLsn() { return previousCommitLsn; }
+    public void setPreviousCommitLsn(long previousCommitLsn) { this.previousCommitLsn = previousCommitLsn; }
 
     /**
      * @return on an END or standalone row released by the cross-topic rebuild: the source name its rows carry
      *     ({@code io.lockstep.app.rebuild.TopicLayout#rebuiltSource}); {@code null} otherwise (rows then carry the
      *     event's own topic and offset)
      */
-    public String getRebuiltSource() {
-        return rebuiltSource;
-    }
-
-    public void setRebuiltSource(String rebuiltSource) {
-        this.rebuiltSource = rebuiltSource;
-    }
+    public String getRebuiltSource() { return rebuiltSource; }
+    public void setRebuiltSource(String rebuiltSource) { this.rebuiltSource = rebuiltSource; }
 
     /**
      * @return with {@link #getRebuiltSource()}: the position its rows carry, growing by one with each unit (source
      *     transaction or standalone row) the rebuild releases; -1 otherwise
      */
-    public long getRebuiltPosition() {
-        return rebuiltPosition;
-    }
-
-    public void setRebuiltPosition(long rebuiltPosition) {
-        this.rebuiltPosition = rebuiltPosition;
-    }
+    public long getRebuiltPosition() { return rebuiltPosition; }
+    public void setRebuiltPosition(long rebuiltPosition) { this.rebuiltPosition = rebuiltPosition; }
 
     /** @param counts data collection to event count; copied into a {@link HashMap} */
     public void putTableEventCounts(Map<String, Long> counts) {
@@ -435,20 +295,10 @@ public class SourceEvent {
      *     change, one {@code name<TAB>source type} per line in table order (e.g. {@code note\tvarchar(64)}); else
      *     {@code null}
      */
-    public String getSchemaColumns() {
-        return schemaColumns;
-    }
-
-    public void setSchemaColumns(String schemaColumns) {
-        this.schemaColumns = schemaColumns;
-    }
+    public String getSchemaColumns() { return schemaColumns; }
+    public void setSchemaColumns(String schemaColumns) { this.schemaColumns = schemaColumns; }
 
     /** @return for a {@link SourceEventKind#SCHEMA_CHANGE}: the columns it drops, one name per line; else {@code null} */
-    public String getDroppedColumns() {
-        return droppedColumns;
-    }
-
-    public void setDroppedColumns(String droppedColumns) {
-        this.droppedColumns = droppedColumns;
-    }
+    public String getDroppedColumns() { return droppedColumns; }
+    public void setDroppedColumns(String droppedColumns) { this.droppedColumns = droppedColumns; }
 }

@@ -114,9 +114,7 @@ public final class LockstepPipeline {
                             CdcKafkaSource.ALIGNMENT_UPDATE_INTERVAL),
                     "kafka " + describeTopics(layout))
                     .uid(SOURCE_UID), beforeSink,
-                    // LEAD: once h2-positions is merged, the covered positions of every topic carry its identity:
-                    // new SourceIdentity(start.sources()) here instead of the transaction topic's alone
-                    identity(config.topic(), start.source()), true);
+                    new SourceIdentity(start.sources()), true); // covered positions carry each topic's identity
             return;
         }
         define(env, config, e -> e.fromSource(
@@ -207,10 +205,8 @@ public final class LockstepPipeline {
             return TransactionStreams.assemble(records, config.format(), config.format().decoder(config.keyColumns()),
                     router, options, columns);
         }
-        // LEAD: once h1-rebuild's overload is merged, replace this throw by
-        // return TransactionStreams.assemble(records, config.format(), config.format().decoder(config.keyColumns()),
-        //         router, options, columns, layout);
-        throw new IllegalArgumentException("--transaction-topic: the cross-topic rebuild is not part of this build");
+        return TransactionStreams.assemble(records, config.format(), config.format().decoder(config.keyColumns()),
+                router, options, columns, layout);
     }
 
     /**
@@ -312,6 +308,14 @@ public final class LockstepPipeline {
             builder.multiTableJobId(config.jobId());
         }
         builder.options(config.sinkProperties()); // the user's --sink-option k=v, as given: they win
-        return builder.build();
+        SinkConfig options = builder.build();
+        if (options.getStreamLoadFormat() != StreamLoadFormat.JSON) {
+            // a CSV load names one column list per table, fixed by its first row; this job's rows change columns
+            throw new io.lockstep.flink.options.InvalidSinkOptionException("sink.properties.format", "Invalid sink "
+                    + "option 'sink.properties.format' = '" + options.getStreamLoadFormat().headerValue() + "': "
+                    + "lockstep run loads JSON rows, whose columns follow each table's schema changes, while a CSV "
+                    + "load carries one fixed column list per table; expected 'json'");
+        }
+        return options;
     }
 }

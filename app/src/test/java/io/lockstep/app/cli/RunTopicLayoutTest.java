@@ -90,6 +90,14 @@ class RunTopicLayoutTest {
     }
 
     @Test
+    void partsEmittedAtABoundCannotBeRebuilt() {
+        assertUsageError(CliRun.of(args("--format", "debezium", "--topic", "a,b", "--transaction-topic", "tx",
+                        "--on-bound", "emit")),
+                "lockstep run: --on-bound emit cannot be used with --transaction-topic: the rebuild releases a "
+                        + "transaction only whole and in commit order (use --on-bound fail, the default)");
+    }
+
+    @Test
     void aFileHasNoTransactionTopic(@TempDir Path dir) throws Exception {
         Path input = Files.writeString(dir.resolve("in.jsonl"), "{}\n");
         assertUsageError(CliRun.of("run", "--input", input.toString(), "--transaction-topic", "tx", "--format",

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The multi-topic path of {@link TransactionStreams} in a real local Flink job at parallelism 2: decode, the
- * cross-topic rebuild, the assembler. Rows carry the END's topic and offset as source and position (the assembler's
- * use of the rebuilt source and position is not part of this path).
+ * cross-topic rebuild, the assembler. Rows carry the rebuilt source ({@code <txTopic>+rebuilt}) and the rebuilt
+ * position of their transaction, which grows by one per released transaction.
  */
 class RebuildStreamsTest {
 
@@ -71,7 +71,8 @@ class RebuildStreamsTest {
         }
         List<String> expected = new ArrayList<>();
         for (int tx = 0; tx < 6; tx++) {
-            String at = " p0 " + TX + "@" + (2 * tx + 1); // every row: source partition 0, its END's position
+            // every row: source partition 0, the rebuilt source, one position per released transaction from 0
+            String at = " p0 " + TX + "+rebuilt@" + tx;
             expected.add("orders {\"order_id\":" + tx + ",\"line\":1}" + at);
             expected.add("items {\"item_id\":" + tx + "}" + at);
             expected.add("orders {\"order_id\":" + tx + ",\"line\":2}" + at + " end");

@@ -188,7 +188,17 @@ public final class LoadEngineConfig {
      * (docs/protocol.md#load-headers).
      */
     public Map<String, String> loadPropertiesFor(String database, String table) {
-        return loadHeaders.forTable(database, table);
+        return loadFormat.loadHeaders(database, table, loadHeaders.forTable(database, table));
+    }
+
+    /**
+     * Task thread: the bytes buffered for one row of {@code database.table} ({@link LoadFormat#encodeRow}: the row
+     * itself for JSON, its CSV record for CSV).
+     *
+     * @throws IllegalArgumentException naming the table (and the column) if the format cannot write the row
+     */
+    public byte[] encodeRow(String database, String table, byte[] row) {
+        return loadFormat.encodeRow(database, table, row, loadHeaders.forTable(database, table));
     }
 
     /** Builder; every setter documents its default. */

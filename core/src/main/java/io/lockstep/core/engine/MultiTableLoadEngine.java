@@ -130,7 +130,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      * Task thread: buffers one row for {@code database.table} of source {@code partition}. Reserves the row's bytes
      * first (blocking at the hard limit, 2 × buffer-size, for at most {@code maxBlockMs}); never freezes a chunk.
      *
-     * @param row one row of {@link LoadEngineConfig#loadFormat()} (JSON: one object, UTF-8)
+     * @param given one row of {@link LoadEngineConfig#loadFormat()} (one JSON object, UTF-8; CSV writes it as a record)
      * @throws LoadEngineException      if the engine failed earlier (the first failure is the cause)
      * @throws IllegalArgumentException if the load format refuses the row, the database differs from the one this
      *                                  engine loads into (both named), or the table is a partial update and the
@@ -140,7 +140,8 @@ public final class MultiTableLoadEngine implements AutoCloseable {
      *                                  after {@code maxBlockMs} if no room appeared
      * @throws InterruptedException     if interrupted while blocked on memory
      */
-    public void write(int partition, String database, String table, byte[] row) throws InterruptedException {
+    public void write(int partition, String database, String table, byte[] given) throws InterruptedException {
+        byte[] row = given;
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
@@ -154,6 +155,7 @@ public final class MultiTableLoadEngine implements AutoCloseable {
         if (partialUpdates.isPartialUpdate(database, table)) {
             partialUpdates.check(database, table, row, RegionKey.describe(partition, database, table));
         }
+        row = config.encodeRow(database, table, row);
         // Only the task thread can end a source transaction, so while it waits for memory no open one can shrink:
         // if the open ones plus this row pass the hard limit, waiting can never succeed.
         long open = regions.openSourceTxnBytes();

@@ -197,7 +197,8 @@ public final class SingleTableLoadEngine implements AutoCloseable {
      * @throws io.lockstep.core.buffer.BufferExhaustedException if the row can never fit or no room appeared in time
      * @throws InterruptedException     if interrupted while blocked
      */
-    public void write(String database, String table, byte[] row) throws InterruptedException {
+    public void write(String database, String table, byte[] given) throws InterruptedException {
+        byte[] row = given;
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(row, "row");
@@ -209,6 +210,7 @@ public final class SingleTableLoadEngine implements AutoCloseable {
             throw config.loadFormat().malformedRow(row, database + "." + table);
         }
         partialUpdates.check(database, table, row, database + "." + table);
+        row = config.encodeRow(database, table, row);
         try {
             budget.reserve(row.length, config.maxBlockMs(), () -> "row for " + database + "." + table);
         } catch (io.lockstep.core.buffer.BufferExhaustedException e) {

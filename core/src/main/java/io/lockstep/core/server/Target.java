@@ -146,14 +146,14 @@ public enum Target {
     /**
      * The load format's headers only this target reads: on StarRocks the format's {@link LoadFormat#starRocksHeaders()}
      * (for JSON {@code ignore_json_size: true}, the StarRocks connector's default,
-     * docs/protocol.md#what-the-official-starrocks-connector-does); none on Doris, which reads such limits from its
-     * configuration.
+     * docs/protocol.md#what-the-official-starrocks-connector-does); on Doris the format's
+     * {@link LoadFormat#dorisHeaders()} (CSV: {@code line_delimiter}).
      *
      * @param format the load format of the loads
      * @return header name to value, read-only
      */
     public Map<String, String> formatHeaders(LoadFormat format) {
-        return this == STARROCKS ? format.starRocksHeaders() : Map.of();
+        return this == STARROCKS ? format.starRocksHeaders() : format.dorisHeaders();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.lockstep.core.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LoadFormatsTest {
@@ -12,20 +13,27 @@ class LoadFormatsTest {
     }
 
     @Test
-    void findKnowsOnlyTheImplementedFormats() {
+    void findKnowsTheImplementedFormats() {
         assertThat(LoadFormats.find("Json")).containsSame(JsonLoadFormat.INSTANCE);
-        assertThat(LoadFormats.find("csv")).isEmpty();
+        assertThat(LoadFormats.find(" CSV ")).get().isInstanceOf(CsvLoadFormat.class);
         assertThat(LoadFormats.find(null)).isEmpty();
+        assertThat(LoadFormats.find("parquet")).isEmpty();
     }
 
     @Test
-    void csvIsRefusedWithTheSinksReasonNamingTheSetting() {
-        assertThatThrownBy(() -> LoadFormats.forName("csv", "sink option 'sink.properties.format'"))
+    void csvReadsItsSeparatorsFromTheHeadersAndIsNewPerCall() {
+        LoadFormat csv = LoadFormats.forName("csv", "sink.properties.format", Map.of("column_separator", "\\x01"));
+        assertThat(csv).isInstanceOf(CsvLoadFormat.class);
+        assertThat(csv.headers()).containsEntry("column_separator", "\\x01").containsEntry("format", "csv");
+        assertThat(LoadFormats.forName("csv", "s")).isNotSameAs(LoadFormats.forName("csv", "s"));
+    }
+
+    @Test
+    void anUnreadableCsvSeparatorIsRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> LoadFormats.forName("csv", "sink.properties.format",
+                Map.of("column_separator", "\\xZZ")))
                 .isInstanceOf(UnsupportedLoadFormatException.class)
-                .hasMessage("Invalid sink option 'sink.properties.format' = 'csv': Lockstep's sinks load each row "
-                        + "(getRow()) as one JSON object; expected 'json'")
-                .satisfies(e -> assertThat(((UnsupportedLoadFormatException) e).reason())
-                        .isEqualTo(LoadFormats.CSV_REASON));
+                .hasMessageStartingWith("Invalid sink.properties.format = 'csv': Invalid column_separator = '\\xZZ'");
     }
 
     @Test
@@ -33,6 +41,6 @@ class LoadFormatsTest {
         assertThatThrownBy(() -> LoadFormats.forName("parquet", "sink.properties.format"))
                 .isInstanceOf(UnsupportedLoadFormatException.class)
                 .hasMessage("Invalid sink.properties.format = 'parquet': not a load format Lockstep sends; "
-                        + "expected 'json'");
+                        + "expected 'json' or 'csv'");
     }
 }

@@ -5,8 +5,8 @@ import java.util.Properties;
 /**
  * The Debezium connector properties the end-to-end tests and the recipe run with, written as a Kafka Connect user
  * writes them (docs/sources.md lists them): transaction metadata on, the data topics and the transaction topic routed
- * into one topic by the {@code RegexRouter} SMT, the JSON converter with or without schemas, and the embedded engine's
- * offset store.
+ * into one topic by the {@code RegexRouter} SMT (or, with {@link #defaultLayout}, Debezium's own topics: one per table
+ * and the transaction topic), the JSON converter with or without schemas, and the embedded engine's offset store.
  */
 public final class DebeziumConnectors {
 
@@ -80,6 +80,42 @@ public final class DebeziumConnectors {
         p.setProperty("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         p.setProperty("value.converter.schemas.enable", Boolean.toString(schemas));
         return p;
+    }
+
+    /**
+     * @param connector connector properties of {@link #postgres} or {@link #mariadb}; not changed
+     * @return a copy without the {@code RegexRouter}: Debezium's default topic layout, each table's change events in
+     *     topic {@code <prefix>.<schema>.<table>} ({@link #tableTopic}) and the transaction metadata in
+     *     {@code <prefix>.transaction} ({@link #transactionTopic}); docs/sources.md,
+     *     "Debezium's default layout: one topic per table"
+     */
+    public static Properties defaultLayout(Properties connector) {
+        Properties p = new Properties();
+        p.putAll(connector);
+        for (String name : connector.stringPropertyNames()) {
+            if (name.equals("transforms") || name.startsWith("transforms.route.")) {
+                p.remove(name);
+            }
+        }
+        return p;
+    }
+
+    /**
+     * @param topicPrefix Debezium's {@code topic.prefix}
+     * @param table the captured table as {@code table.include.list} names it, e.g. {@code public.orders}
+     * @return the table's topic in Debezium's default layout, {@code <prefix>.<schema>.<table>}
+     */
+    public static String tableTopic(String topicPrefix, String table) {
+        return topicPrefix + "." + table;
+    }
+
+    /**
+     * @param topicPrefix Debezium's {@code topic.prefix}
+     * @return the transaction metadata topic in Debezium's default layout, {@code <prefix>.transaction}
+     *     ({@code topic.transaction}'s default, Debezium's documentation "Transaction metadata")
+     */
+    public static String transactionTopic(String topicPrefix) {
+        return topicPrefix + ".transaction";
     }
 
     /** @return the one topic data and transaction events are routed into */

@@ -23,7 +23,7 @@ class ResendShapesTest {
         List<TopicRecord> records = new ArrayList<>();
         for (String line : Files.readAllLines(FIXTURE)) {
             JsonNode r = JSON.readTree(line);
-            records.add(new TopicRecord(r.get("partition").asInt(), r.get("offset").asLong(),
+            records.add(new TopicRecord("crash.all", r.get("partition").asInt(), r.get("offset").asLong(),
                     r.get("key").isNull() ? null : r.get("key").asText(),
                     r.get("value").isNull() ? null : r.get("value").asText()));
         }
@@ -74,17 +74,17 @@ class ResendShapesTest {
     }
 
     private static TopicRecord begin(long offset, int xid) {
-        return new TopicRecord(0, offset, null, "{\"status\":\"BEGIN\",\"id\":\"" + xid + ":1\",\"ts_ms\":" + offset
-                + "}");
+        return new TopicRecord("t", 0, offset, null, "{\"status\":\"BEGIN\",\"id\":\"" + xid + ":1\",\"ts_ms\":"
+                + offset + "}");
     }
 
     private static TopicRecord end(long offset, int xid, int events) {
-        return new TopicRecord(0, offset, null, "{\"status\":\"END\",\"id\":\"" + xid + ":90\",\"event_count\":"
+        return new TopicRecord("t", 0, offset, null, "{\"status\":\"END\",\"id\":\"" + xid + ":90\",\"event_count\":"
                 + events + ",\"ts_ms\":" + offset + "}");
     }
 
     private static TopicRecord data(long offset, int xid, int order, long lsn) {
-        return new TopicRecord(0, offset, null, "{\"op\":\"c\",\"before\":null,\"after\":{\"id\":" + lsn
+        return new TopicRecord("t", 0, offset, null, "{\"op\":\"c\",\"before\":null,\"after\":{\"id\":" + lsn
                 + "},\"source\":{\"lsn\":" + lsn + ",\"txId\":" + xid + ",\"table\":\"t\"},\"transaction\":{\"id\":\""
                 + xid + ":" + lsn + "\",\"total_order\":" + order + ",\"data_collection_order\":" + order + "}}");
     }

@@ -6,16 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 
 /**
- * One Kafka record of a Debezium topic routed as docs/sources.md describes (data events and transaction records in
- * one topic, JSON converter with schemas): where it is, its key and value text exactly as the converter wrote them,
- * and what it is to a transaction assembler.
+ * One Kafka record of a Debezium topic, routed as docs/sources.md describes (data events and transaction records in
+ * one topic) or in Debezium's default layout (a topic per table and the transaction topic), JSON converter with
+ * schemas: where it is, its key and value text exactly as the converter wrote them, and what it is to a transaction
+ * assembler.
  *
+ * @param topic the Kafka topic
  * @param partition the Kafka partition
  * @param offset the Kafka offset
  * @param key the key's JSON text, {@code null} for none
  * @param value the value's JSON text, {@code null} for a tombstone
  */
-public record TopicRecord(int partition, long offset, String key, String value) {
+public record TopicRecord(String topic, int partition, long offset, String key, String value) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -4,17 +4,14 @@ import io.lockstep.emulator.catalog.ColumnSchema;
 import io.lockstep.emulator.catalog.KeysType;
 import io.lockstep.emulator.catalog.TableSchema;
 import io.lockstep.emulator.http.ServerRequest;
+import io.lockstep.emulator.load.BodyDecompression;
 import io.lockstep.emulator.load.LoadFormatException;
 import io.lockstep.emulator.load.StreamLoadFormat;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Reads the data headers of a Doris {@code _stream_load} (docs/protocol.md#doris-endpoints-redirects-and-headers) into
@@ -22,7 +19,8 @@ import java.util.zip.GZIPInputStream;
  * {@code columns}, {@code where}, {@code jsonpaths}, {@code json_root}, {@code strip_outer_array},
  * {@code read_json_by_line} (the JSON reader reads a sequence of objects either way), {@code strict_mode},
  * {@code max_filter_ratio}, {@code timezone}/{@code time_zone}, {@code partitions}, {@code hidden_columns},
- * {@code merge_type}, {@code delete}, and {@code compress_type} ({@code gz} only).
+ * {@code merge_type}, {@code delete}, and {@code compress_type} ({@code gz}, {@code bz2}, {@code lz4};
+ * {@link #decode}).
  *
  * <p>The delete sign is {@code __DORIS_DELETE_SIGN__}: a source column of that name (in {@code columns}, as a JSON key,
  * or the trailing CSV field that {@code hidden_columns} adds when {@code columns} is absent) deletes the key when 1, on
@@ -114,26 +112,26 @@ final class DorisLoadHeaders {
     }
 
     /**
-     * The body as the scanner reads it: gunzipped for {@code compress_type: gz}.
+     * The body as the scanner reads it, decoded for {@code compress_type} {@code gz} (also {@code gzip}), {@code bz2}
+     * or {@code lz4} (the LZ4 frame format) (Doris docs "Stream Load", compress_type), for CSV and JSON (Doris reads
+     * compressed JSON since apache/doris pull request 48990).
      *
-     * @throws LoadFormatException NOT_IMPLEMENTED_ERROR for another compression, INTERNAL_ERROR for a bad gzip body
+     * @throws LoadFormatException NOT_IMPLEMENTED_ERROR for Doris' other types (lzo, lzop, deflate), INVALID_ARGUMENT
+     *                             for an unknown one, INTERNAL_ERROR for a body that does not decode
      */
     static byte[] decode(ServerRequest req, byte[] body) throws LoadFormatException {
         String compress = lower(req.header("compress_type"));
         if (compress == null || compress.isEmpty()) {
             return body;
         }
-        if (!compress.equals("gz") && !compress.equals("gzip")) {
-            throw notImplemented("compress_type: " + compress);
-        }
-        if (body.length == 0) {
-            return body;
-        }
-        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new LoadFormatException("INTERNAL_ERROR", "cannot decompress the gz body: " + e.getMessage());
-        }
+        BodyDecompression codec = switch (compress) {
+            case "gz", "gzip" -> BodyDecompression.GZIP;
+            case "bz2" -> BodyDecompression.BZIP2;
+            case "lz4" -> BodyDecompression.LZ4_FRAME;
+            case "lzo", "lzop", "deflate" -> throw notImplemented("compress_type: " + compress);
+            default -> throw new LoadFormatException("INVALID_ARGUMENT", "unknown compress type: " + compress);
+        };
+        return codec.decode(body);
     }
 
     private static boolean hiddenDeleteSign(Map<String, String> h) throws LoadFormatException {

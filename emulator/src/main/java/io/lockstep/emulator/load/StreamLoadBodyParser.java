@@ -28,6 +28,12 @@ public final class StreamLoadBodyParser implements LoadBodyParser {
      */
     @Override
     public ParsedBatch parse(TableSchema table, LoadFormat format, byte[] body) throws LoadFormatException {
+        Objects.requireNonNull(body, "body");
+        return parsePlain(table, format, streamFormat(format).decompress(body));
+    }
+
+    /** Parses a body already decompressed. */
+    private ParsedBatch parsePlain(TableSchema table, LoadFormat format, byte[] body) throws LoadFormatException {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(body, "body");
         StreamLoadFormat streamFormat = streamFormat(format);
@@ -55,16 +61,17 @@ public final class StreamLoadBodyParser implements LoadBodyParser {
             throws LoadFormatException {
         Objects.requireNonNull(carry, "carry");
         StreamLoadFormat streamFormat = streamFormat(format);
+        byte[] plain = streamFormat.decompress(Objects.requireNonNull(body, "body"));
         if (streamFormat.isJson()) {
-            return parse(table, format, body);
+            return parsePlain(table, format, plain);
         }
-        byte[] data = carry.takeJoinedWith(Objects.requireNonNull(body, "body"));
+        byte[] data = carry.takeJoinedWith(plain);
         byte[] delimiter = streamFormat.rowDelimiter().bytes();
         int end = CsvBodyReader.lastIndexOf(data, delimiter);
         int complete = end < 0 ? 0 : end + delimiter.length;
         carry.keep(data, complete);
         byte[] records = complete == data.length ? data : java.util.Arrays.copyOf(data, complete);
-        return parse(table, format, records);
+        return parsePlain(table, format, records);
     }
 
     /**
@@ -76,7 +83,7 @@ public final class StreamLoadBodyParser implements LoadBodyParser {
      */
     public ParsedBatch finish(TableSchema table, LoadFormat format, LoadStreamCarry carry)
             throws LoadFormatException {
-        return parse(table, format, carry.takeAll());
+        return parsePlain(table, format, carry.takeAll());
     }
 
     private static StreamLoadFormat streamFormat(LoadFormat format) {

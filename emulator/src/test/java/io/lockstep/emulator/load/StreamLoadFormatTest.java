@@ -98,8 +98,10 @@ class StreamLoadFormatTest {
     void unsupportedFeaturesFailLoudly() {
         assertRejected("NOT_IMPLEMENTED_ERROR", "partial_update_mode: column (row mode is implemented) is not"
                 + " supported by the emulator", "partial_update", "true", "partial_update_mode", "column");
-        assertRejected("NOT_IMPLEMENTED_ERROR", "format=gzip (compressed CSV) is not supported by the emulator",
-                "format", "gzip");
+        assertRejected("NOT_IMPLEMENTED_ERROR", "format=deflate (compressed CSV) is not supported by the emulator",
+                "format", "deflate");
+        assertRejected("NOT_IMPLEMENTED_ERROR", "payload compression (GZIP) with format=csv (documented for JSON; "
+                + "compressed CSV is named by format) is not supported by the emulator", "compression", "GZIP");
         assertRejected("NOT_IMPLEMENTED_ERROR", "the expression 'upper(tmp)' in the columns header is not supported"
                 + " by the emulator; it evaluates column references and constants only", "columns", "a, b = upper(tmp)");
     }

@@ -3,6 +3,8 @@ package io.lockstep.flink.config;
 import static io.lockstep.flink.options.SinkOptionDefinitions.SINK_PROPERTIES_PREFIX;
 
 import io.lockstep.core.client.AddressMap;
+import io.lockstep.core.format.CompressedLoadFormat;
+import io.lockstep.core.format.LoadFormat;
 import io.lockstep.core.format.LoadFormats;
 import io.lockstep.core.server.Target;
 import io.lockstep.flink.options.DorisOptionNames;
@@ -331,14 +333,16 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
     /**
      * The effective stream load headers for loads into one table, in increasing precedence: {@code timeout} (the
      * effective {@code sink.properties.timeout}), {@code format}, the load format's own headers
-     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}) and those only the target reads
+     * ({@code io.lockstep.core.format.JsonLoadFormat}: {@code strip_outer_array: true}; CSV: {@code format: csv}) and
+     * those only the target reads (CSV on Doris: {@code line_delimiter} for {@code row_delimiter})
      * ({@link Target#formatHeaders}: on StarRocks {@code ignore_json_size: true}, the StarRocks connector's default,
      * docs/protocol.md#what-the-official-starrocks-connector-does),
      * {@code strict_mode: true} (Lockstep's default, where StarRocks' and Doris' is false: a value that does not
      * convert to its column's type fails the load as a data error instead of being stored as NULL;
      * {@code sink.properties.strict_mode=false} restores the servers' default), then every {@code sink.properties.*},
-     * then the table's own {@link TableLoadProperties}. The sink adds {@code label}, {@code db}, {@code table} and
-     * authentication itself.
+     * then the table's own {@link TableLoadProperties}; last, with a compressed body, the compression as the target
+     * reads it ({@code CompressedLoadFormat}: StarRocks {@code compression} or compressed-CSV {@code format}, Doris
+     * {@code compress_type}). The sink adds {@code label}, {@code db}, {@code table} and authentication itself.
      *
      * @return header name (lower case) to value, read-only
      */
@@ -346,14 +350,34 @@ public final class SinkConfig implements SinkConfigSource, Serializable {
         Map<String, String> headers = new TreeMap<>();
         headers.put("timeout", String.valueOf(streamLoadTimeoutSeconds));
         headers.put("format", streamLoadFormat.headerValue());
-        LoadFormats.find(streamLoadFormat.headerValue()).ifPresent(format -> { // none for csv, which the sinks refuse
+        LoadFormat format = loadFormatOrNull();
+        if (format != null) {
             headers.putAll(format.headers());
-            headers.putAll(target.formatHeaders(format));
-        });
+            headers.putAll(target.formatHeaders(format)); // e.g. Doris' line_delimiter for row_delimiter
+        }
         headers.put("strict_mode", "true"); // never NULL a bad value silently (docs/options.md)
         headers.putAll(streamLoadProperties);
         findTableProperties(database, table).ifPresent(p -> headers.putAll(p.headers()));
+        if (format instanceof CompressedLoadFormat compressed) {
+            // the compression as the target reads it (StarRocks CSV: format=gzip, ...), not the option's spelling
+            headers.remove("compression");
+            headers.remove("compress_type");
+            headers.putAll(target == Target.DORIS ? compressed.dorisCompressionHeaders()
+                    : compressed.starRocksCompressionHeaders());
+        }
         return Collections.unmodifiableMap(headers);
+    }
+
+    /**
+     * The load format the options name, with its separators and compression; null when the options name one the
+     * sinks refuse, which {@code SinkSettings} reports naming the option.
+     */
+    private LoadFormat loadFormatOrNull() {
+        try {
+            return LoadFormats.forName(streamLoadFormat.headerValue(), "sink.properties.format", streamLoadProperties);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     @Override

@@ -240,10 +240,15 @@ public final class SinkOptionDefinitions {
     public static final SinkOption<StreamLoadFormat> STREAM_LOAD_FORMAT = SinkOption
             .typedOption(SINK_PROPERTIES_PREFIX + "format", "Enum (csv, json)", StreamLoadFormat::fromHeaderValue)
             .defaultValue(StreamLoadFormat.CSV)
-            .description("Format of `getRow()`: one CSV line or one JSON object. With `json` the sink "
-                    + "sends `strip_outer_array: true` and `ignore_json_size: true` unless set otherwise. "
-                    + "Lockstep's sinks load JSON rows only: creating a sink with `csv` (the default, kept "
-                    + "from the StarRocks connector) fails and asks for `json`.");
+            .description("Format of the load bodies. With `json` each row (`getRow()`) is one JSON object, sent "
+                    + "in a JSON array (`strip_outer_array: true`, and `ignore_json_size: true` on StarRocks). With "
+                    + "`csv` (the default, as in the StarRocks connector) the sink writes each JSON object row as one "
+                    + "CSV record: `column_separator` (default tab) and `row_delimiter` (Doris: `line_delimiter`, "
+                    + "default line feed) as given, `\\N` for NULL, and a `columns` header per table naming the "
+                    + "fields (a configured `columns`, else the keys of the table's first row); a table whose first "
+                    + "row is not a JSON object takes CSV lines, sent as they are (as the StarRocks connector does). "
+                    + "A row with other keys, a value containing the separator or delimiter, or the string `\\N` is "
+                    + "refused naming table and column: see docs/sinks.md#load-formats.");
 
     public static final SinkOption<Boolean> MERGE_COMMIT_ENABLED = SinkOption
             .booleanOption(SINK_PROPERTIES_PREFIX + "enable_merge_commit")

@@ -13,7 +13,7 @@ public enum StreamLoadFormat {
 
     /**
      * StarRocks' compressed-CSV {@code format} values (StarRocks docs "STREAM LOAD", data_desc: format), refused by
-     * name since Lockstep sends plain bodies.
+     * name: the sink sends them itself for {@code csv} with {@code sink.properties.compression}.
      */
     static final java.util.Set<String> COMPRESSED_CSV =
             java.util.Set.of("gzip", "bzip2", "lz4", "lz4_frame", "deflate", "zstd");
@@ -32,8 +32,9 @@ public enum StreamLoadFormat {
     public static StreamLoadFormat fromHeaderValue(String text) {
         String wanted = text.trim().toUpperCase(Locale.ROOT);
         if (COMPRESSED_CSV.contains(wanted.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("'" + text.trim() + "' declares a compressed CSV body, which is not "
-                    + "implemented: Lockstep sends plain load bodies today; expected one of 'csv', 'json'");
+            throw new IllegalArgumentException("'" + text.trim() + "' is StarRocks' header for a compressed CSV "
+                    + "body, which the sink sets itself: set 'csv' with sink.properties.compression (gzip, bzip2, "
+                    + "lz4_frame, zstd); expected one of 'csv', 'json'");
         }
         for (StreamLoadFormat format : values()) {
             if (format.name().equals(wanted)) {

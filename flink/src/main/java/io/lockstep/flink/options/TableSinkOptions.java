@@ -76,8 +76,13 @@ public record TableSinkOptions(SinkConfig sinkConfig, Integer parallelism, boole
                     + "'; remove it");
         }
         rest.put(SinkOptionDefinitions.SINK_TARGET.key(), target.optionValue());
-        // the SQL path encodes rows as JSON objects (RowDataJsonEncoder): the JSON load format's headers by default
-        JsonLoadFormat.INSTANCE.headers().forEach((name, value) -> rest.putIfAbsent("sink.properties." + name, value));
+        // the SQL path encodes rows as JSON objects (RowDataJsonEncoder): loaded as JSON unless a format is named
+        // (csv writes each object as one record of the table's columns)
+        if (rest.keySet().stream().map(SinkOptionDefinitions::normalizeKey)
+                .noneMatch(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key()::equals)) {
+            JsonLoadFormat.INSTANCE.headers().forEach((name, value) -> rest.putIfAbsent("sink.properties." + name,
+                    value));
+        }
         SinkConfig options = SinkConfig.fromOptions(rest);
         if (options.isMultiTableTransactionEnabled()) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.MULTI_TABLE_ENABLED.key(), "Table option "

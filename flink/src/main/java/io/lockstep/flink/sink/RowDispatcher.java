@@ -119,8 +119,8 @@ public final class RowDispatcher {
                 return; // single-table modes: an end-only row carries nothing to load
             }
             throw new IllegalArgumentException("row " + RowRouting.describe(row) + " has no data (getRow() is "
-                    + "null or empty) and is not a transaction end; every row must carry one JSON object, or "
-                    + "transactionEnd=true");
+                    + "null or empty) and is not a transaction end; every row must carry one JSON object (or, with "
+                    + "sink.properties.format=csv, one CSV line), or transactionEnd=true");
         }
         int partition = -1;
         if (multiTable) {

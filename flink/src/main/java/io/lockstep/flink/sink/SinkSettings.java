@@ -257,7 +257,8 @@ public final class SinkSettings {
         String name = options.getStreamLoadFormat().headerValue();
         LoadFormat format;
         try {
-            format = LoadFormats.forName(name, "sink option 'sink.properties.format'");
+            format = LoadFormats.forName(name, "sink option 'sink.properties.format'",
+                    options.getStreamLoadProperties());
         } catch (UnsupportedLoadFormatException e) {
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                     "Invalid sink option 'sink.properties.format' = '" + name + "'"
@@ -273,19 +274,37 @@ public final class SinkSettings {
                         + table.uniqueKey() + "': ";
                 LoadFormat tableFormat;
                 try {
-                    tableFormat = LoadFormats.forName(own, "format of table '" + table.uniqueKey() + "'");
+                    tableFormat = LoadFormats.forName(own, "format of table '" + table.uniqueKey() + "'", props);
                 } catch (UnsupportedLoadFormatException e) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                             refusal + e.reason());
                 }
-                if (tableFormat != format) {
+                if (!tableFormat.name().equals(format.name())
+                        || !compressionOf(tableFormat).equals(compressionOf(format))) {
                     throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
-                            refusal + "the sink loads every table as '" + format.name() + "'");
+                            refusal + "the sink loads every table as '" + format.name() + "'"
+                                    + compressionOf(format).map(c -> " compressed with " + c).orElse(""));
                 }
             }
             checkFormatHeaders(format, props, header -> header + " of table '" + table.uniqueKey() + "'");
+            for (String header : new String[] {"compression", "compress_type"}) {
+                String ownCompression = props.get(header);
+                if (ownCompression != null && !compressionOf(LoadFormats.forName(format.name(), header, props))
+                        .equals(compressionOf(format))) {
+                    throw new InvalidSinkOptionException("sink.properties." + header, "Invalid stream load "
+                            + "property '" + header + "' = '" + ownCompression + "' for table '" + table.uniqueKey()
+                            + "': the "
+                            + "sink compresses every table's bodies alike ("
+                            + compressionOf(format).map(Object::toString).orElse("not compressed") + ")");
+                }
+            }
         }
         return format;
+    }
+
+    private static java.util.Optional<io.lockstep.core.format.BodyCompression> compressionOf(LoadFormat format) {
+        return format instanceof io.lockstep.core.format.CompressedLoadFormat c ? java.util.Optional.of(c.compression())
+                : java.util.Optional.empty();
     }
 
     /**

@@ -148,7 +148,6 @@ class BadInputCatalogueTest {
                 "Invalid sink option 'sink.max-retries' = '-1'"));
         cases.add(invalidOption("not a number", "sink.connect.timeout-ms", "ten",
                 "Invalid sink option 'sink.connect.timeout-ms' = 'ten'"));
-        cases.add(invalidOption("csv rows", "sink.properties.format", "csv", "json"));
         cases.add(invalidOption("legacy sink.version V1", "sink.version", "V1", "sink.version"));
         cases.add(invalidOption("rows not sent as a JSON array", "sink.properties.strip_outer_array", "false",
                 "strip_outer_array"));

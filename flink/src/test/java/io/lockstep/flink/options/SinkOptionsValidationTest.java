@@ -300,33 +300,41 @@ class SinkOptionsValidationTest {
 
     /** The SinkFunction entry point ({@code SinkFunctionFactory}) takes options built here. */
     @ParameterizedTest
-    @ValueSource(strings = {"compress_type", "compression", "Content-Encoding"})
-    void aCompressedBodyHeaderIsRefusedSinceTheBodiesArePlain(String header) {
-        String key = "sink.properties." + header.toLowerCase(java.util.Locale.ROOT);
-        assertRejected(required().withProperty("sink.properties." + header, "gzip"), key)
-                .hasMessageStartingWith("Invalid sink option '" + key + "' = 'gzip': ")
-                .hasMessageEndingWith(" is not implemented; Lockstep sends plain (uncompressed) load bodies today, so "
-                        + "every load would fail; remove the option")
-                .hasMessageNotContaining("\n");
+    @ValueSource(strings = {"gzip", "BZIP2", "lz4_frame", "Zstd"})
+    void starRocksReadsTheCompressionItImplements(String value) {
+        required().withProperty("sink.properties.compression", value).build();
+    }
+
+    @Test
+    void aCompressionTheClientDoesNotImplementOrTheOtherTargetsHeaderIsRefusedNamingTheOption() {
+        assertRejected(required().withProperty("sink.properties.compression", "snappy"), "sink.properties.compression")
+                .hasMessage("Invalid sink option 'sink.properties.compression' = 'snappy': compression = 'snappy' is "
+                        + "not one Lockstep implements; expected one of 'gzip', 'bzip2', 'lz4_frame', 'zstd'");
+        assertRejected(required().withProperty("sink.properties.Content-Encoding", "gzip"),
+                "sink.properties.content-encoding")
+                .hasMessageContaining("set sink.properties.compression (gzip, bzip2, lz4_frame, zstd) instead");
+        assertRejected(required().withProperty("sink.properties.compress_type", "gz"), "sink.properties.compress_type")
+                .hasMessageContaining("compress_type is Doris' header; StarRocks reads sink.properties.compression");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"gzip", "bzip2", "LZ4", "lz4_frame", "deflate", "zstd"})
-    void aCompressedCsvFormatIsRefusedSinceTheBodiesArePlain(String format) {
+    void aCompressedCsvFormatNameIsRefusedPointingToTheCompressionOption(String format) {
         assertRejected(required().withProperty("sink.properties.format", format), "sink.properties.format")
                 .hasMessage("Invalid sink option 'sink.properties.format' = '" + format + "': '" + format
-                        + "' declares a compressed CSV body, which is not implemented: Lockstep sends plain load "
-                        + "bodies today; expected one of 'csv', 'json'");
+                        + "' is StarRocks' header for a compressed CSV body, which the sink sets itself: set "
+                        + "'csv' with sink.properties.compression (gzip, bzip2, lz4_frame, zstd); expected one of "
+                        + "'csv', 'json'");
     }
 
     @Test
-    void aTablesCompressionPropertyIsRefusedNamingTheTable() {
+    void aTablesCompressionPropertyIsCheckedAgainstTheTarget() {
         StarRocksSinkOptions options = required().withProperty("sink.properties.format", "json").build();
         assertThatThrownBy(() -> options.addTableProperties(
                 com.starrocks.data.load.stream.properties.StreamLoadTableProperties.builder().database("test")
                         .table("orders").addProperty("compress_type", "lz4").build()))
                 .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'lz4': Doris' "
-                        + "compressed-CSV header is not implemented");
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'lz4' with "
+                        + "'sink.target' = 'starrocks'");
     }
 }

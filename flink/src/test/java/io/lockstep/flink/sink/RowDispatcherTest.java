@@ -192,7 +192,8 @@ class RowDispatcherTest {
     void aRowWithoutDataOrEndIsRefused() {
         assertThatThrownBy(() -> multiTable("*", "*").dispatch(row(1, "shop", "orders", null, false)))
                 .hasMessage("row 'shop.orders' (source partition 1) has no data (getRow() is null or empty) and is "
-                        + "not a transaction end; every row must carry one JSON object, or transactionEnd=true");
+                        + "not a transaction end; every row must carry one JSON object (or, with "
+                        + "sink.properties.format=csv, one CSV line), or transactionEnd=true");
         assertThat(engine.calls).isEmpty();
     }
 

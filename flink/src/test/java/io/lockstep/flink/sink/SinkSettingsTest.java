@@ -9,6 +9,7 @@ import io.lockstep.core.client.TransactionClientConfig;
 import io.lockstep.core.engine.LoadEngineConfig;
 import io.lockstep.flink.options.InvalidSinkOptionException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The one mapping from sink options to the core's client and engine settings. */
@@ -146,11 +147,22 @@ class SinkSettingsTest {
     }
 
     @Test
-    void csvIsRefusedNamingTheOption() {
-        assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.format", "csv").build()))
+    void csvLoadsWithTheConnectorsSeparatorOptionsUnderEachTargetsNames() {
+        LoadEngineConfig starRocks = SinkSettings.from(json().withProperty("sink.properties.format", "csv")
+                .withProperty("sink.properties.column_separator", "\\x01")
+                .withProperty("sink.properties.row_delimiter", "\\x02").build()).engineConfig(0, null);
+        assertThat(starRocks.loadFormat()).isInstanceOf(io.lockstep.core.format.CsvLoadFormat.class);
+        assertThat(starRocks.loadPropertiesFor("shop", "orders")).containsEntry("format", "csv")
+                .containsEntry("column_separator", "\\x01").containsEntry("row_delimiter", "\\x02")
+                .doesNotContainKey("strip_outer_array");
+        starRocks.encodeRow("shop", "orders", "{\"id\":1,\"name\":\"a\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(starRocks.loadPropertiesFor("shop", "orders")).containsEntry("columns", "`id`,`name`");
+
+        assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.format", "csv")
+                .withProperty("sink.properties.column_separator", "\\t").build()))
                 .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessage("Invalid sink option 'sink.properties.format' = 'csv': Lockstep's sinks load each row "
-                        + "(getRow()) as one JSON object; expected 'json'");
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.format' = 'csv': Invalid "
+                        + "column_separator");
     }
 
     @Test
@@ -163,7 +175,8 @@ class SinkSettingsTest {
                 .addProperty("strip_outer_array", "false").build());
 
         assertThatThrownBy(() -> SinkSettings.from(csvTable)).isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageContaining("'format' = 'csv' for table 'shop.orders'");
+                .hasMessageContaining("'format' = 'csv' for table 'shop.orders'")
+                .hasMessageContaining("the sink loads every table as 'json'");
         assertThatThrownBy(() -> SinkSettings.from(noStrip)).isInstanceOf(InvalidSinkOptionException.class)
                 .hasMessageStartingWith("Invalid strip_outer_array of table 'shop.orders' = 'false'");
         assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.strip_outer_array", "false")

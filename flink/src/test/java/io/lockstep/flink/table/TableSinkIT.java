@@ -22,6 +22,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -46,10 +48,15 @@ class TableSinkIT {
                     + "CREATE TABLE sq.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id);"));
 
     private String with(String table, String semantic, String prefix) {
+        return with(table, semantic, prefix, "");
+    }
+
+    /** @param more further options, each {@code , 'key' = 'value'} */
+    private String with(String table, String semantic, String prefix, String more) {
         return " WITH ('connector' = 'starrocks', 'load-url' = '" + sr.emulator().feUrl().replace("http://", "")
                 + "', 'database-name' = 'sq', 'table-name' = '" + table + "', 'username' = 'root', "
                 + "'password' = '', 'sink.semantic' = '" + semantic + "', 'sink.label-prefix' = '" + prefix + "', "
-                + "'sink.buffer-flush.interval-ms' = '300', 'sink.retry.interval-ms' = '100')";
+                + "'sink.buffer-flush.interval-ms' = '300', 'sink.retry.interval-ms' = '100'" + more + ")";
     }
 
     private static List<String> row(List<Object> values) {
@@ -58,13 +65,15 @@ class TableSinkIT {
         return text;
     }
 
-    @Test
-    void everySupportedTypeArrivesValueByValue() throws Exception {
+    /** JSON bodies (the SQL default), and CSV records in LZ4 frames (docs/sinks.md#load-formats, #compression). */
+    @ParameterizedTest(name = "[{index}] options{0}")
+    @ValueSource(strings = {"", ", 'sink.properties.format' = 'csv', 'sink.properties.compression' = 'lz4_frame'"})
+    void everySupportedTypeArrivesValueByValue(String format) throws Exception {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(SinkV2Jobs.env(200, 0));
         tEnv.executeSql("CREATE TABLE sr_sink (id BIGINT, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, "
                 + "f FLOAT, d DOUBLE, dc DECIMAL(20, 4), s STRING, c CHAR(3), dt DATE, ts TIMESTAMP(3), "
                 + "ts6 TIMESTAMP(6), arr ARRAY<INT>, m MAP<STRING, INT>, r ROW<a INT, b STRING>, bin BYTES, "
-                + "PRIMARY KEY (id) NOT ENFORCED)" + with("all_types", "at-least-once", "sqltypes"));
+                + "PRIMARY KEY (id) NOT ENFORCED)" + with("all_types", "at-least-once", "sqltypes", format));
 
         tEnv.executeSql("INSERT INTO sr_sink SELECT * FROM (VALUES "
                 + "(CAST(1 AS BIGINT), TRUE, CAST(-7 AS TINYINT), CAST(300 AS SMALLINT), 70000, "

@@ -40,6 +40,11 @@ class TableSinkOptionsTest {
                 .containsEntry("strip_outer_array", "true");
         assertThat(TableSinkOptions.parse(base(), SinkTarget.STARROCKS).ignoreUpdateBefore())
                 .as("UPDATE_BEFORE rows count by default (docs/sql.md, Changelog)").isFalse();
+        Map<String, String> csv = base();
+        csv.put("sink.properties.FORMAT", "csv");
+        assertThat(TableSinkOptions.parse(csv, SinkTarget.STARROCKS).sinkConfig().getStreamLoadProperties())
+                .as("a named format gets no JSON headers").containsEntry("format", "csv")
+                .doesNotContainKey("strip_outer_array");
     }
 
     @Test
@@ -93,25 +98,22 @@ class TableSinkOptionsTest {
     }
 
     @Test
-    void compressionTheClientDoesNotImplementIsRefusedNamingTheOption() {
+    void sqlTablesTakeEachTargetsCompressionAndRefuseWhatIsNotImplemented() {
         Map<String, String> doris = new HashMap<>(Map.of("connector", "doris", "fenodes", "127.0.0.1:8030",
                 "table.identifier", "db.t", "username", "root", "sink.properties.compress_type", "gz"));
+        TableSinkOptions.parse(doris, SinkTarget.DORIS);
+        doris.put("sink.properties.compress_type", "deflate");
         assertThatThrownBy(() -> TableSinkOptions.parse(doris, SinkTarget.DORIS))
                 .isInstanceOf(InvalidSinkOptionException.class).hasMessage("Invalid sink option "
-                        + "'sink.properties.compress_type' = 'gz': Doris' compressed-CSV header is not implemented; "
-                        + "Lockstep sends plain (uncompressed) load bodies today, so every load would fail; remove "
-                        + "the option");
+                        + "'sink.properties.compress_type' = 'deflate': compress_type = 'deflate' is not one Lockstep "
+                        + "implements; expected one of 'gz', 'bz2', 'lz4'");
         Map<String, String> compression = base();
         compression.put("sink.properties.compression", "lz4_frame");
-        assertThatThrownBy(() -> TableSinkOptions.parse(compression, SinkTarget.STARROCKS))
-                .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageStartingWith("Invalid sink option 'sink.properties.compression' = 'lz4_frame': StarRocks' "
-                        + "compressed-body header is not implemented; Lockstep sends plain");
+        TableSinkOptions.parse(compression, SinkTarget.STARROCKS);
         Map<String, String> format = base();
         format.put("sink.properties.format", "gzip");
         assertThatThrownBy(() -> TableSinkOptions.parse(format, SinkTarget.STARROCKS))
-                .isInstanceOf(InvalidSinkOptionException.class).hasMessage("Invalid sink option "
-                        + "'sink.properties.format' = 'gzip': 'gzip' declares a compressed CSV body, which is not "
-                        + "implemented: Lockstep sends plain load bodies today; expected one of 'csv', 'json'");
+                .isInstanceOf(InvalidSinkOptionException.class).hasMessageStartingWith("Invalid sink option "
+                        + "'sink.properties.format' = 'gzip': 'gzip' is StarRocks' header for a compressed CSV body");
     }
 }

@@ -46,21 +46,25 @@ class LockstepSinksTest {
     void compressionTheClientDoesNotImplementIsRefusedNamingTheOption() {
         assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.DORIS, Map.of("fenodes", "127.0.0.1:8030",
                 "table.identifier", "db.t", "username", "root", "sink.properties.format", "json",
-                "sink.properties.compress_type", "gz")))
+                "sink.properties.compress_type", "lzo")))
                 .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'gz': Doris' "
-                        + "compressed-CSV header is not implemented; Lockstep sends plain (uncompressed) load bodies");
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.compress_type' = 'lzo': compress_type = "
+                        + "'lzo' is not one Lockstep implements; expected one of 'gz', 'bz2', 'lz4'");
+        assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.DORIS, Map.of("fenodes", "127.0.0.1:8030",
+                "table.identifier", "db.t", "username", "root", "sink.properties.compression", "zstd")))
+                .isInstanceOf(InvalidSinkOptionException.class)
+                .hasMessageContaining("Doris reads the body's compression from compress_type");
         assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.STARROCKS, Map.of("load-url", "127.0.0.1:8030",
                 "database-name", "db", "table-name", "t", "username", "root", "sink.properties.format", "json",
                 "sink.properties.Content-Encoding", "gzip")))
                 .isInstanceOf(InvalidSinkOptionException.class)
                 .hasMessageStartingWith("Invalid sink option 'sink.properties.content-encoding' = 'gzip': StarRocks' "
-                        + "compressed-body header is not implemented");
+                        + "Content-Encoding header is not sent by Lockstep");
         assertThatThrownBy(() -> LockstepSinks.createSink(SinkTarget.STARROCKS, Map.of("load-url", "127.0.0.1:8030",
                 "database-name", "db", "table-name", "t", "username", "root", "sink.properties.format", "lz4")))
                 .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageStartingWith("Invalid sink option 'sink.properties.format' = 'lz4': 'lz4' declares a "
-                        + "compressed CSV body, which is not implemented");
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.format' = 'lz4': 'lz4' is StarRocks' "
+                        + "header for a compressed CSV body");
     }
 
     @Test

@@ -67,13 +67,13 @@ class SinkFunctionFactoryTest {
     }
 
     @Test
-    void csvFormatIsRejectedBecauseTheSinksLoadJsonRows() {
+    void theStarRocksConnectorsDefaultCsvFormatMakesASinkThatWritesCsvRecords() {
+        // options as for the official connector: no sink.properties.format, so CSV (its default)
         StarRocksSinkOptions options = StarRocksSinkOptionsTest.required().build();
 
-        assertThatThrownBy(() -> SinkFunctionFactory.createSinkFunction(options))
-                .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessage("Invalid sink option 'sink.properties.format' = 'csv' (default): Lockstep's sinks load "
-                        + "each row (getRow()) as one JSON object; expected 'json'");
+        assertThat(SinkFunctionFactory.<Object>createSinkFunction(options)).isInstanceOf(AtLeastOnceSinkFunction.class);
+        assertThat(io.lockstep.flink.sink.SinkSettings.from(options).engineConfig(0, null).loadFormat())
+                .isInstanceOf(io.lockstep.core.format.CsvLoadFormat.class);
     }
 
     @Test
