@@ -68,6 +68,11 @@ class TopicLayoutBenchmarkTest {
         assertLoadsEverything(layout(Layout.ONE_TOPIC), 1);
     }
 
+    @Test
+    void theTopicPerTableLayoutLoadsEveryRowWritten() throws Exception {
+        assertLoadsEverything(layout(Layout.TOPIC_PER_TABLE), 2);
+    }
+
     private static void assertLoadsEverything(Written written, int parallelism) throws Exception {
         Map<String, Long> before = new HashMap<>();
         for (String table : PgOrderWorkload.TABLES) {
