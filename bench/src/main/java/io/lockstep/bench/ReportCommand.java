@@ -44,7 +44,7 @@ public final class ReportCommand implements Callable<Integer> {
     double scale = 1.0;
 
     @Option(names = "--skip", split = ",", description = "Sections to skip: jmh, engine, e2e, freshness, eo, "
-            + "eo-multi, cost, cost-fork, memory.")
+            + "eo-multi, cost, cost-fork, layout, memory.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--txns", description = "Source transactions per run of the cost section (order workload), "
@@ -52,8 +52,13 @@ public final class ReportCommand implements Callable<Integer> {
     long txns = 200_000;
 
     @Option(names = "--repeats", description = "Repeats of every run of the cost section, rounds of the cost-fork "
-            + "section; the report shows the median and the spread (default: 2 for cost, 5 for cost-fork).")
+            + "section, repeats of the layout section; the report shows the median and the spread (default: 2 for "
+            + "cost, 5 for cost-fork, 3 for layout).")
     Integer repeats;
+
+    @Option(names = "--layout-txns", description = "Source transactions of the layout section's workload (each "
+            + "layout is written once and read by every run), before --scale (default: ${DEFAULT-VALUE}).")
+    long layoutTxns = 40_000;
 
     @Option(names = "--no-profile", description = "Skip the JFR hot spots (recorded by default) of the engine and "
             + "end-to-end runs and the extra profiled child runs of the cost-fork section at p = 1 and 4.")
@@ -76,6 +81,7 @@ public final class ReportCommand implements Callable<Integer> {
         section("eo-multi", this::multiTableModes);
         section("cost", this::cost);
         section("cost-fork", this::costFork);
+        section("layout", this::topicLayouts);
         section("memory", this::memory);
         results.loadAtEnd = MachineInfo.loadAverage();
         results.totalSeconds = (System.nanoTime() - start) / 1e9;
@@ -322,6 +328,17 @@ public final class ReportCommand implements Callable<Integer> {
         results.costForkRounds = repeats == null ? 5 : repeats;
         results.costFork.addAll(ForkedCost.run(results.costForkTxns, results.costForkRounds,
                 noProfile ? null : results.hotSpots));
+    }
+
+    /**
+     * (8) {@code lockstep run} reading one topic against a topic per table with the transaction topic, at p = 1, 2,
+     * 4: see {@link TopicLayoutBenchmark} and {@link TopicLayoutFigures}.
+     */
+    private void topicLayouts() throws Exception {
+        results.layoutTxns = Math.max(1, Math.round(layoutTxns * scale));
+        results.layoutRepeats = repeats == null ? 3 : repeats;
+        results.layouts.addAll(TopicLayoutBenchmark.measure(results.layoutTxns, results.layoutRepeats,
+                new int[] {1, 2, 4}, System.out::println));
     }
 
     /** (4) memory: a forked JVM per mode, against an emulator in this one. */

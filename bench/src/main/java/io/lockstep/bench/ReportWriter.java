@@ -59,6 +59,9 @@ final class ReportWriter {
         if (!r.costFork.isEmpty()) {
             new ForkedCostFigures(r.costFork).markdown(r.costForkTxns, r.costForkRounds).forEach(this::line);
         }
+        if (!r.layouts.isEmpty()) {
+            new TopicLayoutFigures(r.layouts).markdown(r.layoutTxns, r.layoutRepeats).forEach(this::line);
+        }
         memory();
         jmh();
         hotSpots();

@@ -73,6 +73,10 @@ final class RunResults {
     final List<ForkedCostRun> costFork = new ArrayList<>();
     long costForkTxns;
     int costForkRounds;
+    /** The topic-layout section: every run in the order run, its source transactions per layout and repeats. */
+    final List<TopicLayoutRun> layouts = new ArrayList<>();
+    long layoutTxns;
+    int layoutRepeats;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();
