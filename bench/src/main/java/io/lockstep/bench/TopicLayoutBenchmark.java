@@ -31,8 +31,8 @@ import java.util.stream.Stream;
  * ({@link LockstepMain}, {@code run --bounded}, exactly-once across tables, a fresh job id so it starts at the
  * topics' beginning) on a local MiniCluster in this JVM, reading an embedded Kafka broker ({@link EmbeddedKafka}) and
  * loading into the emulator ({@code none} store, progress table kept), with the same checkpoint and commit interval
- * ({@value #INTERVAL} each) in both layouts. The runs keep their checkpoints in files ({@link FileCheckpointsContext}):
- * a bounded run's default, the JobManager's memory, refuses the rebuild's state above 5 MiB.
+ * ({@value #INTERVAL} each) in both layouts; their checkpoints go to a temporary directory, as every local run's that
+ * keeps no state ({@code io.lockstep.app.job.TemporaryCheckpointStorage}).
  *
  * <p>A run fails loudly (naming it) when the command exits non-zero, or when the rows and source transactions its
  * summary line reports committed, or the rows the emulator received, differ from what was written.
@@ -142,11 +142,9 @@ final class TopicLayoutBenchmark {
         long start = System.nanoTime();
         int exit;
         poller.start();
-        FileCheckpointsContext.install(stateRoot.resolve(jobId + "-checkpoints"));
         try {
             exit = cli.execute(args.toArray(String[]::new));
         } finally {
-            FileCheckpointsContext.uninstall();
             poller.stop();
         }
         long end = System.nanoTime();
