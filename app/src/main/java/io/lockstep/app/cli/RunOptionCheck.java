@@ -3,6 +3,7 @@ package io.lockstep.app.cli;
 import io.lockstep.app.assemble.BoundMode;
 
 import io.lockstep.app.deadletter.DeadLetterTarget;
+import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.job.DeliverySemantic;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
@@ -92,7 +93,7 @@ final class RunOptionCheck {
      * @throws ParameterException for a combination that cannot work: {@code --transaction-topic} with
      *     {@code --format maxwell} or {@code --input}, several topics without it, the transaction topic also listed
      *     or matched as a table topic, a pattern that is no regular expression, a bound that is not positive,
-     *     {@code --on-bound emit}
+     *     {@code --on-bound emit}, {@code --bad-input skip}
      */
     TopicLayout topicLayout() {
         ParseResult parsed = options.spec.commandLine().getParseResult();
@@ -103,6 +104,12 @@ final class RunOptionCheck {
             layout = options.topicLayout.layout(options.topic, options.format, options.input, layoutOption);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+        if (layout != null && options.badInput == BadInputMode.SKIP) {
+            // a skipped event of a transaction leaves it incomplete for ever, and every later one waits behind it
+            throw usage("--bad-input skip cannot be used with --transaction-topic: a skipped event would leave its "
+                    + "transaction incomplete and every later transaction waiting behind it (use --bad-input fail, "
+                    + "the default, or --dead-letter)");
         }
         if (layout != null && options.onBound == BoundMode.EMIT) {
             // a part emitted at a bound would leave before its transaction is whole and in commit order

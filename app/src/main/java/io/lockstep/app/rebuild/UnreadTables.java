@@ -57,7 +57,8 @@ final class UnreadTables {
             }
             if (!said.contains(table.getKey())) {
                 said.put(table.getKey(), Boolean.TRUE);
-                LOG.info("Table {}: its topic '{}' is not read, so its events are left out of every transaction "
+                // a whole table left out: said at WARN (once per table), never only at a level hidden by default
+                LOG.warn("Table {}: its topic '{}' is not read, so its events are left out of every transaction "
                         + "(--unknown-table skip); said once", table.getKey(), topic);
             }
             end.setEventCount(end.getEventCount() - table.getValue());

@@ -98,6 +98,15 @@ class RunTopicLayoutTest {
     }
 
     @Test
+    void skippedBadInputWouldStallTheRebuild() {
+        assertUsageError(CliRun.of(args("--format", "debezium", "--topic", "a,b", "--transaction-topic", "tx",
+                        "--bad-input", "skip")),
+                "lockstep run: --bad-input skip cannot be used with --transaction-topic: a skipped event would leave "
+                        + "its transaction incomplete and every later transaction waiting behind it (use --bad-input "
+                        + "fail, the default, or --dead-letter)");
+    }
+
+    @Test
     void aFileHasNoTransactionTopic(@TempDir Path dir) throws Exception {
         Path input = Files.writeString(dir.resolve("in.jsonl"), "{}\n");
         assertUsageError(CliRun.of("run", "--input", input.toString(), "--transaction-topic", "tx", "--format",

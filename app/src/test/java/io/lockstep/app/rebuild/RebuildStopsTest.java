@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class RebuildStopsTest {
 
     @Test
-    void anUnreadTableIsLeftOutWithOneInfoLineUnderSkip() throws Exception {
+    void anUnreadTableIsLeftOutWithOneWarnLineUnderSkip() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream err = System.err;
         List<SourceEvent> out;
@@ -42,7 +42,7 @@ class RebuildStopsTest {
         assertThat(out.get(2).getEventCount()).as("the audit table's count is removed").isEqualTo(1);
         assertThat(out.get(2).getTableEventCounts()).isEqualTo(Map.of("public.orders", 1L));
         String text = log.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("INFO").contains("public.audit").contains("'pg.public.audit'");
+        assertThat(text).contains("WARN").contains("public.audit").contains("'pg.public.audit'");
         assertThat(text.split("Table public.audit", -1)).as("said once").hasSize(2);
     }
 
