@@ -77,6 +77,14 @@ final class RunResults {
     final List<TopicLayoutRun> layouts = new ArrayList<>();
     long layoutTxns;
     int layoutRepeats;
+    /** The load-format section: every run in the order run, its rows per run and repeats. */
+    final List<LoadFormatRun> formats = new ArrayList<>();
+    long formatRows;
+    int formatRepeats;
+    /** The table-count section: every run in the order run, its source transactions per run and repeats. */
+    final List<TableCountRun> tableCounts = new ArrayList<>();
+    long tableCountTxns;
+    int tableCountRepeats;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();

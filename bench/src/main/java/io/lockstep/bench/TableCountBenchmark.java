@@ -80,7 +80,9 @@ final class TableCountBenchmark {
     }
 
     /**
-     * One run of {@code c}: writes {@code sourceTxns} source transactions, flushes, reads the heap the open engine retains, closes.
+     * One run of {@code c}: writes {@code sourceTxns} source transactions; reads the heap and the buffer's gauge
+     * (with the last second's rows still buffered in the open shared transaction), flushes, reads the heap of the
+     * idle engine, closes and reads the heap without it.
      *
      * @param emulator a started {@link #emulator()}
      * @throws IllegalStateException naming the run if the emulator did not receive every row written, or a table
@@ -105,7 +107,10 @@ final class TableCountBenchmark {
         long txns = 0;
         long start;
         long end;
-        long openHeap;
+        long loadingHeap;
+        long buffered;
+        long pausedNs;
+        long idleHeap;
         TransactionClient client = new StarRocksTransactionClient(EngineScenario.clientConfig(emulator.feUrl()),
                 metrics);
         MultiTableLoadEngine engine = null;
@@ -124,9 +129,13 @@ final class TableCountBenchmark {
                 engine.txnEnd(partition);
                 txns++;
             }
+            long pauseStart = System.nanoTime();
+            loadingHeap = usedHeapAfterGc();
+            buffered = metrics.gaugeValue(MetricNames.BUFFERED_BYTES);
+            pausedNs = System.nanoTime() - pauseStart;
             engine.flush();
             end = System.nanoTime();
-            openHeap = usedHeapAfterGc();
+            idleHeap = usedHeapAfterGc();
         } finally {
             if (engine != null) {
                 engine.close();
@@ -156,9 +165,10 @@ final class TableCountBenchmark {
         // every commit or rollback ended one begin; the last begin is the open transaction closed at the end
         long requests = loads + 2 * (commits + rollbacks) + 1;
         List<Long> latencies = metrics.histogramValues(MetricNames.COMMIT_LATENCY_MS).stream().sorted().toList();
-        return new TableCountRun(c.configured(), c.active(), repeat, rows, txns, (end - start) / 1e9, loads, commits,
-                requests, emulator.httpRequests() - httpBefore, tablesLoaded, percentile(latencies, 0.5),
-                percentile(latencies, 0.99), openHeap - closedHeap, MachineInfo.loadAverage());
+        return new TableCountRun(c.configured(), c.active(), repeat, rows, txns, (end - start - pausedNs) / 1e9,
+                loads, commits, requests, emulator.httpRequests() - httpBefore, tablesLoaded,
+                percentile(latencies, 0.5), percentile(latencies, 0.99), loadingHeap - closedHeap, buffered,
+                idleHeap - closedHeap, MachineInfo.loadAverage());
     }
 
     /** A table index below {@code active} that none of {@code picked[0 .. j-1]} holds. */
@@ -196,9 +206,11 @@ final class TableCountBenchmark {
     static String describe(TableCountRun run) {
         return String.format(Locale.ROOT, "%s: %,d rows, %,d source txns in %.2f s => %,.0f rows/s; %,d commits, "
                         + "%.1f requests/commit (HTTP %,d), %d tables loaded, commit p50 %.0f ms p99 %.0f ms, "
-                        + "retained %.2f MiB (%.1f KiB per table with rows) (load %s)", run.label(), run.rows(),
-                run.sourceTxns(), run.seconds(), run.rowsPerSecond(), run.commits(), run.requestsPerCommit(),
-                run.httpRequests(), run.tablesLoaded(), run.commitP50Ms(), run.commitP99Ms(),
-                run.retainedBytes() / 1048576.0, run.retainedBytesPerActiveTable() / 1024, run.loadAverage());
+                        + "heap while loading %.2f MiB (buffer %.2f MiB; %.1f KiB per table with rows beyond the buffer), "
+                        + "idle %.2f MiB (load %s)", run.label(), run.rows(), run.sourceTxns(), run.seconds(),
+                run.rowsPerSecond(), run.commits(), run.requestsPerCommit(), run.httpRequests(), run.tablesLoaded(),
+                run.commitP50Ms(), run.commitP99Ms(), run.loadingHeapBytes() / 1048576.0,
+                run.bufferedBytes() / 1048576.0, run.overheadBytesPerActiveTable() / 1024,
+                run.idleHeapBytes() / 1048576.0, run.loadAverage());
     }
 }

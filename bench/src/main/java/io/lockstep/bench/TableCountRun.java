@@ -8,7 +8,7 @@ package io.lockstep.bench;
  * @param repeat           the round, from 0
  * @param rows             rows written and committed (the emulator received every one)
  * @param sourceTxns       source transactions written
- * @param seconds          wall time from the first row to the last commit, s
+ * @param seconds          wall time from the first row to the last commit, s, less the heap reading's pause
  * @param loads            load requests the client sent
  * @param commits          shared transactions committed
  * @param requests         transaction-interface requests the client sent (loads + begins + commits + rollbacks)
@@ -16,13 +16,17 @@ package io.lockstep.bench;
  * @param tablesLoaded     tables that received at least one load
  * @param commitP50Ms      median commit call latency, ms (the engine's {@code commitLatencyMs} histogram)
  * @param commitP99Ms      99th percentile of the same, ms
- * @param retainedBytes    heap the open engine retained after everything was committed: used heap after a full
- *                         collection with the engine open, less the same with it closed and unreferenced
+ * @param loadingHeapBytes heap the engine held once every source transaction was written (the rows of the open
+ *                         shared transaction still buffered): used heap after full collections then, less the same
+ *                         once the engine is closed and unreferenced
+ * @param bufferedBytes    the engine's {@code bufferedBytes} gauge (its memory budget's bytes in use) at that moment
+ * @param idleHeapBytes    the same heap figure for the open engine after the flush (everything committed)
  * @param loadAverage      the machine's load average after the run
  */
 record TableCountRun(int configuredTables, int activeTables, int repeat, long rows, long sourceTxns, double seconds,
                      long loads, long commits, long requests, long httpRequests, int tablesLoaded, double commitP50Ms,
-                     double commitP99Ms, long retainedBytes, String loadAverage) {
+                     double commitP99Ms, long loadingHeapBytes, long bufferedBytes, long idleHeapBytes,
+                     String loadAverage) {
 
     /** e.g. {@code 100 tables}, {@code 1,000 tables, rows for 10}. */
     String label() {
@@ -44,8 +48,13 @@ record TableCountRun(int configuredTables, int activeTables, int repeat, long ro
         return commits == 0 ? Double.NaN : (double) requests / commits;
     }
 
-    /** Retained heap per table that received rows, bytes. */
-    double retainedBytesPerActiveTable() {
-        return (double) retainedBytes / activeTables;
+    /** Heap while loading beyond the buffer's bytes, per table that received rows, bytes (may be below 0: noise). */
+    double overheadBytesPerActiveTable() {
+        return (double) (loadingHeapBytes - bufferedBytes) / activeTables;
+    }
+
+    /** Heap while loading per table that received rows, bytes. */
+    double loadingHeapBytesPerActiveTable() {
+        return (double) loadingHeapBytes / activeTables;
     }
 }
