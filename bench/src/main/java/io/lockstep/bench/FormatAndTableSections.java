@@ -16,9 +16,9 @@ final class FormatAndTableSections {
             + "(default: ${DEFAULT-VALUE}).")
     long formatRows = 300_000;
 
-    @Option(names = "--table-txns", description = "Source transactions per run of the tables section, before "
-            + "--scale (default: ${DEFAULT-VALUE}).")
-    long tableTxns = 100_000;
+    @Option(names = "--table-ms", description = "Duration of a run of the tables section, ms, before --scale "
+            + "(default: ${DEFAULT-VALUE}).")
+    long tableMs = 8000;
 
     /**
      * Runs the formats section into {@code results}.
@@ -38,9 +38,9 @@ final class FormatAndTableSections {
      * @param repeats rounds, null = {@value #DEFAULT_REPEATS}
      */
     void tableCounts(RunResults results, double scale, Integer repeats) throws Exception {
-        results.tableCountTxns = Math.max(1000, Math.round(tableTxns * scale));
+        results.tableCountMs = Math.max(1000, Math.round(tableMs * scale));
         results.tableCountRepeats = repeats == null ? DEFAULT_REPEATS : repeats;
-        results.tableCounts.addAll(TableCountBenchmark.measure(results.tableCountTxns, results.tableCountTxns / 4,
+        results.tableCounts.addAll(TableCountBenchmark.measure(results.tableCountMs, results.tableCountMs / 4,
                 results.tableCountRepeats, System.out::println));
     }
 }

@@ -66,7 +66,7 @@ final class ReportWriter {
             new LoadFormatFigures(r.formats).markdown(r.formatRows, r.formatRepeats).forEach(this::line);
         }
         if (!r.tableCounts.isEmpty()) {
-            new TableCountFigures(r.tableCounts).markdown(r.tableCountTxns, r.tableCountRepeats).forEach(this::line);
+            new TableCountFigures(r.tableCounts).markdown(r.tableCountMs, r.tableCountRepeats).forEach(this::line);
         }
         memory();
         jmh();

@@ -81,9 +81,9 @@ final class RunResults {
     final List<LoadFormatRun> formats = new ArrayList<>();
     long formatRows;
     int formatRepeats;
-    /** The table-count section: every run in the order run, its source transactions per run and repeats. */
+    /** The table-count section: every run in the order run, its duration per run (ms) and repeats. */
     final List<TableCountRun> tableCounts = new ArrayList<>();
-    long tableCountTxns;
+    long tableCountMs;
     int tableCountRepeats;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();

@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * How the multi-table engine ({@link MultiTableLoadEngine}, the path of {@code lockstep run} and of the multi-table
  * sink, without Flink) scales with the number of tables: one writer thread, source transactions that each write one
  * ~200 B row into each of 1-3 distinct tables drawn at random (seeded) from the active ones, over
- * {@value EngineScenario#PARTITIONS} source partitions, commit interval 1 s, a fixed number of source transactions
- * (unpaced: the writer blocks when the engine's buffer is full), then a flush. Cases:
+ * {@value EngineScenario#PARTITIONS} source partitions, commit interval 1 s, unpaced for a fixed time (the writer
+ * blocks when the engine's buffer is full, so after the first second the engine's loading and committing set the
+ * pace), then a flush. Cases:
  * 10, 100 and 1,000 tables, and 1,000 configured tables (each with its own load properties, as per-table
  * {@code sink.properties} give them) of which 10 receive rows, to show that a table without rows costs no request and
  * no memory. The emulator in this JVM ({@code none} store) holds all {@value #MAX_TABLES} tables in every case.
@@ -54,23 +55,23 @@ final class TableCountBenchmark {
     }
 
     /**
-     * The section: an unrecorded warm-up of every case ({@code warmUpTxns} source transactions each), then
-     * {@code repeats} rounds of every case ({@code txnsPerRun} each), their order rotating from round to round.
+     * The section: an unrecorded warm-up of every case ({@code warmUpMs} each), then {@code repeats} rounds of every
+     * case ({@code durationMs} each), their order rotating from round to round.
      *
      * @return the recorded runs in the order run
      */
-    static List<TableCountRun> measure(long txnsPerRun, long warmUpTxns, int repeats, Consumer<String> log)
+    static List<TableCountRun> measure(long durationMs, long warmUpMs, int repeats, Consumer<String> log)
             throws Exception {
         List<TableCountRun> runs = new ArrayList<>();
         RowPool pool = new RowPool(4096, ROW_BYTES);
         try (StarRocksEmulator emulator = emulator()) {
             for (Case c : CASES) {
-                log.accept("  warm-up " + describe(run(c, -1, emulator, pool, warmUpTxns)));
+                log.accept("  warm-up " + describe(run(c, -1, emulator, pool, warmUpMs)));
             }
             for (int repeat = 0; repeat < repeats; repeat++) {
                 for (int i = 0; i < CASES.size(); i++) {
                     TableCountRun run = run(CASES.get((i + repeat) % CASES.size()), repeat, emulator, pool,
-                            txnsPerRun);
+                            durationMs);
                     log.accept("  repeat " + repeat + ": " + describe(run));
                     runs.add(run);
                 }
@@ -80,7 +81,8 @@ final class TableCountBenchmark {
     }
 
     /**
-     * One run of {@code c}: writes {@code sourceTxns} source transactions; reads the heap and the buffer's gauge
+     * One run of {@code c}: writes source transactions for {@code durationMs} (then up to 63 more, so that every
+     * partition ends its last one); reads the heap and the buffer's gauge
      * (with the last second's rows still buffered in the open shared transaction), flushes, reads the heap of the
      * idle engine, closes and reads the heap without it.
      *
@@ -88,7 +90,7 @@ final class TableCountBenchmark {
      * @throws IllegalStateException naming the run if the emulator did not receive every row written, or a table
      *                               without rows was loaded
      */
-    static TableCountRun run(Case c, int repeat, StarRocksEmulator emulator, RowPool pool, long sourceTxns)
+    static TableCountRun run(Case c, int repeat, StarRocksEmulator emulator, RowPool pool, long durationMs)
             throws Exception {
         String name = TableCountRun.label(c.configured(), c.active()) + (repeat < 0 ? " (warm-up)"
                 : " repeat " + repeat);
@@ -118,7 +120,8 @@ final class TableCountBenchmark {
             engine = MultiTableLoadEngine.start(config.build(), client, metrics);
             int[] picked = new int[MAX_TABLES_PER_TXN];
             start = System.nanoTime();
-            while (txns < sourceTxns) {
+            long deadline = start + durationMs * 1_000_000L;
+            while ((txns & 63) != 0 || System.nanoTime() < deadline) {
                 int partition = (int) (txns % EngineScenario.PARTITIONS);
                 int count = Math.min(c.active(), 1 + random.nextInt(MAX_TABLES_PER_TXN));
                 for (int j = 0; j < count; j++) {
@@ -206,11 +209,11 @@ final class TableCountBenchmark {
     static String describe(TableCountRun run) {
         return String.format(Locale.ROOT, "%s: %,d rows, %,d source txns in %.2f s => %,.0f rows/s; %,d commits, "
                         + "%.1f requests/commit (HTTP %,d), %d tables loaded, commit p50 %.0f ms p99 %.0f ms, "
-                        + "heap while loading %.2f MiB (buffer %.2f MiB; %.1f KiB per table with rows beyond the buffer), "
+                        + "heap while loading %.2f MiB (buffer %.2f MiB; %.1f KiB per table with rows), "
                         + "idle %.2f MiB (load %s)", run.label(), run.rows(), run.sourceTxns(), run.seconds(),
                 run.rowsPerSecond(), run.commits(), run.requestsPerCommit(), run.httpRequests(), run.tablesLoaded(),
                 run.commitP50Ms(), run.commitP99Ms(), run.loadingHeapBytes() / 1048576.0,
-                run.bufferedBytes() / 1048576.0, run.overheadBytesPerActiveTable() / 1024,
+                run.bufferedBytes() / 1048576.0, run.loadingHeapBytesPerActiveTable() / 1024,
                 run.idleHeapBytes() / 1048576.0, run.loadAverage());
     }
 }

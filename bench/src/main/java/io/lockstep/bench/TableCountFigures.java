@@ -19,14 +19,15 @@ final class TableCountFigures {
     }
 
     /** @return the section's lines; "(not measured)" without runs */
-    List<String> markdown(long txnsPerRun, int repeats) {
+    List<String> markdown(long durationMs, int repeats) {
         List<String> md = new ArrayList<>();
         md.add("## Table count: 10 to 1,000 tables in one multi-table engine (`tables`)");
         md.add("");
         md.add(String.format(Locale.ROOT, "The multi-table engine (core, the path of `lockstep run` and of the "
-                + "multi-table sink, without Flink) fed by one thread: %,d source transactions per run, each one "
+                + "multi-table sink, without Flink) fed by one thread for %,d ms per run: source transactions of one "
                 + "~%d B JSON row into each of 1-%d distinct tables drawn at random (seeded) from the active ones, "
-                + "over %d source partitions, commit interval %d ms, buffer-size 128 MiB, unpaced, then a flush. "
+                + "over %d source partitions, commit interval %d ms, buffer-size 128 MiB, unpaced (the writer blocks "
+                + "on a full buffer, so the engine's loads and commits set the pace), then a flush. "
                 + "Every configured table has its own load properties (as per-table `sink.properties` give them). "
                 + "The emulator in the report's JVM (`none` store, FE -> BE redirect) holds all %,d tables in every "
                 + "case. **requests / commit** = the client's loads + begins + commits per committed shared "
@@ -38,9 +39,9 @@ final class TableCountFigures {
                 + "worth), less the same after the engine is closed and unreferenced (the emulator's and the "
                 + "metrics' heap are in both readings; the pause is left out of the time); **buffer** = the "
                 + "engine's `bufferedBytes` gauge then (its memory budget in use: row bytes and chunk space); "
-                + "**beyond the buffer per table** = (heap while loading - buffer) / tables with rows; **idle** = "
+                + "**per table** = heap while loading / tables with rows (buffered rows included); **idle** = "
                 + "the same heap figure after the flush (all committed, engine open). One unrecorded warm-up of "
-                + "each case, then %d round(s), the cases' order rotating per round.", txnsPerRun, TableCountBenchmark.ROW_BYTES,
+                + "each case, then %d round(s), the cases' order rotating per round.", durationMs, TableCountBenchmark.ROW_BYTES,
                 TableCountBenchmark.MAX_TABLES_PER_TXN, EngineScenario.PARTITIONS,
                 TableCountBenchmark.COMMIT_INTERVAL_MS, TableCountBenchmark.MAX_TABLES, repeats));
         md.add("");
@@ -51,7 +52,7 @@ final class TableCountFigures {
         }
         md.add("| tables | runs | rows/s | s | commits | requests / commit | HTTP / commit | tables loaded "
                 + "| commit p50 ms | commit p99 ms | heap while loading MiB | buffer MiB "
-                + "| beyond the buffer KiB / table | idle heap MiB |");
+                + "| heap while loading KiB / table with rows | idle heap MiB |");
         md.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (TableCountBenchmark.Case c : TableCountBenchmark.CASES) {
             List<TableCountRun> cell = runs.stream().filter(r -> r.configuredTables() == c.configured()
@@ -72,14 +73,34 @@ final class TableCountFigures {
                     spread(cell, TableCountRun::commitP99Ms).format("%.0f"),
                     spread(cell, r -> r.loadingHeapBytes() / MIB).format("%.2f"),
                     spread(cell, r -> r.bufferedBytes() / MIB).format("%.2f"),
-                    spread(cell, r -> r.overheadBytesPerActiveTable() / 1024).format("%.1f"),
+                    spread(cell, r -> r.loadingHeapBytesPerActiveTable() / 1024).format("%.1f"),
                     spread(cell, r -> r.idleHeapBytes() / MIB).format("%.2f")));
         }
+        md.add("");
+        idleSlope().ifPresent(md::add);
         md.add("");
         md.add("Load average per run (1/5/15 min): " + String.join("; ", runs.stream()
                 .map(r -> r.label() + " r" + r.repeat() + " " + r.loadAverage()).toList()) + ".");
         md.add("");
         return md;
+    }
+
+    /**
+     * What a table the engine loaded once keeps costing when idle: the median idle heap at 1,000 tables less that at
+     * 10 tables, per extra table; empty unless both cases ran.
+     */
+    private java.util.Optional<String> idleSlope() {
+        List<TableCountRun> many = runs.stream().filter(r -> r.configuredTables() == 1000 && r.activeTables() == 1000)
+                .toList();
+        List<TableCountRun> few = runs.stream().filter(r -> r.configuredTables() == 10 && r.activeTables() == 10)
+                .toList();
+        if (many.isEmpty() || few.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        double perTable = (spread(many, r -> r.idleHeapBytes()).median() - spread(few, r -> r.idleHeapBytes())
+                .median()) / (1000 - 10);
+        return java.util.Optional.of(String.format(Locale.ROOT, "Idle heap per table once loaded (median idle heap "
+                + "at 1,000 tables less that at 10, per extra table): %.0f B.", perTable));
     }
 
     private static Spread spread(List<TableCountRun> cell, ToDoubleFunction<TableCountRun> figure) {

@@ -48,11 +48,6 @@ record TableCountRun(int configuredTables, int activeTables, int repeat, long ro
         return commits == 0 ? Double.NaN : (double) requests / commits;
     }
 
-    /** Heap while loading beyond the buffer's bytes, per table that received rows, bytes (may be below 0: noise). */
-    double overheadBytesPerActiveTable() {
-        return (double) (loadingHeapBytes - bufferedBytes) / activeTables;
-    }
-
     /** Heap while loading per table that received rows, bytes. */
     double loadingHeapBytesPerActiveTable() {
         return (double) loadingHeapBytes / activeTables;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * CPU figures are not checked).
  */
 class LoadFormatBenchmarkTest {
-    private static final long ROWS = 20_000;
+    private static final long ROWS = 10_000;
     private static StarRocksEmulator emulator;
     private static WireBytesParser wire;
     private static WideCdcRows rows;

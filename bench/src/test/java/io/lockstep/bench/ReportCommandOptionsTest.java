@@ -24,12 +24,12 @@ class ReportCommandOptionsTest {
         ReportCommand byDefault = new ReportCommand();
         new CommandLine(byDefault).parseArgs();
         assertThat(byDefault.formatAndTables.formatRows).isEqualTo(300_000);
-        assertThat(byDefault.formatAndTables.tableTxns).isEqualTo(100_000);
+        assertThat(byDefault.formatAndTables.tableMs).isEqualTo(8000);
 
         ReportCommand sized = new ReportCommand();
-        new CommandLine(sized).parseArgs("--format-rows", "5000", "--table-txns", "700", "--skip", "formats,tables");
+        new CommandLine(sized).parseArgs("--format-rows", "5000", "--table-ms", "700", "--skip", "formats,tables");
         assertThat(sized.formatAndTables.formatRows).isEqualTo(5000);
-        assertThat(sized.formatAndTables.tableTxns).isEqualTo(700);
+        assertThat(sized.formatAndTables.tableMs).isEqualTo(700);
         assertThat(sized.skip).containsExactly("formats", "tables");
     }
 }
