@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,7 +45,7 @@ public final class ReportCommand implements Callable<Integer> {
     double scale = 1.0;
 
     @Option(names = "--skip", split = ",", description = "Sections to skip: jmh, engine, e2e, freshness, eo, "
-            + "eo-multi, cost, cost-fork, layout, memory.")
+            + "eo-multi, cost, cost-fork, layout, formats, tables, memory.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--txns", description = "Source transactions per run of the cost section (order workload), "
@@ -52,13 +53,16 @@ public final class ReportCommand implements Callable<Integer> {
     long txns = 200_000;
 
     @Option(names = "--repeats", description = "Repeats of every run of the cost section, rounds of the cost-fork "
-            + "section, repeats of the layout section; the report shows the median and the spread (default: 2 for "
-            + "cost, 5 for cost-fork, 3 for layout).")
+            + "section, repeats of the layout, formats and tables sections; the report shows the median and the "
+            + "spread (default: 2 for cost, 5 for cost-fork, 3 for the others).")
     Integer repeats;
 
     @Option(names = "--layout-txns", description = "Source transactions of the layout section's workload (each "
             + "layout is written once and read by every run), before --scale (default: ${DEFAULT-VALUE}).")
     long layoutTxns = 40_000;
+
+    @Mixin
+    FormatAndTableSections formatAndTables = new FormatAndTableSections();
 
     @Option(names = "--no-profile", description = "Skip the JFR hot spots (recorded by default) of the engine and "
             + "end-to-end runs and the extra profiled child runs of the cost-fork section at p = 1 and 4.")
@@ -82,6 +86,8 @@ public final class ReportCommand implements Callable<Integer> {
         section("cost", this::cost);
         section("cost-fork", this::costFork);
         section("layout", this::topicLayouts);
+        section("formats", () -> formatAndTables.loadFormats(results, scale, repeats));
+        section("tables", () -> formatAndTables.tableCounts(results, scale, repeats));
         section("memory", this::memory);
         results.loadAtEnd = MachineInfo.loadAverage();
         results.totalSeconds = (System.nanoTime() - start) / 1e9;

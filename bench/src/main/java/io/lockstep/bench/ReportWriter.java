@@ -62,6 +62,12 @@ final class ReportWriter {
         if (!r.layouts.isEmpty()) {
             new TopicLayoutFigures(r.layouts).markdown(r.layoutTxns, r.layoutRepeats).forEach(this::line);
         }
+        if (!r.formats.isEmpty()) {
+            new LoadFormatFigures(r.formats).markdown(r.formatRows, r.formatRepeats).forEach(this::line);
+        }
+        if (!r.tableCounts.isEmpty()) {
+            new TableCountFigures(r.tableCounts).markdown(r.tableCountMs, r.tableCountRepeats).forEach(this::line);
+        }
         memory();
         jmh();
         hotSpots();

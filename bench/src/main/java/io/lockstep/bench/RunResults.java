@@ -77,6 +77,14 @@ final class RunResults {
     final List<TopicLayoutRun> layouts = new ArrayList<>();
     long layoutTxns;
     int layoutRepeats;
+    /** The load-format section: every run in the order run, its rows per run and repeats. */
+    final List<LoadFormatRun> formats = new ArrayList<>();
+    long formatRows;
+    int formatRepeats;
+    /** The table-count section: every run in the order run, its duration per run (ms) and repeats. */
+    final List<TableCountRun> tableCounts = new ArrayList<>();
+    long tableCountMs;
+    int tableCountRepeats;
     /** mode → the memory child's RESULT fields. */
     final Map<String, Map<String, String>> memory = new LinkedHashMap<>();
     final List<JmhSuite.Score> jmh = new ArrayList<>();

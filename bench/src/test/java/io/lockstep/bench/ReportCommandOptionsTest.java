@@ -18,4 +18,18 @@ class ReportCommandOptionsTest {
         assertThat(off.noProfile).isTrue();
         assertThat(off.repeats).isZero();
     }
+
+    @Test
+    void theFormatsAndTablesSectionsTakeTheirSizesAndCanBeSkipped() {
+        ReportCommand byDefault = new ReportCommand();
+        new CommandLine(byDefault).parseArgs();
+        assertThat(byDefault.formatAndTables.formatRows).isEqualTo(300_000);
+        assertThat(byDefault.formatAndTables.tableMs).isEqualTo(8000);
+
+        ReportCommand sized = new ReportCommand();
+        new CommandLine(sized).parseArgs("--format-rows", "5000", "--table-ms", "700", "--skip", "formats,tables");
+        assertThat(sized.formatAndTables.formatRows).isEqualTo(5000);
+        assertThat(sized.formatAndTables.tableMs).isEqualTo(700);
+        assertThat(sized.skip).containsExactly("formats", "tables");
+    }
 }
