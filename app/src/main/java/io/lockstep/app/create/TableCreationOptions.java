@@ -29,7 +29,8 @@ public record TableCreationOptions(int buckets, Map<String, String> properties, 
     public static final int DEFAULT_PRIMARY_KEY_LIMIT_BYTES = 128;
 
     /** A StarRocks type as an override may name it: a word or two, an optional {@code (n)} or {@code (p,s)}. */
-    private static final Pattern TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9_]*(\\s*\\(\\s*\\d+\\s*(,\\s*\\d+\\s*)?\\))?");
+    private static final Pattern TYPE =
+            Pattern.compile("[A-Za-z][A-Za-z0-9_]*(\\s*\\(\\s*\\d+\\s*(,\\s*\\d+\\s*)?\\))?");
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
 
     /**

@@ -28,7 +28,8 @@ class StarRocksColumnTypeTest {
     @CsvSource(nullValues = "-", value = {
         // PostgreSQL udt names
         "bool, -, -, BOOLEAN", "int2, -, -, SMALLINT", "int4, -, -, INT", "int8, -, -, BIGINT",
-        "float4, -, -, FLOAT", "float8, -, -, DOUBLE", "numeric, 12, 2, 'DECIMAL(12,2)'", "numeric, 38, 0, 'DECIMAL(38,0)'",
+        "float4, -, -, FLOAT", "float8, -, -, DOUBLE", "numeric, 12, 2, 'DECIMAL(12,2)'",
+        "numeric, 38, 0, 'DECIMAL(38,0)'",
         "bpchar, 3, -, VARCHAR(12)", "varchar, 64, -, VARCHAR(256)", "varchar, -, -, STRING",
         "varchar, 300000, -, VARCHAR(1048576)", "text, -, -, STRING", "date, -, -, DATE", "time, 6, -, VARCHAR(32)",
         "timetz, -, -, VARCHAR(32)", "timestamp, 6, -, DATETIME", "timestamptz, 3, -, DATETIME", "json, -, -, JSON",
