@@ -192,11 +192,11 @@ final class DebeziumValues {
                     return zonedDateTime(value, table, column, position);
                 case "io.debezium.time.Time":
                 case "org.apache.kafka.connect.data.Time":
-                    return time(value.asLong() * 1_000_000L);
+                    return time(value.asLong() * 1_000_000L, table, column, position);
                 case "io.debezium.time.MicroTime":
-                    return time(value.asLong() * 1_000L);
+                    return time(value.asLong() * 1_000L, table, column, position);
                 case "io.debezium.time.NanoTime":
-                    return time(value.asLong());
+                    return time(value.asLong(), table, column, position);
                 case "io.debezium.time.ZonedTime":
                     return text(timeText(OffsetTime.parse(value.textValue())
                             .withOffsetSameInstant(ZoneOffset.UTC).toLocalTime()));
@@ -290,8 +290,17 @@ final class DebeziumValues {
         return DATE_TIME.format(at) + fraction(at.getNano());
     }
 
-    private static JsonNode time(long nanosOfDay) {
-        return text(timeText(LocalTime.ofNanoOfDay(Math.floorMod(nanosOfDay, 86_400_000_000_000L))));
+    /**
+     * A time of day; MySQL's TIME also holds durations ({@code -838:59:59} to {@code 838:59:59}) and PostgreSQL's
+     * {@code 24:00:00}, which no time of day is: refused rather than taken modulo a day.
+     */
+    private static JsonNode time(long nanosOfDay, String table, String column, String position) {
+        if (nanosOfDay < 0 || nanosOfDay >= 86_400_000_000_000L) {
+            throw new BadSourceEventException(position, "column '" + column + "' of table " + table
+                    + " has a TIME outside 00:00:00..23:59:59.999999 (a duration or 24:00:00), which loading as a"
+                    + " time of day would change; convert it in the source (e.g. a generated text column)");
+        }
+        return text(timeText(LocalTime.ofNanoOfDay(nanosOfDay)));
     }
 
     private static String timeText(LocalTime time) {

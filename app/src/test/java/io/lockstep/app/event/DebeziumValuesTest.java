@@ -160,6 +160,16 @@ class DebeziumValuesTest {
     }
 
     @Test
+    void aTimeOutsideOneDayIsRefusedRatherThanWrapped() {
+        assertThatThrownBy(() -> after(column("t", "\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTime\"",
+                "-3600000000")))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessageContaining("column 't' of table public.t has a TIME outside 00:00:00..23:59:59.999999");
+        assertThatThrownBy(() -> after(column("t", "\"type\":\"int32\",\"name\":\"io.debezium.time.Time\"",
+                "86400000"))).hasMessageContaining("(a duration or 24:00:00)");
+    }
+
+    @Test
     void anArrayOfPlainElementsLoadsAsTheJsonArrayItIs() {
         String uuid = "\"0e3f1a52-8d1c-4c4e-9a53-3b1f7c1e2d10\"";
         assertThat(after(column("tags", "\"type\":\"array\",\"items\":{\"type\":\"string\"}", "[\"a\",\"b\"]"),
