@@ -12,8 +12,11 @@ import io.lockstep.emulator.catalog.TableSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link TableCreator} against the emulator's MySQL-protocol port. */
 class TableCreatorTest {
@@ -41,6 +44,26 @@ class TableCreatorTest {
             assertThat(table.keyColumns()).containsExactly("order_id");
             assertThat(table.columns()).extracting(c -> c.name() + " " + c.type().kind() + " " + c.nullable())
                     .containsExactly("order_id BIGINT false", "note STRING true", "total DECIMAL true");
+        }
+    }
+
+    @Test
+    void aTableCreatedWithBucketsAndPropertiesOutlivesATargetRestart(@TempDir Path dir) throws Exception {
+        String storage = "h2:file:" + dir.resolve("emulator");
+        TargetTable target = new TargetTable("dw", "orders");
+        TableCreationOptions options = new TableCreationOptions(2, Map.of("replication_num", "1"), Map.of(),
+                Map.of(), TableCreationOptions.DEFAULT_PRIMARY_KEY_LIMIT_BYTES);
+        try (StarRocksEmulator starRocks = StarRocksEmulator.builder().storage(storage).build().start()) {
+            TableCreator creator = new TableCreator(starRocks.jdbcUrl(), "root", "", 10_000);
+            creator.ensureDatabase("dw");
+            assertThat(creator.ensureTable(target, ORDERS, options)).isEqualTo(Outcome.CREATED);
+        }
+        try (StarRocksEmulator starRocks = StarRocksEmulator.builder().storage(storage).build().start()) {
+            TableCreator creator = new TableCreator(starRocks.jdbcUrl(), "root", "", 10_000);
+            creator.ensureDatabase("dw");
+            assertThat(creator.ensureTable(target, ORDERS, options)).isEqualTo(Outcome.ALREADY_SAME);
+            assertThat(starRocks.catalog().table("dw", "orders").orElseThrow().keyColumns())
+                    .containsExactly("order_id");
         }
     }
 
