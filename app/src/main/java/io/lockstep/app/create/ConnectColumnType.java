@@ -89,8 +89,7 @@ final class ConnectColumnType {
                 if (name == null) {
                     throw new UnmappableColumnException(table, column, described, "is binary, which loads as"
                             + " Debezium's base64 (or hex) text, not as the bytes", "exclude it"
-                            + " (column.exclude.list), or store that text with --column-type "
-                            + table.qualifiedName() + "." + column.name() + "=STRING");
+                            + " (column.exclude.list), or keep that text in a STRING");
                 }
                 break;
             default:

@@ -135,8 +135,7 @@ public final class StarRocksColumnType {
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob", "bytea", "long varbinary":
                 throw new UnmappableColumnException(table, column, column.sourceType(),
                         "is binary, which loads as Debezium's base64 (or hex) text, not as the bytes",
-                        "exclude it (column.exclude.list), or store that text with --column-type "
-                        + table.qualifiedName() + "." + column.name() + "=STRING");
+                        "exclude it (column.exclude.list), or keep that text in a STRING");
             case "geometry", "geography", "point", "linestring", "polygon", "multipoint", "multilinestring",
                     "multipolygon", "geometrycollection", "geomcollection", "line", "lseg", "box", "path", "circle":
                 throw new UnmappableColumnException(table, column, column.sourceType(),
@@ -144,8 +143,8 @@ public final class StarRocksColumnType {
             case "interval":
                 throw new UnmappableColumnException(table, column, column.sourceType(),
                         "is an interval, which Debezium's default interval.handling.mode=numeric approximates"
-                        + " (a month as 30.4375 days)", "set interval.handling.mode=string and map it with"
-                        + " --column-type " + table.qualifiedName() + "." + column.name() + "=VARCHAR(64)");
+                        + " (a month as 30.4375 days)",
+                        "set interval.handling.mode=string and keep the text in a VARCHAR(64)");
             default:
                 return null;
         }
@@ -170,7 +169,8 @@ public final class StarRocksColumnType {
         if (precision == null) {
             throw new UnmappableColumnException(table, column, column.sourceType(),
                     "has no precision, so its values may have any number of digits",
-                    "give it a precision in the source (" + base + "(p,s))");
+                    "give it a precision in the source (" + base
+                    + "(p,s)), or choose the DECIMAL(p,s) its values fit");
         }
         return decimal(table, column, column.sourceType(), precision, scale);
     }

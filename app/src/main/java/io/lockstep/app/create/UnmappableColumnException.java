@@ -16,11 +16,11 @@ public final class UnmappableColumnException extends TableRefusedException {
      * @param type the source type as the message names it, e.g. {@code numeric} or {@code bytes
      *     (io.debezium.data.Bits)}
      * @param reason why no StarRocks type holds every value, e.g. {@code has no precision}
-     * @param fix what to do, e.g. {@code give it a precision in the source}
+     * @param fix what to do, e.g. {@code give it a precision in the source}; the message adds the override
      */
     public UnmappableColumnException(SourceTable table, SourceColumn column, String type, String reason, String fix) {
         super("column " + table.qualifiedName() + "." + column.name() + " (" + type + ") " + reason
-                + ", so table creation refuses it: " + fix + ", or map it with --column-type " + table.qualifiedName()
-                + "." + column.name() + "=STARROCKS_TYPE");
+                + "; table creation refuses it: " + fix + " (override: --column-type " + table.qualifiedName() + "."
+                + column.name() + "=STARROCKS_TYPE)");
     }
 }
