@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns the column values of one Debezium row image ({@code before} or {@code after}) into the JSON values
@@ -52,8 +53,11 @@ import java.util.Map;
  *       (for a VARCHAR column; {@code binary.handling.mode=hex} gives hex text)</td></tr>
  *   <tr><td>other strings, numbers, booleans (and names such as {@code io.debezium.data.Uuid},
  *       {@code io.debezium.data.Enum}, {@code io.debezium.time.IsoTimestamp})</td><td>as is</td><td>as is</td></tr>
+ *   <tr><td>an array of numbers, booleans or text (also {@code io.debezium.data.Uuid}/{@code Enum} elements)</td>
+ *       <td>a JSON array</td><td>as is (for a JSON column)</td></tr>
  * </table>
- * Any other structured or binary encoding ({@code io.debezium.data.Bits}, geometries, arrays, maps) fails with
+ * Any other structured or binary encoding ({@code io.debezium.data.Bits}, geometries, arrays of encoded elements
+ * such as dates or decimals, maps) fails with
  * an error naming the table, the column, the encoding and the connector option that avoids it.
  *
  * <p>Without schemas ({@code schemas.enable=false}) the encodings cannot be told apart from plain values, so
@@ -73,6 +77,8 @@ final class DebeziumValues {
     private static final String UNAVAILABLE_VALUE_BASE64 =
             Base64.getEncoder().encodeToString(UNAVAILABLE_VALUE.getBytes(StandardCharsets.UTF_8));
 
+    private static final Set<String> PLAIN_ITEM_TYPES = Set.of("int8", "int16", "int32", "int64",
+            "float32", "float64", "boolean", "string");
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
@@ -159,6 +165,9 @@ final class DebeziumValues {
         String type = text(schema, "type");
         try {
             if (name == null) {
+                if ("array".equals(type) && hasPlainItems(schema)) {
+                    return value;
+                }
                 if ("struct".equals(type) || "array".equals(type) || "map".equals(type)) {
                     throw unsupported(table, column, type, position);
                 }
@@ -183,11 +192,11 @@ final class DebeziumValues {
                     return zonedDateTime(value, table, column, position);
                 case "io.debezium.time.Time":
                 case "org.apache.kafka.connect.data.Time":
-                    return time(value.asLong() * 1_000_000L);
+                    return time(value.asLong() * 1_000_000L, table, column, position);
                 case "io.debezium.time.MicroTime":
-                    return time(value.asLong() * 1_000L);
+                    return time(value.asLong() * 1_000L, table, column, position);
                 case "io.debezium.time.NanoTime":
-                    return time(value.asLong());
+                    return time(value.asLong(), table, column, position);
                 case "io.debezium.time.ZonedTime":
                     return text(timeText(OffsetTime.parse(value.textValue())
                             .withOffsetSameInstant(ZoneOffset.UTC).toLocalTime()));
@@ -204,6 +213,21 @@ final class DebeziumValues {
             throw new BadSourceEventException(position, "column '" + column + "' of table " + table
                     + ": a value does not read as " + name + " (" + type + ")");
         }
+    }
+
+    /**
+     * An array whose elements load as they are (numbers, booleans, text, uuids, enum labels: no encoding to undo)
+     * loads as the JSON array it is, for a JSON column; one of encoded elements (dates, decimals, bytes) does not.
+     */
+    private static boolean hasPlainItems(JsonNode arraySchema) {
+        JsonNode items = arraySchema.get("items");
+        if (items == null) {
+            return false;
+        }
+        String itemsName = text(items, "name");
+        return PLAIN_ITEM_TYPES.contains(String.valueOf(text(items, "type")))
+                && (itemsName == null || "io.debezium.data.Uuid".equals(itemsName)
+                || "io.debezium.data.Enum".equals(itemsName));
     }
 
     private static BadSourceEventException unsupported(String table, String column, String encoding,
@@ -266,8 +290,17 @@ final class DebeziumValues {
         return DATE_TIME.format(at) + fraction(at.getNano());
     }
 
-    private static JsonNode time(long nanosOfDay) {
-        return text(timeText(LocalTime.ofNanoOfDay(Math.floorMod(nanosOfDay, 86_400_000_000_000L))));
+    /**
+     * A time of day; MySQL's TIME also holds durations ({@code -838:59:59} to {@code 838:59:59}) and PostgreSQL's
+     * {@code 24:00:00}, which no time of day is: refused rather than taken modulo a day.
+     */
+    private static JsonNode time(long nanosOfDay, String table, String column, String position) {
+        if (nanosOfDay < 0 || nanosOfDay >= 86_400_000_000_000L) {
+            throw new BadSourceEventException(position, "column '" + column + "' of table " + table
+                    + " has a TIME outside 00:00:00..23:59:59.999999 (a duration or 24:00:00), which loading as a"
+                    + " time of day would change; convert it in the source (e.g. a generated text column)");
+        }
+        return text(timeText(LocalTime.ofNanoOfDay(nanosOfDay)));
     }
 
     private static String timeText(LocalTime time) {

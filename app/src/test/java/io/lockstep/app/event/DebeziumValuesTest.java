@@ -147,15 +147,35 @@ class DebeziumValuesTest {
                 .hasMessageContaining("column 'bits' of table public.t has the Debezium encoding"
                         + " io.debezium.data.Bits (bytes)")
                 .hasMessageContaining("column.exclude.list");
-        assertThatThrownBy(() -> after(column("tags", "\"type\":\"array\",\"items\":{\"type\":\"string\"}",
-                "[\"a\"]")))
+        assertThatThrownBy(() -> after(column("days",
+                "\"type\":\"array\",\"items\":{\"type\":\"int32\",\"name\":\"io.debezium.time.Date\"}",
+                "[19723]")))
                 .isInstanceOf(BadSourceEventException.class)
-                .hasMessageContaining("column 'tags' of table public.t has the Debezium encoding array");
+                .hasMessageContaining("column 'days' of table public.t has the Debezium encoding array");
         assertThatThrownBy(() -> after(column("amount",
                 "\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\"", "\"MDk=\"")))
                 .isInstanceOf(BadSourceEventException.class)
                 .hasMessageContaining("column 'amount' of table public.t")
                 .hasMessageContaining("decimal.handling.mode=string");
+    }
+
+    @Test
+    void aTimeOutsideOneDayIsRefusedRatherThanWrapped() {
+        assertThatThrownBy(() -> after(column("t", "\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTime\"",
+                "-3600000000")))
+                .isInstanceOf(BadSourceEventException.class)
+                .hasMessageContaining("column 't' of table public.t has a TIME outside 00:00:00..23:59:59.999999");
+        assertThatThrownBy(() -> after(column("t", "\"type\":\"int32\",\"name\":\"io.debezium.time.Time\"",
+                "86400000"))).hasMessageContaining("(a duration or 24:00:00)");
+    }
+
+    @Test
+    void anArrayOfPlainElementsLoadsAsTheJsonArrayItIs() {
+        String uuid = "\"0e3f1a52-8d1c-4c4e-9a53-3b1f7c1e2d10\"";
+        assertThat(after(column("tags", "\"type\":\"array\",\"items\":{\"type\":\"string\"}", "[\"a\",\"b\"]"),
+                column("ids", "\"type\":\"array\",\"items\":{\"type\":\"string\","
+                        + "\"name\":\"io.debezium.data.Uuid\"}", "[" + uuid + "]")))
+                .isEqualTo("{\"id\":1,\"tags\":[\"a\",\"b\"],\"ids\":[" + uuid + "]}");
     }
 
     @Test
