@@ -105,25 +105,31 @@ public final class DebeziumSourceSchema {
     }
 
     /**
-     * The primary key's columns of a table, from the Kafka record key's Connect schema: Debezium's key struct holds
-     * the key columns in key order (debezium.io/documentation/reference/stable/connectors/postgresql.html
-     * #postgresql-change-event-keys).
+     * The primary key's columns of a table, from the Kafka record key: Debezium's key struct holds the key columns in
+     * key order (debezium.io/documentation/reference/stable/connectors/postgresql.html#postgresql-change-event-keys),
+     * and the JSON converter writes a struct's fields in schema order.
      *
-     * @param keySchema the record key's top-level {@code "schema"}, or {@code null}
-     * @return the key struct's field names in order; empty when there is no key schema (a table without a key, or
-     *     {@code schemas.enable=false})
+     * @param key the parsed record key: with {@code key.converter.schemas.enable=true} the envelope
+     *     {@code {"schema":..., "payload":...}} (the schema's field names are taken) or its {@code "schema"} alone,
+     *     without it the key object itself (its field names are taken); or {@code null}
+     * @return the key columns in key order; empty when the record has no key (a table without a primary key)
      */
-    public static List<String> keyColumns(JsonNode keySchema) {
+    public static List<String> keyColumns(JsonNode key) {
         List<String> names = new ArrayList<>();
-        if (keySchema == null || !keySchema.path("fields").isArray()) {
+        if (key == null || !key.isObject()) {
             return names;
         }
-        for (JsonNode field : keySchema.get("fields")) {
-            JsonNode name = field.get("field");
-            if (name != null && name.isTextual()) {
-                names.add(name.asText());
+        JsonNode schema = key.has("schema") && key.has("payload") && key.size() == 2 ? key.get("schema") : key;
+        if ("struct".equals(schema.path("type").asText()) && schema.path("fields").isArray()) {
+            for (JsonNode field : schema.get("fields")) {
+                JsonNode name = field.get("field");
+                if (name != null && name.isTextual()) {
+                    names.add(name.asText());
+                }
             }
+            return names;
         }
+        schema.fieldNames().forEachRemaining(names::add);
         return names;
     }
 

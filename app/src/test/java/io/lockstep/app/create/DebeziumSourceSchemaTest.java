@@ -41,7 +41,7 @@ class DebeziumSourceSchemaTest {
     private static SourceTable read(String table) {
         JsonNode event = fixture.get("public." + table);
         return DebeziumSourceSchema.read(event.get("value").get("schema"), "public", table,
-                DebeziumSourceSchema.keyColumns(event.get("key").path("schema")));
+                DebeziumSourceSchema.keyColumns(event.get("key")));
     }
 
     private static SourceColumn column(SourceTable table, String name) {
@@ -110,6 +110,15 @@ class DebeziumSourceSchemaTest {
         assertThat(column(typed, "c_mood").parameters()).containsEntry("udt_name", "mood")
                 .containsEntry("__debezium.source.column.type", "MOOD");
         assertThat(column(typed, "c_numeric").semanticType()).isEqualTo("org.apache.kafka.connect.data.Decimal");
+    }
+
+    @Test
+    void theKeyColumnsComeFromTheRecordKeyWithOrWithoutItsSchema() {
+        JsonNode key = fixture.get("public.kinds").get("key");
+
+        assertThat(DebeziumSourceSchema.keyColumns(key)).containsExactly("code", "id");
+        assertThat(DebeziumSourceSchema.keyColumns(key.get("schema"))).containsExactly("code", "id");
+        assertThat(DebeziumSourceSchema.keyColumns(key.get("payload"))).containsExactly("code", "id");
     }
 
     @Test

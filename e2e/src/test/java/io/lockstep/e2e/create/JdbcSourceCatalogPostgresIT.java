@@ -198,7 +198,7 @@ class JdbcSourceCatalogPostgresIT {
             for (String table : List.of("kinds", "kinds_typed", "notes")) {
                 JsonNode event = fixture.get("public." + table);
                 SourceTable fromEvent = DebeziumSourceSchema.read(event.get("value").get("schema"), "public", table,
-                        DebeziumSourceSchema.keyColumns(event.get("key").path("schema")));
+                        DebeziumSourceSchema.keyColumns(event.get("key")));
                 SourceTable fromCatalog = catalog.table("public", table);
 
                 assertThat(fromEvent.primaryKey()).as(table).isEqualTo(fromCatalog.primaryKey());
