@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads source tables' shapes from the source database's own catalog over JDBC, for table creation when events carry
@@ -24,22 +26,37 @@ import java.util.regex.Pattern;
  * What each column's facts are is said by the dialects ({@code PostgresCatalogDialect}, {@code MySqlCatalogDialect})
  * and in docs/table-creation.md#where-the-types-come-from.
  *
- * <p>One connection, opened by {@link #open}; not thread safe: its owner is the thread that opened it (the preflight,
- * then the sink's task thread for tables created mid-stream). Never logs or reports the password.
+ * <p>One connection, opened by {@link #open} and opened again when found lost before a read (said at INFO); connect
+ * and read timeouts are set unless the URL sets them ({@code connectTimeout} 10 s, {@code socketTimeout} 60 s), so an
+ * unreachable source fails in one line instead of hanging. Not thread safe: its owner is the thread that uses it
+ * (the preflight, or the sink's task thread for tables created mid-stream). Never logs or reports the password.
  */
 public final class JdbcSourceCatalog implements AutoCloseable {
 
     private static final Pattern PASSWORD_PARAMETER =
             Pattern.compile("(?i)(password[^=&;]*=)[^&;]*");
 
-    private final String safeUrl;
-    private final Connection connection;
-    private final SourceCatalogDialect dialect;
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcSourceCatalog.class);
+    /** Seconds {@link Connection#isValid} may take before a connection counts as lost. */
+    private static final int VALID_TIMEOUT_SECONDS = 5;
 
-    private JdbcSourceCatalog(String safeUrl, Connection connection, SourceCatalogDialect dialect) {
+    /** The URL to connect to (may hold a password: never logged or reported; {@link #safeUrl} is). */
+    private final String url;
+    private final Properties properties;
+    private final String safeUrl;
+    private final String user;
+    private final SourceCatalogDialect dialect;
+    /** Confined to the owner's thread (see the class comment); replaced when found lost. */
+    private Connection connection;
+
+    private JdbcSourceCatalog(String url, Properties properties, String safeUrl, String user,
+            SourceCatalogDialect dialect) {
+        this.url = url;
+        this.properties = properties;
         this.safeUrl = safeUrl;
-        this.connection = connection;
+        this.user = user;
         this.dialect = dialect;
+        this.connection = connect();
     }
 
     /**
@@ -77,10 +94,19 @@ public final class JdbcSourceCatalog implements AutoCloseable {
         if (password != null && !password.isEmpty()) {
             properties.setProperty("password", password);
         }
+        dialect.connectionDefaults().forEach((name, value) -> {
+            if (!lower.contains(name.toLowerCase(Locale.ROOT) + "=")) {
+                properties.setProperty(name, value);
+            }
+        });
+        return new JdbcSourceCatalog(url, properties, safeUrl, user, dialect);
+    }
+
+    private Connection connect() {
         try {
-            Connection connection = DriverManager.getConnection(url, properties);
-            connection.setReadOnly(true);
-            return new JdbcSourceCatalog(safeUrl, connection, dialect);
+            Connection opened = DriverManager.getConnection(url, properties);
+            opened.setReadOnly(true);
+            return opened;
         } catch (SQLException e) {
             throw new SourceCatalogException("cannot connect to the source database " + safeUrl + " as user '" + user
                     + "': " + oneLine(e), e);
@@ -113,6 +139,12 @@ public final class JdbcSourceCatalog implements AutoCloseable {
 
     private List<SourceTable> read(String database, String table, Predicate<String> include) {
         try {
+            if (!connection.isValid(VALID_TIMEOUT_SECONDS)) {
+                // a job runs for days: the source may have restarted or dropped an idle session meanwhile
+                LOG.info("the connection to the source database {} was lost; connecting again", safeUrl);
+                close();
+                connection = connect();
+            }
             return dialect.read(connection, database, table, include);
         } catch (SQLException e) {
             throw new SourceCatalogException("cannot read the catalog of the source database " + safeUrl + ": "

@@ -61,6 +61,12 @@ final class MySqlCatalogDialect implements SourceCatalogDialect {
     private static final Pattern DISPLAY_WIDTH = Pattern.compile("^[a-z]*int\\((\\d+)\\)");
     private static final Set<String> INTEGER_TYPES = Set.of("tinyint", "smallint", "mediumint", "int", "bigint");
 
+    /** Connector/J's {@code connectTimeout} and {@code socketTimeout} are in milliseconds (its configuration docs). */
+    @Override
+    public Map<String, String> connectionDefaults() {
+        return Map.of("connectTimeout", "10000", "socketTimeout", "60000");
+    }
+
     @Override
     public List<SourceTable> read(Connection connection, String database, String table, Predicate<String> include)
             throws SQLException {

@@ -54,6 +54,12 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             + " JOIN pg_catalog.pg_type t ON t.oid = e.enumtypid JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace"
             + " ORDER BY n.nspname, t.typname, e.enumsortorder";
 
+    /** pgjdbc's {@code connectTimeout} and {@code socketTimeout} are in seconds (jdbc.postgresql.org, "Connecting"). */
+    @Override
+    public Map<String, String> connectionDefaults() {
+        return Map.of("connectTimeout", "10", "socketTimeout", "60");
+    }
+
     @Override
     public List<SourceTable> read(Connection connection, String database, String table, Predicate<String> include)
             throws SQLException {

