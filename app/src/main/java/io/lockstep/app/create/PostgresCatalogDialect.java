@@ -109,8 +109,8 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             List<SourceColumn> tableColumns = columns.get(name);
             if (tableColumns == null) {
                 throw new SourceCatalogException("the source table " + name.qualifiedName() + " exists but"
-                        + " information_schema shows user '" + user + "' none of its columns: grant it SELECT on"
-                        + " the table (as Debezium needs), or exclude the table");
+                        + " information_schema shows user '" + user + "' none of its columns: grant it USAGE on schema "
+                        + name.database() + " and SELECT on the table (as Debezium needs), or exclude the table");
             }
             described.add(new SourceTable(name.database(), name.table(), tableColumns,
                     keys.getOrDefault(name, List.of())));

@@ -164,7 +164,7 @@ class JdbcSourceCatalogPostgresIT {
                     .isInstanceOf(SourceCatalogException.class)
                     .hasMessageContaining("public.secret")
                     .hasMessageContaining("user 'reader'")
-                    .hasMessageContaining("grant it SELECT")
+                    .hasMessageContaining("grant it USAGE on schema public and SELECT on the table")
                     .hasMessageContaining("password=***")
                     .hasMessageNotContaining("reader-pw");
             assertThat(catalog.tables(name -> !name.equals("public.secret"))).hasSize(4);
