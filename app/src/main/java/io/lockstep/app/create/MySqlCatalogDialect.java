@@ -31,8 +31,11 @@ import java.util.regex.Pattern;
  *       labels joined), {@code NUMERIC_PRECISION} of {@code decimal} and {@code bit} (with {@code NUMERIC_SCALE} as
  *       the decimal's scale), {@code DATETIME_PRECISION} of {@code time}, {@code datetime} and {@code timestamp}; the
  *       text and blob kinds carry no length (their type names say it). Parameters: {@code column_type} (the full
- *       {@code COLUMN_TYPE}), and for {@code enum} and {@code set} {@code allowed} (the labels in order,
- *       comma-separated, as Debezium's {@code io.debezium.data.Enum} / {@code EnumSet});
+ *       {@code COLUMN_TYPE}), for {@code enum} and {@code set} {@code allowed} (the labels in order,
+ *       comma-separated, as Debezium's {@code io.debezium.data.Enum} / {@code EnumSet}), and {@code generated}
+ *       ({@code VIRTUAL} or {@code STORED}, from {@code EXTRA}: MySQL's {@code VIRTUAL GENERATED} /
+ *       {@code STORED GENERATED}, MariaDB's {@code VIRTUAL GENERATED} / {@code STORED GENERATED} or, before 10.2.5,
+ *       {@code VIRTUAL} / {@code PERSISTENT}) for a generated column;
  *   <li>primary key: {@code information_schema.KEY_COLUMN_USAGE} of constraint {@code PRIMARY} in key order.
  * </ul>
  * MySQL shows a user only the tables and columns it holds some privilege on: a table without one is absent.
@@ -46,7 +49,7 @@ final class MySqlCatalogDialect implements SourceCatalogDialect {
             + " WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA" + SYSTEM_DATABASES;
 
     private static final String COLUMNS = "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE,"
-            + " CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE"
+            + " CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, EXTRA"
             + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA" + SYSTEM_DATABASES;
 
     private static final String PRIMARY_KEYS = "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME"
@@ -153,6 +156,12 @@ final class MySqlCatalogDialect implements SourceCatalogDialect {
         }
         if ("enum".equals(dataType) || "set".equals(dataType)) {
             parameters.put("allowed", String.join(",", labels(columnType)));
+        }
+        String extra = String.valueOf(row.getString("EXTRA")).toUpperCase(Locale.ROOT);
+        if (extra.contains("VIRTUAL GENERATED") || extra.equals("VIRTUAL")) {
+            parameters.put("generated", "VIRTUAL");
+        } else if (extra.contains("STORED GENERATED") || extra.equals("PERSISTENT") || extra.equals("STORED")) {
+            parameters.put("generated", "STORED");
         }
         return new SourceColumn(name, sourceType, length, scale, "YES".equals(row.getString("IS_NULLABLE")),
                 null, null, parameters);

@@ -23,8 +23,10 @@ import java.util.function.Predicate;
  *       {@code numeric_precision} of {@code numeric} (with {@code numeric_scale} as scale; both {@code null} for a
  *       {@code numeric} without precision), {@code datetime_precision} of time, timestamp and interval types, and the
  *       longest label (in characters) of an enum; parameters: {@code data_type} (e.g. {@code ARRAY},
- *       {@code USER-DEFINED}, {@code timestamp with time zone}), and for an enum {@code udt_name} and {@code allowed}
- *       (its labels in sort order, comma-separated, as Debezium's {@code io.debezium.data.Enum});
+ *       {@code USER-DEFINED}, {@code timestamp with time zone}), for an enum {@code udt_name} and {@code allowed}
+ *       (its labels in sort order, comma-separated, as Debezium's {@code io.debezium.data.Enum}), and
+ *       {@code generated} = {@code ALWAYS} for a generated column (logical replication before PostgreSQL 18 does not
+ *       publish its values, so Debezium's events lack it);
  *   <li>primary key: {@code pg_index.indisprimary} in key order ({@code information_schema.table_constraints} would
  *       hide it from a user with only SELECT, Debezium's usual grant).
  * </ul>
@@ -41,7 +43,8 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             + " AND n.nspname" + String.format(SYSTEM_SCHEMAS, "n.nspname");
 
     private static final String COLUMNS = "SELECT table_schema, table_name, column_name, udt_schema, udt_name,"
-            + " data_type, character_maximum_length, numeric_precision, numeric_scale, datetime_precision, is_nullable"
+            + " data_type, character_maximum_length, numeric_precision, numeric_scale, datetime_precision, is_nullable,"
+            + " is_generated"
             + " FROM information_schema.columns WHERE table_schema" + String.format(SYSTEM_SCHEMAS, "table_schema");
 
     private static final String PRIMARY_KEYS = "SELECT n.nspname, c.relname, a.attname FROM pg_catalog.pg_index i"
@@ -141,6 +144,9 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             scale = integer(row, "numeric_scale");
         } else if (dataType.startsWith("time") || dataType.startsWith("interval")) {
             length = integer(row, "datetime_precision");
+        }
+        if ("ALWAYS".equals(row.getString("is_generated"))) {
+            parameters.put("generated", "ALWAYS");
         }
         return new SourceColumn(name, sourceType, length, scale, "YES".equals(row.getString("is_nullable")),
                 null, null, parameters);

@@ -42,7 +42,8 @@ class JdbcSourceCatalogMariaDbIT {
         try (Connection root = DriverManager.getConnection(mariadb.url(""), "root", "");
                 Statement statement = root.createStatement()) {
             statement.execute("CREATE DATABASE inventory");
-            statement.execute("CREATE TABLE inventory.stock (sku CHAR(8) PRIMARY KEY, qty INT NOT NULL)");
+            statement.execute("CREATE TABLE inventory.stock (sku CHAR(8) PRIMARY KEY, qty INT NOT NULL,"
+                    + " twice INT AS (qty * 2) VIRTUAL, thrice INT AS (qty * 3) PERSISTENT)");
             statement.execute("GRANT SELECT ON inventory.* TO '" + MariaDbServer.USER + "'@'%'");
         }
     }
@@ -112,6 +113,8 @@ class JdbcSourceCatalogMariaDbIT {
 
             assertThat(some).extracting(SourceTable::qualifiedName).containsExactly("inventory.stock", "shop.notes");
             assertThat(some.get(0).primaryKey()).containsExactly("sku");
+            assertThat(some.get(0).columns()).extracting(c -> c.parameters().get("generated"))
+                    .containsExactly(null, null, "VIRTUAL", "STORED");
             assertThat(some.get(1).primaryKey()).isEmpty();
             assertThat(some.get(1).columns()).extracting(SourceColumn::sourceType, SourceColumn::length)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("text", null),

@@ -60,7 +60,8 @@ class JdbcSourceCatalogPostgresIT {
                 String.format(KINDS, "kinds_typed"), String.format(KINDS_ROW, "kinds_typed"),
                 "CREATE TABLE notes (body text, at timestamptz)", "INSERT INTO notes VALUES ('n', now())",
                 "CREATE SCHEMA sales",
-                "CREATE TABLE sales.orders (id bigint PRIMARY KEY, total numeric(10,2) NOT NULL)",
+                "CREATE TABLE sales.orders (id bigint PRIMARY KEY, total numeric(10,2) NOT NULL,"
+                        + " doubled numeric GENERATED ALWAYS AS (total * 2) STORED)",
                 "CREATE VIEW kinds_view AS SELECT id, code FROM kinds",
                 "CREATE TABLE secret (id int PRIMARY KEY)",
                 "CREATE ROLE reader LOGIN PASSWORD 'reader-pw'",
@@ -145,6 +146,8 @@ class JdbcSourceCatalogPostgresIT {
             assertThat(some.get(1).primaryKey()).containsExactly("id");
             assertThat(column(some.get(1), "total")).extracting(SourceColumn::length, SourceColumn::scale,
                     SourceColumn::nullable).containsExactly(10, 2, false);
+            assertThat(column(some.get(1), "total").parameters()).doesNotContainKey("generated");
+            assertThat(column(some.get(1), "doubled").parameters()).containsEntry("generated", "ALWAYS");
         }
     }
 
