@@ -31,7 +31,7 @@ final class WideCdcRows {
     private final byte[][] rows;
     private final long totalBytes;
 
-    /** {@code size} rows from the seed {@code seed}. */
+    /** {@code size} rows drawn from a random generator started at {@code seed}, so every run sends the same rows. */
     WideCdcRows(int size, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         rows = new byte[size][];
