@@ -37,7 +37,10 @@ import java.util.Set;
  *       and {@code interval} the fractional-second digits, which Debezium reports as scale, become the length; every
  *       other type has neither length nor scale (Debezium's {@code 10} of {@code int4} is a display size). A
  *       user-defined type with {@code io.debezium.data.Enum} becomes {@code enum} (its name kept as parameter
- *       {@code udt_name}, the longest label as length). MySQL connector: text and blob kinds have no length; an
+ *       {@code udt_name}, the longest label as length); any other type that is not built in (a domain, which
+ *       Debezium names instead of its base type, or an extension's type such as {@code citext}) has no source type
+ *       (its name kept as {@code udt_name}): its Connect schema, derived from the base type, describes it. MySQL
+ *       connector: text and blob kinds have no length; an
  *       {@code enum} or {@code set} has its longest label (all labels joined by commas for a set) as length;
  *       only decimal and floating-point types keep a scale; {@code zerofill} is dropped from the type name;
  *   <li>an {@code array} field's element schema is described by the parameters {@code items.type} and, when the
@@ -52,6 +55,12 @@ public final class DebeziumSourceSchema {
     static final String SOURCE_SCALE = "__debezium.source.column.scale";
     private static final String CONNECTOR_PREFIX = "io.debezium.connector.";
     private static final String ENUM = "io.debezium.data.Enum";
+    /** PostgreSQL's built-in types (www.postgresql.org/docs/current/datatype.html), as {@code udt_name} spells them. */
+    private static final Set<String> POSTGRES_BUILT_IN_TYPES = Set.of("bool", "bytea", "char", "name", "int2", "int4",
+            "int8", "text", "oid", "json", "jsonb", "xml", "point", "line", "lseg", "path", "box", "polygon", "circle",
+            "float4", "float8", "money", "macaddr", "macaddr8", "inet", "cidr", "bpchar", "varchar", "date", "time",
+            "timetz", "timestamp", "timestamptz", "interval", "bit", "varbit", "numeric", "uuid", "tsvector", "tsquery",
+            "pg_lsn", "int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange", "xid", "xid8");
     private static final Set<String> POSTGRES_LENGTH_TYPES = Set.of("varchar", "bpchar", "bit", "varbit");
     private static final Set<String> POSTGRES_TEMPORAL_TYPES =
             Set.of("time", "timetz", "timestamp", "timestamptz", "interval");
@@ -218,6 +227,12 @@ public final class DebeziumSourceSchema {
             parameters.put("udt_name", sourceType);
             type = "enum";
             newLength = longestLabel(parameters.get("allowed"));
+        } else if (!POSTGRES_BUILT_IN_TYPES.contains(
+                sourceType.startsWith("_") ? sourceType.substring(1) : sourceType)) {
+            // a domain (Debezium names the domain, not its base type) or an extension's type: the Connect schema,
+            // which Debezium derives from the base type, is all that is known
+            parameters.put("udt_name", sourceType);
+            return new NativeType(null, null, null);
         } else if (POSTGRES_LENGTH_TYPES.contains(sourceType)) {
             newLength = length == null || length == Integer.MAX_VALUE ? null : length;
         } else if ("numeric".equals(sourceType) && length != null && length > 0) {

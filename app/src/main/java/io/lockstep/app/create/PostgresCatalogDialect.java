@@ -24,7 +24,8 @@ import java.util.function.Predicate;
  *       {@code numeric} without precision), {@code datetime_precision} of time, timestamp and interval types, and the
  *       longest label (in characters) of an enum; parameters: {@code data_type} (e.g. {@code ARRAY},
  *       {@code USER-DEFINED}, {@code timestamp with time zone}), for an enum {@code udt_name} and {@code allowed}
- *       (its labels in sort order, comma-separated, as Debezium's {@code io.debezium.data.Enum}), and
+ *       (its labels in sort order, comma-separated, as Debezium's {@code io.debezium.data.Enum}), {@code domain} for
+ *       a column of a domain type (whose {@code udt_name} is the domain's base type), and
  *       {@code generated} = {@code ALWAYS} for a generated column (logical replication before PostgreSQL 18 does not
  *       publish its values, so Debezium's events lack it);
  *   <li>primary key: {@code pg_index.indisprimary} in key order ({@code information_schema.table_constraints} would
@@ -42,7 +43,7 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p')"
             + " AND n.nspname" + String.format(SYSTEM_SCHEMAS, "n.nspname");
 
-    private static final String COLUMNS = "SELECT table_schema, table_name, column_name, udt_schema, udt_name,"
+    private static final String COLUMNS = "SELECT table_schema, table_name, column_name, udt_schema, udt_name, domain_name,"
             + " data_type, character_maximum_length, numeric_precision, numeric_scale, datetime_precision, is_nullable,"
             + " is_generated"
             + " FROM information_schema.columns WHERE table_schema" + String.format(SYSTEM_SCHEMAS, "table_schema");
@@ -144,6 +145,9 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
             scale = integer(row, "numeric_scale");
         } else if (dataType.startsWith("time") || dataType.startsWith("interval")) {
             length = integer(row, "datetime_precision");
+        }
+        if (row.getString("domain_name") != null) {
+            parameters.put("domain", row.getString("domain_name"));
         }
         if ("ALWAYS".equals(row.getString("is_generated"))) {
             parameters.put("generated", "ALWAYS");

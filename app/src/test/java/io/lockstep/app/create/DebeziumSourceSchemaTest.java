@@ -54,7 +54,7 @@ class DebeziumSourceSchemaTest {
 
         assertThat(kinds.qualifiedName()).isEqualTo("public.kinds");
         assertThat(kinds.primaryKey()).containsExactly("code", "id");
-        assertThat(kinds.columns()).hasSize(28).extracting(SourceColumn::name).startsWith("id", "code", "c_int2");
+        assertThat(kinds.columns()).hasSize(29).extracting(SourceColumn::name).startsWith("id", "code", "c_int2");
         assertThat(kinds.columns()).allSatisfy(c -> assertThat(c.sourceType()).isNull());
         assertThat(column(kinds, "id")).extracting(SourceColumn::connectType, SourceColumn::semanticType,
                 SourceColumn::nullable).containsExactly("int32", null, false);
@@ -107,6 +107,9 @@ class DebeziumSourceSchemaTest {
         assertNative(typed, "c_int_array", "_int4", null, null);
         assertNative(typed, "c_mood", "enum", 14, null);
         assertNative(typed, "c_bit", "bit", 4, null);
+        assertNative(typed, "c_domain", null, null, null);
+        assertThat(column(typed, "c_domain")).extracting(SourceColumn::connectType, c -> c.parameters().get("udt_name"))
+                .containsExactly("int32", "positive_int");
         assertThat(column(typed, "c_mood").parameters()).containsEntry("udt_name", "mood")
                 .containsEntry("__debezium.source.column.type", "MOOD");
         assertThat(column(typed, "c_numeric").semanticType()).isEqualTo("org.apache.kafka.connect.data.Decimal");
@@ -153,7 +156,7 @@ class DebeziumSourceSchemaTest {
 
         SourceTable table = DebeziumSourceSchema.read(schema, "public", "kinds", List.of("code", "id"));
 
-        assertThat(table.columns()).hasSize(28);
+        assertThat(table.columns()).hasSize(29);
         assertThat(column(table, "c_int2").connectType()).isEqualTo("int16");
     }
 
