@@ -79,6 +79,11 @@ final class SchemaChanges {
         }
         TargetTable target = targetOfSchemaChange(event);
         SchemaChangeBarrier change = target == null ? null : barrierFor(event, target, partition);
+        if (change == null && target != null && options.tableCreation() != null) {
+            LOG.info("Schema change of table {} at {}: target table {} does not exist; --create-tables creates it "
+                    + "at the table's first row", event.dataCollection(), event.describePosition(), target);
+            return null;
+        }
         switch (options.schemaChangeMode()) {
             case FAIL -> {
                 if (change != null && change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
