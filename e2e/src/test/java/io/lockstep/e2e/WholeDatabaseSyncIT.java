@@ -94,7 +94,10 @@ class WholeDatabaseSyncIT {
             new Typed("t_uuid", "UUID", true, List.of(v("'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'",
                     "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), v("'00000000-0000-0000-0000-000000000000'",
                     "00000000-0000-0000-0000-000000000000"))),
-            new Typed("t_enum", "mood", true, List.of(v("'happy'", "happy"), v("'sad'", "sad"))));
+            new Typed("t_enum", "mood", true, List.of(v("'happy'", "happy"), v("'sad'", "sad"))),
+            new Typed("t_int_array", "INTEGER[]", true, List.of(v("'{1,2,3}'", "[1,2,3]"), v("'{}'", "[]"))),
+            new Typed("t_text_array", "TEXT[]", true, List.of(v("'{\"a\",\"b c\"}'", "[\"a\",\"b c\"]"),
+                    v("'{NULL}'", "[null]"))));
 
     @Test
     void aWholeDatabaseLoadsIntoAnEmptyTargetWithEventSchemasAndWithTheSourceCatalog(
