@@ -80,6 +80,9 @@ public final class StarRocksColumnType {
             case "bool", "boolean":
                 return "BOOLEAN";
             case "tinyint", "int1":
+                if ("boolean".equals(column.connectType())) {
+                    return "BOOLEAN"; // tinyint(1) through a converter that makes it a boolean
+                }
                 return unsigned ? "SMALLINT" : "TINYINT";
             case "smallint", "int2", "smallserial", "serial2", "year":
                 return unsigned ? "INT" : "SMALLINT";

@@ -101,11 +101,13 @@ class StarRocksColumnTypeTest {
     }
 
     @Test
-    void aNativeTypeThatLosesValuesOnTheWayIsRefusedWithTheConnectorSetting() {
+    void theConnectTypeTellsHowTheConnectorDeliversANativeType() {
         assertThatThrownBy(() -> StarRocksColumnType.of(TABLE, new SourceColumn("c", "bigint unsigned", null, null,
                 true, "int64", null, null))).hasMessageContaining("bigint.unsigned.handling.mode=precise");
         assertThatThrownBy(() -> StarRocksColumnType.of(TABLE, new SourceColumn("c", "numeric", 12, 2, true,
                 "float64", null, null))).hasMessageContaining("decimal.handling.mode=precise or string");
+        assertThat(StarRocksColumnType.of(TABLE, new SourceColumn("c", "tinyint", 1, null, true, "boolean", null,
+                null))).isEqualTo("BOOLEAN");
         assertThat(StarRocksColumnType.of(TABLE, new SourceColumn("c", "bigint unsigned", null, null, true, "bytes",
                 "org.apache.kafka.connect.data.Decimal", Map.of("scale", "0", "connect.decimal.precision", "20"))))
                 .isEqualTo("LARGEINT");
