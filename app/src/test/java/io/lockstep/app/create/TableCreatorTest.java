@@ -34,11 +34,16 @@ class TableCreatorTest {
 
             creator.ensureDatabase("dw");
             creator.ensureDatabase("dw");
-            Outcome first = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
-            Outcome again = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+            Outcome[] outcomes = new Outcome[2];
+            String log = capturingStderr(() -> {
+                outcomes[0] = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+                outcomes[1] = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+            });
 
-            assertThat(first).isEqualTo(Outcome.CREATED);
-            assertThat(again).isEqualTo(Outcome.ALREADY_SAME);
+            assertThat(outcomes).containsExactly(Outcome.CREATED, Outcome.ALREADY_SAME);
+            assertThat(log.lines().filter(l -> l.contains("INFO"))).singleElement().asString()
+                    .endsWith("created table dw.ods_orders for source table shop.orders (3 columns, primary key"
+                            + " [order_id])");
             TableSchema table = starRocks.catalog().table("dw", "ods_orders").orElseThrow();
             assertThat(table.keysType()).isEqualTo(KeysType.PRIMARY_KEYS);
             assertThat(table.keyColumns()).containsExactly("order_id");
