@@ -166,7 +166,7 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
                     + " can take " + bytes + " bytes, more than the " + limitBytes + " bytes a StarRocks primary key"
                     + " may have (BE primary_key_limit_size): map a text key column to a shorter VARCHAR with"
                     + " --column-type " + source.qualifiedName() + ".COLUMN=VARCHAR(n) (n in bytes; a longer value is"
-                    + " then refused at load), or raise primary_key_limit_size on every BE and the limit with it");
+                    + " then refused at load), or key it by shorter columns with --key-columns");
         }
     }
 }
