@@ -67,7 +67,7 @@ public final class StarRocksColumnType {
      *     MySQL's/MariaDB's built-in types
      */
     private static String nativeType(SourceTable table, SourceColumn column) {
-        String text = column.sourceType().toLowerCase(Locale.ROOT).replaceAll("\\(.*?\\)", " ")
+        String text = column.sourceType().toLowerCase(Locale.ROOT).replaceAll("\\(.*\\)", " ")
                 .replace("zerofill", " ").strip().replaceAll("\\s+", " ");
         boolean unsigned = text.endsWith(" unsigned");
         String base = unsigned ? text.substring(0, text.length() - " unsigned".length()) : text;
