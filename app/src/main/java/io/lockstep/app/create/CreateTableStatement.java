@@ -3,11 +3,13 @@ package io.lockstep.app.create;
 import io.lockstep.app.route.TargetTable;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -27,7 +29,8 @@ import java.util.stream.Collectors;
  *       (fixed-size types their size, a VARCHAR its bytes, plus 2 bytes a string column in a key of several
  *       columns; the BE's {@code primary_key_limit_size}, 128 by default);
  *   <li>a database, table or column name StarRocks does not take (letters, digits and underscores, not starting with
- *       a digit; StarRocks docs "System limits").
+ *       a digit; StarRocks docs "System limits"), or two column names that differ only in case (StarRocks' column
+ *       names are case-insensitive).
  * </ul>
  *
  * @param target the table to create
@@ -89,8 +92,14 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
                         + "' for its primary key " + key);
             }
         }
+        Set<String> seen = new HashSet<>();
         for (SourceColumn column : source.columns()) {
             checkName(source, "column", column.name(), TABLE_NAME_MAX);
+            if (!seen.add(column.name().toLowerCase(Locale.ROOT))) {
+                throw new TableRefusedException("table " + source.qualifiedName() + " has two columns named '"
+                        + column.name() + "' apart from case, which StarRocks' case-insensitive column names cannot"
+                        + " tell apart: rename one in the source, or exclude the table");
+            }
             String override = options.columnTypes().get(source.qualifiedName() + "." + column.name());
             String type = override != null ? override.strip() : StarRocksColumnType.of(source, column);
             boolean isKey = key.contains(column.name());
@@ -166,7 +175,7 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
                     + " can take " + bytes + " bytes, more than the " + limitBytes + " bytes a StarRocks primary key"
                     + " may have (BE primary_key_limit_size): map a text key column to a shorter VARCHAR with"
                     + " --column-type " + source.qualifiedName() + ".COLUMN=VARCHAR(n) (n in bytes; a longer value is"
-                    + " then refused at load), or raise primary_key_limit_size on every BE and the limit with it");
+                    + " then refused at load), or key it by shorter columns with --key-columns");
         }
     }
 }

@@ -119,6 +119,10 @@ class CreateTableStatementTest {
                 column("unit price", "int4", null)), List.of("id"));
         assertThatThrownBy(() -> CreateTableStatement.of(spaced, TARGET, TableCreationOptions.defaults()))
                 .hasMessageContaining("the column name 'unit price' is not one StarRocks takes");
+        SourceTable twoIds = new SourceTable("shop", "t", List.of(column("id", "int4", null),
+                column("ID", "int4", null)), List.of("id"));
+        assertThatThrownBy(() -> CreateTableStatement.of(twoIds, TARGET, TableCreationOptions.defaults()))
+                .hasMessageContaining("table shop.t has two columns named 'ID' apart from case");
     }
 
     @Test
