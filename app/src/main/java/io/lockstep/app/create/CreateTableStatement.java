@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The StarRocks {@code CREATE TABLE} for one source table: a Primary Key table keyed as the source (or as
@@ -43,6 +45,7 @@ import java.util.stream.Collectors;
 public record CreateTableStatement(TargetTable target, SourceTable source, List<Column> columns,
         List<String> keyColumns, int buckets, Map<String, String> properties) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CreateTableStatement.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final int TABLE_NAME_MAX = 1024;
     private static final int DATABASE_NAME_MAX = 256;
@@ -93,7 +96,18 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
             }
         }
         Set<String> seen = new HashSet<>();
+        List<String> leftOut = new ArrayList<>();
         for (SourceColumn column : source.columns()) {
+            if (notReplicated(column)) {
+                if (key.contains(column.name())) {
+                    throw new TableRefusedException("table " + source.qualifiedName() + " has the generated column '"
+                            + column.name() + "' in its primary key, and PostgreSQL's logical replication sends no"
+                            + " value for generated columns: key it with --key-columns " + source.qualifiedName()
+                            + "=COL[+COL...] over stored columns, or exclude it");
+                }
+                leftOut.add(column.name());
+                continue;
+            }
             checkName(source, "column", column.name(), TABLE_NAME_MAX);
             if (!seen.add(column.name().toLowerCase(Locale.ROOT))) {
                 throw new TableRefusedException("table " + source.qualifiedName() + " has two columns named '"
@@ -107,9 +121,24 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
         }
         keyPart.sort((a, b) -> Integer.compare(key.indexOf(a.name()), key.indexOf(b.name())));
         checkKey(source, keyPart, options.primaryKeyLimitBytes());
+        if (!leftOut.isEmpty()) {
+            LOG.info("table {}: generated column(s) {} left out of {}: PostgreSQL's logical replication sends no value"
+                    + " for them (before PostgreSQL 18), so they would only ever read NULL", source.qualifiedName(),
+                    leftOut, target);
+        }
         List<Column> columns = new ArrayList<>(keyPart);
         columns.addAll(rest);
         return new CreateTableStatement(target, source, columns, key, options.buckets(), options.properties());
+    }
+
+    /**
+     * @return whether no change event ever carries the column's value: a PostgreSQL generated column
+     *     ({@code information_schema.columns.is_generated = 'ALWAYS'}, read by the source catalog), which pgoutput
+     *     does not publish before PostgreSQL 18 (PostgreSQL docs "Logical Replication", "Generated Column
+     *     Replication"); an event's schema never lists such a column
+     */
+    private static boolean notReplicated(SourceColumn column) {
+        return "ALWAYS".equals(column.parameters().get("generated"));
     }
 
     /** @return the statement text, without a trailing semicolon */

@@ -144,4 +144,22 @@ class CreateTableStatementTest {
         assertThatThrownBy(() -> new TableCreationOptions(-1, Map.of(), Map.of(), Map.of(), 128))
                 .hasMessageContaining("table buckets must be 0");
     }
+
+    @Test
+    void aPostgresGeneratedColumnIsLeftOutSinceNoEventCarriesItsValueAndRefusedInTheKey() {
+        SourceColumn generated = new SourceColumn("total_with_tax", "numeric", 12, 2, true, null, null,
+                Map.of("generated", "ALWAYS"));
+        SourceTable table = new SourceTable("shop", "orders", List.of(column("order_id", "int8", null), generated,
+                column("note", "text", null)), List.of("order_id"));
+
+        CreateTableStatement create = CreateTableStatement.of(table, TARGET, TableCreationOptions.defaults());
+
+        assertThat(create.columns()).extracting(CreateTableStatement.Column::name).containsExactly("order_id", "note");
+        assertThat(create.sql()).doesNotContain("total_with_tax");
+        SourceTable keyedByIt = new SourceTable("shop", "orders", List.of(column("order_id", "int8", null),
+                generated), List.of("total_with_tax"));
+        assertThatThrownBy(() -> CreateTableStatement.of(keyedByIt, TARGET, TableCreationOptions.defaults()))
+                .isInstanceOf(TableRefusedException.class)
+                .hasMessageContaining("generated column 'total_with_tax' in its primary key");
+    }
 }
