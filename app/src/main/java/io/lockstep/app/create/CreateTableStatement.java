@@ -3,14 +3,18 @@ package io.lockstep.app.create;
 import io.lockstep.app.route.TargetTable;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The StarRocks {@code CREATE TABLE} for one source table: a Primary Key table keyed as the source (or as
@@ -27,7 +31,8 @@ import java.util.stream.Collectors;
  *       (fixed-size types their size, a VARCHAR its bytes, plus 2 bytes a string column in a key of several
  *       columns; the BE's {@code primary_key_limit_size}, 128 by default);
  *   <li>a database, table or column name StarRocks does not take (letters, digits and underscores, not starting with
- *       a digit; StarRocks docs "System limits").
+ *       a digit; StarRocks docs "System limits"), or two column names that differ only in case (StarRocks' column
+ *       names are case-insensitive).
  * </ul>
  *
  * @param target the table to create
@@ -40,6 +45,7 @@ import java.util.stream.Collectors;
 public record CreateTableStatement(TargetTable target, SourceTable source, List<Column> columns,
         List<String> keyColumns, int buckets, Map<String, String> properties) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CreateTableStatement.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final int TABLE_NAME_MAX = 1024;
     private static final int DATABASE_NAME_MAX = 256;
@@ -89,8 +95,25 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
                         + "' for its primary key " + key);
             }
         }
+        Set<String> seen = new HashSet<>();
+        List<String> leftOut = new ArrayList<>();
         for (SourceColumn column : source.columns()) {
+            if (notReplicated(column)) {
+                if (key.contains(column.name())) {
+                    throw new TableRefusedException("table " + source.qualifiedName() + " has the generated column '"
+                            + column.name() + "' in its primary key, and PostgreSQL's logical replication sends no"
+                            + " value for generated columns: key it with --key-columns " + source.qualifiedName()
+                            + "=COL[+COL...] over stored columns, or exclude it");
+                }
+                leftOut.add(column.name());
+                continue;
+            }
             checkName(source, "column", column.name(), TABLE_NAME_MAX);
+            if (!seen.add(column.name().toLowerCase(Locale.ROOT))) {
+                throw new TableRefusedException("table " + source.qualifiedName() + " has two columns named '"
+                        + column.name() + "' apart from case, which StarRocks' case-insensitive column names cannot"
+                        + " tell apart: rename one in the source, or exclude the table");
+            }
             String override = options.columnTypes().get(source.qualifiedName() + "." + column.name());
             String type = override != null ? override.strip() : StarRocksColumnType.of(source, column);
             boolean isKey = key.contains(column.name());
@@ -98,9 +121,24 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
         }
         keyPart.sort((a, b) -> Integer.compare(key.indexOf(a.name()), key.indexOf(b.name())));
         checkKey(source, keyPart, options.primaryKeyLimitBytes());
+        if (!leftOut.isEmpty()) {
+            LOG.info("table {}: generated column(s) {} left out of {}: PostgreSQL's logical replication sends no value"
+                    + " for them (before PostgreSQL 18), so they would only ever read NULL", source.qualifiedName(),
+                    leftOut, target);
+        }
         List<Column> columns = new ArrayList<>(keyPart);
         columns.addAll(rest);
         return new CreateTableStatement(target, source, columns, key, options.buckets(), options.properties());
+    }
+
+    /**
+     * @return whether no change event ever carries the column's value: a PostgreSQL generated column
+     *     ({@code information_schema.columns.is_generated = 'ALWAYS'}, read by the source catalog), which pgoutput
+     *     does not publish before PostgreSQL 18 (PostgreSQL docs "Logical Replication", "Generated Column
+     *     Replication"); an event's schema never lists such a column
+     */
+    private static boolean notReplicated(SourceColumn column) {
+        return "ALWAYS".equals(column.parameters().get("generated"));
     }
 
     /** @return the statement text, without a trailing semicolon */
@@ -166,7 +204,7 @@ public record CreateTableStatement(TargetTable target, SourceTable source, List<
                     + " can take " + bytes + " bytes, more than the " + limitBytes + " bytes a StarRocks primary key"
                     + " may have (BE primary_key_limit_size): map a text key column to a shorter VARCHAR with"
                     + " --column-type " + source.qualifiedName() + ".COLUMN=VARCHAR(n) (n in bytes; a longer value is"
-                    + " then refused at load), or raise primary_key_limit_size on every BE and the limit with it");
+                    + " then refused at load), or key it by shorter columns with --key-columns");
         }
     }
 }

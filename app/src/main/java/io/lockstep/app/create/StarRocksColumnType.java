@@ -68,7 +68,7 @@ public final class StarRocksColumnType {
      *     MySQL's/MariaDB's built-in types
      */
     private static String nativeType(SourceTable table, SourceColumn column) {
-        String text = column.sourceType().toLowerCase(Locale.ROOT).replaceAll("\\(.*?\\)", " ")
+        String text = column.sourceType().toLowerCase(Locale.ROOT).replaceAll("\\(.*\\)", " ")
                 .replace("zerofill", " ").strip().replaceAll("\\s+", " ");
         boolean unsigned = text.endsWith(" unsigned");
         String base = unsigned ? text.substring(0, text.length() - " unsigned".length()) : text;
@@ -81,6 +81,9 @@ public final class StarRocksColumnType {
             case "bool", "boolean":
                 return "BOOLEAN";
             case "tinyint", "int1":
+                if ("boolean".equals(column.connectType())) {
+                    return "BOOLEAN"; // tinyint(1) through a converter that makes it a boolean
+                }
                 return unsigned ? "SMALLINT" : "TINYINT";
             case "smallint", "int2", "smallserial", "serial2", "year":
                 return unsigned ? "INT" : "SMALLINT";

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #ensureDatabase}: {@code CREATE DATABASE IF NOT EXISTS};
  *   <li>{@link #ensureTable}: {@code SHOW TABLES FROM db}; a table that is there is compared by column names
  *       ({@code SHOW COLUMNS FROM}, column {@code Field}; StarRocks column names are case-insensitive) and left as it
- *       is, with one WARN line when its columns differ; else the {@link CreateTableStatement}, then a wait until
- *       {@code SHOW TABLES} lists the table, and one INFO line naming source and target;
+ *       is, with one WARN line when its columns differ; else the {@link CreateTableStatement} (IF NOT EXISTS), a
+ *       wait until {@code SHOW TABLES} lists the table, and one INFO line naming source and target (or, when another
+ *       client created the table in between with other columns, the WARN line);
  *   <li>{@link #ensureProgressTable}: the progress table's own {@link ProgressTable#createTableSql()}.
  * </ul>
  * Every call opens and closes its own connection, so a replay after a failure in between creates only the rest.
@@ -94,6 +95,10 @@ public final class TableCreator implements Serializable {
             String sql = create.sql();
             execute(statement, sql);
             awaitTable(statement, target, sql);
+            if (!sameColumns(statement, create)) {
+                // IF NOT EXISTS found a table another client created in between
+                return compare(statement, create);
+            }
             LOG.info("created table {} for source table {} ({} columns, primary key {})", target,
                     source.qualifiedName(), create.columns().size(), create.keyColumns());
             return Outcome.CREATED;
@@ -121,11 +126,19 @@ public final class TableCreator implements Serializable {
         }
     }
 
+    private static boolean sameColumns(Statement statement, CreateTableStatement create) throws SQLException {
+        return columns(statement, create.target()).equals(wanted(create));
+    }
+
+    private static Set<String> wanted(CreateTableStatement create) {
+        return create.columns().stream().map(c -> c.name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
     private Outcome compare(Statement statement, CreateTableStatement create) throws SQLException {
         TargetTable target = create.target();
         Set<String> existing = columns(statement, target);
-        Set<String> wanted = create.columns().stream().map(c -> c.name().toLowerCase(Locale.ROOT))
-                .collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<String> wanted = wanted(create);
         if (existing.equals(wanted)) {
             LOG.debug("table {} for source table {} is there with the same columns", target,
                     create.source().qualifiedName());

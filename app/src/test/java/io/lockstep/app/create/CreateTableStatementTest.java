@@ -119,6 +119,10 @@ class CreateTableStatementTest {
                 column("unit price", "int4", null)), List.of("id"));
         assertThatThrownBy(() -> CreateTableStatement.of(spaced, TARGET, TableCreationOptions.defaults()))
                 .hasMessageContaining("the column name 'unit price' is not one StarRocks takes");
+        SourceTable twoIds = new SourceTable("shop", "t", List.of(column("id", "int4", null),
+                column("ID", "int4", null)), List.of("id"));
+        assertThatThrownBy(() -> CreateTableStatement.of(twoIds, TARGET, TableCreationOptions.defaults()))
+                .hasMessageContaining("table shop.t has two columns named 'ID' apart from case");
     }
 
     @Test
@@ -139,5 +143,23 @@ class CreateTableStatementTest {
                 128)).hasMessageContaining("table property 'replication_num=1\"'");
         assertThatThrownBy(() -> new TableCreationOptions(-1, Map.of(), Map.of(), Map.of(), 128))
                 .hasMessageContaining("table buckets must be 0");
+    }
+
+    @Test
+    void aPostgresGeneratedColumnIsLeftOutSinceNoEventCarriesItsValueAndRefusedInTheKey() {
+        SourceColumn generated = new SourceColumn("total_with_tax", "numeric", 12, 2, true, null, null,
+                Map.of("generated", "ALWAYS"));
+        SourceTable table = new SourceTable("shop", "orders", List.of(column("order_id", "int8", null), generated,
+                column("note", "text", null)), List.of("order_id"));
+
+        CreateTableStatement create = CreateTableStatement.of(table, TARGET, TableCreationOptions.defaults());
+
+        assertThat(create.columns()).extracting(CreateTableStatement.Column::name).containsExactly("order_id", "note");
+        assertThat(create.sql()).doesNotContain("total_with_tax");
+        SourceTable keyedByIt = new SourceTable("shop", "orders", List.of(column("order_id", "int8", null),
+                generated), List.of("total_with_tax"));
+        assertThatThrownBy(() -> CreateTableStatement.of(keyedByIt, TARGET, TableCreationOptions.defaults()))
+                .isInstanceOf(TableRefusedException.class)
+                .hasMessageContaining("generated column 'total_with_tax' in its primary key");
     }
 }

@@ -43,7 +43,7 @@ class StarRocksColumnTypeTest {
         "double, -, -, DOUBLE", "char, 1, -, VARCHAR(4)", "varchar, 255, -, VARCHAR(1020)",
         "tinytext, -, -, VARCHAR(255)", "mediumtext, -, -, STRING", "longtext, -, -, STRING",
         "datetime, 6, -, DATETIME", "timestamp, 0, -, DATETIME", "year, -, -, SMALLINT", "json, -, -, JSON",
-        "enum, 9, -, VARCHAR(36)", "set, 11, -, VARCHAR(44)", "bit, -, -, BOOLEAN"})
+        "enum, 9, -, VARCHAR(36)", "int(11) unsigned zerofill, -, -, BIGINT", "set, 11, -, VARCHAR(44)", "bit, -, -, BOOLEAN"})
     void nativeTypesMap(String type, Integer length, Integer scale, String expected) {
         assertThat(nativeType(type, length, scale)).isEqualTo(expected);
     }
@@ -101,14 +101,23 @@ class StarRocksColumnTypeTest {
     }
 
     @Test
-    void aNativeTypeThatLosesValuesOnTheWayIsRefusedWithTheConnectorSetting() {
+    void theConnectTypeTellsHowTheConnectorDeliversANativeType() {
         assertThatThrownBy(() -> StarRocksColumnType.of(TABLE, new SourceColumn("c", "bigint unsigned", null, null,
                 true, "int64", null, null))).hasMessageContaining("bigint.unsigned.handling.mode=precise");
         assertThatThrownBy(() -> StarRocksColumnType.of(TABLE, new SourceColumn("c", "numeric", 12, 2, true,
                 "float64", null, null))).hasMessageContaining("decimal.handling.mode=precise or string");
+        assertThat(StarRocksColumnType.of(TABLE, new SourceColumn("c", "tinyint", 1, null, true, "boolean", null,
+                null))).isEqualTo("BOOLEAN");
         assertThat(StarRocksColumnType.of(TABLE, new SourceColumn("c", "bigint unsigned", null, null, true, "bytes",
                 "org.apache.kafka.connect.data.Decimal", Map.of("scale", "0", "connect.decimal.precision", "20"))))
                 .isEqualTo("LARGEINT");
+    }
+
+    @Test
+    void parametersAndModifiersInTheTypeTextAreLeftOut() {
+        assertThat(nativeType("enum('a','b(c)')", 4, null)).isEqualTo("VARCHAR(16)");
+        assertThat(nativeType("decimal(10,2) unsigned", 10, 2)).isEqualTo("DECIMAL(10,2)");
+        assertThat(nativeType("timestamp(6) with time zone", 6, null)).isEqualTo("DATETIME");
     }
 
     @Test

@@ -34,11 +34,16 @@ class TableCreatorTest {
 
             creator.ensureDatabase("dw");
             creator.ensureDatabase("dw");
-            Outcome first = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
-            Outcome again = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+            Outcome[] outcomes = new Outcome[2];
+            String log = capturingStderr(() -> {
+                outcomes[0] = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+                outcomes[1] = creator.ensureTable(target, ORDERS, TableCreationOptions.defaults());
+            });
 
-            assertThat(first).isEqualTo(Outcome.CREATED);
-            assertThat(again).isEqualTo(Outcome.ALREADY_SAME);
+            assertThat(outcomes).containsExactly(Outcome.CREATED, Outcome.ALREADY_SAME);
+            assertThat(log.lines().filter(l -> l.contains("INFO"))).singleElement().asString()
+                    .endsWith("created table dw.ods_orders for source table shop.orders (3 columns, primary key"
+                            + " [order_id])");
             TableSchema table = starRocks.catalog().table("dw", "ods_orders").orElseThrow();
             assertThat(table.keysType()).isEqualTo(KeysType.PRIMARY_KEYS);
             assertThat(table.keyColumns()).containsExactly("order_id");
@@ -48,22 +53,27 @@ class TableCreatorTest {
     }
 
     @Test
-    void aTableCreatedWithBucketsAndPropertiesOutlivesATargetRestart(@TempDir Path dir) throws Exception {
+    void aTableWithACompositeKeyBucketsAndPropertiesOutlivesATargetRestart(@TempDir Path dir) throws Exception {
         String storage = "h2:file:" + dir.resolve("emulator");
-        TargetTable target = new TargetTable("dw", "orders");
+        TargetTable target = new TargetTable("dw", "order_lines");
+        SourceTable lines = new SourceTable("shop", "order_lines", List.of(
+                new SourceColumn("qty", "int4", null, null, true, null, null, null),
+                new SourceColumn("line", "int2", null, null, false, null, null, null),
+                new SourceColumn("order_id", "int8", null, null, false, null, null, null)),
+                List.of("order_id", "line"));
         TableCreationOptions options = new TableCreationOptions(2, Map.of("replication_num", "1"), Map.of(),
                 Map.of(), TableCreationOptions.DEFAULT_PRIMARY_KEY_LIMIT_BYTES);
         try (StarRocksEmulator starRocks = StarRocksEmulator.builder().storage(storage).build().start()) {
             TableCreator creator = new TableCreator(starRocks.jdbcUrl(), "root", "", 10_000);
             creator.ensureDatabase("dw");
-            assertThat(creator.ensureTable(target, ORDERS, options)).isEqualTo(Outcome.CREATED);
+            assertThat(creator.ensureTable(target, lines, options)).isEqualTo(Outcome.CREATED);
         }
         try (StarRocksEmulator starRocks = StarRocksEmulator.builder().storage(storage).build().start()) {
             TableCreator creator = new TableCreator(starRocks.jdbcUrl(), "root", "", 10_000);
             creator.ensureDatabase("dw");
-            assertThat(creator.ensureTable(target, ORDERS, options)).isEqualTo(Outcome.ALREADY_SAME);
-            assertThat(starRocks.catalog().table("dw", "orders").orElseThrow().keyColumns())
-                    .containsExactly("order_id");
+            assertThat(creator.ensureTable(target, lines, options)).isEqualTo(Outcome.ALREADY_SAME);
+            assertThat(starRocks.catalog().table("dw", "order_lines").orElseThrow().keyColumns())
+                    .containsExactly("order_id", "line");
         }
     }
 
