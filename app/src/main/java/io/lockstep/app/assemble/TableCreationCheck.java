@@ -104,6 +104,14 @@ final class TableCreationCheck {
         }
     }
 
+    /**
+     * @return whether this subtask had {@code target} created: its columns are the ones {@link TargetColumns} holds
+     *     (a schema change of it is compared with them, not with the target, which may not show the table yet)
+     */
+    boolean createdHere(TargetTable target) {
+        return created.containsKey(target);
+    }
+
     private void send(TargetTable target, Created table, int partition, Collector<SinkInput> out) {
         LOG.info("Target table {} does not exist: creating it from source table {} ahead of source partition {}'s "
                 + "next transaction ({})", target, table.source.qualifiedName(), partition, table.cause);

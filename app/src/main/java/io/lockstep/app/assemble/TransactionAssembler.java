@@ -161,9 +161,9 @@ public abstract class TransactionAssembler
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
         Counter deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
         routing = new SourceTableRouting(router, getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC));
-        schemaChanges = new SchemaChanges(router, options, targetColumns);
         tableCreation = options.tableCreation() == null || targetColumns == null ? null
                 : new TableCreationCheck(options.tableCreation(), targetColumns);
+        schemaChanges = new SchemaChanges(router, options, targetColumns, tableCreation);
         columnCheck = new TargetColumnCheck(options, targetColumns, routing, schemaChanges, tableCreation);
         if (options.deadLetter() != null) {
             deadLetter = new TransactionDeadLetter(getRuntimeContext(), options.deadLetter(), buffer, deadLettered);

@@ -9,11 +9,15 @@ import io.lockstep.app.create.TableCreationBarrier;
 import io.lockstep.app.create.TableCreationOptions;
 import io.lockstep.app.create.TableSelection;
 import io.lockstep.app.event.SchemaChangeException;
+import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceEvent;
 import io.lockstep.app.event.SourceEventKind;
 import io.lockstep.app.event.SourceRecord;
+import io.lockstep.app.route.TableRouter;
 import io.lockstep.app.route.TargetTable;
+import io.lockstep.app.route.UnknownTableMode;
 import io.lockstep.app.schema.ColumnReadException;
+import io.lockstep.app.schema.SchemaChangeBarrier;
 import io.lockstep.app.schema.TargetColumn;
 import io.lockstep.app.schema.TargetColumns;
 import io.lockstep.flink.row.SinkInput;
@@ -25,8 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The assembler's side of a table created mid-stream ({@link TableCreationCheck}): the barrier carries the shape read
- * from the message's schema and goes once per source partition; the created columns are what the rows are checked
- * against; a table that cannot be described or created stops in one line naming the position and the table.
+ * from the message's schema and goes once per source partition; the created columns are what the rows, and a schema
+ * change that follows, are checked against; a table that cannot be described or created stops in one line naming the
+ * position and the table.
  */
 class TableCreationCheckTest {
 
@@ -101,6 +106,28 @@ class TableCreationCheckTest {
                 .hasMessageContaining("--key-columns shop.orders=");
         assertThat(out).isEmpty();
         assertThat(columns.of(ORDERS)).isNull();
+    }
+
+    @Test
+    void aSchemaChangeOfATableCreatedHereIsComparedWithTheCreatedColumnsNotTheTargetThatMayNotShowItYet() {
+        TableCreation creation = creation();
+        TableCreationCheck check = new TableCreationCheck(creation, columns);
+        SchemaChanges schemaChanges = new SchemaChanges(TableRouter.parse(null, "dw", UnknownTableMode.FAIL)
+                .withNaming(creation.targets()), AssemblerOptions.defaults()
+                .withSchemaChangeMode(SchemaChangeMode.APPLY).withTableCreation(creation), columns, check);
+        check.create(row(KEY, "{\"schema\":" + SCHEMA + ",\"payload\":{}}"), ORDERS, 0, collector);
+        SourceEvent addNote = SourceEvent.at(SourceEventKind.SCHEMA_CHANGE, new SourceRecord("cdc", 0, 9, null, "{}"));
+        addNote.setSourceDatabase("shop");
+        addNote.setSourceTable("orders");
+        addNote.setRow("ALTER TABLE orders ADD COLUMN note VARCHAR(20)");
+        addNote.setSchemaColumns("id\tbigint\nplaced\tdate\nnote\tvarchar(20)");
+
+        assertThat(schemaChanges.onSchemaChange(addNote, 0, collector)).isNull();
+
+        assertThat(out).hasSize(2);
+        assertThat(out.get(1)).isInstanceOfSatisfying(SchemaChangeBarrier.class,
+                barrier -> assertThat(barrier.columnsToAdd()).singleElement().asString().startsWith("note VARCHAR"));
+        assertThat(columns.of(ORDERS)).containsKeys("id", "placed", "note");
     }
 
     private static TableCreation creation() {
