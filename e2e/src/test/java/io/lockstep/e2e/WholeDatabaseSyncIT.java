@@ -95,6 +95,12 @@ class WholeDatabaseSyncIT {
                     "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), v("'00000000-0000-0000-0000-000000000000'",
                     "00000000-0000-0000-0000-000000000000"))),
             new Typed("t_enum", "mood", true, List.of(v("'happy'", "happy"), v("'sad'", "sad"))),
+            new Typed("t_timetz", "TIMETZ", false, List.of(v("'10:00:00+02'", "08:00:00"),
+                    v("'23:59:59.5-01'", "00:59:59.500000"))),
+            new Typed("t_inet", "INET", true, List.of(v("'192.168.0.1'", "192.168.0.1"), v("'::1'", "::1"))),
+            new Typed("t_xml", "XML", true, List.of(v("'<a b=\"1\">x</a>'", "<a b=\"1\">x</a>"),
+                    v("'<empty/>'", "<empty/>"))),
+            new Typed("t_varchar_free", "VARCHAR", true, List.of(v("'no length'", "no length"), v("'ü'", "ü"))),
             new Typed("t_int_array", "INTEGER[]", true, List.of(v("'{1,2,3}'", "[1,2,3]"), v("'{}'", "[]"))),
             new Typed("t_text_array", "TEXT[]", true, List.of(v("'{\"a\",\"b c\"}'", "[\"a\",\"b c\"]"),
                     v("'{NULL}'", "[null]"))));
