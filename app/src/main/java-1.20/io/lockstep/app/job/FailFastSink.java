@@ -43,8 +43,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A {@link TableCreationBarrier} ({@code --create-tables}, docs/table-creation.md#tables-created-mid-stream) commits
  * everything buffered the same way, creates the table through {@link MidStreamTableCreator} (a table that is there
- * already is fine: a replay, or another subtask created it), then the rows after it go on; a refused statement ends
- * the job in one line, a lost connection restarts it.
+ * already with the same columns is fine: a replay, or another subtask created it), then the rows after it go on; a
+ * refused statement ends the job in one line, a lost connection restarts it, and so does a table another client
+ * created meanwhile with other columns (the rows were checked against the columns creation would give; after the
+ * restart they are checked against the table's real ones).
  *
  * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke}
  * of a row, {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
@@ -200,11 +202,9 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
                     + "this sink cannot create it (--create-tables needs --jdbc-url and --target starrocks)");
         }
         multiTable.commitBuffered("creating table " + table);
+        TableCreator.Outcome outcome;
         try {
-            TableCreator.Outcome outcome = tableCreator.create(barrier);
-            LOG.info("Table {} for source table {} ({}): {}", table, barrier.sourceTable().qualifiedName(),
-                    barrier.getCause(), outcome == TableCreator.Outcome.CREATED ? "created"
-                            : "already there, left as it is");
+            outcome = tableCreator.create(barrier);
         } catch (TableRefusedException e) {
             throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " cannot be created: "
                     + e.getMessage() + "; the transactions before it are committed");
@@ -216,5 +216,13 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
             }
             throw new SchemaChangeException(line + ": create the table yourself, then start again");
         }
+        if (outcome == TableCreator.Outcome.EXISTS_DIFFERENT) {
+            // another client created it meanwhile: the assembler checked the rows against the columns it would have
+            // created, so start again from the last checkpoint, where they are checked against the table as it is
+            throw new IllegalStateException(barrier.getCause() + ": target table " + table + " appeared meanwhile with "
+                    + "other columns (see the WARN line); the job restarts so that its rows are checked against them");
+        }
+        LOG.info("Table {} for source table {} ({}): {}", table, barrier.sourceTable().qualifiedName(),
+                barrier.getCause(), outcome == TableCreator.Outcome.CREATED ? "created" : "already there");
     }
 }
