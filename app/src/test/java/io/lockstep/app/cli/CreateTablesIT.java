@@ -2,8 +2,10 @@ package io.lockstep.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lockstep.app.kafka.EmbeddedKafkaExtension;
 import io.lockstep.app.testing.DebeziumMessages;
 import io.lockstep.app.testing.StarRocksEmulatorExtension;
+import io.lockstep.app.testing.TopicWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,9 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the run creates the database and the progress table before the start, and each table at its first row from the
  * message's Kafka Connect schema, ahead of that row's transaction (docs/table-creation.md). A table whose messages carry
  * no schema, without --source-jdbc-url, stops the run in one line after what came before; a table left out by
- * --exclude-tables is neither created nor loaded; a second run over the same file finds everything there.
+ * --exclude-tables is neither created nor loaded; a second run over the same file finds everything there; two
+ * subtasks that meet the same missing table on two Kafka partitions both load into the one table created.
  */
 class CreateTablesIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @TempDir
     Path workDir;
@@ -62,6 +68,32 @@ class CreateTablesIT {
         assertThat(starRocks.rows("SELECT id, owner FROM bank.s_accounts ORDER BY id")).containsExactly("1|ann",
                 "2|bob");
         assertThat(starRocks.rows("SELECT id FROM bank.s_orders")).containsExactly("10");
+    }
+
+    @Test
+    void twoSubtasksMeetingTheSameMissingTableOnTwoPartitionsBothLoadIntoTheOneTableCreated() throws Exception {
+        starRocks.start(b -> b);
+        KAFKA.createTopic("create.two", 2);
+        try (TopicWriter writer = new TopicWriter(KAFKA.bootstrapServers(), "create.two")) {
+            List<String> first = new ArrayList<>(transaction("p0t1", "orders", order(10, 1, "2026-12-01")));
+            first.addAll(transaction("p0t2", "orders", order(11, 1, "2026-12-02")));
+            writer.sendAllAsync(0, first);
+            List<String> second = new ArrayList<>(transaction("p1t1", "orders", order(20, 2, "2026-12-03")));
+            second.addAll(transaction("p1t2", "accounts", account(2, "bob")));
+            writer.sendAllAsync(1, second);
+        }
+
+        CliRun run = CliRun.of("run", "--kafka-bootstrap", KAFKA.bootstrapServers(), "--topic", "create.two",
+                "--format", "debezium", "--load-url", starRocks.feUrl(), "--jdbc-url", starRocks.jdbcUrl(),
+                "--database", "bank", "--create-tables", "--key-columns", "src.accounts=id", "--key-columns",
+                "src.orders=id", "--bounded", "--parallelism", "2", "--commit-interval", "300ms",
+                "--restart-attempts", "0", "--group-id", "it-create-two");
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(starRocks.rows("SELECT id, placed FROM bank.orders ORDER BY id")).containsExactly(
+                "10|2026-12-01", "11|2026-12-02", "20|2026-12-03");
+        assertThat(starRocks.rows("SELECT id FROM bank.accounts")).containsExactly("2");
     }
 
     @Test
