@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * message's Kafka Connect schema, ahead of that row's transaction (docs/table-creation.md). A table whose messages carry
  * no schema, without --source-jdbc-url, stops the run in one line after what came before; a table left out by
  * --exclude-tables is neither created nor loaded; a second run over the same file finds everything there; two
- * subtasks that meet the same missing table on two Kafka partitions both load into the one table created.
+ * subtasks that meet the same missing table on two Kafka partitions both load into the one table created, and so
+ * does a table met in Debezium's default layout (one topic per table and the transaction topic).
  */
 class CreateTablesIT {
 
@@ -94,6 +95,33 @@ class CreateTablesIT {
         assertThat(starRocks.rows("SELECT id, placed FROM bank.orders ORDER BY id")).containsExactly(
                 "10|2026-12-01", "11|2026-12-02", "20|2026-12-03");
         assertThat(starRocks.rows("SELECT id FROM bank.accounts")).containsExactly("2");
+    }
+
+    @Test
+    void debeziumsDefaultLayoutCreatesATableAtItsFirstRowRebuiltFromTheTableTopics() throws Exception {
+        starRocks.start(b -> b);
+        KAFKA.createTopic("lay.src.orders", 1);
+        KAFKA.createTopic("lay.transaction", 1);
+        try (TopicWriter orders = new TopicWriter(KAFKA.bootstrapServers(), "lay.src.orders");
+                TopicWriter transactions = new TopicWriter(KAFKA.bootstrapServers(), "lay.transaction")) {
+            for (String id : List.of("lt1", "lt2")) {
+                List<String> messages = transaction(id, "orders", order(id.equals("lt1") ? 10 : 11, 1, "2026-12-01"));
+                transactions.send(messages.get(0));
+                orders.send(messages.get(1));
+                transactions.send(messages.get(2));
+            }
+        }
+
+        CliRun run = CliRun.of("run", "--kafka-bootstrap", KAFKA.bootstrapServers(), "--topic", "lay.src.orders",
+                "--transaction-topic", "lay.transaction", "--format", "debezium", "--load-url", starRocks.feUrl(),
+                "--jdbc-url", starRocks.jdbcUrl(), "--database", "bank", "--create-tables", "--key-columns",
+                "src.orders=id", "--bounded", "--commit-interval", "300ms", "--restart-attempts", "0",
+                "--group-id", "it-layout");
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(starRocks.rows("SELECT id, placed FROM bank.orders ORDER BY id")).containsExactly(
+                "10|2026-12-01", "11|2026-12-01");
     }
 
     @Test
