@@ -20,13 +20,13 @@ final class TableLoadHeaders {
      * @param format   the engine's load format
      * @param defaults headers for every table, overlaid on the format's
      * @param ownByTable by {@code database.table}: headers of one table, overlaid on the defaults
-     * @throws IllegalArgumentException naming the table (or "default load properties") whose headers do not declare
+     * @throws IllegalArgumentException naming the table (or the load properties of every table) whose headers do not declare
      *                                  {@code format}
      */
     TableLoadHeaders(LoadFormat format, Map<String, String> defaults, Map<String, Map<String, String>> ownByTable) {
         Map<String, String> all = new LinkedHashMap<>(format.headers());
         all.putAll(defaults);
-        format.checkHeaders("default load properties", all);
+        format.checkHeaders("the load properties of every table (sink.properties.*)", all);
         this.defaults = Map.copyOf(all);
         Map<String, Map<String, String>> tables = new HashMap<>();
         ownByTable.forEach((table, own) -> {

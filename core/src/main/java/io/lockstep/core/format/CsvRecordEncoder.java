@@ -151,9 +151,10 @@ final class CsvRecordEncoder {
             int sep = indexOf(record, separator.bytes(), start, Math.min(recordEnd, record.length));
             int fieldEnd = sep < 0 ? Math.min(recordEnd, record.length) : sep;
             if (fieldEnd != ends[i] || (i == ends.length - 1) != (sep < 0)) {
+                String found = indexOf(record, separator.bytes(), start, Math.min(ends[i], record.length)) >= 0
+                        ? "column separator (" + separator + ")" : "row delimiter (" + delimiter + ")";
                 throw new IllegalArgumentException("row for " + where + ": the value of column '" + columns.name(i)
-                        + "' contains the CSV column separator (" + separator + ") or row delimiter (" + delimiter
-                        + "), which stream load cannot escape (the transaction load reads no enclose/escape), so the "
+                        + "' contains the CSV " + found + ", which stream load cannot escape (the transaction load reads no enclose/escape), so the "
                         + "row would be split; choose a separator no value contains (e.g. "
                         + "sink.properties.column_separator=\\x01) or use sink.properties.format=json");
             }

@@ -24,6 +24,8 @@ import io.lockstep.flink.options.SinkSemantic;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 
 /**
@@ -66,6 +68,10 @@ import javax.annotation.Nullable;
  * <p>Immutable after {@link #from}; cheap to build, so each subtask builds its own in {@code open()}.
  */
 public final class SinkSettings {
+
+    /** A CSV format's refusal of one of its headers, e.g. {@code Invalid column_separator = '\t': ...}. */
+    private static final Pattern FORMAT_HEADER_REFUSAL =
+            Pattern.compile("(?s)Invalid (column_separator|row_delimiter|line_delimiter)( = .*)");
     /** The label prefix used when {@code sink.label-prefix} is not set. */
     public static final String DEFAULT_LABEL_PREFIX = "lockstep";
 
@@ -260,6 +266,11 @@ public final class SinkSettings {
             format = LoadFormats.forName(name, "sink option 'sink.properties.format'",
                     options.getStreamLoadProperties());
         } catch (UnsupportedLoadFormatException e) {
+            Matcher header = FORMAT_HEADER_REFUSAL.matcher(e.reason());
+            if (header.matches()) { // a header of the format (column_separator, row_delimiter) is what is wrong
+                throw new InvalidSinkOptionException("sink.properties." + header.group(1),
+                        "Invalid sink option 'sink.properties." + header.group(1) + "'" + header.group(2));
+            }
             throw new InvalidSinkOptionException(SinkOptionDefinitions.STREAM_LOAD_FORMAT.key(),
                     "Invalid sink option 'sink.properties.format' = '" + name + "'"
                             + (options.getStreamLoadProperties().containsKey("format") ? "" : " (default)") + ": "

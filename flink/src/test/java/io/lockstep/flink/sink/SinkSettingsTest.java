@@ -161,8 +161,9 @@ class SinkSettingsTest {
         assertThatThrownBy(() -> SinkSettings.from(json().withProperty("sink.properties.format", "csv")
                 .withProperty("sink.properties.column_separator", "\\t").build()))
                 .isInstanceOf(InvalidSinkOptionException.class)
-                .hasMessageStartingWith("Invalid sink option 'sink.properties.format' = 'csv': Invalid "
-                        + "column_separator");
+                .hasMessageStartingWith("Invalid sink option 'sink.properties.column_separator' = '\\t': a backslash")
+                .extracting(e -> ((InvalidSinkOptionException) e).getOptionKey())
+                .isEqualTo("sink.properties.column_separator");
     }
 
     @Test

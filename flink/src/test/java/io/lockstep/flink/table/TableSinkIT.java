@@ -45,6 +45,7 @@ class TableSinkIT {
                     + "bi BIGINT, f FLOAT, d DOUBLE, dc DECIMAL(20,4), s STRING, c CHAR(3), dt DATE, ts DATETIME, "
                     + "ts6 DATETIME, arr JSON, m JSON, r JSON, bin STRING) PRIMARY KEY (id);"
                     + "CREATE TABLE sq.cnt (cnt BIGINT NOT NULL, n BIGINT) PRIMARY KEY (cnt);"
+                    + "CREATE TABLE sq.cnt_partial (cnt BIGINT NOT NULL, n BIGINT, note VARCHAR(8)) PRIMARY KEY (cnt);"
                     + "CREATE TABLE sq.events (id BIGINT, note VARCHAR(20)) DUPLICATE KEY (id);"));
 
     private String with(String table, String semantic, String prefix) {
@@ -120,6 +121,28 @@ class TableSinkIT {
 
         Map<Long, Long> counts = new TreeMap<>();
         sr.emulator().query("SELECT cnt, n FROM sq.cnt").rows()
+                .forEach(r -> counts.put(((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()));
+        assertThat(counts).isEqualTo(Map.of(2L, 1L, 3L, 2L));
+    }
+
+    /**
+     * A partial update configured as for the official connector ({@code columns} naming the table's columns only):
+     * the sink adds {@code __op} to the declared columns, so the deletes of a retracting query still delete.
+     */
+    @Test
+    void aPartialUpdateDeclaringOnlyTheTableColumnsStillDeletes() throws Exception {
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(SinkV2Jobs.env(200, 0));
+        tEnv.executeSql("CREATE TABLE cnt_partial_sink (cnt BIGINT, n BIGINT, PRIMARY KEY (cnt) NOT ENFORCED)"
+                + with("cnt_partial", "at-least-once", "sqlpartial", ", 'sink.properties.partial_update' = 'true', "
+                        + "'sink.properties.columns' = 'cnt, n'"));
+        tEnv.executeSql("CREATE TEMPORARY VIEW words AS SELECT * FROM (VALUES ('a'), ('a'), ('b'), ('b'), ('b'), "
+                + "('d'), ('d'), ('d')) AS t(w)");
+
+        tEnv.executeSql("INSERT INTO cnt_partial_sink SELECT cnt, COUNT(*) FROM (SELECT w, COUNT(*) AS cnt FROM words "
+                + "GROUP BY w) GROUP BY cnt").await();
+
+        Map<Long, Long> counts = new TreeMap<>();
+        sr.emulator().query("SELECT cnt, n FROM sq.cnt_partial").rows()
                 .forEach(r -> counts.put(((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()));
         assertThat(counts).isEqualTo(Map.of(2L, 1L, 3L, 2L));
     }
