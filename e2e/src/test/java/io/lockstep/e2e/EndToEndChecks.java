@@ -53,13 +53,25 @@ final class EndToEndChecks {
      * @return the exit code and what the command printed on stderr
      */
     static String runJob(String bootstrap, StarRocksEmulator target, String groupId, String... inputOptions) {
+        return runJobInto(bootstrap, target, OltpSchema.TARGET_DATABASE, groupId, inputOptions);
+    }
+
+    /**
+     * As {@link #runJob(String, StarRocksEmulator, String, String...)}, into another target database.
+     *
+     * @param database the target database ({@code --database})
+     * @param options the options naming what the job reads, and any further ones (e.g. {@code --create-tables})
+     * @return the exit code and what the command printed on stderr
+     */
+    static String runJobInto(String bootstrap, StarRocksEmulator target, String database, String groupId,
+            String... options) {
         StringWriter err = new StringWriter();
         var cli = LockstepMain.commandLine();
         cli.setErr(new PrintWriter(err, true));
         List<String> args = new ArrayList<>(List.of("run", "--kafka-bootstrap", bootstrap));
-        args.addAll(List.of(inputOptions));
-        args.addAll(List.of("--format", "debezium", "--load-url", target.feUrl(), "--database",
-                OltpSchema.TARGET_DATABASE, "--parallelism", "2", "--checkpoint-interval", "1s", "--commit-interval",
+        args.addAll(List.of(options));
+        args.addAll(List.of("--format", "debezium", "--load-url", target.feUrl(), "--database", database,
+                "--parallelism", "2", "--checkpoint-interval", "1s", "--commit-interval",
                 "300ms", "--restart-attempts", "0", "--group-id", groupId));
         int code = cli.execute(args.toArray(String[]::new));
         return code + " " + err;

@@ -1,6 +1,8 @@
 package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.create.MidStreamTableCreator;
+import io.lockstep.app.create.TableCreationBarrier;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
@@ -25,10 +27,12 @@ final class PipelineSink {
      * @param rows    the routed rows and control marks (partitioned by source partition)
      * @param options the sink options
      * @param schemaApplier unused: this build cannot apply schema changes (a barrier fails the job)
+     * @param tableCreator unused: this build cannot create tables while the job runs (a barrier fails the job;
+     *     tables are created before the start with --source-jdbc-url)
      * @return the sink, for its name and uid
      */
     static DataStreamSink<LoadRow> attach(DataStream<SinkInput> rows, SinkConfig options,
-                                          SchemaApplier schemaApplier) {
+                                          SchemaApplier schemaApplier, MidStreamTableCreator tableCreator) {
         return rows.map(PipelineSink::rowOrFail, LoadRowTypeInfo.INSTANCE).name("input stop check")
                 .uid("lockstep-input-stop-check")
                 .sinkTo(LockstepSinks.<LoadRow>createSink(options));
@@ -53,6 +57,12 @@ final class PipelineSink {
             throw new SchemaChangeException(barrier.getCause() + ": target table " + barrier.getDatabase() + "."
                     + barrier.getTable() + " needs a schema change; --schema-changes apply is available in the Flink "
                     + "1.20 build only: change the table yourself, then start again");
+        }
+        if (input instanceof TableCreationBarrier barrier) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + barrier.getDatabase() + "."
+                    + barrier.getTable() + " does not exist; creating tables while the job runs is available in the "
+                    + "Flink 1.20 build only: create it yourself, or start with --source-jdbc-url, which creates "
+                    + "every included table before the start (docs/table-creation.md#tables-created-mid-stream)");
         }
         throw new IllegalStateException("unknown control mark " + input.getClass().getName() + " of source partition "
                 + input.getSourcePartition() + " at the sink");

@@ -1,6 +1,10 @@
 package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.InputStop;
+import io.lockstep.app.create.MidStreamTableCreator;
+import io.lockstep.app.create.TableCreationBarrier;
+import io.lockstep.app.create.TableCreator;
+import io.lockstep.app.create.TableRefusedException;
 import io.lockstep.app.event.SchemaChangeException;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.app.schema.SchemaChangeBarrier;
@@ -37,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * ({@link SchemaChangeException}); a lost connection (SQL state class 08) restarts it, and the replay finds what was
  * already applied.
  *
+ * <p>A {@link TableCreationBarrier} ({@code --create-tables}, docs/table-creation.md#tables-created-mid-stream) commits
+ * everything buffered the same way, creates the table through {@link MidStreamTableCreator} (a table that is there
+ * already with the same columns is fine: a replay, or another subtask created it), then the rows after it go on; a
+ * refused statement ends the job in one line, a lost connection restarts it, and so does a table another client
+ * created meanwhile with other columns (the rows were checked against the columns creation would give; after the
+ * restart they are checked against the table's real ones).
+ *
  * <p>Every other call is forwarded unchanged to the wrapped sink (open, close, the runtime context, {@code invoke}
  * of a row, {@code finish}, checkpointed state and checkpoint notifications when the sink has them).
  *
@@ -53,10 +64,12 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
     private final SinkFunction<LoadRow> sink;
     /** Applies schema-change barriers, or {@code null} when {@code --schema-changes apply} is off. */
     private final SchemaApplier schemaApplier;
+    /** Creates the tables of table creation barriers, or {@code null} when {@code --create-tables} is off. */
+    private final MidStreamTableCreator tableCreator;
 
     /** @param sink the sink to forward to, e.g. from {@code SinkFunctionFactory.createSinkFunction} */
     public FailFastSink(SinkFunction<LoadRow> sink) {
-        this(sink, null);
+        this(sink, null, null);
     }
 
     /**
@@ -64,8 +77,19 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
      * @param schemaApplier applies {@link SchemaChangeBarrier}s, or {@code null} (a barrier then fails the job)
      */
     public FailFastSink(SinkFunction<LoadRow> sink, SchemaApplier schemaApplier) {
+        this(sink, schemaApplier, null);
+    }
+
+    /**
+     * @param sink the sink to forward to
+     * @param schemaApplier applies {@link SchemaChangeBarrier}s, or {@code null} (a barrier then fails the job)
+     * @param tableCreator creates the tables of {@link TableCreationBarrier}s, or {@code null} (a barrier then fails
+     *     the job)
+     */
+    public FailFastSink(SinkFunction<LoadRow> sink, SchemaApplier schemaApplier, MidStreamTableCreator tableCreator) {
         this.sink = sink;
         this.schemaApplier = schemaApplier;
+        this.tableCreator = tableCreator;
     }
 
     @Override
@@ -105,6 +129,10 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
         }
         if (value instanceof SchemaChangeBarrier barrier) {
             applySchemaChange(barrier);
+            return;
+        }
+        if (value instanceof TableCreationBarrier barrier) {
+            createTable(barrier);
             return;
         }
         throw new IllegalStateException("unknown control mark " + value.getClass().getName() + " of source partition "
@@ -164,5 +192,37 @@ public final class FailFastSink extends RichSinkFunction<SinkInput>
             }
             throw new SchemaChangeException(line + ": change the table yourself, then start again");
         }
+    }
+
+    /** Commit what is buffered, create the table, go on (see the class comment). */
+    private void createTable(TableCreationBarrier barrier) throws Exception {
+        String table = barrier.getDatabase() + "." + barrier.getTable();
+        if (tableCreator == null || !(sink instanceof MultiTableSinkFunction<?> multiTable)) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " does not exist and "
+                    + "this sink cannot create it (--create-tables needs --jdbc-url and --target starrocks)");
+        }
+        multiTable.commitBuffered("creating table " + table);
+        TableCreator.Outcome outcome;
+        try {
+            outcome = tableCreator.create(barrier);
+        } catch (TableRefusedException e) {
+            throw new SchemaChangeException(barrier.getCause() + ": target table " + table + " cannot be created: "
+                    + e.getMessage() + "; the transactions before it are committed");
+        } catch (SQLException e) {
+            String line = barrier.getCause() + ": creating target table " + table + " failed: " + e.getMessage()
+                    + "; the transactions before it are committed";
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw new IllegalStateException(line, e); // the connection: may heal, so restart
+            }
+            throw new SchemaChangeException(line + ": create the table yourself, then start again");
+        }
+        if (outcome == TableCreator.Outcome.EXISTS_DIFFERENT) {
+            // another client created it meanwhile: the assembler checked the rows against the columns it would have
+            // created, so start again from the last checkpoint, where they are checked against the table as it is
+            throw new IllegalStateException(barrier.getCause() + ": target table " + table + " appeared meanwhile with "
+                    + "other columns (see the WARN line); the job restarts so that its rows are checked against them");
+        }
+        LOG.info("Table {} for source table {} ({}): {}", table, barrier.sourceTable().qualifiedName(),
+                barrier.getCause(), outcome == TableCreator.Outcome.CREATED ? "created" : "already there");
     }
 }

@@ -1,5 +1,6 @@
 package io.lockstep.app.job;
 
+import io.lockstep.app.create.MidStreamTableCreator;
 import io.lockstep.app.schema.SchemaApplier;
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.row.LoadRow;
@@ -24,11 +25,13 @@ final class PipelineSink {
      * @param rows    the routed rows and control marks (partitioned by source partition)
      * @param options the sink options
      * @param schemaApplier applies schema-change barriers ({@code --schema-changes apply}), or {@code null}
+     * @param tableCreator creates the tables of table creation barriers ({@code --create-tables}), or {@code null}
      * @return the sink, for its name and uid
      */
     @SuppressWarnings("deprecation") // SinkFunction is deprecated in Flink 1.20 but is the documented API
     static DataStreamSink<SinkInput> attach(DataStream<SinkInput> rows, SinkConfig options,
-                                            SchemaApplier schemaApplier) {
-        return rows.addSink(new FailFastSink(LockstepSinkFunction.<LoadRow>create(options), schemaApplier));
+                                            SchemaApplier schemaApplier, MidStreamTableCreator tableCreator) {
+        return rows.addSink(new FailFastSink(LockstepSinkFunction.<LoadRow>create(options), schemaApplier,
+                tableCreator));
     }
 }

@@ -1,5 +1,6 @@
 package io.lockstep.app.assemble;
 
+import io.lockstep.app.create.TableCreation;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.SchemaChangeMode;
@@ -30,10 +31,13 @@ import java.util.Objects;
  *     ({@code postgresql:pg1}, {@code maxwell}...) to its committed position's text, as the progress table held them
  *     when the run started ({@code #commit:} rows; {@link CommittedSourcePositions}); empty for none. Kept as an
  *     unmodifiable copy of {@link HashMap}s (serializable)
+ * @param tableCreation with {@code lockstep run --create-tables}: how a target table the target lacks is created ahead
+ *     of the first transaction holding a row of it (docs/table-creation.md#tables-created-mid-stream); {@code null}
+ *     when tables are not created (such rows follow {@code --unknown-table})
  */
 public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
         BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter,
-        boolean inputResumes, Map<Integer, Map<String, String>> committedPositions)
+        boolean inputResumes, Map<Integer, Map<String, String>> committedPositions, TableCreation tableCreation)
         implements Serializable {
 
     /** Default row bound: 1,000,000 rows. */
@@ -58,6 +62,14 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
                     Collections.unmodifiableMap(new HashMap<>(sources))));
         }
         committedPositions = Collections.unmodifiableMap(copy);
+    }
+
+    /** The options without table creation; the others as in the canonical constructor. */
+    public AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, BoundMode boundMode,
+            BadInputMode badInputMode, SchemaChangeMode schemaChangeMode, DeadLetterTarget deadLetter,
+            boolean inputResumes, Map<Integer, Map<String, String>> committedPositions) {
+        this(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode, deadLetter, inputResumes,
+                committedPositions, null);
     }
 
     /** The options without a seed of committed source positions. */
@@ -95,43 +107,43 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
     /** @return a copy with another row bound */
     public AssemblerOptions withMaxRows(long rows) {
         return new AssemblerOptions(rows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another size bound in bytes */
     public AssemblerOptions withMaxSizeBytes(long bytes) {
         return new AssemblerOptions(maxRows, bytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another time bound in ms */
     public AssemblerOptions withMaxOpenMs(long ms) {
         return new AssemblerOptions(maxRows, maxSizeBytes, ms, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another bound mode */
     public AssemblerOptions withBoundMode(BoundMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, mode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another schema-change mode */
     public AssemblerOptions withSchemaChangeMode(SchemaChangeMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, mode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another dead-letter destination ({@code null}: none) */
     public AssemblerOptions withDeadLetter(DeadLetterTarget target) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                target, inputResumes, committedPositions);
+                target, inputResumes, committedPositions, tableCreation);
     }
 
     /** @return a copy with another bad-input mode */
     public AssemblerOptions withBadInputMode(BadInputMode mode) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, mode, schemaChangeMode,
-                deadLetter, inputResumes, committedPositions);
+                deadLetter, inputResumes, committedPositions, tableCreation);
     }
 
     /**
@@ -143,12 +155,21 @@ public record AssemblerOptions(long maxRows, long maxSizeBytes, long maxOpenMs, 
      */
     public AssemblerOptions withCommittedPositions(Map<Integer, Map<String, String>> positions) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, inputResumes, positions);
+                deadLetter, inputResumes, positions, tableCreation);
     }
 
     /** @return a copy whose input resumes at a later run ({@code true}: Kafka) or not ({@code false}: a file) */
     public AssemblerOptions withInputResumes(boolean resumes) {
         return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
-                deadLetter, resumes, committedPositions);
+                deadLetter, resumes, committedPositions, tableCreation);
+    }
+
+    /**
+     * @param creation how missing target tables are created ({@code --create-tables}), or {@code null} for none
+     * @return a copy with that table creation
+     */
+    public AssemblerOptions withTableCreation(TableCreation creation) {
+        return new AssemblerOptions(maxRows, maxSizeBytes, maxOpenMs, boundMode, badInputMode, schemaChangeMode,
+                deadLetter, inputResumes, committedPositions, creation);
     }
 }

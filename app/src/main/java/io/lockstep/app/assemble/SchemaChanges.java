@@ -38,13 +38,21 @@ final class SchemaChanges {
     private final AssemblerOptions options;
     /** The target tables' columns as this subtask knows them, or {@code null}: rows are not checked. */
     private final TargetColumns targetColumns;
+    /**
+     * The tables this subtask had created, or {@code null}: their columns are known here, and the target may not show
+     * them yet (the sink creates them when it reaches the barrier).
+     */
+    private final TableCreationCheck tableCreation;
 
     /**
      * @param router maps source tables to target tables
      * @param options the schema-change mode
      * @param targetColumns the target tables' columns, or {@code null} when rows are not checked
+     * @param tableCreation the tables this subtask had created ({@code --create-tables}), or {@code null}
      */
-    SchemaChanges(TableRouter router, AssemblerOptions options, TargetColumns targetColumns) {
+    SchemaChanges(TableRouter router, AssemblerOptions options, TargetColumns targetColumns,
+            TableCreationCheck tableCreation) {
+        this.tableCreation = tableCreation;
         this.router = Objects.requireNonNull(router, "router");
         this.options = Objects.requireNonNull(options, "options");
         this.targetColumns = targetColumns;
@@ -79,6 +87,11 @@ final class SchemaChanges {
         }
         TargetTable target = targetOfSchemaChange(event);
         SchemaChangeBarrier change = target == null ? null : barrierFor(event, target, partition);
+        if (change == null && target != null && options.tableCreation() != null) {
+            LOG.info("Schema change of table {} at {}: target table {} does not exist; --create-tables creates it "
+                    + "at the table's first row", event.dataCollection(), event.describePosition(), target);
+            return null;
+        }
         switch (options.schemaChangeMode()) {
             case FAIL -> {
                 if (change != null && change.columnsToAdd().isEmpty() && change.columnsToDrop().isEmpty()) {
@@ -92,8 +105,9 @@ final class SchemaChanges {
             case IGNORE -> {
                 LOG.warn("Ignoring a schema change of table {} at {}: {}", event.dataCollection(),
                         event.describePosition(), event.getRow());
-                if (target != null && targetColumns != null) {
-                    targetColumns.forget(target);
+                if (target != null && targetColumns != null
+                        && (tableCreation == null || !tableCreation.createdHere(target))) {
+                    targetColumns.forget(target); // a table created here keeps its columns: rows leave new ones out
                 }
                 return null;
             }
@@ -161,7 +175,9 @@ final class SchemaChanges {
      *     the target's columns cannot be read (the target table does not exist, say)
      */
     private SchemaChangeBarrier barrierFor(SourceEvent event, TargetTable target, int partition) {
-        targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
+        if (tableCreation == null || !tableCreation.createdHere(target)) {
+            targetColumns.forget(target); // the DDL may have been applied to the target by hand meanwhile
+        }
         Map<String, TargetColumn> columns = targetColumns.of(target);
         if (columns == null) {
             return null;

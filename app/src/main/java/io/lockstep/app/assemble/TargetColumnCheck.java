@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * says (stop before its transaction, leave the column out with one WARN per column, or send a
  * {@link SchemaChangeBarrier} that adds it ahead of the transaction, {@link SchemaChanges#sendBarrier}); then each
  * value is checked against its column's type ({@link ValueCheck}). A target table that does not exist follows
- * {@code --unknown-table} ({@link SourceTableRouting#missingTarget}). Without a column reader nothing is checked.
+ * {@code --unknown-table} ({@link SourceTableRouting#missingTarget}), or with {@code --create-tables} is created ahead
+ * of the row's transaction ({@link TableCreationCheck}). Without a column reader nothing is checked.
  *
  * <p>Owned by a {@link TransactionAssembler} (created in its {@code open}) and used on its task thread only; not
  * thread safe. Logs under the assembler's logger.
@@ -42,6 +43,8 @@ final class TargetColumnCheck {
     private final TargetColumns targetColumns;
     private final SourceTableRouting routing;
     private final SchemaChanges schemaChanges;
+    /** Creates a missing target table ({@code --create-tables}), or {@code null}: it follows --unknown-table. */
+    private final TableCreationCheck tableCreation;
     /** {@code db.table.column} already reported as left out, so the WARN appears once. */
     private final Set<String> warnedLeftOutColumns = new HashSet<>();
 
@@ -50,13 +53,15 @@ final class TargetColumnCheck {
      * @param targetColumns the target tables' columns, or {@code null} to load rows unchecked
      * @param routing where a missing target table's rows go
      * @param schemaChanges sends the barriers of new columns
+     * @param tableCreation creates a missing target table ahead of the row's transaction, or {@code null}
      */
     TargetColumnCheck(AssemblerOptions options, TargetColumns targetColumns, SourceTableRouting routing,
-            SchemaChanges schemaChanges) {
+            SchemaChanges schemaChanges, TableCreationCheck tableCreation) {
         this.options = Objects.requireNonNull(options, "options");
         this.targetColumns = targetColumns;
         this.routing = Objects.requireNonNull(routing, "routing");
         this.schemaChanges = Objects.requireNonNull(schemaChanges, "schemaChanges");
+        this.tableCreation = tableCreation;
     }
 
     /**
@@ -65,7 +70,7 @@ final class TargetColumnCheck {
      * @param partition the source partition, carried by a barrier
      * @param out where a barrier goes
      * @return the rows to load: as they were, or without the columns the target lacks ({@code ignore}), or none
-     *     (the target table does not exist, {@code --unknown-table skip})
+     *     (the target table does not exist, {@code --unknown-table skip}, and it is not created)
      * @throws SchemaChangeException with {@link SchemaChangeMode#FAIL}, naming the position, the tables and the
      *     columns; nothing has changed then
      * @throws BadValueException naming the first value that does not fit its column
@@ -76,8 +81,12 @@ final class TargetColumnCheck {
             return rows;
         }
         Map<String, TargetColumn> columns = targetColumns.of(target);
-        if (columns == null) {
+        if (columns == null && tableCreation != null) {
+            columns = tableCreation.create(event, target, partition, out);
+        } else if (columns == null) {
             return routing.missingTarget(event, target);
+        } else if (tableCreation != null) {
+            tableCreation.announce(target, partition, out);
         }
         Set<String> known = columns.keySet();
         Map<String, String> unknown = new LinkedHashMap<>(); // column -> a row that has it

@@ -116,6 +116,8 @@ public abstract class TransactionAssembler
     private transient TargetColumnCheck columnCheck;
     /** Task thread only: committed source commit positions (keyed state) and the re-send decisions. */
     private transient CommittedSourcePositions positions;
+    /** Task thread only: creates missing target tables ({@code --create-tables}), or {@code null}. */
+    private transient TableCreationCheck tableCreation;
     /** Task thread only: the dead letter, or {@code null} without one. */
     private transient TransactionDeadLetter deadLetter;
     /** Task thread only (Flink counters are read by reporters without synchronization). */
@@ -159,8 +161,10 @@ public abstract class TransactionAssembler
         sourceTransactions = getRuntimeContext().getMetricGroup().counter(SOURCE_TRANSACTIONS_METRIC);
         Counter deadLettered = getRuntimeContext().getMetricGroup().counter(DEAD_LETTERS_METRIC);
         routing = new SourceTableRouting(router, getRuntimeContext().getMetricGroup().counter(SKIPPED_ROWS_METRIC));
-        schemaChanges = new SchemaChanges(router, options, targetColumns);
-        columnCheck = new TargetColumnCheck(options, targetColumns, routing, schemaChanges);
+        tableCreation = options.tableCreation() == null || targetColumns == null ? null
+                : new TableCreationCheck(options.tableCreation(), targetColumns);
+        schemaChanges = new SchemaChanges(router, options, targetColumns, tableCreation);
+        columnCheck = new TargetColumnCheck(options, targetColumns, routing, schemaChanges, tableCreation);
         if (options.deadLetter() != null) {
             deadLetter = new TransactionDeadLetter(getRuntimeContext(), options.deadLetter(), buffer, deadLettered);
         }

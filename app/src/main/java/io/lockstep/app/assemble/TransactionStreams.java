@@ -95,7 +95,8 @@ public final class TransactionStreams {
         }
         BadInputMode badInputMode = options.badInputMode();
         DataStream<SourceEvent> events = records
-                .process(new DecodeFunction(decoder, badInputMode, options.deadLetter() != null),
+                .process(new DecodeFunction(decoder, badInputMode,
+                        options.deadLetter() != null || options.tableCreation() != null), // the schema creates tables
                         TypeInformation.of(SourceEvent.class))
                 .setParallelism(records.getParallelism())
                 .name("decode " + format.optionValue())

@@ -83,6 +83,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     RunTopicLayout topicLayout = new RunTopicLayout();
 
+    @Mixin
+    RunTableCreation tableCreation = new RunTableCreation();
+
     @Option(names = "--input", paramLabel = "FILE.jsonl",
             description = "Read this JSON-lines file (one CDC message per line, as the topic would hold them) "
                     + "instead of Kafka; the job ends at its last line. For trying the job; errors name the line "
@@ -301,6 +304,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             preflight.checkSinkOptions(config);
             preflight.checkTopics(config);
+            preflight.createTables(config);
             config = preflight.checkTarget(config);
             StartFromCommitted.Start start = preflight.startOffsets(config);
             config = config.withAssembler(config.assembler().withCommittedPositions(start.commitPositions()));

@@ -2,6 +2,9 @@ package io.lockstep.app.cli;
 
 import io.lockstep.app.assemble.BoundMode;
 
+import io.lockstep.app.create.TableCreation;
+import io.lockstep.app.create.TableCreationOptions;
+import io.lockstep.app.create.TableSelection;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.event.BadInputMode;
 import io.lockstep.app.event.SchemaChangeMode;
@@ -117,6 +120,33 @@ final class RunOptionCheck {
                     + "only whole and in commit order (use --on-bound fail, the default)");
         }
         return layout;
+    }
+
+    /**
+     * @return how missing target tables are created ({@link RunTableCreation}), or {@code null} without
+     *     {@code --create-tables}
+     * @throws ParameterException for a combination that cannot work (Doris, no {@code --jdbc-url}, {@code --table-map},
+     *     a creation option without {@code --create-tables}) or a pattern that is no regular expression
+     */
+    TableCreation tableCreation() {
+        RunTableCreation creation = options.tableCreation;
+        try {
+            creation.check(options.target, options.jdbcUrl, options.tableMap);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (!creation.createTables) {
+            return null;
+        }
+        try {
+            return new TableCreation(TableSelection.of(creation.includeTables, creation.excludeTables,
+                    options.database, creation.tablePrefix, creation.tableSuffix),
+                    new TableCreationOptions(creation.tableBuckets, creation.tableProperties, creation.columnTypes,
+                            keyColumns(), TableCreationOptions.DEFAULT_PRIMARY_KEY_LIMIT_BYTES),
+                    creation.sourceJdbcUrl, creation.sourceUser, creation.sourcePassword);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /**

@@ -34,7 +34,8 @@ final class RunPipelineConfig {
         Map<String, List<String>> keys = check.keyColumns();
         AssemblerOptions assembler = new AssemblerOptions(options.maxTransactionRows, options.maxTransactionBytes,
                 options.maxTransactionOpenMs, options.onBound, options.badInput, options.schemaChanges)
-                .withDeadLetter(check.deadLetterTarget(kafka));
+                .withDeadLetter(check.deadLetterTarget(kafka))
+                .withTableCreation(check.tableCreation());
         RunOptionCheck.Semantic semantic = check.semantic();
         boolean file = options.input != null;
         TopicLayout layout = check.topicLayout();

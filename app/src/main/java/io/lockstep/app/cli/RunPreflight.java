@@ -1,5 +1,6 @@
 package io.lockstep.app.cli;
 
+import io.lockstep.app.create.TableCreation;
 import io.lockstep.app.deadletter.DeadLetterTarget;
 import io.lockstep.app.job.ExactlyOnceAcrossTables;
 import io.lockstep.app.job.JobIdentity;
@@ -19,6 +20,7 @@ import io.lockstep.core.progress.ProgressTable;
 import io.lockstep.flink.config.SinkConfig;
 import io.lockstep.flink.sink.SinkMode;
 import io.lockstep.flink.sink.SinkSettings;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,8 @@ import picocli.CommandLine.ParameterException;
 /**
  * The steps of {@code lockstep run} before the job is defined, in the order the command takes them: the state
  * to restore ({@link StateRestore}), the sink options, the Kafka topics ({@link TopicCheck},
- * {@code --kafka-check-timeout}), the target ({@link TargetCheck}, {@code --target-check}) and, exactly-once, where each Kafka partition starts
+ * {@code --kafka-check-timeout}), with {@code --create-tables} the target's database and tables ({@link RunCreateTables}),
+ * the target ({@link TargetCheck}, {@code --target-check}) and, exactly-once, where each Kafka partition starts
  * ({@link StartFromCommitted}). A step that cannot go on throws {@link RunRefusedException} with one line per problem
  * (exit 1), or a {@link ParameterException} for an option the step found invalid (exit 2).
  *
@@ -168,10 +171,40 @@ final class RunPreflight {
     }
 
     /**
+     * With {@code --create-tables} ({@link RunCreateTables}): creates the target database, the progress table
+     * (exactly-once) and, with {@code --source-jdbc-url}, every included source table, then prints one summary line.
+     * Runs before {@link #checkTarget}, which then finds them.
+     *
+     * @throws RunRefusedException one line per table that cannot be created, or naming what the source or the
+     *     target refused; empty when interrupted
+     */
+    void createTables(PipelineConfig config) throws RunRefusedException {
+        TableCreation creation = config.assembler().tableCreation();
+        if (creation == null) {
+            return;
+        }
+        ProgressTable progress = ExactlyOnceAcrossTables.enabled(config)
+                ? new ProgressTable(config.database(), LockstepPipeline.sinkOptions(config).getMultiTableProgressTable())
+                : null;
+        String summary;
+        try {
+            summary = new RunCreateTables(creation, RunCreateTables.creator(config.jdbcUrl(), config.username(),
+                    config.password())).run(config.database(), progress);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunRefusedException(List.of());
+        }
+        PrintWriter out = command.spec.commandLine().getOut();
+        out.println("lockstep run: " + summary);
+        out.flush();
+    }
+
+    /**
      * With {@code --target-check}: checks that the target can be reached, accepts the user and has the databases
      * and tables the job loads (and, exactly-once, the progress table).
      *
-     * @return {@code config} with the target tables found, or as it was without the check
+     * @return {@code config} with the target tables found, or as it was without the check or with
+     *     {@code --create-tables} (a table the target lacks is then created at its first row, not skipped)
      * @throws RunRefusedException with one line per problem found
      */
     PipelineConfig checkTarget(PipelineConfig config) throws RunRefusedException {
@@ -186,7 +219,7 @@ final class RunPreflight {
         if (!checked.problems().isEmpty()) {
             throw new RunRefusedException(checked.problems());
         }
-        return config.withTargetTables(checked.tables());
+        return config.assembler().tableCreation() != null ? config : config.withTargetTables(checked.tables());
     }
 
     /**

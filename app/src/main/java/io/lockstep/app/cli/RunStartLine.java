@@ -37,6 +37,7 @@ final class RunStartLine {
                 + command.target.optionValue() + " " + command.loadUrl
                 + " database '" + command.database + "' as " + command.user
                 + (command.deadLetter != null ? ", dead letters to " + command.deadLetter : "")
+                + (command.tableCreation.createTables ? ", " + creating(command.tableCreation) : "")
                 + ", parallelism " + command.parallelism + ", checkpoint every "
                 + command.checkpointIntervalMs + " ms, restarts " + restarts.describe() + ", "
                 + restored.map(path -> "restoring " + path + (legacy ? " (this job's, from the state directory of "
@@ -45,6 +46,17 @@ final class RunStartLine {
                         : command.input != null && command.stateDir == null ? "no state kept"
                         : "no state to restore (state dir " + plan.map(p -> p.directory().root().toString())
                                 .orElse("none") + ")");
+    }
+
+    /**
+     * @return what {@code --create-tables} creates while the job runs: a missing table at its first row, its types from
+     *     the event's schema or the source catalog; without a catalog a table that receives no event is not created
+     */
+    private static String creating(RunTableCreation creation) {
+        return creation.sourceJdbcUrl != null
+                ? "creating a missing table at its first row (types from the event's schema, else the source catalog)"
+                : "creating a missing table at its first row (types from the event's schema; without "
+                        + "--source-jdbc-url a table that receives no event is not created)";
     }
 
     /** @return {@code topics 'A', 'B' and 'T'} or {@code the topics matching 'REGEX' and 'T'} */

@@ -13,9 +13,9 @@ final class ArrayColumnType {
     private static final Set<String> NATIVE_ELEMENTS = Set.of("int2", "int4", "int8", "float4", "float8", "bool",
             "text", "varchar", "bpchar", "char", "citext", "name", "uuid", "smallint", "integer", "int", "bigint",
             "real", "double precision", "boolean", "character varying", "character");
-    /** Connect element types that load as they are. */
+    /** Connect element types that load as they are (JsonConverter writes FLOAT32/FLOAT64 as "float"/"double"). */
     private static final Set<String> CONNECT_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float32",
-            "float64", "boolean", "string");
+            "float64", "float", "double", "boolean", "string");
     /** Semantic types of elements whose values are the text as it is. */
     private static final Set<String> PLAIN_NAMES = Set.of("io.debezium.data.Uuid", "io.debezium.data.Enum");
     /** The parameters create's Debezium schema reader puts the element schema in (DebeziumSourceSchema). */

@@ -72,9 +72,9 @@ final class ConnectColumnType {
                 return "INT";
             case "int64":
                 return "BIGINT";
-            case "float32":
+            case "float32", "float": // Kafka's JsonConverter names FLOAT32 "float" in the schema it writes
                 return "FLOAT";
-            case "float64":
+            case "float64", "double": // and FLOAT64 "double" (org.apache.kafka.connect.json.JsonSchema)
                 return "DOUBLE";
             case "boolean":
                 return "BOOLEAN";

@@ -1,6 +1,7 @@
 package io.lockstep.app.create;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The StarRocks column type table creation gives a source column: a type that holds every value of the source
@@ -161,8 +162,11 @@ public final class StarRocksColumnType {
         }
     }
 
+    /** Connect types of floating-point values: Connect's names, and the JsonConverter's "float" and "double". */
+    private static final Set<String> FLOATING_CONNECT_TYPES = Set.of("float64", "float32", "double", "float");
+
     private static String decimal(SourceTable table, SourceColumn column, String base) {
-        if ("float64".equals(column.connectType()) || "float32".equals(column.connectType())) {
+        if (column.connectType() != null && FLOATING_CONNECT_TYPES.contains(column.connectType())) {
             throw new UnmappableColumnException(table, column, column.sourceType(),
                     "arrives as a floating-point number (Debezium's decimal.handling.mode=double), which rounds"
                     + " digits", "set decimal.handling.mode=precise or string on the connector");

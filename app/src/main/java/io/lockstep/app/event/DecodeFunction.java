@@ -36,7 +36,8 @@ public class DecodeFunction extends ProcessFunction<SourceRecord, SourceEvent> {
     /**
      * @param decoder the format's decoder
      * @param badInputMode fail or skip on a message that cannot be decoded
-     * @param keepRaw whether each event keeps its message's key and value (for a dead letter)
+     * @param keepRaw whether each event keeps its message's key and value (for a dead letter, or for the schema of a
+     *     table {@code --create-tables} creates while the job runs)
      */
     public DecodeFunction(SourceEventDecoder decoder, BadInputMode badInputMode, boolean keepRaw) {
         this.decoder = Objects.requireNonNull(decoder, "decoder");

@@ -2,6 +2,9 @@ package io.lockstep.app.job;
 
 import io.lockstep.app.assemble.AssemblerOptions;
 import io.lockstep.app.assemble.TransactionStreams;
+import io.lockstep.app.create.MidStreamTableCreator;
+import io.lockstep.app.create.TableCreation;
+import io.lockstep.app.create.TableCreator;
 import io.lockstep.app.event.SchemaChangeMode;
 import io.lockstep.app.event.SourceRecord;
 import io.lockstep.app.kafka.CdcKafkaSource;
@@ -151,8 +154,10 @@ public final class LockstepPipeline {
             Function<StreamExecutionEnvironment, DataStream<SourceRecord>> records,
             UnaryOperator<DataStream<SinkInput>> beforeSink, SourceIdentity identity, boolean inputResumes) {
         SinkConfig sinkOptions = sinkOptions(config);
+        TableCreation creation = config.assembler().tableCreation();
         TableRouter router = TableRouter.parse(config.tableMap(), config.database(), config.unknownTableMode())
-                .withTargetTables(config.targetTables());
+                .withTargetTables(config.targetTables())
+                .withNaming(creation == null ? null : creation.targets());
         Configuration settings = new Configuration();
         settings.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, config.restartAttempts());
@@ -183,7 +188,7 @@ public final class LockstepPipeline {
         if (target.deleteColumnIsHidden()) { // Doris: deletes are flagged in its hidden delete-sign column
             routed = routed.map(new DorisDeleteSign()).name("doris delete sign").uid(DORIS_DELETE_SIGN_UID);
         }
-        PipelineSink.attach(routed, sinkOptions, schemaApplier(config))
+        PipelineSink.attach(routed, sinkOptions, schemaApplier(config), tableCreator(config))
                 .name(sinkName(target))
                 .uid(SINK_UID);
     }
@@ -257,6 +262,17 @@ public final class LockstepPipeline {
         return config.assembler().schemaChangeMode() == SchemaChangeMode.APPLY && config.jdbcUrl() != null
                 ? new SchemaApplier(config.jdbcUrl(), config.username(), config.password(), SCHEMA_CHANGE_TIMEOUT_MS)
                 : null;
+    }
+
+    /**
+     * @return the sink's creator of tables while the job runs ({@code --create-tables}, through
+     *     {@link PipelineConfig#jdbcUrl()}), or {@code null} without table creation or a JDBC URL
+     */
+    private static MidStreamTableCreator tableCreator(PipelineConfig config) {
+        TableCreation creation = config.assembler().tableCreation();
+        return creation == null || config.jdbcUrl() == null ? null : new MidStreamTableCreator(new TableCreator(
+                config.jdbcUrl(), config.username(), config.password(), MidStreamTableCreator.VISIBLE_TIMEOUT_MS),
+                creation.options());
     }
 
     /**

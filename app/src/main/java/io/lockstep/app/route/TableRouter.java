@@ -14,7 +14,9 @@ import java.util.Set;
  * <p>Without a table map every source table loads into the table of the same name in the default
  * database. With a map, only mapped tables load; rows of other tables fail the job or are dropped,
  * per {@link UnknownTableMode}. With the target's table list ({@link #withTargetTables}, from the pre-flight
- * check), a route to a table the target database lacks is unknown in the same way, map or not.
+ * check), a route to a table the target database lacks is unknown in the same way, map or not. With a
+ * {@link TargetNaming} ({@link #withNaming}, {@code --create-tables}) the naming gives each source table's target in
+ * place of the same name, and the rows of a table it excludes are always skipped (whatever {@link UnknownTableMode}).
  */
 public final class TableRouter implements Serializable {
 
@@ -25,6 +27,8 @@ public final class TableRouter implements Serializable {
     private final UnknownTableMode unknownTableMode;
     /** The target's tables as listed at start, or {@code null} when not known (nothing checked). */
     private final TargetTables targetTables;
+    /** Names the targets in place of the same-name routing, or {@code null}. */
+    private final TargetNaming naming;
 
     /**
      * @param defaultDatabase target database when no table map is given
@@ -32,12 +36,13 @@ public final class TableRouter implements Serializable {
      * @param unknownTableMode what to do with tables not in a non-empty map
      */
     public TableRouter(String defaultDatabase, Map<String, TargetTable> tableMap, UnknownTableMode unknownTableMode) {
-        this(defaultDatabase, tableMap, unknownTableMode, null);
+        this(defaultDatabase, tableMap, unknownTableMode, null, null);
     }
 
     private TableRouter(String defaultDatabase, Map<String, TargetTable> tableMap, UnknownTableMode unknownTableMode,
-            TargetTables targetTables) {
+            TargetTables targetTables, TargetNaming naming) {
         this.targetTables = targetTables;
+        this.naming = naming;
         this.defaultDatabase = defaultDatabase;
         this.tableMap = new LinkedHashMap<>(tableMap);
         this.unknownTableMode = Objects.requireNonNull(unknownTableMode, "unknownTableMode");
@@ -90,7 +95,20 @@ public final class TableRouter implements Serializable {
      * @return this router, also treating a route to a table that {@code tables} lacks as unknown
      */
     public TableRouter withTargetTables(TargetTables tables) {
-        return new TableRouter(defaultDatabase, tableMap, unknownTableMode, tables);
+        return new TableRouter(defaultDatabase, tableMap, unknownTableMode, tables, naming);
+    }
+
+    /**
+     * @param targetNaming names each source table's target and excludes tables, or {@code null} for the same-name
+     *     routing
+     * @return this router routing by {@code targetNaming}
+     * @throws IllegalArgumentException when this router has a table map (the two cannot be combined)
+     */
+    public TableRouter withNaming(TargetNaming targetNaming) {
+        if (targetNaming != null && !tableMap.isEmpty()) {
+            throw new IllegalArgumentException("a table map and a target naming cannot be combined");
+        }
+        return new TableRouter(defaultDatabase, tableMap, unknownTableMode, targetTables, targetNaming);
     }
 
     /**
@@ -104,10 +122,10 @@ public final class TableRouter implements Serializable {
     public TargetTable route(String sourceDatabase, String sourceTable) {
         String unknown = unknownReason(sourceDatabase, sourceTable);
         if (unknown == null) {
-            return tableMap.isEmpty() ? new TargetTable(defaultDatabase, sourceTable)
+            return tableMap.isEmpty() ? sameNameTarget(sourceDatabase, sourceTable)
                     : tableMap.get(sourceDatabase + "." + sourceTable);
         }
-        if (unknownTableMode == UnknownTableMode.SKIP) {
+        if (unknownTableMode == UnknownTableMode.SKIP || excluded(sourceDatabase, sourceTable)) {
             return null;
         }
         throw new UnknownTableException(unknown + "; " + (tableMap.isEmpty() || unknown.contains("does not exist")
@@ -122,7 +140,10 @@ public final class TableRouter implements Serializable {
      */
     public String unknownReason(String sourceDatabase, String sourceTable) {
         String source = sourceDatabase + "." + sourceTable;
-        TargetTable target = tableMap.isEmpty() ? new TargetTable(defaultDatabase, sourceTable) : tableMap.get(source);
+        if (excluded(sourceDatabase, sourceTable)) {
+            return "source table '" + source + "' is not selected (" + naming.describeSelection() + ")";
+        }
+        TargetTable target = tableMap.isEmpty() ? sameNameTarget(sourceDatabase, sourceTable) : tableMap.get(source);
         if (target == null) {
             return "source table '" + source + "' is not in the table map (mapped: "
                     + String.join(", ", tableMap.keySet()) + ")";
@@ -149,7 +170,18 @@ public final class TableRouter implements Serializable {
             return null;
         }
         boolean unmapped = !tableMap.isEmpty() && !tableMap.containsKey(sourceDatabase + "." + sourceTable);
-        return unmapped || unknownTableMode == UnknownTableMode.SKIP ? unknown : null;
+        return unmapped || excluded(sourceDatabase, sourceTable) || unknownTableMode == UnknownTableMode.SKIP ? unknown : null;
+    }
+
+    /** @return the same-name target (through the {@link TargetNaming} when there is one), or {@code null} if excluded */
+    private TargetTable sameNameTarget(String sourceDatabase, String sourceTable) {
+        return naming == null ? new TargetTable(defaultDatabase, sourceTable)
+                : naming.target(sourceDatabase, sourceTable);
+    }
+
+    /** @return whether the {@link TargetNaming} excludes the table (never without one) */
+    private boolean excluded(String sourceDatabase, String sourceTable) {
+        return naming != null && naming.target(sourceDatabase, sourceTable) == null;
     }
 
     /** @return the target tables the table map names, in map order; empty for the same-name routing */

@@ -94,6 +94,19 @@ public final class TargetColumns {
     }
 
     /**
+     * Records a table this subtask has the target create ({@code --create-tables}): it is known with these columns
+     * from now on, without asking the target (the creation arrives ahead of the rows that need it).
+     *
+     * @param columns the created table's columns, in table order
+     */
+    public void created(TargetTable table, Collection<TargetColumn> columns) {
+        missingSinceMs.remove(table);
+        Map<String, TargetColumn> map = new LinkedHashMap<>();
+        columns.forEach(column -> map.put(column.name(), column));
+        known.put(table, map);
+    }
+
+    /**
      * Records columns this subtask has the target add (they arrive ahead of the rows that carry them).
      *
      * @param columns each {@code name TYPE}, as a {@link SchemaChangeBarrier} adds them

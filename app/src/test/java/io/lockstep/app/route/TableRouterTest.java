@@ -78,4 +78,37 @@ class TableRouterTest {
         assertThat(skipping.route("shop", "ledger")).isNull();
         assertThat(skipping.route("shop", "payments")).isEqualTo(new TargetTable("dw", "payments"));
     }
+
+    /** A naming as --create-tables gives one: tables of schema "shop" only, prefixed "s_", into "dw". */
+    private static final TargetNaming SHOP_ONLY = new TargetNaming() {
+        @Override
+        public TargetTable target(String sourceDatabase, String sourceTable) {
+            return sourceDatabase.equals("shop") ? new TargetTable("dw", "s_" + sourceTable) : null;
+        }
+
+        @Override
+        public String describeSelection() {
+            return "--include-tables shop\\..*";
+        }
+    };
+
+    @Test
+    void aNamingNamesEachTargetAndItsExcludedTablesAreSkippedWhateverTheUnknownTableMode() {
+        TableRouter router = TableRouter.parse(null, "dw", UnknownTableMode.FAIL).withNaming(SHOP_ONLY);
+
+        assertThat(router.route("shop", "orders")).isEqualTo(new TargetTable("dw", "s_orders"));
+        assertThat(router.route("audit", "log")).as("excluded: skipped even with fail").isNull();
+        assertThat(router.unknownReason("audit", "log")).isEqualTo("source table 'audit.log' is not selected "
+                + "(--include-tables shop\\..*)");
+        assertThat(router.notLoadedReason("audit", "log")).as("its schema changes are ignored").isNotNull();
+        assertThat(router.notLoadedReason("shop", "orders")).isNull();
+    }
+
+    @Test
+    void aNamingCannotBeCombinedWithATableMap() {
+        TableRouter mapped = TableRouter.parse("shop.orders=dw.orders", null, UnknownTableMode.FAIL);
+
+        assertThatThrownBy(() -> mapped.withNaming(SHOP_ONLY)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be combined");
+    }
 }
