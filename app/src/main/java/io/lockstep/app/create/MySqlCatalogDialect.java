@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,56 +72,19 @@ final class MySqlCatalogDialect implements SourceCatalogDialect {
     @Override
     public List<SourceTable> read(Connection connection, String database, String table, Predicate<String> include)
             throws SQLException {
-        List<TableName> tables = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                TABLES + filter(database, table) + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    TableName name = new TableName(rows.getString(1), rows.getString(2));
-                    if (include.test(name.qualifiedName())) {
-                        tables.add(name);
-                    }
-                }
-            }
-        }
+        CatalogQuery query = new CatalogQuery(connection, statement -> bind(statement, database, table));
+        List<TableName> tables = query.tables(TABLES + filter(database, table) + " ORDER BY TABLE_SCHEMA, TABLE_NAME")
+                .stream().filter(name -> include.test(name.qualifiedName())).toList();
         if (tables.isEmpty()) {
             return List.of();
         }
         Set<String> jsonColumns = mariaDbJsonColumns(connection);
-        Map<TableName, List<SourceColumn>> columns = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                COLUMNS + filter(database, table) + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    TableName name = new TableName(rows.getString(1), rows.getString(2));
-                    columns.computeIfAbsent(name, k -> new ArrayList<>()).add(column(rows, name, jsonColumns));
-                }
-            }
-        }
-        Map<TableName, List<String>> keys = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                PRIMARY_KEYS + filter(database, table) + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    keys.computeIfAbsent(new TableName(rows.getString(1), rows.getString(2)), k -> new ArrayList<>())
-                            .add(rows.getString(3));
-                }
-            }
-        }
-        List<SourceTable> described = new ArrayList<>(tables.size());
-        for (TableName name : tables) {
-            List<SourceColumn> tableColumns = columns.get(name);
-            if (tableColumns == null) {
-                throw new SourceCatalogException("the source table " + name.qualifiedName() + " is listed but"
-                        + " information_schema.COLUMNS shows none of its columns: grant the user SELECT on it");
-            }
-            described.add(new SourceTable(name.database(), name.table(), tableColumns,
-                    keys.getOrDefault(name, List.of())));
-        }
-        return described;
+        Map<TableName, List<SourceColumn>> columns = query.byTable(COLUMNS + filter(database, table)
+                + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION", (row, name) -> column(row, name, jsonColumns));
+        Map<TableName, List<String>> keys = query.byTable(PRIMARY_KEYS + filter(database, table)
+                + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION", (row, name) -> row.getString(3));
+        return CatalogQuery.described(tables, columns, keys, name -> "the source table " + name.qualifiedName()
+                + " is listed but information_schema.COLUMNS shows none of its columns: grant the user SELECT on it");
     }
 
     private static SourceColumn column(ResultSet row, TableName table, Set<String> jsonColumns) throws SQLException {

@@ -67,59 +67,23 @@ final class PostgresCatalogDialect implements SourceCatalogDialect {
     @Override
     public List<SourceTable> read(Connection connection, String database, String table, Predicate<String> include)
             throws SQLException {
-        List<TableName> tables = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                TABLES + filter("n.nspname", "c.relname", database, table) + " ORDER BY 1, 2")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    TableName name = new TableName(rows.getString(1), rows.getString(2));
-                    if (include.test(name.qualifiedName())) {
-                        tables.add(name);
-                    }
-                }
-            }
-        }
+        CatalogQuery query = new CatalogQuery(connection, statement -> bind(statement, database, table));
+        List<TableName> tables = query.tables(TABLES + filter("n.nspname", "c.relname", database, table)
+                + " ORDER BY 1, 2").stream().filter(name -> include.test(name.qualifiedName())).toList();
         if (tables.isEmpty()) {
             return List.of();
         }
         Map<String, List<String>> enums = enumLabels(connection);
-        Map<TableName, List<SourceColumn>> columns = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(COLUMNS
+        Map<TableName, List<SourceColumn>> columns = query.byTable(COLUMNS
                 + filter("table_schema", "table_name", database, table)
-                + " ORDER BY table_schema, table_name, ordinal_position")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    columns.computeIfAbsent(new TableName(rows.getString(1), rows.getString(2)), k -> new ArrayList<>())
-                            .add(column(rows, enums));
-                }
-            }
-        }
-        Map<TableName, List<String>> keys = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(PRIMARY_KEYS
-                + filter("n.nspname", "c.relname", database, table) + " ORDER BY n.nspname, c.relname, k.ord")) {
-            bind(statement, database, table);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    keys.computeIfAbsent(new TableName(rows.getString(1), rows.getString(2)), k -> new ArrayList<>())
-                            .add(rows.getString(3));
-                }
-            }
-        }
-        List<SourceTable> described = new ArrayList<>(tables.size());
+                + " ORDER BY table_schema, table_name, ordinal_position", (row, name) -> column(row, enums));
+        Map<TableName, List<String>> keys = query.byTable(PRIMARY_KEYS
+                + filter("n.nspname", "c.relname", database, table) + " ORDER BY n.nspname, c.relname, k.ord",
+                (row, name) -> row.getString(3));
         String user = connection.getMetaData().getUserName();
-        for (TableName name : tables) {
-            List<SourceColumn> tableColumns = columns.get(name);
-            if (tableColumns == null) {
-                throw new SourceCatalogException("the source table " + name.qualifiedName() + " exists but"
-                        + " information_schema shows user '" + user + "' none of its columns: grant it USAGE on schema "
-                        + name.database() + " and SELECT on the table (as Debezium needs), or exclude the table");
-            }
-            described.add(new SourceTable(name.database(), name.table(), tableColumns,
-                    keys.getOrDefault(name, List.of())));
-        }
-        return described;
+        return CatalogQuery.described(tables, columns, keys, name -> "the source table " + name.qualifiedName()
+                + " exists but information_schema shows user '" + user + "' none of its columns: grant it USAGE on"
+                + " schema " + name.database() + " and SELECT on the table (as Debezium needs), or exclude the table");
     }
 
     private static SourceColumn column(ResultSet row, Map<String, List<String>> enums) throws SQLException {
