@@ -1,6 +1,7 @@
 package io.lockstep.app.create;
 
 import io.lockstep.app.route.TargetTable;
+import io.lockstep.app.schema.TargetJdbc;
 import io.lockstep.core.progress.ProgressTable;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -11,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -48,9 +48,7 @@ public final class TableCreator implements Serializable {
         EXISTS_DIFFERENT
     }
 
-    private final String jdbcUrl;
-    private final String user;
-    private final String password;
+    private final TargetJdbc target;
     private final long visibleTimeoutMs;
 
     /**
@@ -60,9 +58,7 @@ public final class TableCreator implements Serializable {
      * @param visibleTimeoutMs longest wait in ms for a created table to show in {@code SHOW TABLES}
      */
     public TableCreator(String jdbcUrl, String user, String password, long visibleTimeoutMs) {
-        this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-        this.user = Objects.requireNonNull(user, "user");
-        this.password = password == null ? "" : password;
+        this.target = new TargetJdbc(jdbcUrl, user, password);
         this.visibleTimeoutMs = visibleTimeoutMs;
     }
 
@@ -152,15 +148,7 @@ public final class TableCreator implements Serializable {
     }
 
     private Connection connect() throws SQLException {
-        Properties properties = new Properties();
-        properties.setProperty("user", user);
-        properties.setProperty("password", password);
-        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
-        Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties);
-        if (connection == null) {
-            throw new SQLException("--jdbc-url " + jdbcUrl + " is not a jdbc:mysql:// URL");
-        }
-        return connection;
+        return target.connect();
     }
 
     private static void execute(Statement statement, String sql) throws SQLException {

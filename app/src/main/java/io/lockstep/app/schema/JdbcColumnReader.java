@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * Reads a target table's columns with their types and nullability through the MySQL-protocol port
@@ -85,13 +85,8 @@ public final class JdbcColumnReader implements ColumnReader {
 
     /** Opens a connection with bounded waits (Connector/J waits without end by default: a hung FE is an outage). */
     private Connection connect(long connectTimeoutMs, long socketTimeoutMs) throws SQLException, ColumnReadException {
-        Properties properties = new Properties();
-        properties.setProperty("user", user);
-        properties.setProperty("password", password);
-        properties.setProperty("connectTimeout", Long.toString(connectTimeoutMs));
-        properties.setProperty("socketTimeout", Long.toString(socketTimeoutMs));
-        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
-        Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties);
+        Connection connection = new TargetJdbc(jdbcUrl, user, password).connectOrNull(Map.of(
+                "connectTimeout", Long.toString(connectTimeoutMs), "socketTimeout", Long.toString(socketTimeoutMs)));
         if (connection == null) {
             throw new ColumnReadException(ColumnReadException.Kind.ACCESS_DENIED, "--jdbc-url " + jdbcUrl
                     + " is not a jdbc:mysql:// URL", null);

@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +33,7 @@ public final class SchemaApplier implements Serializable {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaApplier.class);
     private static final long POLL_MS = 200;
 
-    private final String jdbcUrl;
-    private final String user;
-    private final String password;
+    private final TargetJdbc target;
     private final long visibleTimeoutMs;
 
     /**
@@ -46,9 +43,7 @@ public final class SchemaApplier implements Serializable {
      * @param visibleTimeoutMs longest wait in ms for one change to show in {@code SHOW COLUMNS}
      */
     public SchemaApplier(String jdbcUrl, String user, String password, long visibleTimeoutMs) {
-        this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-        this.user = Objects.requireNonNull(user, "user");
-        this.password = password == null ? "" : password;
+        this.target = new TargetJdbc(jdbcUrl, user, password);
         this.visibleTimeoutMs = visibleTimeoutMs;
     }
 
@@ -95,15 +90,7 @@ public final class SchemaApplier implements Serializable {
     }
 
     private Connection connect() throws SQLException {
-        Properties properties = new Properties();
-        properties.setProperty("user", user);
-        properties.setProperty("password", password);
-        // the driver directly, not DriverManager: works under Flink's child-first user-code class loader too
-        Connection connection = new com.mysql.cj.jdbc.Driver().connect(jdbcUrl, properties);
-        if (connection == null) {
-            throw new SQLException("--jdbc-url " + jdbcUrl + " is not a jdbc:mysql:// URL");
-        }
-        return connection;
+        return target.connect();
     }
 
     /**
